@@ -1,0 +1,119 @@
+# cugrade - CUDA lab harness and autograder.
+#
+#   make            build bin/cugrade, bin/emucc and the emulator library
+#   make grade      grade student/ (SUBMISSION=reference grades the reference)
+#   make test       the whole test suite (Criterion)
+#   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
+#   make bench      print the speed benchmarks
+#   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
+
+CC       ?= gcc
+CXX      ?= g++
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+NVARCH   ?= sm_90
+LAB      ?= lab3
+SUBMISSION ?= student
+BACKEND  ?= auto
+
+JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSON_LIBS   := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+
+WARN      := -Wall -Wextra -Werror
+CFLAGS    ?= -O2 -g
+CXXFLAGS  ?= -O2 -g
+ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS)
+EMU_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) -Iemu/include -Iemu/src
+
+B := build
+
+# ---- the grader (C11) -------------------------------------------------------
+GRADER_SRC  := $(wildcard grader/*.c)
+GRADER_OBJ  := $(GRADER_SRC:%.c=$(B)/%.o)
+GRADER_LIBOBJ := $(filter-out $(B)/grader/main.o,$(GRADER_OBJ))
+
+# ---- the emulator: launch rewriter (C11), runtime (C++17 + asm), emucc -------
+REWRITE_SRC := $(wildcard emu/rewrite/*.c)
+REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
+EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
+EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
+
+.PHONY: all grade test unit-tests datasets bench gpu-build clean
+all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
+
+$(B)/grader/%.o: grader/%.c $(wildcard grader/*.h) labs/common/matbin.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/emu/rewrite/%.o: emu/rewrite/%.c $(wildcard emu/rewrite/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/emu/src/%.cpp.o: emu/src/%.cpp $(wildcard emu/src/*.h emu/include/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -c $< -o $@
+$(B)/emu/src/%.c.o: emu/src/%.c $(wildcard emu/src/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Iemu/src -c $< -o $@
+$(B)/emu/src/%.S.o: emu/src/%.S
+	@mkdir -p $(@D)
+	$(CC) -c $< -o $@
+
+$(B)/libcugrade.a: $(GRADER_LIBOBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/librewrite.a: $(REWRITE_OBJ)
+	@rm -f $@; ar rcs $@ $^
+$(B)/libcugrade_emu.a: $(EMU_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+bin/cugrade: $(B)/grader/main.o $(B)/libcugrade.a $(B)/librewrite.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
+
+bin/emucc: emu/tools/emucc.c $(B)/librewrite.a $(B)/libcugrade_emu.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a -o $@
+
+# ---- grading -----------------------------------------------------------------
+grade: all
+	bin/cugrade run --lab $(LAB) --backend $(BACKEND) --json $(B)/results.json $(SUBMISSION)
+
+datasets: bin/cugrade
+	tools/make_datasets.sh $(LAB)
+
+# ---- tests -------------------------------------------------------------------
+CRIT_LIBS := -lcriterion
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+E2E_SRC   := $(wildcard tests/e2e/test_*.c)
+E2E_BIN   := $(E2E_SRC:tests/e2e/%.c=$(B)/tests/%)
+EMUT_C    := $(wildcard emu/tests/test_*.c)
+EMUT_CPP  := $(wildcard emu/tests/test_*.cpp)
+EMUT_BIN  := $(EMUT_C:emu/tests/%.c=$(B)/emu-tests/%) $(EMUT_CPP:emu/tests/%.cpp=$(B)/emu-tests/%)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a $(B)/librewrite.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(B)/librewrite.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+$(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+$(B)/emu-tests/%: emu/tests/%.c $(B)/librewrite.a $(B)/libcugrade_emu.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
+$(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
+
+unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
+
+test: all unit-tests
+	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)
+
+# ---- benchmarks and the GPU build check --------------------------------------
+bench: all
+	bench/run.sh
+
+gpu-build:
+	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"
+
+clean:
+	rm -rf $(B) bin

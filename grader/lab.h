@@ -1,0 +1,40 @@
+/* lab.h - a lab's manifest, labs/<name>/lab.json: what the student writes,
+ * which driver owns the host side, how outputs are compared.
+ *
+ * {
+ *   "name": "lab3",
+ *   "title": "Tiled matrix multiplication",
+ *   "style": "kernel",                  "kernel" (harness owns the host) or "program" (libwb, issue 6)
+ *   "student_file": "matmul.cu",        file name under student/<lab>/ and reference/<lab>/
+ *   "driver": "driver.cu",              host harness, relative to the lab folder
+ *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset
+ *   "tile_width": 16,                   the handout's TILE_WIDTH (for hints)
+ *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
+ *   "time_limit_s": 20                  default per-dataset limit (rubric may override)
+ * }
+ */
+#ifndef CUGRADE_LAB_H
+#define CUGRADE_LAB_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "compare.h"
+
+typedef struct {
+    char name[64];
+    char title[128];
+    char style[16];
+    char dir[PATH_MAX];          /* the lab folder, e.g. <root>/labs/lab3 */
+    char student_file[128];
+    char driver_path[PATH_MAX];  /* absolute or root-relative path of the driver */
+    int inputs;
+    int tile_width;
+    tolerance_t tol;
+    double time_limit_s;
+} lab_t;
+
+/* Loads <root>/labs/<name>/lab.json. err names the file on failure. */
+int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,40 @@
+/* results.h - one submission's grade and its Gradescope results.json.
+ *
+ * The JSON follows Gradescope's autograder specification: top-level "score",
+ * "execution_time", "output", "tests": [ { "name", "score", "max_score",
+ * "status" ("passed"/"failed"), "output", "visibility" } ]. Written through a
+ * temporary file and rename. */
+#ifndef CUGRADE_RESULTS_H
+#define CUGRADE_RESULTS_H
+
+#include <stddef.h>
+
+#include "rubric.h"
+
+typedef struct {
+    char name[128];
+    double score, max_score;
+    int passed;
+    visibility_t visibility;
+    char *output; /* malloc'd, may be NULL */
+} test_result_t;
+
+typedef struct {
+    test_result_t *tests;
+    int ntests, cap;
+    double execution_time; /* seconds */
+    char *output;          /* malloc'd top-level message, may be NULL */
+} grade_t;
+
+/* Appends a test; output is copied. Returns the new test. */
+test_result_t *grade_add_test(grade_t *g, const char *name, double score, double max_score,
+                              int passed, visibility_t vis, const char *output);
+double grade_score(const grade_t *g);
+double grade_max_score(const grade_t *g);
+
+/* Renders results.json text (caller frees). */
+char *grade_to_json(const grade_t *g);
+int grade_write_json(const grade_t *g, const char *path, char *err, size_t errlen);
+void grade_free(grade_t *g);
+
+#endif

@@ -1,0 +1,223 @@
+/* util.c - growable strings, atomic writes and filesystem helpers. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void sb_reserve(strbuf_t *sb, size_t extra)
+{
+    size_t need = sb->len + extra + 1;
+    if (need <= sb->cap)
+        return;
+    size_t cap = sb->cap ? sb->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    char *p = realloc(sb->buf, cap);
+    if (!p) {
+        fputs("cugrade: out of memory\n", stderr);
+        abort();
+    }
+    sb->buf = p;
+    sb->cap = cap;
+}
+
+void sb_appendn(strbuf_t *sb, const char *s, size_t n)
+{
+    sb_reserve(sb, n);
+    memcpy(sb->buf + sb->len, s, n);
+    sb->len += n;
+    sb->buf[sb->len] = '\0';
+}
+
+void sb_append(strbuf_t *sb, const char *s) { sb_appendn(sb, s, strlen(s)); }
+
+void sb_vappendf(strbuf_t *sb, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    sb_reserve(sb, (size_t)n);
+    vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+    sb->len += (size_t)n;
+}
+
+void sb_appendf(strbuf_t *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vappendf(sb, fmt, ap);
+    va_end(ap);
+}
+
+const char *sb_str(const strbuf_t *sb) { return sb->buf ? sb->buf : ""; }
+
+char *sb_detach(strbuf_t *sb)
+{
+    char *p = sb->buf ? sb->buf : strdup("");
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+    return p;
+}
+
+void sb_free(strbuf_t *sb)
+{
+    free(sb->buf);
+    sb->buf = NULL;
+    sb->len = sb->cap = 0;
+}
+
+int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+        return fail(err, errlen, "%s: path too long", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fail(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
+    const char *p = data;
+    size_t left = len;
+    while (left > 0) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            int e = errno;
+            close(fd);
+            unlink(tmp);
+            return fail(err, errlen, "%s: write failed: %s", tmp, strerror(e));
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    if (fsync(fd) != 0 && errno != EINVAL) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        return fail(err, errlen, "%s: fsync failed: %s", tmp, strerror(e));
+    }
+    close(fd);
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return fail(err, errlen, "%s: rename failed: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+char *read_file(const char *path, size_t *len_out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    strbuf_t sb = {0};
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_appendn(&sb, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sb_free(&sb);
+        fail(err, errlen, "%s: read error", path);
+        return NULL;
+    }
+    if (len_out)
+        *len_out = sb.len;
+    return sb_detach(&sb);
+}
+
+int mkdir_p(const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return fail(err, errlen, "%s: path too long", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return fail(err, errlen, "%s: cannot create directory: %s", tmp, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+        return fail(err, errlen, "%s: cannot create directory: %s", tmp, strerror(errno));
+    return 0;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(p);
+}
+
+int rm_rf(const char *path)
+{
+    if (access(path, F_OK) != 0)
+        return 0;
+    return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int path_join(char *dst, size_t dstlen, const char *a, const char *b)
+{
+    size_t la = strlen(a);
+    const char *sep = (la > 0 && a[la - 1] == '/') ? "" : "/";
+    int n = snprintf(dst, dstlen, "%s%s%s", a, sep, b);
+    return (n < 0 || (size_t)n >= dstlen) ? -1 : 0;
+}
+
+const char *path_base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}

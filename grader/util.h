@@ -1,0 +1,50 @@
+/* util.h - small helpers shared by the grader: growable strings, atomic file
+ * writes, paths and directories. Nothing here knows about CUDA or labs. */
+#ifndef CUGRADE_UTIL_H
+#define CUGRADE_UTIL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+/* A growable, always NUL-terminated string. Zero-initialise before use. */
+typedef struct {
+    char *buf;
+    size_t len;
+    size_t cap;
+} strbuf_t;
+
+void sb_append(strbuf_t *sb, const char *s);
+void sb_appendn(strbuf_t *sb, const char *s, size_t n);
+void sb_appendf(strbuf_t *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vappendf(strbuf_t *sb, const char *fmt, va_list ap);
+const char *sb_str(const strbuf_t *sb); /* "" when empty, never NULL */
+char *sb_detach(strbuf_t *sb);          /* caller frees; sb is reset */
+void sb_free(strbuf_t *sb);
+
+/* printf into err (if err != NULL), always NUL-terminated. Returns -1 so
+ * callers can write `return fail(err, errlen, "...")`. */
+int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Write len bytes to path via a temporary file in the same directory,
+ * fsync and rename: readers see the old file or the new one, never half. */
+int write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Read a whole file into a NUL-terminated heap buffer. */
+char *read_file(const char *path, size_t *len_out, char *err, size_t errlen);
+
+int mkdir_p(const char *path, char *err, size_t errlen);
+int rm_rf(const char *path);
+int is_dir(const char *path);
+int is_file(const char *path);
+/* dst = a "/" b (snprintf-truncation is reported as error). */
+int path_join(char *dst, size_t dstlen, const char *a, const char *b);
+/* Last component of a path (pointer into path). */
+const char *path_base(const char *path);
+
+/* Monotonic clock in seconds. */
+double now_seconds(void);
+
+/* Number of online CPUs, at least 1. */
+int cpu_count(void);
+
+#endif
