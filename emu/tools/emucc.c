@@ -1,0 +1,577 @@
+/* emucc.c - the CPU emulator's compiler driver. Compiles CUDA files (.cu)
+ * with the host C++ compiler after emu_rewrite() has turned kernel launches
+ * into C++, and links the objects with the emulator runtime:
+ *
+ *   emucc [-c] [-o OUT] [-I DIR] [-D X] [-O0..3] [-g] [-W...] [-fsanitize...]
+ *         [-v] [--keep DIR] FILE... [-lLIB]
+ *
+ * A .cu file is rewritten to a temporary .cpp (under $TMPDIR, or in the
+ * --keep directory, which is not cleaned up) and compiled with
+ *   ${CUGRADE_CXX:-g++} -std=c++17 -x c++ -O2 -include cugrade_emu.h
+ *                       -I<root>/emu/include <user flags>
+ * .cpp files go to the same compiler without the forced include, .c files to
+ * ${CUGRADE_CC:-gcc}; anything else (.o, .a, ...) goes to the link. Without
+ * -c everything is linked with <root>/build/libcugrade_emu.a -lpthread -lm
+ * into OUT (default a.out). <root> is the directory above the one holding
+ * this executable, or $CUGRADE_ROOT. The compiler's messages reach stderr
+ * unchanged and already name the student's file:line (the rewrite starts
+ * with a #line directive). Exit status: the failing compiler's, 1 for a
+ * rewrite or usage error, else 0. -v prints each command before running it. */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch_rewrite.h"
+
+/* A growable, NULL-terminated list of owned strings (an argv). */
+typedef struct {
+    char **v;
+    size_t n;
+    size_t cap;
+} arglist;
+
+typedef struct {
+    bool compile_only;
+    bool verbose;
+    const char *output;
+    const char *keep_dir;
+    arglist compile_flags; /* -I -D -U -include -isystem: compiling only */
+    arglist common_flags;  /* -O -g -W -f -std ...: compiling and linking */
+    arglist link_flags;    /* -l -L -Wl,...: linking, after the objects */
+    arglist inputs;
+} options;
+
+typedef struct {
+    char root[PATH_MAX];
+    char work_dir[PATH_MAX]; /* where rewritten sources and temporary objects go */
+    bool work_dir_is_temp;
+    arglist cxx;             /* the C++ compiler command, split into words */
+    arglist cc;              /* the C compiler command */
+    arglist temp_files;      /* removed at exit unless --keep */
+} build_env;
+
+static void die_oom(void)
+{
+    fputs("emucc: out of memory\n", stderr);
+    exit(1);
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = strdup(s);
+    if (!p)
+        die_oom();
+    return p;
+}
+
+static char *xasprintf2(const char *a, const char *b)
+{
+    char *p;
+    if (asprintf(&p, "%s%s", a, b) < 0)
+        die_oom();
+    return p;
+}
+
+static void args_push_owned(arglist *a, char *s)
+{
+    if (a->n + 2 > a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 16;
+        char **v = realloc(a->v, a->cap * sizeof *v);
+        if (!v)
+            die_oom();
+        a->v = v;
+    }
+    a->v[a->n++] = s;
+    a->v[a->n] = NULL;
+}
+
+static void args_push(arglist *a, const char *s) { args_push_owned(a, xstrdup(s)); }
+
+static void args_extend(arglist *dst, const arglist *src)
+{
+    for (size_t i = 0; i < src->n; i++)
+        args_push(dst, src->v[i]);
+}
+
+static void args_free(arglist *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    *a = (arglist){0};
+}
+
+/* Splits a command such as "ccache g++" at blanks. */
+static void args_push_words(arglist *a, const char *command)
+{
+    char *copy = xstrdup(command);
+    char *save = NULL;
+    for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+        args_push(a, w);
+    free(copy);
+}
+
+static void usage(FILE *to)
+{
+    fputs("usage: emucc [-c] [-o OUT] [-I DIR] [-D X] [-O0..3] [-g] [-W...] [-fsanitize...]\n"
+          "             [-v] [--keep DIR] FILE... [-lLIB]\n"
+          "Compiles CUDA (.cu) files for the cugrade CPU emulator.\n",
+          to);
+}
+
+/* ---- command line ------------------------------------------------------------ */
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+/* Options that take a value, either as the next argument or glued on after
+ * `joiner` (-Ifoo, --keep=dir); a NULL joiner means only the next argument. */
+typedef struct {
+    const char *name;
+    const char *joiner;
+} valued_option;
+
+static const valued_option valued_options[] = {
+    { "-o", "" },  { "--keep", "=" }, { "-I", "" },         { "-D", "" },  { "-U", "" },
+    { "-l", "" },  { "-L", "" },      { "-include", NULL }, { "-isystem", NULL },
+};
+
+/* The joined value of option opt in argument a, or NULL if a is not that. */
+static const char *joined_value(const valued_option *opt, const char *a)
+{
+    if (!opt->joiner || !starts_with(a, opt->name) || !starts_with(a + strlen(opt->name), opt->joiner))
+        return NULL;
+    return a + strlen(opt->name) + strlen(opt->joiner);
+}
+
+static const valued_option *find_valued_option(const char *a)
+{
+    for (size_t k = 0; k < sizeof valued_options / sizeof *valued_options; k++) {
+        const valued_option *opt = &valued_options[k];
+        if (strcmp(a, opt->name) == 0 || joined_value(opt, a))
+            return opt;
+    }
+    return NULL;
+}
+
+/* The value of opt at argv[*i], consuming the next argument if it is
+ * separate. NULL if it has none. */
+static const char *option_value(int argc, char **argv, int *i, const valued_option *opt)
+{
+    if (strcmp(argv[*i], opt->name) == 0)
+        return *i + 1 < argc ? argv[++*i] : NULL;
+    return joined_value(opt, argv[*i]);
+}
+
+static void store_valued_option(options *o, const char *name, const char *value)
+{
+    if (strcmp(name, "-o") == 0)
+        o->output = value;
+    else if (strcmp(name, "--keep") == 0)
+        o->keep_dir = value;
+    else if (strcmp(name, "-l") == 0 || strcmp(name, "-L") == 0)
+        args_push_owned(&o->link_flags, xasprintf2(name, value));
+    else if (strcmp(name, "-include") == 0 || strcmp(name, "-isystem") == 0) {
+        args_push(&o->compile_flags, name);
+        args_push(&o->compile_flags, value);
+    } else
+        args_push_owned(&o->compile_flags, xasprintf2(name, value));
+}
+
+/* Fills o from argv. Returns 0, or -1 after printing what is wrong. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const valued_option *opt = find_valued_option(a);
+        if (a[0] != '-' || a[1] == '\0') {
+            args_push(&o->inputs, a);
+        } else if (strcmp(a, "-c") == 0) {
+            o->compile_only = true;
+        } else if (strcmp(a, "-v") == 0) {
+            o->verbose = true;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (opt) {
+            const char *value = option_value(argc, argv, &i, opt);
+            if (!value || !*value) {
+                fprintf(stderr, "emucc: missing argument to %s\n", opt->name);
+                return -1;
+            }
+            store_valued_option(o, opt->name, value);
+        } else if (starts_with(a, "-Wl,") || starts_with(a, "-Xlinker")) {
+            args_push(&o->link_flags, a);
+        } else {
+            args_push(&o->common_flags, a); /* -O2 -g -Wall -fsanitize=... -std=... */
+        }
+    }
+    if (o->inputs.n == 0) {
+        fputs("emucc: no input files\n", stderr);
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- files and paths --------------------------------------------------------- */
+
+static const char *file_extension(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    const char *dot = strrchr(base ? base + 1 : path, '.');
+    return dot ? dot : "";
+}
+
+typedef enum { INPUT_CUDA, INPUT_CXX, INPUT_C, INPUT_LINK } input_kind;
+
+static input_kind classify_input(const char *path)
+{
+    const char *ext = file_extension(path);
+    if (strcmp(ext, ".cu") == 0)
+        return INPUT_CUDA;
+    if (strcmp(ext, ".cpp") == 0 || strcmp(ext, ".cc") == 0 || strcmp(ext, ".cxx") == 0 || strcmp(ext, ".C") == 0)
+        return INPUT_CXX;
+    if (strcmp(ext, ".c") == 0)
+        return INPUT_C;
+    return INPUT_LINK;
+}
+
+/* Base name of path without its extension, as a new string. */
+static char *file_stem(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *stem = xstrdup(slash ? slash + 1 : path);
+    char *dot = strrchr(stem, '.');
+    if (dot && dot != stem)
+        *dot = '\0';
+    return stem;
+}
+
+static int mkdir_parents(const char *path)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return -1;
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static char *read_whole_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *grown = realloc(buf, cap *= 2);
+            if (!grown)
+                free(buf);
+            buf = grown;
+        }
+    }
+    bool bad = !buf || ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int write_whole_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t n = strlen(text);
+    bool ok = fwrite(text, 1, n, f) == n;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* ---- environment: root, compilers, work directory ---------------------------- */
+
+static int find_root(char *root, size_t n)
+{
+    const char *env = getenv("CUGRADE_ROOT");
+    if (env && *env)
+        return snprintf(root, n, "%s", env) < (int)n ? 0 : -1;
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = '\0';
+    char *bin_dir = dirname(exe); /* <root>/bin */
+    return snprintf(root, n, "%s", dirname(bin_dir)) < (int)n ? 0 : -1;
+}
+
+static int make_work_dir(const options *o, build_env *env)
+{
+    if (o->keep_dir) {
+        env->work_dir_is_temp = false;
+        if (snprintf(env->work_dir, sizeof env->work_dir, "%s", o->keep_dir) >= (int)sizeof env->work_dir)
+            return -1;
+        return mkdir_parents(env->work_dir);
+    }
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    if (snprintf(env->work_dir, sizeof env->work_dir, "%s/emucc-XXXXXX", tmp) >= (int)sizeof env->work_dir)
+        return -1;
+    env->work_dir_is_temp = true;
+    return mkdtemp(env->work_dir) ? 0 : -1;
+}
+
+static int setup_env(const options *o, build_env *env)
+{
+    if (find_root(env->root, sizeof env->root) != 0) {
+        fputs("emucc: cannot find the cugrade root (set CUGRADE_ROOT)\n", stderr);
+        return -1;
+    }
+    const char *cxx = getenv("CUGRADE_CXX"), *cc = getenv("CUGRADE_CC");
+    args_push_words(&env->cxx, cxx && *cxx ? cxx : "g++");
+    args_push_words(&env->cc, cc && *cc ? cc : "gcc");
+    if (make_work_dir(o, env) != 0) {
+        fprintf(stderr, "emucc: cannot create work directory %s: %s\n", env->work_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void cleanup_env(build_env *env)
+{
+    if (env->work_dir_is_temp) {
+        for (size_t i = 0; i < env->temp_files.n; i++)
+            unlink(env->temp_files.v[i]);
+        rmdir(env->work_dir);
+    }
+    args_free(&env->cxx);
+    args_free(&env->cc);
+    args_free(&env->temp_files);
+}
+
+/* A new path in the work directory: <work>/<index>-<stem><suffix>. The index
+ * keeps a/x.cu and b/x.cu apart. */
+static char *work_path(build_env *env, size_t index, const char *input, const char *suffix)
+{
+    char *stem = file_stem(input), *path;
+    if (asprintf(&path, "%s/%zu-%s%s", env->work_dir, index, stem, suffix) < 0)
+        die_oom();
+    free(stem);
+    args_push(&env->temp_files, path);
+    return path;
+}
+
+/* ---- running commands -------------------------------------------------------- */
+
+static void print_command(char *const *argv)
+{
+    for (size_t i = 0; argv[i]; i++) {
+        bool plain = argv[i][strcspn(argv[i], " \t'\"\\$`")] == '\0' && argv[i][0];
+        fprintf(stderr, i ? (plain ? " %s" : " '%s'") : (plain ? "%s" : "'%s'"), argv[i]);
+    }
+    fputc('\n', stderr);
+}
+
+/* Runs argv and returns its exit status (128+signal if killed). */
+static int run_command(const arglist *cmd, bool verbose)
+{
+    if (verbose)
+        print_command(cmd->v);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("emucc: fork");
+        return 1;
+    }
+    if (pid == 0) {
+        execvp(cmd->v[0], cmd->v);
+        fprintf(stderr, "emucc: cannot run %s: %s\n", cmd->v[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+/* ---- the build --------------------------------------------------------------- */
+
+/* Rewrites a .cu file into a .cpp in the work directory; returns its path, or
+ * NULL after printing the rewrite error. */
+static char *rewrite_cuda(build_env *env, size_t index, const char *input)
+{
+    size_t len;
+    char *src = read_whole_file(input, &len);
+    if (!src) {
+        fprintf(stderr, "emucc: cannot read %s: %s\n", input, strerror(errno));
+        return NULL;
+    }
+    char err[PATH_MAX + 256];
+    char *text = emu_rewrite(src, len, input, err, sizeof err);
+    free(src);
+    if (!text) {
+        fprintf(stderr, "%s\n", err);
+        return NULL;
+    }
+    char *cpp = work_path(env, index, input, ".cu.cpp");
+    int rc = write_whole_file(cpp, text);
+    free(text);
+    if (rc != 0) {
+        fprintf(stderr, "emucc: cannot write %s: %s\n", cpp, strerror(errno));
+        free(cpp);
+        return NULL;
+    }
+    return cpp;
+}
+
+/* The compile command for one source of the given kind. */
+static void compile_command(arglist *cmd, const options *o, const build_env *env, input_kind kind,
+                            const char *source, const char *object)
+{
+    args_extend(cmd, kind == INPUT_C ? &env->cc : &env->cxx);
+    if (kind != INPUT_C)
+        args_push(cmd, "-std=c++17");
+    if (kind == INPUT_CUDA) {
+        args_push(cmd, "-x");
+        args_push(cmd, "c++");
+    }
+    args_push(cmd, "-O2");
+    if (kind == INPUT_CUDA) {
+        args_push(cmd, "-include");
+        args_push(cmd, "cugrade_emu.h");
+    }
+    char *include_dir = xasprintf2("-I", env->root);
+    args_push_owned(cmd, xasprintf2(include_dir, "/emu/include"));
+    free(include_dir);
+    args_extend(cmd, &o->common_flags);
+    args_extend(cmd, &o->compile_flags);
+    args_push(cmd, "-c");
+    args_push(cmd, source);
+    args_push(cmd, "-o");
+    args_push(cmd, object);
+}
+
+/* Where the object of inputs[index] goes: -o, <stem>.o in the current
+ * directory with -c, else a temporary. */
+static char *object_path(const options *o, build_env *env, size_t index)
+{
+    const char *input = o->inputs.v[index];
+    if (!o->compile_only)
+        return work_path(env, index, input, ".o");
+    if (o->output)
+        return xstrdup(o->output);
+    char *stem = file_stem(input);
+    char *obj = xasprintf2(stem, ".o");
+    free(stem);
+    return obj;
+}
+
+/* Compiles inputs[index] (if it is a source) and adds what the link needs to
+ * link_inputs. Returns 0 or the failing exit status. */
+static int build_input(const options *o, build_env *env, size_t index, arglist *link_inputs)
+{
+    const char *input = o->inputs.v[index];
+    input_kind kind = classify_input(input);
+    if (kind == INPUT_LINK) {
+        args_push(link_inputs, input);
+        return 0;
+    }
+    char *source = kind == INPUT_CUDA ? rewrite_cuda(env, index, input) : xstrdup(input);
+    if (!source)
+        return 1;
+    char *object = object_path(o, env, index);
+    arglist cmd = {0};
+    compile_command(&cmd, o, env, kind, source, object);
+    int rc = run_command(&cmd, o->verbose);
+    args_free(&cmd);
+    args_push(link_inputs, object);
+    free(object);
+    free(source);
+    return rc;
+}
+
+static int link_program(const options *o, const build_env *env, const arglist *link_inputs)
+{
+    char *runtime = xasprintf2(env->root, "/build/libcugrade_emu.a");
+    if (access(runtime, R_OK) != 0) {
+        fprintf(stderr, "emucc: %s is missing; build the emulator runtime first (make %s)\n", runtime,
+                "build/libcugrade_emu.a");
+        free(runtime);
+        return 1;
+    }
+    arglist cmd = {0};
+    args_extend(&cmd, &env->cxx);
+    args_extend(&cmd, &o->common_flags);
+    args_push(&cmd, "-o");
+    args_push(&cmd, o->output ? o->output : "a.out");
+    args_extend(&cmd, link_inputs);
+    args_extend(&cmd, &o->link_flags);
+    args_push_owned(&cmd, runtime);
+    args_push(&cmd, "-lpthread");
+    args_push(&cmd, "-lm");
+    int rc = run_command(&cmd, o->verbose);
+    args_free(&cmd);
+    return rc;
+}
+
+static size_t count_sources(const options *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->inputs.n; i++)
+        n += classify_input(o->inputs.v[i]) != INPUT_LINK;
+    return n;
+}
+
+static int build(const options *o, build_env *env)
+{
+    arglist link_inputs = {0};
+    int rc = 0;
+    for (size_t i = 0; i < o->inputs.n && rc == 0; i++)
+        rc = build_input(o, env, i, &link_inputs);
+    if (rc == 0 && !o->compile_only)
+        rc = link_program(o, env, &link_inputs);
+    args_free(&link_inputs);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    build_env env = {0};
+    if (parse_args(argc, argv, &o) != 0)
+        return 1;
+    if (o.compile_only && o.output && count_sources(&o) > 1) {
+        fputs("emucc: cannot specify -o with -c and several source files\n", stderr);
+        return 1;
+    }
+    if (setup_env(&o, &env) != 0)
+        return 1;
+    int rc = build(&o, &env);
+    cleanup_env(&env);
+    args_free(&o.compile_flags);
+    args_free(&o.common_flags);
+    args_free(&o.link_flags);
+    args_free(&o.inputs);
+    return rc;
+}

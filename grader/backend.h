@@ -1,0 +1,22 @@
+/* backend.h - the two ways a submission is built and run: "gpu" (nvcc and a
+ * real device) and "emu" (bin/emucc and the CPU emulator). "auto" picks the
+ * GPU when one is present. */
+#ifndef CUGRADE_BACKEND_H
+#define CUGRADE_BACKEND_H
+
+#include <stddef.h>
+
+typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_GPU } backend_t;
+
+const char *backend_name(backend_t b);
+/* Parses "auto", "emu", "gpu"; returns -1 on anything else. */
+int backend_parse(const char *s, backend_t *out);
+
+/* Number of CUDA devices the driver reports (0 if there is no driver or no
+ * device). Probed in a child process so the grader never initialises CUDA. */
+int gpu_device_count(void);
+
+/* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
+backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,236 @@
+/* build.c - compile the lab driver (cached) and the student file, and link.
+ *
+ * emu: bin/emucc (rewrites <<<>>> and compiles with the host C++ compiler
+ *      against the emulator's headers, links build/libcugrade_emu.a).
+ * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
+ * Every compiler runs as a child with a time limit; its messages (which name
+ * the student's file:line) become the "compiles" test's output. */
+#include "build.h"
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define COMPILE_LIMIT_S 180.0
+
+int find_program(const char *name, char *out, size_t outlen)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, outlen, "%s", name);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        if (path_join(out, outlen, dir, name) == 0 && access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+static const char *nvcc_arch(void)
+{
+    const char *a = getenv("CUGRADE_NVCC_ARCH");
+    return a && *a ? a : "native";
+}
+
+static double mtime_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
+}
+
+/* Runs a compiler command; appends its output to log. Returns 0 if it
+ * exited 0. */
+static int run_tool(char *const *argv, double timeout_s, strbuf_t *log)
+{
+    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = 256 * 1024};
+    run_result_t res;
+    run_one(&spec, &res);
+    sb_append(log, res.output ? res.output : "");
+    if (res.output_truncated)
+        sb_appendf(log, "\n[compiler output cut after %zu of %zu bytes]\n", res.output_len,
+                   res.output_total);
+    int ok = res.exited && res.exit_code == 0;
+    if (!ok && !res.exited) {
+        char why[256];
+        run_describe(&res, &spec, why, sizeof why);
+        sb_appendf(log, "\ncugrade: %s %s\n", argv[0], why);
+    }
+    run_result_free(&res);
+    return ok ? 0 : -1;
+}
+
+static int compiler_path(const build_ctx_t *ctx, char *out, size_t outlen)
+{
+    if (ctx->backend == BACKEND_EMU) {
+        snprintf(out, outlen, "%s/bin/emucc", ctx->root);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *nv = getenv("CUGRADE_NVCC");
+    return find_program(nv && *nv ? nv : "nvcc", out, outlen);
+}
+
+/* Newest modification time among the inputs the cached driver depends on. */
+static double driver_inputs_mtime(const build_ctx_t *ctx)
+{
+    const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h",
+                          "emu/include/cuda_runtime.h", "build/libcugrade_emu.a", "bin/emucc"};
+    double newest = mtime_of(ctx->lab->driver_path);
+    int ndeps = ctx->backend == BACKEND_EMU ? 5 : 2;
+    for (int i = 0; i < ndeps; i++) {
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", ctx->root, deps[i]);
+        double t = mtime_of(p);
+        if (t > newest)
+            newest = t;
+    }
+    return newest;
+}
+
+static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
+{
+    if (ctx->backend == BACKEND_EMU)
+        snprintf(out, outlen, "%s/build/emu/labs/%s/driver.o", ctx->root, ctx->lab->name);
+    else
+        snprintf(out, outlen, "%s/build/gpu-%s/labs/%s/driver.o", ctx->root, nvcc_arch(),
+                 ctx->lab->name);
+}
+
+/* Builds the lab driver object unless an up-to-date one is cached. It is
+ * compiled to a private name and renamed, so concurrent graders never see a
+ * half-written object. */
+static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size_t objlen,
+                         strbuf_t *log)
+{
+    driver_cache_path(ctx, obj, objlen);
+    if (mtime_of(obj) >= driver_inputs_mtime(ctx))
+        return 0;
+    char dir[PATH_MAX], tmp[PATH_MAX + 32], inc[PATH_MAX + 8], err[512];
+    snprintf(dir, sizeof dir, "%s", obj);
+    *strrchr(dir, '/') = '\0';
+    if (mkdir_p(dir, err, sizeof err) != 0) {
+        sb_appendf(log, "cugrade: %s\n", err);
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
+    snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
+    char arch[64];
+    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, (char *)ctx->lab->driver_path, "-o", tmp, NULL};
+    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc,
+                        (char *)ctx->lab->driver_path, "-o", tmp, NULL};
+    strbuf_t dlog = {0};
+    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog);
+    if (rc == 0 && rename(tmp, obj) != 0)
+        rc = -1;
+    if (rc != 0) {
+        unlink(tmp);
+        sb_appendf(log, "cugrade: the lab driver %s did not build (not the student's fault):\n%s",
+                   ctx->lab->driver_path, sb_str(&dlog));
+    }
+    sb_free(&dlog);
+    return rc;
+}
+
+static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
+                           const char *obj, strbuf_t *log)
+{
+    char incdir[PATH_MAX + 8], arch[64];
+    const char *slash = strrchr(src, '/');
+    if (slash)
+        snprintf(incdir, sizeof incdir, "-I%.*s", (int)(slash - src), src);
+    else
+        snprintf(incdir, sizeof incdir, "-I.");
+    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    char *emu_argv[] = {(char *)cc, "-c", "-O2", incdir, (char *)src, "-o", (char *)obj, NULL};
+    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, incdir, (char *)src,
+                        "-o", (char *)obj, NULL};
+    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
+}
+
+static int link_program(const build_ctx_t *ctx, const char *cc, const char *driver_obj,
+                        const char *student_obj, const char *program, strbuf_t *log)
+{
+    char arch[64];
+    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    char *emu_argv[] = {(char *)cc, (char *)driver_obj, (char *)student_obj, "-o",
+                        (char *)program, NULL};
+    char *gpu_argv[] = {(char *)cc, arch, (char *)driver_obj, (char *)student_obj, "-o",
+                        (char *)program, NULL};
+    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
+}
+
+int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    strbuf_t log = {0};
+    char cc[PATH_MAX], driver_obj[PATH_MAX], student_obj[PATH_MAX];
+    if (compiler_path(ctx, cc, sizeof cc) != 0) {
+        sb_appendf(&log, "cugrade: no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
+                   ctx->backend == BACKEND_EMU ? "bin/emucc missing: run make" : "nvcc not found");
+        out->internal_error = 1;
+    } else if (ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log) != 0) {
+        out->internal_error = 1;
+    } else {
+        snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
+        snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
+        out->ok = compile_student(ctx, cc, student_src, student_obj, &log) == 0 &&
+                  link_program(ctx, cc, driver_obj, student_obj, out->program, &log) == 0;
+    }
+    out->seconds = now_seconds() - t0;
+    out->log = sb_detach(&log);
+    return out->ok ? 0 : -1;
+}
+
+void build_result_free(build_result_t *r)
+{
+    free(r->log);
+    r->log = NULL;
+}
+
+int build_tool(const char *root, backend_t backend, const char *src_rel, char *out, size_t outlen,
+               char **log)
+{
+    build_ctx_t ctx = {.root = root, .backend = backend, .timeout_s = COMPILE_LIMIT_S};
+    strbuf_t sb = {0};
+    char cc[PATH_MAX], src[PATH_MAX], dir[PATH_MAX], err[512], arch[64];
+    snprintf(src, sizeof src, "%s/%s", root, src_rel);
+    const char *name = path_base(src_rel);
+    if (backend == BACKEND_EMU)
+        snprintf(dir, sizeof dir, "%s/build/emu", root);
+    else
+        snprintf(dir, sizeof dir, "%s/build/gpu-%s", root, nvcc_arch());
+    snprintf(out, outlen, "%s/%.*s", dir, (int)(strcspn(name, ".")), name);
+    int rc = 0;
+    if (compiler_path(&ctx, cc, sizeof cc) != 0) {
+        sb_appendf(&sb, "no compiler for the %s backend\n", backend_name(backend));
+        rc = -1;
+    } else if (mtime_of(out) < mtime_of(src) || mtime_of(out) < mtime_of(cc)) {
+        char tmp[PATH_MAX + 32];
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+        snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+        char *emu_argv[] = {cc, "-O2", src, "-o", tmp, NULL};
+        char *gpu_argv[] = {cc, "-O2", arch, src, "-o", tmp, NULL};
+        if (mkdir_p(dir, err, sizeof err) != 0) {
+            sb_appendf(&sb, "%s\n", err);
+            rc = -1;
+        } else {
+            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S, &sb);
+            if (rc == 0 && rename(tmp, out) != 0)
+                rc = -1;
+            unlink(tmp);
+        }
+    }
+    *log = sb_detach(&sb);
+    return rc;
+}

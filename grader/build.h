@@ -1,0 +1,43 @@
+/* build.h - turn a student's source file into a runnable lab program on a
+ * backend: the lab driver (host harness) is compiled once per backend and
+ * cached under build/; only the student's file is compiled per submission,
+ * then both are linked. */
+#ifndef CUGRADE_BUILD_H
+#define CUGRADE_BUILD_H
+
+#include <limits.h>
+
+#include "backend.h"
+#include "lab.h"
+
+typedef struct {
+    const char *root;     /* the cugrade tree (labs/, bin/, build/) */
+    backend_t backend;    /* EMU or GPU (resolved) */
+    const lab_t *lab;
+    const char *scratch;  /* per-submission working folder */
+    double timeout_s;     /* per compiler invocation */
+} build_ctx_t;
+
+typedef struct {
+    int ok;               /* the program was built */
+    int internal_error;   /* failed for a reason that is not the student's (exit 2) */
+    char *log;            /* compiler and linker messages (malloc'd, may be "") */
+    char program[PATH_MAX];
+    double seconds;
+} build_result_t;
+
+int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out);
+void build_result_free(build_result_t *r);
+
+/* Absolute path of a program found in PATH (or the path itself if it has a
+ * '/'); 0 on success. */
+int find_program(const char *name, char *out, size_t outlen);
+
+
+
+/* Builds a standalone program (e.g. tools/devquery.cu) for a backend into
+ * <root>/build/<backend>/<name>, unless an up-to-date one is there. The
+ * program path goes into out; compiler messages into *log (malloc'd). */
+int build_tool(const char *root, backend_t backend, const char *src_rel, char *out, size_t outlen,
+               char **log);
+#endif

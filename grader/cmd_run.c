@@ -1,0 +1,113 @@
+/* cmd_run.c - `cugrade run`: grade one submission, print the report, write
+ * results.json. Exit 0 when graded (whatever the score), 2 when the grader
+ * could not grade (bad rubric, missing datasets, broken lab or toolchain). */
+#include "commands.h"
+#include "grade.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void run_usage(FILE *to)
+{
+    fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
+          "                   [--rubric FILE] [--jobs N] [--keep] [--color auto|always|never] SUBMISSION\n"
+          "\n"
+          "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
+          "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n",
+          to);
+}
+
+static void on_fatal_signal(int sig)
+{
+    run_kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int parse_color(const char *s, color_mode_t *c)
+{
+    if (strcmp(s, "auto") == 0)
+        *c = COLOR_AUTO;
+    else if (strcmp(s, "always") == 0)
+        *c = COLOR_ALWAYS;
+    else if (strcmp(s, "never") == 0)
+        *c = COLOR_NEVER;
+    else
+        return -1;
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"lab", required_argument, 0, 'l'},     {"backend", required_argument, 0, 'b'},
+        {"datasets", required_argument, 0, 'd'}, {"json", required_argument, 0, 'j'},
+        {"rubric", required_argument, 0, 'r'},  {"jobs", required_argument, 0, 'J'},
+        {"keep", no_argument, 0, 'k'},          {"color", required_argument, 0, 'c'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO};
+    const char *json_path = NULL;
+    color_mode_t color = COLOR_AUTO;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'l': o.lab = optarg; break;
+        case 'b':
+            if (backend_parse(optarg, &o.backend) != 0) {
+                fprintf(stderr, "cugrade run: bad --backend '%s' (auto, emu or gpu)\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'd': o.datasets_dir = optarg; break;
+        case 'j': json_path = optarg; break;
+        case 'r': o.rubric_path = optarg; break;
+        case 'J': o.jobs = atoi(optarg); break;
+        case 'k': o.keep_scratch = 1; break;
+        case 'c':
+            if (parse_color(optarg, &color) != 0) {
+                fprintf(stderr, "cugrade run: bad --color '%s'\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'h': run_usage(stdout); return 0;
+        default: run_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        run_usage(stderr);
+        return EXIT_USAGE;
+    }
+    o.submission = argv[optind];
+    signal(SIGINT, on_fatal_signal);
+    signal(SIGTERM, on_fatal_signal);
+    signal(SIGHUP, on_fatal_signal);
+
+    grade_run_t run;
+    if (grade_submission(&o, &run) != 0) {
+        fprintf(stderr, "cugrade: cannot grade: %s\n", run.error);
+        grade_run_free(&run);
+        return EXIT_CANNOT_GRADE;
+    }
+    report_print(stdout, &run, o.lab, color);
+    int rc = run.cannot_grade ? EXIT_CANNOT_GRADE : EXIT_GRADED;
+    if (json_path) {
+        char err[1024];
+        if (grade_write_json(&run.grade, json_path, err, sizeof err) != 0) {
+            fprintf(stderr, "cugrade: %s\n", err);
+            rc = EXIT_CANNOT_GRADE;
+        } else {
+            printf("  results: %s\n", json_path);
+        }
+    }
+    if (run.scratch[0])
+        printf("  build and run files kept in %s\n", run.scratch);
+    grade_run_free(&run);
+    return rc;
+}

@@ -1,0 +1,297 @@
+/* compare.c - compares a student's output matrix with the expected one and
+ * turns the pattern of wrong elements into a one-line hint for the student.
+ *
+ * Tolerance. An element passes when |got - exp| <= atol + rtol*|exp|, and the
+ * test is written as !(... <= ...) so that a NaN or an infinity never passes.
+ * The lab default is rtol = atol = 1e-4 (labs/lab3/lab.json). Why relative:
+ * a float32 dot product of length K, summed in any order, has an error of at
+ * most about K*u*sum|a_i*b_i| with u = 2^-24 ~ 6e-8. For non-negative data
+ * (the course datasets) sum|a_i*b_i| equals the result, so the relative error
+ * stays below K*u, which is under 1e-4 for K <= 1600 even in this worst case
+ * (typical errors grow like sqrt(K)*u and are far smaller). libwb's absolute
+ * tolerance of 0.2 is both too loose and too tight: on results in the
+ * thousands it lets a missing 0.1 x 0.1 term (an off-by-one in the last
+ * phase) pass, and it would fail correct code on huge values. atol covers
+ * results near zero, where a relative bound alone is meaningless.
+ *
+ * Hints look at where the wrong elements lie: everything unwritten (the
+ * kernel never ran or never stored), only the last partial tile rows and
+ * columns (the grid was computed with integer division, or the boundary
+ * checks are wrong), nearly everything slightly wrong with K not a multiple
+ * of the tile (the last phase loads outside the matrix), and so on. */
+#include "compare.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "matbin.h"
+
+#define NCANDIDATE_TILES 4
+#define LAST_PHASE_FRACTION 0.9
+
+typedef enum { ELEM_OK, ELEM_WRONG, ELEM_UNWRITTEN } elem_status_t;
+
+/* One candidate tile width T and whether the wrong elements fit its stripe:
+ * rows >= row_cut or cols >= col_cut, the last partial tile row/column. */
+typedef struct {
+    int tile;
+    int row_cut, col_cut;
+    int outside;        /* a wrong element lies in the full tiles */
+    int written_wrong;  /* a written element in the stripe is wrong */
+    int rows_hit;       /* a wrong element has row >= row_cut */
+    int cols_hit;       /* a wrong element has col >= col_cut */
+} stripe_t;
+
+typedef struct {
+    stripe_t s[NCANDIDATE_TILES];
+    int n;
+} stripes_t;
+
+static elem_status_t element_status(float exp, float got, tolerance_t tol)
+{
+    if (matbin_is_poison(got))
+        return ELEM_UNWRITTEN;
+    double diff = fabs((double)got - (double)exp);
+    if (!(diff <= tol.atol + tol.rtol * fabs((double)exp)))
+        return ELEM_WRONG;
+    return ELEM_OK;
+}
+
+/* ---- boundary stripes --------------------------------------------------------- */
+
+static void add_stripe(stripes_t *st, int tile, int rows, int cols)
+{
+    if (tile <= 0)
+        return;
+    for (int i = 0; i < st->n; i++)
+        if (st->s[i].tile == tile)
+            return;
+    int row_cut = rows / tile * tile, col_cut = cols / tile * tile;
+    /* a stripe needs a partial tile, and full tiles beside it */
+    if ((row_cut == rows && col_cut == cols) || row_cut == 0 || col_cut == 0)
+        return;
+    stripe_t *s = &st->s[st->n++];
+    memset(s, 0, sizeof *s);
+    s->tile = tile;
+    s->row_cut = row_cut;
+    s->col_cut = col_cut;
+}
+
+static void init_stripes(stripes_t *st, int tile_width, int rows, int cols)
+{
+    st->n = 0;
+    add_stripe(st, tile_width, rows, cols);
+    add_stripe(st, 8, rows, cols);
+    add_stripe(st, 16, rows, cols);
+    add_stripe(st, 32, rows, cols);
+}
+
+static void note_wrong_in_stripes(stripes_t *st, int row, int col, elem_status_t status)
+{
+    for (int i = 0; i < st->n; i++) {
+        stripe_t *s = &st->s[i];
+        int in_rows = row >= s->row_cut, in_cols = col >= s->col_cut;
+        if (!in_rows && !in_cols) {
+            s->outside = 1;
+            continue;
+        }
+        s->rows_hit |= in_rows;
+        s->cols_hit |= in_cols;
+        s->written_wrong |= status == ELEM_WRONG;
+    }
+}
+
+/* The matching stripe with the fewest elements (the tightest explanation). */
+static const stripe_t *best_stripe(const stripes_t *st, int rows, int cols)
+{
+    const stripe_t *best = NULL;
+    long best_area = 0;
+    for (int i = 0; i < st->n; i++) {
+        const stripe_t *s = &st->s[i];
+        if (s->outside)
+            continue;
+        long area = (long)rows * cols - (long)s->row_cut * s->col_cut;
+        if (!best || area < best_area) {
+            best = s;
+            best_area = area;
+        }
+    }
+    return best;
+}
+
+/* "rows 96..99 and columns 48..55", "row 99", "columns 48..55". */
+static void describe_stripe(const stripe_t *s, int rows, int cols, char *buf, size_t len)
+{
+    char r[64] = "", c[64] = "";
+    if (s->rows_hit)
+        snprintf(r, sizeof r, s->row_cut == rows - 1 ? "row %d" : "rows %d..%d", s->row_cut,
+                 rows - 1);
+    if (s->cols_hit)
+        snprintf(c, sizeof c, s->col_cut == cols - 1 ? "column %d" : "columns %d..%d",
+                 s->col_cut, cols - 1);
+    snprintf(buf, len, "%s%s%s", r, (*r && *c) ? " and " : "", c);
+}
+
+/* ---- hints ------------------------------------------------------------------------ */
+
+static void set_hint(compare_result_t *r, hint_t hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_hint(compare_result_t *r, hint_t hint, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->hint_text, sizeof r->hint_text, fmt, ap);
+    va_end(ap);
+    r->hint = hint;
+}
+
+static int boundary_hint(compare_result_t *r, const stripes_t *st, int rows, int cols)
+{
+    const stripe_t *s = best_stripe(st, rows, cols);
+    if (!s)
+        return 0;
+    char where[160];
+    describe_stripe(s, rows, cols, where, sizeof where);
+    if (!s->written_wrong)
+        set_hint(r, HINT_GRID_TOO_SMALL,
+                 "only %s (the last partial tile) were never written: the grid is too small; "
+                 "use ceiling division, (n + TILE_WIDTH - 1) / TILE_WIDTH",
+                 where);
+    else
+        set_hint(r, HINT_BOUNDARY_WRONG,
+                 "only %s (the last partial tile) are wrong: check the boundary conditions of "
+                 "the tile loads and of the store",
+                 where);
+    return 1;
+}
+
+static int last_phase_hint(compare_result_t *r, int tile_width, int inner_dim)
+{
+    long written_wrong = r->wrong - r->never_written;
+    if (tile_width <= 0 || inner_dim <= 0 || inner_dim % tile_width == 0 ||
+        !((double)written_wrong >= LAST_PHASE_FRACTION * (double)r->total))
+        return 0;
+    set_hint(r, HINT_LAST_PHASE,
+             "nearly every element is wrong and K = %d is not a multiple of TILE_WIDTH (%d): "
+             "guard the tile loads of the last phase and load 0 outside the matrix",
+             inner_dim, tile_width);
+    return 1;
+}
+
+static void choose_hint(compare_result_t *r, const stripes_t *st, int rows, int cols,
+                        int tile_width, int inner_dim)
+{
+    if (r->never_written == r->total) {
+        set_hint(r, HINT_NEVER_WRITTEN,
+                 "output never written: every element still holds the NaN poison the harness "
+                 "put there; does the launch function launch the kernel, and does the kernel "
+                 "store to C?");
+    } else if (boundary_hint(r, st, rows, cols) || last_phase_hint(r, tile_width, inner_dim)) {
+        /* hint set */
+    } else if (r->never_written > 0) {
+        set_hint(r, HINT_PARTLY_UNWRITTEN,
+                 "%ld of %ld elements were never written (they still hold the NaN poison): "
+                 "check that the grid covers the whole output and the condition on the store",
+                 r->never_written, r->total);
+    } else if (r->wrong == r->total) {
+        set_hint(r, HINT_ALL_WRONG, "every element is wrong: check the row/column index arithmetic");
+    } else {
+        const mismatch_t *m = &r->shown[0];
+        set_hint(r, HINT_SOME_WRONG,
+                 "%ld of %ld elements are wrong, the first at row %d, column %d (expected %.9g, "
+                 "got %.9g)",
+                 r->wrong, r->total, m->row, m->col, m->expected, m->got);
+    }
+}
+
+/* ---- comparison ----------------------------------------------------------------- */
+
+static void note_error_size(compare_result_t *r, float exp, float got)
+{
+    if (!isfinite(got) || !isfinite(exp))
+        return;
+    double diff = fabs((double)got - (double)exp);
+    if (diff > r->max_abs_err)
+        r->max_abs_err = diff;
+    if (exp != 0.0f && diff / fabs((double)exp) > r->max_rel_err)
+        r->max_rel_err = diff / fabs((double)exp);
+}
+
+static void note_wrong(compare_result_t *r, int row, int col, float exp, float got)
+{
+    r->wrong++;
+    if (r->nshown < COMPARE_MAX_SHOWN)
+        r->shown[r->nshown++] = (mismatch_t){row, col, exp, got};
+}
+
+static void compare_elements(const matrix_t *exp, const matrix_t *got, tolerance_t tol,
+                             stripes_t *st, compare_result_t *r)
+{
+    for (int i = 0; i < exp->rows; i++) {
+        for (int j = 0; j < exp->cols; j++) {
+            size_t k = (size_t)i * exp->cols + j;
+            float e = exp->data[k], g = got->data[k];
+            elem_status_t status = element_status(e, g, tol);
+            if (status == ELEM_UNWRITTEN)
+                r->never_written++;
+            else if (!isfinite(g))
+                r->nonfinite++;
+            else
+                note_error_size(r, e, g);
+            if (status != ELEM_OK) {
+                note_wrong(r, i, j, e, g);
+                note_wrong_in_stripes(st, i, j, status);
+            }
+        }
+    }
+}
+
+/* Wrong dimensions: nothing can be compared, so every expected element
+ * counts as wrong (total and wrong are the expected element count). */
+static void shape_mismatch(const matrix_t *exp, const matrix_t *got, compare_result_t *r)
+{
+    r->total = r->wrong = (long)exp->rows * exp->cols;
+    set_hint(r, HINT_SHAPE, "output is %dx%d, expected %dx%d", got->rows, got->cols, exp->rows,
+             exp->cols);
+}
+
+int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, int tile_width,
+                     int inner_dim, compare_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    if (exp->rows != got->rows || exp->cols != got->cols) {
+        shape_mismatch(exp, got, r);
+        return r->passed;
+    }
+    r->total = (long)exp->rows * exp->cols;
+    stripes_t st;
+    init_stripes(&st, tile_width, exp->rows, exp->cols);
+    compare_elements(exp, got, tol, &st, r);
+    r->passed = r->wrong == 0;
+    if (!r->passed)
+        choose_hint(r, &st, exp->rows, exp->cols, tile_width, inner_dim);
+    return r->passed;
+}
+
+void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
+{
+    if (r->hint == HINT_SHAPE) {
+        snprintf(buf, buflen, "%s", r->hint_text);
+        return;
+    }
+    if (r->passed) {
+        snprintf(buf, buflen,
+                 "all %ld elements within tolerance (max abs err %.3g, max rel err %.3g)",
+                 r->total, r->max_abs_err, r->max_rel_err);
+        return;
+    }
+    int n = snprintf(buf, buflen,
+                     "%ld of %ld elements wrong (max abs err %.3g, max rel err %.3g); %ld never "
+                     "written",
+                     r->wrong, r->total, r->max_abs_err, r->max_rel_err, r->never_written);
+    if (r->nonfinite > 0 && n >= 0 && (size_t)n < buflen)
+        snprintf(buf + n, buflen - (size_t)n, "; %ld NaN or infinite", r->nonfinite);
+}

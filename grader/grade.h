@@ -1,0 +1,45 @@
+/* grade.h - the pipeline for one submission:
+ *   dataset -> build -> run (isolated child) -> compare -> score -> grade_t
+ * The report (results.json, terminal) is rendered from the grade_t. */
+#ifndef CUGRADE_GRADE_H
+#define CUGRADE_GRADE_H
+
+#include <limits.h>
+
+#include "backend.h"
+#include "results.h"
+
+typedef struct {
+    const char *root;          /* the cugrade tree */
+    const char *lab;           /* e.g. "lab3" */
+    const char *submission;    /* a .cu file, or a folder laid out like student/ */
+    backend_t backend;         /* may be AUTO */
+    const char *datasets_dir;  /* NULL: <root>/datasets/<lab> */
+    const char *rubric_path;   /* NULL: <root>/rubric.json */
+    int jobs;                  /* datasets run at once; 0: cores (emu) or 1 (gpu) */
+    int keep_scratch;          /* keep the build/run folder and print where */
+} grade_opts_t;
+
+typedef struct {
+    grade_t grade;                 /* the tests, as they go into results.json */
+    backend_t backend;             /* resolved */
+    char backend_why[160];
+    char student_file[PATH_MAX];   /* the file that was graded ("" if none found) */
+    int datasets_passed, datasets_total;
+    int cannot_grade;              /* 1: the grader could not (fully) grade: exit 2 */
+    char error[4096];              /* why, when cannot_grade */
+    char scratch[PATH_MAX];        /* kept folder, when keep_scratch */
+} grade_run_t;
+
+/* Grades one submission. Returns 0 if a grade was produced (possibly with
+ * some datasets that could not be graded: cannot_grade is then set too), -1
+ * if no grade could be produced at all (error says why). */
+int grade_submission(const grade_opts_t *opts, grade_run_t *run);
+void grade_run_free(grade_run_t *run);
+
+/* Finds the student's file for a lab: SUBMISSION itself if it is a file,
+ * else SUBMISSION/<lab>/<file> or SUBMISSION/<file>. */
+int find_student_file(const char *submission, const char *lab, const char *file, char *out,
+                      size_t outlen);
+
+#endif

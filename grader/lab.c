@@ -1,0 +1,183 @@
+/* lab.c - loads and validates a lab manifest, labs/<name>/lab.json: what
+ * the student writes, which driver owns the host side, how many inputs a
+ * dataset has and how outputs are compared. Every rejection names the file
+ * and the field, in the same form as rubric.json errors. */
+#include "lab.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rubric.h"
+#include "util.h"
+
+#define DEFAULT_TIME_LIMIT_S 30.0
+#define MAX_TIME_LIMIT_S 3600.0
+#define MAX_INPUTS 8
+#define MAX_TILE_WIDTH 1024
+
+/* A single path component: no "/", not "." or "..". */
+static int is_plain_name(const char *s)
+{
+    return *s && !strchr(s, '/') && strcmp(s, ".") != 0 && strcmp(s, "..") != 0;
+}
+
+static int read_int(const cfg_t *c, struct json_object *obj, const char *key, int lo, int hi,
+                    int *out)
+{
+    struct json_object *v = cfg_member(obj, key);
+    if (!v)
+        return cfg_fail(c, NULL, key, "missing (required)");
+    int64_t n = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : lo - 1;
+    if (n < lo || n > hi)
+        return cfg_fail(c, NULL, key, "must be an integer from %d to %d", lo, hi);
+    *out = (int)n;
+    return 0;
+}
+
+static int read_required_string(const cfg_t *c, struct json_object *obj, const char *key,
+                                char *dst, size_t dstlen)
+{
+    int rc = cfg_string(c, obj, NULL, key, dst, dstlen);
+    if (rc == 0)
+        return cfg_fail(c, NULL, key, "missing (required)");
+    return rc < 0 ? -1 : 0;
+}
+
+static int read_names(const cfg_t *c, struct json_object *obj, const char *folder, lab_t *out)
+{
+    if (read_required_string(c, obj, "name", out->name, sizeof out->name) != 0)
+        return -1;
+    if (strcmp(out->name, folder) != 0)
+        return cfg_fail(c, NULL, "name", "'%s' does not match the lab folder '%s'", out->name,
+                        folder);
+    int rc = cfg_string(c, obj, NULL, "title", out->title, sizeof out->title);
+    if (rc == 0)
+        snprintf(out->title, sizeof out->title, "%s", out->name);
+    return rc < 0 ? -1 : 0;
+}
+
+static int read_style(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    if (read_required_string(c, obj, "style", out->style, sizeof out->style) != 0)
+        return -1;
+    if (strcmp(out->style, "kernel") != 0 && strcmp(out->style, "program") != 0)
+        return cfg_fail(c, NULL, "style", "must be \"kernel\" or \"program\", not '%s'",
+                        out->style);
+    return 0;
+}
+
+static int read_student_file(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    if (read_required_string(c, obj, "student_file", out->student_file,
+                             sizeof out->student_file) != 0)
+        return -1;
+    if (!is_plain_name(out->student_file))
+        return cfg_fail(c, NULL, "student_file", "must be a plain file name (no \"/\" or \"..\"), not '%s'",
+                        out->student_file);
+    return 0;
+}
+
+/* The driver, relative to the lab folder; required for "kernel" labs, where
+ * the harness owns the host side. */
+static int read_driver(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    char driver[PATH_MAX];
+    int rc = cfg_string(c, obj, NULL, "driver", driver, sizeof driver);
+    if (rc < 0)
+        return -1;
+    if (rc == 0) {
+        out->driver_path[0] = '\0';
+        return strcmp(out->style, "kernel") == 0
+                   ? cfg_fail(c, NULL, "driver", "missing (required for \"kernel\" labs)")
+                   : 0;
+    }
+    if (driver[0] == '/')
+        snprintf(out->driver_path, sizeof out->driver_path, "%s", driver);
+    else if (path_join(out->driver_path, sizeof out->driver_path, out->dir, driver) != 0)
+        return cfg_fail(c, NULL, "driver", "path too long");
+    return 0;
+}
+
+static int read_tolerance_value(const cfg_t *c, struct json_object *cmp, const char *key,
+                                double *out)
+{
+    struct json_object *v = cfg_member(cmp, key);
+    if (!v)
+        return cfg_fail(c, "compare", key, "missing (required)");
+    if (!cfg_number(v, out) || !(*out >= 0))
+        return cfg_fail(c, "compare", key, "must be a finite number >= 0");
+    return 0;
+}
+
+static int read_compare(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    static const char *const known[] = {"rtol", "atol", NULL};
+    struct json_object *cmp = cfg_member(obj, "compare");
+    if (!cmp)
+        return cfg_fail(c, NULL, "compare", "missing (required: { \"rtol\": ..., \"atol\": ... })");
+    if (cfg_require_object(c, cmp, "compare") != 0 ||
+        cfg_check_keys(c, cmp, "compare", known) != 0 ||
+        read_tolerance_value(c, cmp, "rtol", &out->tol.rtol) != 0 ||
+        read_tolerance_value(c, cmp, "atol", &out->tol.atol) != 0)
+        return -1;
+    return 0;
+}
+
+static int read_time_limit(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    struct json_object *v = cfg_member(obj, "time_limit_s");
+    out->time_limit_s = DEFAULT_TIME_LIMIT_S;
+    if (v && (!cfg_number(v, &out->time_limit_s) ||
+              !(out->time_limit_s > 0 && out->time_limit_s <= MAX_TIME_LIMIT_S)))
+        return cfg_fail(c, NULL, "time_limit_s", "must be a number of seconds > 0 and <= %g",
+                        MAX_TIME_LIMIT_S);
+    return 0;
+}
+
+static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
+                          lab_t *out)
+{
+    static const char *const known[] = {"name",       "title",   "style",
+                                        "student_file", "driver", "inputs",
+                                        "tile_width", "compare", "time_limit_s",
+                                        NULL};
+    if (cfg_require_object(c, root, "") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
+        read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
+        read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
+        read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
+        read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
+        read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0)
+        return -1;
+    return 0;
+}
+
+/* <root>/labs/<name>, or labs/<name> when root is "" or ".". */
+static int lab_dir(const char *root, const char *name, char *dst, size_t len)
+{
+    int n = (!*root || strcmp(root, ".") == 0)
+                ? snprintf(dst, len, "labs/%s", name)
+                : snprintf(dst, len, "%s%slabs/%s", root,
+                           root[strlen(root) - 1] == '/' ? "" : "/", name);
+    return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (!is_plain_name(name) || strlen(name) >= sizeof out->name)
+        return fail(err, errlen, "bad lab name '%s' (a folder name under labs/)", name);
+    char path[PATH_MAX];
+    if (lab_dir(root, name, out->dir, sizeof out->dir) != 0 ||
+        path_join(path, sizeof path, out->dir, "lab.json") != 0)
+        return fail(err, errlen, "%s: path too long", root);
+    if (!is_dir(out->dir))
+        return fail(err, errlen, "%s: no such lab '%s'", out->dir, name);
+    struct json_object *manifest = cfg_parse_file(path, err, errlen);
+    if (!manifest)
+        return -1;
+    cfg_t c = {path, err, errlen};
+    int rc = parse_manifest(&c, manifest, name, out);
+    json_object_put(manifest);
+    return rc;
+}

@@ -1,0 +1,73 @@
+/* main.c - bin/cugrade: dispatch to a subcommand. */
+#include "commands.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *to)
+{
+    fputs("usage: cugrade <command> [options]\n"
+          "\n"
+          "commands:\n"
+          "  run      grade one submission:  cugrade run --lab lab3 [--backend auto|emu|gpu]\n"
+          "           [--datasets DIR] [--json FILE] [--rubric FILE] [--jobs N] SUBMISSION\n"
+          "  dataset  make or verify datasets: cugrade dataset --lab lab3 --shape MxKxN\n"
+          "           [--seed S] [--values course|signed] --out DIR  |  cugrade dataset --check DIR...\n"
+          "  info     backends, the device (or the emulated one) and its limits\n"
+          "\n"
+          "Run 'cugrade <command> --help' for a command's options.\n",
+          to);
+}
+
+const char *cugrade_root(void)
+{
+    static char root[PATH_MAX];
+    if (root[0])
+        return root;
+    const char *env = getenv("CUGRADE_ROOT");
+    if (env && *env) {
+        snprintf(root, sizeof root, "%s", env);
+        return root;
+    }
+    ssize_t n = readlink("/proc/self/exe", root, sizeof root - 1);
+    if (n <= 0) {
+        snprintf(root, sizeof root, ".");
+        return root;
+    }
+    root[n] = '\0';
+    for (int i = 0; i < 2; i++) { /* strip "/cugrade", then "/bin" */
+        char *slash = strrchr(root, '/');
+        if (slash && slash != root)
+            *slash = '\0';
+    }
+    return root;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "dataset") == 0)
+        return cmd_dataset(argc - 1, argv + 1);
+    if (strcmp(cmd, "info") == 0)
+        return cmd_info(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("cugrade %s\n", CUGRADE_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "cugrade: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

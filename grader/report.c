@@ -1,0 +1,75 @@
+/* report.c - render a grade_run_t for a person at a terminal. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DETAIL_LINES 14
+
+typedef struct {
+    const char *green, *red, *bold, *dim, *reset;
+} palette_t;
+
+static palette_t pick_palette(FILE *to, color_mode_t mode)
+{
+    int on = mode == COLOR_ALWAYS ||
+             (mode == COLOR_AUTO && isatty(fileno(to)) && !getenv("NO_COLOR"));
+    if (on)
+        return (palette_t){"\033[32m", "\033[31m", "\033[1m", "\033[2m", "\033[0m"};
+    return (palette_t){"", "", "", "", ""};
+}
+
+/* Prints up to max_lines lines of text, indented; says how many were left. */
+static void print_indented(FILE *to, const char *text, int max_lines, const palette_t *p)
+{
+    int shown = 0, total = 0;
+    for (const char *s = text; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (shown < max_lines) {
+            fprintf(to, "           %.*s\n", (int)len, s);
+            shown++;
+        }
+        total++;
+        s = nl ? nl + 1 : NULL;
+    }
+    if (total > shown)
+        fprintf(to, "           %s... %d more lines in the JSON report%s\n", p->dim, total - shown,
+                p->reset);
+}
+
+static void print_test(FILE *to, const test_result_t *t, const palette_t *p)
+{
+    fprintf(to, "  %s%s%s  %5g/%-4g %s\n", t->passed ? p->green : p->red,
+            t->passed ? "PASS" : "FAIL", p->reset, t->score, t->max_score, t->name);
+    if (t->passed || !t->output)
+        return;
+    if (strncmp(t->output, "not run:", 8) == 0)
+        return; /* the compile failure above already says why */
+    print_indented(to, t->output, strstr(t->name, "compile") ? 40 : DETAIL_LINES, p);
+}
+
+void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_t color)
+{
+    palette_t p = pick_palette(to, color);
+    fprintf(to, "%scugrade%s %s  %s\n", p.bold, p.reset, lab,
+            run->student_file[0] ? run->student_file : "(no student file)");
+    fprintf(to, "  backend: %s (%s)\n\n", backend_name(run->backend), run->backend_why);
+    int not_run = 0;
+    for (int i = 0; i < run->grade.ntests; i++) {
+        const test_result_t *t = &run->grade.tests[i];
+        if (t->output && strncmp(t->output, "not run:", 8) == 0)
+            not_run++;
+        print_test(to, t, &p);
+    }
+    if (not_run)
+        fprintf(to, "\n  %d test%s not run: the submission does not compile.\n", not_run,
+                not_run == 1 ? "" : "s");
+    double score = grade_score(&run->grade), max = grade_max_score(&run->grade);
+    fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets passed, %.1f s)\n",
+            p.bold, score, max, p.reset, run->datasets_passed, run->datasets_total,
+            run->grade.execution_time);
+    if (run->cannot_grade)
+        fprintf(to, "  %scugrade could not grade everything:%s %s\n", p.red, p.reset, run->error);
+}

@@ -1,0 +1,452 @@
+/* rubric.c - loads one lab's grading rubric (points, visibility, time limits)
+ * from rubric.json and validates it strictly: a typo in a key or a value
+ * must stop the grader with a message naming the field, never silently
+ * change a grade. Also home of the small json-c helpers (cfg_*) that lab.c
+ * uses for the same error quality. */
+#include "rubric.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define DEFAULT_COMPILE_NAME "compiles"
+#define DEFAULT_TIME_LIMIT_S 30.0
+#define MAX_TIME_LIMIT_S 3600.0
+#define VISIBILITY_CHOICES "visible, hidden, after_due_date or after_published"
+
+static const char *const visibility_names[] = {"visible", "hidden", "after_due_date",
+                                               "after_published"};
+
+const char *visibility_name(visibility_t v)
+{
+    if ((int)v < 0 || v > VIS_AFTER_PUBLISHED)
+        return "visible";
+    return visibility_names[v];
+}
+
+int visibility_parse(const char *s, visibility_t *out)
+{
+    for (int v = VIS_VISIBLE; v <= VIS_AFTER_PUBLISHED; v++) {
+        if (strcmp(s, visibility_names[v]) == 0) {
+            *out = (visibility_t)v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ---- cfg_*: json-c helpers ------------------------------------------------------ */
+
+/* 1-based line of text[offset]. */
+static int line_at(const char *text, size_t offset)
+{
+    int line = 1;
+    for (size_t i = 0; i < offset; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* Where an unfinished document ends: just after its last non-blank byte. */
+static size_t end_of_content(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r' ||
+                       text[len - 1] == '\n'))
+        len--;
+    return len > 0 ? len - 1 : 0;
+}
+
+struct json_object *cfg_parse_text(const char *name, const char *text, size_t len, char *err,
+                                   size_t errlen)
+{
+    if (len > (size_t)0x7fffffff) {
+        fail(err, errlen, "%s: file too large", name);
+        return NULL;
+    }
+    struct json_tokener *tok = json_tokener_new();
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    struct json_object *obj = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t offset = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (jerr == json_tokener_success)
+        return obj;
+    json_object_put(obj);
+    if (jerr == json_tokener_continue)
+        fail(err, errlen, "%s:%d: syntax error: unexpected end of file", name,
+             line_at(text, end_of_content(text, len)));
+    else
+        fail(err, errlen, "%s:%d: syntax error: %s", name, line_at(text, offset),
+             json_tokener_error_desc(jerr));
+    return NULL;
+}
+
+struct json_object *cfg_parse_file(const char *path, char *err, size_t errlen)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    if (!text)
+        return NULL;
+    struct json_object *obj = cfg_parse_text(path, text, len, err, errlen);
+    free(text);
+    return obj;
+}
+
+int cfg_fail(const cfg_t *c, const char *where, const char *key, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int has_where = where && *where, has_key = key && *key;
+    return fail(c->err, c->errlen, "%s: %s%s%s%s%s", c->file, has_where ? where : "",
+                has_where && has_key ? "." : "", has_key ? key : "",
+                has_where || has_key ? ": " : "", msg);
+}
+
+int cfg_require_object(const cfg_t *c, struct json_object *obj, const char *where)
+{
+    if (!json_object_is_type(obj, json_type_object))
+        return cfg_fail(c, where, NULL, "must be an object { ... }");
+    return 0;
+}
+
+static int is_known(const char *key, const char *const known[])
+{
+    for (int i = 0; known[i]; i++)
+        if (strcmp(key, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void join_names(const char *const names[], char *buf, size_t len)
+{
+    strbuf_t sb = {0};
+    for (int i = 0; names[i]; i++)
+        sb_appendf(&sb, "%s%s", i ? ", " : "", names[i]);
+    snprintf(buf, len, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
+int cfg_check_keys(const cfg_t *c, struct json_object *obj, const char *where,
+                   const char *const known[])
+{
+    json_object_object_foreach(obj, key, val)
+    {
+        (void)val;
+        if (!is_known(key, known)) {
+            char names[256];
+            join_names(known, names, sizeof names);
+            return cfg_fail(c, where, key, "unknown key (known keys: %s)", names);
+        }
+    }
+    return 0;
+}
+
+struct json_object *cfg_member(struct json_object *obj, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!json_object_object_get_ex(obj, key, &v))
+        return NULL;
+    return v;
+}
+
+int cfg_number(struct json_object *v, double *out)
+{
+    if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+        return 0;
+    double d = json_object_get_double(v);
+    if (!isfinite(d))
+        return 0;
+    *out = d;
+    return 1;
+}
+
+int cfg_string(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
+               char *dst, size_t dstlen)
+{
+    struct json_object *v = cfg_member(obj, key);
+    if (!v)
+        return 0;
+    if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0)
+        return cfg_fail(c, where, key, "must be a non-empty string");
+    if ((size_t)json_object_get_string_len(v) >= dstlen)
+        return cfg_fail(c, where, key, "too long (at most %zu characters)", dstlen - 1);
+    snprintf(dst, dstlen, "%s", json_object_get_string(v));
+    return 1;
+}
+
+/* ---- rubric fields ---------------------------------------------------------------- */
+
+/* dst = where "." key; a path too long for dst is cut short (it only
+ * appears in messages). */
+static void subpath(char *dst, size_t len, const char *where, const char *key)
+{
+    int n = snprintf(dst, len, "%s%s%s", where, *where ? "." : "", key);
+    if (n < 0 || (size_t)n >= len)
+        dst[len - 1] = '\0';
+}
+
+static int read_points(const cfg_t *c, struct json_object *obj, const char *where,
+                       const char *key, double *out)
+{
+    struct json_object *v = cfg_member(obj, key);
+    if (v && (!cfg_number(v, out) || !(*out >= 0)))
+        return cfg_fail(c, where, key, "must be a non-negative number");
+    return 0;
+}
+
+static int read_visibility(const cfg_t *c, struct json_object *obj, const char *where,
+                           visibility_t *out)
+{
+    struct json_object *v = cfg_member(obj, "visibility");
+    if (!v)
+        return 0;
+    if (!json_object_is_type(v, json_type_string))
+        return cfg_fail(c, where, "visibility", "must be a string: " VISIBILITY_CHOICES);
+    if (visibility_parse(json_object_get_string(v), out) != 0)
+        return cfg_fail(c, where, "visibility", "unknown visibility '%s' (use " VISIBILITY_CHOICES ")",
+                        json_object_get_string(v));
+    return 0;
+}
+
+static int read_time_limit(const cfg_t *c, struct json_object *obj, const char *where,
+                           double *out)
+{
+    struct json_object *v = cfg_member(obj, "time_limit_s");
+    if (v && (!cfg_number(v, out) || !(*out > 0 && *out <= MAX_TIME_LIMIT_S)))
+        return cfg_fail(c, where, "time_limit_s", "must be a number of seconds > 0 and <= %g",
+                        MAX_TIME_LIMIT_S);
+    return 0;
+}
+
+static int parse_compile(const cfg_t *c, struct json_object *obj, const char *where,
+                         lab_rubric_t *out)
+{
+    static const char *const known[] = {"name", "points", "visibility", NULL};
+    if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0)
+        return -1;
+    if (cfg_string(c, obj, where, "name", out->compile_name, sizeof out->compile_name) < 0 ||
+        read_points(c, obj, where, "points", &out->compile_points) != 0 ||
+        read_visibility(c, obj, where, &out->compile_visibility) != 0)
+        return -1;
+    return 0;
+}
+
+/* points / visibility / time_limit_s of a dataset rule, over the defaults
+ * already in *rule. */
+static int parse_rule(const cfg_t *c, struct json_object *obj, const char *where,
+                      dataset_rule_t *rule)
+{
+    if (read_points(c, obj, where, "points", &rule->points) != 0 ||
+        read_visibility(c, obj, where, &rule->visibility) != 0 ||
+        read_time_limit(c, obj, where, &rule->time_limit_s) != 0)
+        return -1;
+    return 0;
+}
+
+static int parse_override(const cfg_t *c, const char *name, struct json_object *obj,
+                          const char *where, lab_rubric_t *out)
+{
+    static const char *const known[] = {"points", "visibility", "time_limit_s", NULL};
+    char path[256];
+    subpath(path, sizeof path, where, name);
+    if (cfg_require_object(c, obj, path) != 0 || cfg_check_keys(c, obj, path, known) != 0)
+        return -1;
+    if (strlen(name) == 0 || strlen(name) >= sizeof out->overrides[0].name)
+        return cfg_fail(c, path, NULL, "dataset name must be 1 to %zu characters",
+                        sizeof out->overrides[0].name - 1);
+    if (out->datasets_total_given && cfg_member(obj, "points"))
+        return cfg_fail(c, path, "points",
+                        "not allowed with datasets.total (the total is split evenly)");
+    dataset_override_t *o = &out->overrides[out->noverrides];
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->rule = out->datasets;
+    if (parse_rule(c, obj, path, &o->rule) != 0)
+        return -1;
+    out->noverrides++;
+    return 0;
+}
+
+static int parse_overrides(const cfg_t *c, struct json_object *obj, const char *where,
+                           lab_rubric_t *out)
+{
+    if (cfg_require_object(c, obj, where) != 0)
+        return -1;
+    size_t n = (size_t)json_object_object_length(obj);
+    out->overrides = calloc(n ? n : 1, sizeof *out->overrides);
+    if (!out->overrides)
+        return cfg_fail(c, where, NULL, "out of memory");
+    json_object_object_foreach(obj, name, val)
+    {
+        if (parse_override(c, name, val, where, out) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Exactly one of "points" (per dataset) and "total" (split evenly). */
+static int parse_points_or_total(const cfg_t *c, struct json_object *obj, const char *where,
+                                 lab_rubric_t *out)
+{
+    int has_points = cfg_member(obj, "points") != NULL;
+    int has_total = cfg_member(obj, "total") != NULL;
+    if (has_points && has_total)
+        return cfg_fail(c, where, NULL, "give either \"points\" (per dataset) or \"total\", not both");
+    if (!has_points && !has_total)
+        return cfg_fail(c, where, NULL, "needs \"points\" (per dataset) or \"total\"");
+    out->datasets_total_given = has_total;
+    return has_total ? read_points(c, obj, where, "total", &out->datasets_total)
+                     : read_points(c, obj, where, "points", &out->datasets.points);
+}
+
+static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *where,
+                          lab_rubric_t *out)
+{
+    static const char *const known[] = {"points", "total", "visibility", "time_limit_s",
+                                        "overrides", NULL};
+    if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0 ||
+        parse_points_or_total(c, obj, where, out) != 0 ||
+        read_visibility(c, obj, where, &out->datasets.visibility) != 0 ||
+        read_time_limit(c, obj, where, &out->datasets.time_limit_s) != 0)
+        return -1;
+    struct json_object *ov = cfg_member(obj, "overrides");
+    if (ov) {
+        char path[256];
+        subpath(path, sizeof path, where, "overrides");
+        return parse_overrides(c, ov, path, out);
+    }
+    return 0;
+}
+
+/* "checks" and "performance" belong to other modules: kept as JSON text. */
+static int keep_raw(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
+                    char **out)
+{
+    struct json_object *v = cfg_member(obj, key);
+    if (!v)
+        return 0;
+    char path[256];
+    subpath(path, sizeof path, where, key);
+    if (cfg_require_object(c, v, path) != 0)
+        return -1;
+    *out = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+    return *out ? 0 : cfg_fail(c, path, NULL, "out of memory");
+}
+
+static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where,
+                     lab_rubric_t *out)
+{
+    static const char *const known[] = {"compile", "datasets", "checks", "performance", NULL};
+    if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0)
+        return -1;
+    char path[256];
+    struct json_object *compile = cfg_member(obj, "compile");
+    subpath(path, sizeof path, where, "compile");
+    if (compile && parse_compile(c, compile, path, out) != 0)
+        return -1;
+    struct json_object *datasets = cfg_member(obj, "datasets");
+    if (!datasets)
+        return cfg_fail(c, where, "datasets", "missing (required)");
+    subpath(path, sizeof path, where, "datasets");
+    if (parse_datasets(c, datasets, path, out) != 0)
+        return -1;
+    if (keep_raw(c, obj, where, "checks", &out->checks_json) != 0 ||
+        keep_raw(c, obj, where, "performance", &out->performance_json) != 0)
+        return -1;
+    return 0;
+}
+
+static int check_version(const cfg_t *c, struct json_object *root)
+{
+    struct json_object *v = cfg_member(root, "version");
+    if (v && !(json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 1))
+        return cfg_fail(c, NULL, "version", "must be 1 (the only format this grader reads)");
+    return 0;
+}
+
+static int missing_lab(const cfg_t *c, struct json_object *labs, const char *lab)
+{
+    strbuf_t names = {0};
+    json_object_object_foreach(labs, name, val)
+    {
+        (void)val;
+        sb_appendf(&names, "%s%s", names.len ? ", " : "", name);
+    }
+    cfg_fail(c, NULL, NULL, "no rubric for lab '%s' (%s%s)", lab,
+             names.len ? "labs has: " : "labs is empty", sb_str(&names));
+    sb_free(&names);
+    return -1;
+}
+
+static int parse_root(const cfg_t *c, struct json_object *root, const char *lab,
+                      lab_rubric_t *out)
+{
+    static const char *const known[] = {"version", "labs", NULL};
+    if (cfg_require_object(c, root, "") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
+        check_version(c, root) != 0)
+        return -1;
+    struct json_object *labs = cfg_member(root, "labs");
+    if (!labs)
+        return cfg_fail(c, NULL, "labs", "missing (required)");
+    if (cfg_require_object(c, labs, "labs") != 0)
+        return -1;
+    struct json_object *entry = cfg_member(labs, lab);
+    if (!entry)
+        return missing_lab(c, labs, lab);
+    char where[128];
+    subpath(where, sizeof where, "labs", lab);
+    return parse_lab(c, entry, where, out);
+}
+
+static void set_defaults(lab_rubric_t *out, const char *lab)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->lab, sizeof out->lab, "%s", lab);
+    snprintf(out->compile_name, sizeof out->compile_name, "%s", DEFAULT_COMPILE_NAME);
+    out->compile_visibility = VIS_VISIBLE;
+    out->datasets.visibility = VIS_VISIBLE;
+    out->datasets.time_limit_s = DEFAULT_TIME_LIMIT_S;
+}
+
+int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err, size_t errlen)
+{
+    set_defaults(out, lab);
+    if (strlen(lab) == 0 || strlen(lab) >= sizeof out->lab)
+        return fail(err, errlen, "%s: bad lab name '%s'", path, lab);
+    struct json_object *root = cfg_parse_file(path, err, errlen);
+    if (!root)
+        return -1;
+    cfg_t c = {path, err, errlen};
+    int rc = parse_root(&c, root, lab, out);
+    json_object_put(root);
+    if (rc != 0)
+        rubric_free(out);
+    return rc;
+}
+
+dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_name, int ndatasets)
+{
+    dataset_rule_t rule = r->datasets;
+    for (int i = 0; i < r->noverrides; i++)
+        if (strcmp(r->overrides[i].name, dataset_name) == 0)
+            rule = r->overrides[i].rule;
+    if (r->datasets_total_given)
+        rule.points = ndatasets > 0 ? r->datasets_total / ndatasets : 0;
+    return rule;
+}
+
+void rubric_free(lab_rubric_t *r)
+{
+    free(r->overrides);
+    free(r->checks_json);
+    free(r->performance_json);
+    r->overrides = NULL;
+    r->noverrides = 0;
+    r->checks_json = r->performance_json = NULL;
+}

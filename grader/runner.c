@@ -1,0 +1,259 @@
+/* runner.c - child processes with time limits and capped output capture.
+ *
+ * One poll() loop serves every running child: it reads their pipes, reaps
+ * them, and kills the process group of any child past its deadline. A child
+ * counts as finished once it is reaped and its pipe is closed (or, if a
+ * grandchild keeps the pipe open after the group was killed, after a short
+ * grace period). */
+#include "runner.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PIPE_GRACE_S 1.0
+#define MAX_TRACKED 256
+
+typedef struct {
+    const run_spec_t *spec;
+    run_result_t *res;
+    pid_t pid;     /* 0 once reaped */
+    int fd;        /* -1 once closed */
+    double start, deadline, reaped_at;
+    size_t cap;
+    strbuf_t out;
+} child_t;
+
+static volatile pid_t tracked_groups[MAX_TRACKED];
+
+static void track_group(pid_t pgid, int on)
+{
+    for (int i = 0; i < MAX_TRACKED; i++) {
+        if (on && tracked_groups[i] == 0) {
+            tracked_groups[i] = pgid;
+            return;
+        }
+        if (!on && tracked_groups[i] == pgid) {
+            tracked_groups[i] = 0;
+            return;
+        }
+    }
+}
+
+void run_kill_all(void)
+{
+    for (int i = 0; i < MAX_TRACKED; i++)
+        if (tracked_groups[i] > 0)
+            kill(-tracked_groups[i], SIGKILL);
+}
+
+/* In the child: never returns. */
+static void exec_child(const run_spec_t *spec, int out_fd, pid_t parent)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(127);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) {
+        dup2(devnull, 0);
+        close(devnull);
+    }
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    close(out_fd);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(SIGPIPE, SIG_DFL);
+    if (spec->cwd && chdir(spec->cwd) != 0) {
+        dprintf(2, "cugrade: cannot enter %s: %s\n", spec->cwd, strerror(errno));
+        _exit(127);
+    }
+    for (char *const *e = spec->extra_env; e && *e; e++)
+        putenv(*e);
+    execv(spec->argv[0], spec->argv);
+    dprintf(2, "cugrade: cannot run %s: %s\n", spec->argv[0], strerror(errno));
+    _exit(127);
+}
+
+static int start_child(child_t *c)
+{
+    int fds[2];
+    memset(c->res, 0, sizeof *c->res);
+    c->cap = c->spec->output_cap ? c->spec->output_cap : RUN_OUTPUT_CAP_DEFAULT;
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        c->res->output = strdup("cugrade: pipe failed");
+        return -1;
+    }
+    pid_t parent = getpid();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        c->res->output = strdup("cugrade: fork failed");
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        exec_child(c->spec, fds[1], parent);
+    }
+    setpgid(pid, pid); /* also done in the child; whichever runs first wins */
+    track_group(pid, 1);
+    close(fds[1]);
+    fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    c->pid = pid;
+    c->fd = fds[0];
+    c->start = now_seconds();
+    c->deadline = c->start + c->spec->timeout_s;
+    c->reaped_at = 0;
+    c->res->started = 1;
+    return 0;
+}
+
+static void drain(child_t *c)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(c->fd, buf, sizeof buf);
+        if (n > 0) {
+            c->res->output_total += (size_t)n;
+            size_t room = c->out.len < c->cap ? c->cap - c->out.len : 0;
+            sb_appendn(&c->out, buf, (size_t)n < room ? (size_t)n : room);
+            continue;
+        }
+        if (n < 0 && (errno == EINTR))
+            continue;
+        if (n == 0 || (n < 0 && errno != EAGAIN)) {
+            close(c->fd);
+            c->fd = -1;
+        }
+        return;
+    }
+}
+
+static void reap(child_t *c)
+{
+    int status;
+    pid_t r = waitpid(c->pid, &status, WNOHANG);
+    if (r != c->pid)
+        return;
+    double t = now_seconds();
+    c->res->wall_s = t - c->start;
+    if (WIFEXITED(status)) {
+        c->res->exited = 1;
+        c->res->exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status) && !c->res->timed_out) {
+        c->res->signaled = 1;
+        c->res->term_signal = WTERMSIG(status);
+    }
+    /* Leave nothing of the group behind (daemonised grandchildren aside). */
+    kill(-c->pid, SIGKILL);
+    track_group(c->pid, 0);
+    c->pid = 0;
+    c->reaped_at = t;
+}
+
+static void enforce_deadline(child_t *c, double t)
+{
+    if (c->pid > 0 && t >= c->deadline && !c->res->timed_out) {
+        c->res->timed_out = 1;
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+    }
+    if (c->pid == 0 && c->fd >= 0 && t - c->reaped_at > PIPE_GRACE_S) {
+        close(c->fd); /* a grandchild holds the pipe open: stop listening */
+        c->fd = -1;
+    }
+}
+
+static void finish(child_t *c)
+{
+    c->res->output_len = c->out.len;
+    c->res->output_truncated = c->res->output_total > c->out.len;
+    c->res->output = sb_detach(&c->out);
+}
+
+static int is_done(const child_t *c) { return c->pid == 0 && c->fd < 0; }
+
+int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_parallel)
+{
+    if (max_parallel < 1)
+        max_parallel = 1;
+    child_t *kids = calloc((size_t)n, sizeof *kids);
+    int next = 0, running = 0, finished = 0;
+    while (finished < n) {
+        while (running < max_parallel && next < n) {
+            child_t *c = &kids[next];
+            c->spec = &specs[next];
+            c->res = &results[next];
+            c->fd = -1;
+            next++;
+            if (start_child(c) != 0) {
+                finished++;
+                continue;
+            }
+            running++;
+        }
+        struct pollfd pfd[MAX_TRACKED];
+        child_t *owner[MAX_TRACKED];
+        int np = 0;
+        for (int i = 0; i < next && np < MAX_TRACKED; i++) {
+            if (kids[i].res && kids[i].res->started && kids[i].fd >= 0) {
+                pfd[np].fd = kids[i].fd;
+                pfd[np].events = POLLIN;
+                owner[np++] = &kids[i];
+            }
+        }
+        poll(pfd, (nfds_t)np, 20);
+        for (int i = 0; i < np; i++)
+            if (pfd[i].revents)
+                drain(owner[i]);
+        double t = now_seconds();
+        for (int i = 0; i < next; i++) {
+            child_t *c = &kids[i];
+            if (!c->res->started || c->res->output)
+                continue;
+            if (c->pid > 0)
+                reap(c);
+            enforce_deadline(c, t);
+            if (is_done(c)) {
+                finish(c);
+                running--;
+                finished++;
+            }
+        }
+    }
+    free(kids);
+    return 0;
+}
+
+int run_one(const run_spec_t *spec, run_result_t *result) { return run_many(spec, result, 1, 1); }
+
+void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen)
+{
+    if (!r->started)
+        snprintf(buf, buflen, "could not be started");
+    else if (r->timed_out)
+        snprintf(buf, buflen, "exceeded the time limit of %g s and was killed", spec->timeout_s);
+    else if (r->signaled)
+        snprintf(buf, buflen, "crashed: killed by signal %d (%s)", r->term_signal,
+                 strsignal(r->term_signal));
+    else
+        snprintf(buf, buflen, "exited with status %d", r->exit_code);
+}
+
+void run_result_free(run_result_t *r)
+{
+    free(r->output);
+    r->output = NULL;
+}

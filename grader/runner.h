@@ -1,0 +1,52 @@
+/* runner.h - run programs in child processes, never in the grader: each in
+ * its own process group, with a wall-clock limit (the whole group is killed
+ * when it runs out), stdin from /dev/null, stdout and stderr captured
+ * together up to a cap (the rest is drained and counted, so a program that
+ * prints a gigabyte neither blocks nor fills memory), no core dumps, and
+ * death when the grader dies (PR_SET_PDEATHSIG). Several children may run at
+ * once. */
+#ifndef CUGRADE_RUNNER_H
+#define CUGRADE_RUNNER_H
+
+#include <stddef.h>
+
+#define RUN_OUTPUT_CAP_DEFAULT (64 * 1024)
+
+typedef struct {
+    char *const *argv;       /* argv[0] is the program path; NULL-terminated */
+    const char *cwd;         /* NULL: inherit */
+    char *const *extra_env;  /* "NAME=value" strings added to the environment; may be NULL */
+    double timeout_s;        /* wall-clock limit, > 0 */
+    size_t output_cap;       /* bytes of output kept; 0 means RUN_OUTPUT_CAP_DEFAULT */
+} run_spec_t;
+
+typedef struct {
+    int started;          /* 0 if fork/exec setup failed (see output) */
+    int exited;           /* exited normally with exit_code */
+    int exit_code;
+    int signaled;         /* killed by term_signal (not by our time limit) */
+    int term_signal;
+    int timed_out;        /* killed because it ran past timeout_s */
+    double wall_s;
+    char *output;         /* captured stdout+stderr, NUL-terminated, malloc'd */
+    size_t output_len;    /* bytes kept */
+    size_t output_total;  /* bytes the program wrote */
+    int output_truncated; /* output_total > output_len */
+} run_result_t;
+
+/* Runs n programs, at most max_parallel at a time, and waits for all.
+ * Results are in the order of specs. Returns 0 (per-run failures are in the
+ * results). */
+int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_parallel);
+int run_one(const run_spec_t *spec, run_result_t *result);
+
+/* A one-line description: "exited with status 3", "killed by signal 11
+ * (Segmentation fault)", "timed out after 30 s". */
+void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen);
+
+void run_result_free(run_result_t *r);
+
+/* Kill every child process group still running (for signal handlers). */
+void run_kill_all(void);
+
+#endif

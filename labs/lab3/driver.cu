@@ -1,0 +1,115 @@
+/* driver.cu - lab 3 host harness: C = A * B with the student's tiled kernel.
+ *
+ * The grader runs it in a child process, under the dataset's time limit:
+ *
+ *     driver A.bin B.bin C.bin
+ *
+ * A (M x K) and B (K x N) are the dataset's inputs, converted by the grader
+ * from libwb .raw files to matbin (labs/common/matbin.h). The driver copies
+ * them to the device, poisons C's device buffer (every float becomes the
+ * never-written NaN pattern), times the student's launchMatrixMultiplyShared
+ * with CUDA events, copies C back and writes it with the elapsed milliseconds
+ * to C.bin. The grader compares C.bin with the expected output, which never
+ * reaches this process: a submission cannot read the answer.
+ *
+ * Exit status (see harness.h): 0 ok, 2 harness I/O error, 3 CUDA error;
+ * anything else (another status, a signal, the time limit) is the student's.
+ *
+ * The same file is built by nvcc for a GPU and by bin/emucc for the CPU
+ * emulator, each time together with the student's matmul.cu. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cuda_runtime.h>
+
+#include "harness.h"
+
+/* The student's launch function (matmul.cu). The pointers are device
+ * pointers; A is numARows x numAColumns, B numBRows x numBColumns and C
+ * numCRows x numCColumns, all row-major. */
+void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
+                                int numARows, int numAColumns, int numBRows, int numBColumns,
+                                int numCRows, int numCColumns);
+
+static size_t matrix_bytes(int rows, int cols)
+{
+    return (size_t)rows * (size_t)cols * sizeof(float);
+}
+
+/* A device copy of a host matrix. */
+static float *to_device(const float *host, int rows, int cols)
+{
+    float *dev = NULL;
+    HARNESS_CHECK(cudaMalloc((void **)&dev, matrix_bytes(rows, cols)));
+    HARNESS_CHECK(cudaMemcpy(dev, host, matrix_bytes(rows, cols), cudaMemcpyHostToDevice));
+    return dev;
+}
+
+/* Calls the student's launch function on dC and returns the kernel time in
+ * milliseconds, measured with events around the call. */
+static float timed_launch(const float *dA, const float *dB, float *dC, int M, int K, int N)
+{
+    cudaEvent_t start, stop;
+    HARNESS_CHECK(cudaEventCreate(&start));
+    HARNESS_CHECK(cudaEventCreate(&stop));
+
+    HARNESS_CHECK(cudaEventRecord(start));
+    launchMatrixMultiplyShared(dA, dB, dC, M, K, K, N, M, N);
+    /* A kernel that faulted may also fail this record: report the kernel
+     * first, since that is the error the student has to fix. */
+    cudaError_t recorded = cudaEventRecord(stop);
+    harness_check_launch("launchMatrixMultiplyShared");
+    harness_check(recorded, "cudaEventRecord(stop)", __FILE__, __LINE__);
+
+    float elapsed_ms = 0.0f;
+    HARNESS_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
+    HARNESS_CHECK(cudaEventDestroy(start));
+    HARNESS_CHECK(cudaEventDestroy(stop));
+    return elapsed_ms;
+}
+
+/* C = A * B on the device with the student's kernel; returns C (malloc'd)
+ * and the kernel time. */
+static float *multiply(const float *A, const float *B, int M, int K, int N, float *elapsed_ms)
+{
+    float *dA = to_device(A, M, K);
+    float *dB = to_device(B, K, N);
+    float *dC = NULL;
+    HARNESS_CHECK(cudaMalloc((void **)&dC, matrix_bytes(M, N)));
+    harness_poison(dC, matrix_bytes(M, N));
+
+    *elapsed_ms = timed_launch(dA, dB, dC, M, K, N);
+
+    float *C = (float *)harness_malloc(matrix_bytes(M, N));
+    HARNESS_CHECK(cudaMemcpy(C, dC, matrix_bytes(M, N), cudaMemcpyDeviceToHost));
+    HARNESS_CHECK(cudaFree(dA));
+    HARNESS_CHECK(cudaFree(dB));
+    HARNESS_CHECK(cudaFree(dC));
+    return C;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s A.bin B.bin C.bin\n", argc > 0 ? argv[0] : "driver");
+        return HARNESS_EXIT_IO;
+    }
+
+    int M, K, BK, N;
+    float *A = harness_read_matrix(argv[1], &M, &K);
+    float *B = harness_read_matrix(argv[2], &BK, &N);
+    if (BK != K) {
+        fprintf(stderr, "cugrade: cannot multiply A (%dx%d) by B (%dx%d): "
+                        "A's columns must equal B's rows\n", M, K, BK, N);
+        return HARNESS_EXIT_IO;
+    }
+
+    float elapsed_ms;
+    float *C = multiply(A, B, M, K, N, &elapsed_ms);
+    harness_write_matrix(argv[3], C, M, N, elapsed_ms);
+
+    free(A);
+    free(B);
+    free(C);
+    return 0;
+}

@@ -1,0 +1,301 @@
+/* test_grade.c - end to end: bin/cugrade grades real submissions on the CPU
+ * emulator, and every verdict, message and exit status is checked in
+ * results.json and the terminal report. Runs from the repository root. */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "util.h"
+
+#define SUB "tests/submissions/lab3/"
+
+typedef struct {
+    run_result_t run;
+    json_object *json; /* NULL if no results.json was written */
+    char dir[64];
+} graded_t;
+
+/* Runs `bin/cugrade run --backend emu --json <tmp>/r.json [extra...] SUBMISSION`. */
+static graded_t grade(const char *submission, const char *const *extra)
+{
+    graded_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.dir, sizeof g.dir, "/tmp/cugrade-e2e-XXXXXX");
+    cr_assert_not_null(mkdtemp(g.dir));
+    char json_path[128];
+    snprintf(json_path, sizeof json_path, "%s/r.json", g.dir);
+    char *argv[32] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "emu", "--color",
+                      "never", "--json", json_path};
+    int n = 10;
+    for (int i = 0; extra && extra[i]; i++)
+        argv[n++] = (char *)extra[i];
+    argv[n++] = (char *)submission;
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_one(&spec, &g.run);
+    if (is_file(json_path))
+        g.json = json_object_from_file(json_path);
+    return g;
+}
+
+static void release(graded_t *g)
+{
+    json_object_put(g->json);
+    run_result_free(&g->run);
+    rm_rf(g->dir);
+}
+
+static int exit_code(const graded_t *g) { return g->run.exited ? g->run.exit_code : -1; }
+
+static double num(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "missing key %s", key);
+    return json_object_get_double(v);
+}
+
+static const char *str(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "missing key %s", key);
+    return json_object_get_string(v);
+}
+
+static json_object *tests_of(const graded_t *g)
+{
+    json_object *t;
+    cr_assert_not_null(g->json, "no results.json; output:\n%s", g->run.output);
+    cr_assert(json_object_object_get_ex(g->json, "tests", &t));
+    return t;
+}
+
+static json_object *test_named(const graded_t *g, const char *prefix)
+{
+    json_object *tests = tests_of(g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        if (strncmp(str(t, "name"), prefix, strlen(prefix)) == 0)
+            return t;
+    }
+    cr_assert_fail("no test named %s", prefix);
+    return NULL;
+}
+
+static int passed(json_object *t) { return strcmp(str(t, "status"), "passed") == 0; }
+
+/* Makes a small dataset set with the project's own generator. */
+static void make_datasets(const char *dir, const char *const *shapes)
+{
+    for (int i = 0; shapes[i]; i++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/%d", dir, i);
+        char *argv[] = {"bin/cugrade", "dataset", "--lab", "lab3", "--shape", (char *)shapes[i],
+                        "--seed", "7", "--out", out, NULL};
+        run_spec_t spec = {.argv = argv, .timeout_s = 60};
+        run_result_t r;
+        run_one(&spec, &r);
+        cr_assert(r.exited && r.exit_code == 0, "dataset generation failed: %s", r.output);
+        run_result_free(&r);
+    }
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+Test(e2e, reference_gets_full_marks_on_every_shipped_dataset, .timeout = 300)
+{
+    graded_t g = grade("reference", NULL);
+    cr_assert_eq(exit_code(&g), 0, "output:\n%s", g.run.output);
+    json_object *tests = tests_of(&g);
+    cr_assert_geq(json_object_array_length(tests), 13, "compile test + at least 12 datasets");
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        cr_expect(passed(t), "%s failed:\n%s", str(t, "name"), str(t, "output"));
+    }
+    cr_assert_gt(num(g.json, "score"), 0);
+    double max = 0;
+    for (size_t i = 0; i < json_object_array_length(tests); i++)
+        max += num(json_object_array_get_idx(tests, i), "max_score");
+    cr_assert_float_eq(num(g.json, "score"), max, 1e-9);
+    cr_assert(strstr(g.run.output, "Score: 100 / 100"), "%s", g.run.output);
+    release(&g);
+}
+
+Test(e2e, untouched_stub_scores_zero_with_never_written, .timeout = 300)
+{
+    graded_t g = grade("student", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
+    cr_assert(passed(test_named(&g, "compiles")));
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert(!passed(d0));
+    cr_assert(strstr(str(d0, "output"), "output never written"), "%s", str(d0, "output"));
+    cr_assert(strstr(g.run.output, "output never written"), "terminal report lacks the hint");
+    release(&g);
+}
+
+Test(e2e, integer_division_grid_fails_exactly_the_uneven_datasets, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"64x64x64", "100x128x56", "256x300x256", "48x16x33", "1x200x1", NULL};
+    const int uneven[] = {0, 1, 0, 1, 1};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade(SUB "intdiv_grid.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; shapes[i]; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "dataset %d ", i);
+        json_object *t = test_named(&g, name);
+        const char *out = str(t, "output");
+        if (!uneven[i]) {
+            cr_expect(passed(t), "%s should pass:\n%s", shapes[i], out);
+            continue;
+        }
+        cr_expect(!passed(t), "%s should fail", shapes[i]);
+        cr_expect(strstr(out, "ceiling division") || strstr(out, "grid dimension of 0"),
+                  "%s: no boundary hint:\n%s", shapes[i], out);
+    }
+    json_object *t1 = test_named(&g, "dataset 1 ");
+    cr_expect(strstr(str(t1, "output"), "rows 96..99"), "%s", str(t1, "output"));
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, compile_error_gates_every_other_test, .timeout = 300)
+{
+    graded_t g = grade(SUB "compile_error.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *c = test_named(&g, "compiles");
+    cr_assert(!passed(c));
+    cr_assert(strstr(str(c, "output"), "compile_error.cu:"), "no file:line in:\n%s", str(c, "output"));
+    cr_assert(strstr(str(c, "output"), "error"), "%s", str(c, "output"));
+    json_object *tests = tests_of(&g);
+    for (size_t i = 1; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        cr_expect(strstr(str(t, "output"), "not run: does not compile"), "%s", str(t, "name"));
+        cr_expect_float_eq(num(t, "score"), 0.0, 1e-9);
+    }
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
+    release(&g);
+}
+
+Test(e2e, host_segfault_fails_each_dataset_and_grading_finishes, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade(SUB "host_segfault.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "dataset %d ", i);
+        json_object *t = test_named(&g, name);
+        cr_expect(!passed(t));
+        cr_expect(strstr(str(t, "output"), "Segmentation fault"), "%s", str(t, "output"));
+    }
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, endless_kernel_times_out_and_the_next_dataset_still_runs, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "8x8x8", NULL};
+    make_datasets(dir, shapes);
+    char rubric[300];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2}}}}");
+    const char *extra[] = {"--datasets", dir, "--rubric", rubric, "--jobs", "1", NULL};
+    double t0 = now_seconds();
+    graded_t g = grade(SUB "endless_kernel.cu", extra);
+    double took = now_seconds() - t0;
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "dataset %d ", i);
+        json_object *t = test_named(&g, name);
+        cr_expect(!passed(t));
+        cr_expect(strstr(str(t, "output"), "time limit of 2 s"), "%s", str(t, "output"));
+    }
+    cr_expect_lt(took, 60.0, "two 2 s limits took %.1f s", took);
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, broken_rubric_exits_2_naming_the_file_and_line, .timeout = 120)
+{
+    char dir[] = "/tmp/cugrade-rb-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char rubric[300];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    write_text(rubric, "{\n  \"version\": 1,\n  \"labs\": {\n    \"lab3\": { \"compile\": }\n  }\n}\n");
+    const char *extra[] = {"--rubric", rubric, NULL};
+    graded_t g = grade("reference", extra);
+    cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
+    cr_assert_null(g.json, "no results.json when nothing could be graded");
+    char where[320];
+    snprintf(where, sizeof where, "%s:4", rubric);
+    cr_assert(strstr(g.run.output, where), "message does not name %s:\n%s", where, g.run.output);
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, missing_datasets_exit_2, .timeout = 120)
+{
+    const char *extra[] = {"--datasets", "/nonexistent/datasets", NULL};
+    graded_t g = grade("reference", extra);
+    cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "/nonexistent/datasets"), "%s", g.run.output);
+    release(&g);
+}
+
+Test(e2e, malformed_dataset_is_reported_and_the_others_are_still_graded, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "20x10x30", "9x9x9", NULL};
+    make_datasets(dir, shapes);
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/1/input1.raw", dir);
+    write_text(bad, "10 30\n1 2 3\n4 oops 6\n");
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade("reference", extra);
+    cr_assert_eq(exit_code(&g), 2, "a dataset could not be graded: %s", g.run.output);
+    cr_assert(passed(test_named(&g, "dataset 0 ")));
+    cr_assert(passed(test_named(&g, "dataset 2 ")));
+    json_object *t1 = test_named(&g, "dataset 1");
+    cr_assert(!passed(t1));
+    char where[320];
+    snprintf(where, sizeof where, "%s:3", bad);
+    cr_assert(strstr(str(t1, "output"), where), "%s", str(t1, "output"));
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, submission_folder_without_the_file_fails_compile_test, .timeout = 120)
+{
+    char dir[] = "/tmp/cugrade-sub-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    graded_t g = grade(dir, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *c = test_named(&g, "compiles");
+    cr_assert(!passed(c));
+    cr_assert(strstr(str(c, "output"), "no matmul.cu found"), "%s", str(c, "output"));
+    release(&g);
+    rm_rf(dir);
+}

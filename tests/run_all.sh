@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# run_all.sh - run every Criterion test binary given on the command line, show
+# each one's result, and close with one line "N passed, N failed" over all.
+# Exits non-zero if any test failed or crashed, or a binary did not run.
+set -u
+total_pass=0 total_fail=0 broken=0
+for bin in "$@"; do
+    name=$(basename "$bin")
+    log=$(mktemp)
+    "$bin" --color=never >"$log" 2>&1
+    rc=$?
+    line=$(grep -E 'Synthesis: Tested: ' "$log" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "== $name: no Criterion summary (exit $rc)"
+        tail -n 30 "$log"
+        broken=$((broken + 1))
+        rm -f "$log"
+        continue
+    fi
+    pass=$(sed -E 's/.*Passing: ([0-9]+).*/\1/' <<<"$line")
+    fail=$(sed -E 's/.*Failing: ([0-9]+).*/\1/' <<<"$line")
+    crash=$(sed -E 's/.*Crashing: ([0-9]+).*/\1/' <<<"$line")
+    total_pass=$((total_pass + pass))
+    total_fail=$((total_fail + fail + crash))
+    if [ "$rc" -ne 0 ] || [ "$fail" -ne 0 ] || [ "$crash" -ne 0 ]; then
+        echo "== $name: FAILED ($pass passed, $fail failed, $crash crashed)"
+        grep -vE '^\[----\]|^\[RUN \]|^\[PASS\]' "$log" | tail -n 60
+        [ "$fail" -eq 0 ] && [ "$crash" -eq 0 ] && broken=$((broken + 1))
+    else
+        echo "== $name: $pass passed"
+    fi
+    rm -f "$log"
+done
+echo
+[ "$broken" -gt 0 ] && echo "$broken test program(s) did not run cleanly"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ] && [ "$broken" -eq 0 ]

@@ -1,0 +1,45 @@
+/* tile32.cu - lab 3 test submission: a correct tiled kernel with TILE_WIDTH
+ * 32 instead of the handout's 16 (32 x 32 = 1024 threads per block, the most
+ * a block may have).
+ *
+ * Demonstrates that the grader does not depend on the tile width: the hints
+ * still work and nothing assumes 16.
+ * Expected verdict: compiles, and passes all 15 datasets (100/100). */
+
+#define TILE_WIDTH 32
+
+__global__ void matrixMultiplyShared(const float *A, const float *B, float *C,
+                                     int numARows, int numAColumns, int numBRows, int numBColumns,
+                                     int numCRows, int numCColumns)
+{
+    __shared__ float tileA[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float tileB[TILE_WIDTH][TILE_WIDTH];
+
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE_WIDTH + ty;
+    int col = blockIdx.x * TILE_WIDTH + tx;
+
+    float sum = 0.0f;
+    for (int phase = 0; phase < (numAColumns + TILE_WIDTH - 1) / TILE_WIDTH; ++phase) {
+        int aCol = phase * TILE_WIDTH + tx;
+        int bRow = phase * TILE_WIDTH + ty;
+        tileA[ty][tx] = (row < numARows && aCol < numAColumns) ? A[row * numAColumns + aCol] : 0.0f;
+        tileB[ty][tx] = (bRow < numBRows && col < numBColumns) ? B[bRow * numBColumns + col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            sum += tileA[ty][k] * tileB[k][tx];
+        __syncthreads();
+    }
+    if (row < numCRows && col < numCColumns)
+        C[row * numCColumns + col] = sum;
+}
+
+void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
+                                int numARows, int numAColumns, int numBRows, int numBColumns,
+                                int numCRows, int numCColumns)
+{
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid((numCColumns + TILE_WIDTH - 1) / TILE_WIDTH, (numCRows + TILE_WIDTH - 1) / TILE_WIDTH);
+    matrixMultiplyShared<<<grid, block>>>(deviceA, deviceB, deviceC, numARows, numAColumns,
+                                          numBRows, numBColumns, numCRows, numCColumns);
+}

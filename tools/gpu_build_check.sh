@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# gpu_build_check.sh - compile (never run) the GPU build of the lab 3 driver.
+#
+#   tools/gpu_build_check.sh NVCC ARCH      e.g. /usr/local/cuda/bin/nvcc sm_90
+#
+# Builds labs/lab3/driver.cu with nvcc, once with each of the reference
+# solution, the untiled baseline and the student stub, into executables under
+# build/gpu-check/, exactly as the grader's GPU backend would. It proves the
+# lab sources are valid CUDA for a real GPU toolchain on machines (CI) that
+# have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
+# too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 NVCC ARCH   (e.g. $0 /usr/local/cuda/bin/nvcc sm_90)" >&2
+    exit 2
+fi
+nvcc=$1
+arch=$2
+cd "$(dirname "$0")/.." || exit 1
+
+if [ -z "$nvcc" ] || ! command -v "$nvcc" >/dev/null 2>&1; then
+    if [ "${CUGRADE_ALLOW_NO_NVCC:-0}" = 1 ]; then
+        echo "gpu_build_check: nvcc not found ('$nvcc'); skipped (CUGRADE_ALLOW_NO_NVCC=1)"
+        exit 0
+    fi
+    echo "gpu_build_check: FAILED: nvcc not found ('$nvcc')." >&2
+    echo "  Install the CUDA toolkit, pass its nvcc (make gpu-build NVCC=/path/to/nvcc)," >&2
+    echo "  or set CUGRADE_ALLOW_NO_NVCC=1 to skip this check." >&2
+    exit 1
+fi
+
+out=build/gpu-check
+mkdir -p "$out" || exit 1
+driver=labs/lab3/driver.cu
+failed=()
+for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/matmul.cu; do
+    exe="$out/lab3-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
+    echo "gpu_build_check: $nvcc -arch=$arch $driver $src -> $exe"
+    if ! "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common "$driver" "$src" -o "$exe"; then
+        failed+=("$src")
+    fi
+done
+
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build the lab 3 driver with:" >&2
+    printf '  %s\n' "${failed[@]}" >&2
+    exit 1
+fi
+echo "gpu_build_check: OK: 3 lab 3 builds for $arch in $out/"
