@@ -57,7 +57,7 @@ int find_student_file(const char *submission, const char *lab, const char *file,
 static void job_test_name(const ds_job_t *j, char *buf, size_t len)
 {
     if (j->shape[0])
-        snprintf(buf, len, "dataset %s (%s)", j->ref.name, j->shape);
+        snprintf(buf, len, "dataset %.60s (%.40s)", j->ref.name, j->shape);
     else
         snprintf(buf, len, "dataset %s", j->ref.name);
 }
@@ -72,7 +72,7 @@ static int prepare_job(ds_job_t *j, const lab_t *lab, const char *scratch, const
         return -1;
     }
     dataset_shape(&j->data, j->shape, sizeof j->shape);
-    snprintf(j->dir, sizeof j->dir, "%s/run-%s", scratch, j->ref.name);
+    snprintf(j->dir, sizeof j->dir, "%.3900s/run-%.60s", scratch, j->ref.name);
     if (mkdir_p(j->dir, j->load_error, sizeof j->load_error) != 0) {
         j->load_failed = 1;
         return -1;

@@ -4,8 +4,10 @@
  * and the field, in the same form as rubric.json errors. */
 #include "lab.h"
 
+#include <dirent.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rubric.h"
@@ -35,8 +37,8 @@ static int read_int(const cfg_t *c, struct json_object *obj, const char *key, in
     return 0;
 }
 
-static int read_required_string(const cfg_t *c, struct json_object *obj, const char *key,
-                                char *dst, size_t dstlen)
+static int read_required_string(const cfg_t *c, struct json_object *obj, const char *key, char *dst,
+                                size_t dstlen)
 {
     int rc = cfg_string(c, obj, NULL, key, dst, dstlen);
     if (rc == 0)
@@ -69,11 +71,12 @@ static int read_style(const cfg_t *c, struct json_object *obj, lab_t *out)
 
 static int read_student_file(const cfg_t *c, struct json_object *obj, lab_t *out)
 {
-    if (read_required_string(c, obj, "student_file", out->student_file,
-                             sizeof out->student_file) != 0)
+    if (read_required_string(c, obj, "student_file", out->student_file, sizeof out->student_file) !=
+        0)
         return -1;
     if (!is_plain_name(out->student_file))
-        return cfg_fail(c, NULL, "student_file", "must be a plain file name (no \"/\" or \"..\"), not '%s'",
+        return cfg_fail(c, NULL, "student_file",
+                        "must be a plain file name (no \"/\" or \"..\"), not '%s'",
                         out->student_file);
     return 0;
 }
@@ -135,14 +138,11 @@ static int read_time_limit(const cfg_t *c, struct json_object *obj, lab_t *out)
     return 0;
 }
 
-static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
-                          lab_t *out)
+static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder, lab_t *out)
 {
-    static const char *const known[] = {"name",       "title",   "style",
-                                        "student_file", "driver", "inputs",
-                                        "tile_width", "compare", "time_limit_s",
-                                        NULL};
-    if (cfg_require_object(c, root, "") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
+    static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
+                                        "inputs", "tile_width", "compare", "time_limit_s", NULL};
+    if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
@@ -157,9 +157,37 @@ static int lab_dir(const char *root, const char *name, char *dst, size_t len)
 {
     int n = (!*root || strcmp(root, ".") == 0)
                 ? snprintf(dst, len, "labs/%s", name)
-                : snprintf(dst, len, "%s%slabs/%s", root,
-                           root[strlen(root) - 1] == '/' ? "" : "/", name);
+                : snprintf(dst, len, "%s%slabs/%s", root, root[strlen(root) - 1] == '/' ? "" : "/",
+                           name);
     return (n < 0 || (size_t)n >= len) ? -1 : 0;
+}
+
+/* The folders of labs_dir holding a lab.json, sorted, for "no such lab". */
+static void list_labs(const char *labs_dir, strbuf_t *names)
+{
+    struct dirent **entries = NULL;
+    int n = scandir(labs_dir, &entries, NULL, alphasort);
+    for (int i = 0; i < n; i++) {
+        char manifest[PATH_MAX];
+        const char *lab = entries[i]->d_name;
+        int len = snprintf(manifest, sizeof manifest, "%s/%s/lab.json", labs_dir, lab);
+        if (lab[0] != '.' && len > 0 && (size_t)len < sizeof manifest && is_file(manifest))
+            sb_appendf(names, "%s%s", names->len ? ", " : "", lab);
+        free(entries[i]);
+    }
+    free(entries);
+}
+
+static int no_such_lab(const char *dir, const char *name, char *err, size_t errlen)
+{
+    char labs_dir[PATH_MAX];
+    snprintf(labs_dir, sizeof labs_dir, "%.*s", (int)(strlen(dir) - strlen(name) - 1), dir);
+    strbuf_t names = {0};
+    list_labs(labs_dir, &names);
+    fail(err, errlen, "%s: no such lab '%s' (%s%s)", dir, name,
+         names.len ? "labs has: " : "no labs found", sb_str(&names));
+    sb_free(&names);
+    return -1;
 }
 
 int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen)
@@ -172,7 +200,7 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
         path_join(path, sizeof path, out->dir, "lab.json") != 0)
         return fail(err, errlen, "%s: path too long", root);
     if (!is_dir(out->dir))
-        return fail(err, errlen, "%s: no such lab '%s'", out->dir, name);
+        return no_such_lab(out->dir, name, err, errlen);
     struct json_object *manifest = cfg_parse_file(path, err, errlen);
     if (!manifest)
         return -1;

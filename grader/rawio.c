@@ -5,8 +5,9 @@
  * every rejection can say "path:line: message". The first non-blank line is
  * the header ("rows cols"); the values that follow may be wrapped over any
  * number of lines. Each value token is checked against the decimal number
- * grammar by hand and then converted with strtof (correctly rounded, so
- * files written with %.9g round-trip bit for bit). */
+ * grammar by hand and converted correctly rounded (an exact fast path for
+ * short numbers, strtof for the rest), so files written with up to 9
+ * significant digits round-trip bit for bit. */
 #include "rawio.h"
 
 #include <float.h>
@@ -100,7 +101,8 @@ static const char *quoted(const token_t *t, char *buf, size_t buflen)
 
 /* ---- header ----------------------------------------------------------------- */
 
-/* A dimension is plain decimal digits; values beyond long range saturate. */
+/* A dimension is plain decimal digits; huge values stop growing past 2^40
+ * (far above any limit) instead of overflowing. */
 static int parse_dimension(const token_t *t, long *out)
 {
     long v = 0;
@@ -154,8 +156,8 @@ static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols,
     while (n < 3 && next_token_on_line(sc, &t[n]))
         n++;
     if (n != 2)
-        return fail(err, errlen, "%s:%d: header must be two integers \"rows cols\", found %s",
-                    name, t[0].line, n < 2 ? "one token" : "more than two tokens");
+        return fail(err, errlen, "%s:%d: header must be two integers \"rows cols\", found %s", name,
+                    t[0].line, n < 2 ? "one token" : "more than two tokens");
     if (header_dimension(name, &t[0], "rows", rows, err, errlen) != 0 ||
         header_dimension(name, &t[1], "cols", cols, err, errlen) != 0)
         return -1;
@@ -169,10 +171,12 @@ static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols,
 typedef struct {
     int negative;
     uint64_t mantissa;
-    int digits;  /* significant digits, leading zeros excluded */
+    int digits; /* significant digits, leading zeros excluded */
     long exp10;
 } decimal_t;
 
+/* Leading zeros only shift the point; digits past the 15th are counted but
+ * dropped (such numbers take the strtof path). */
 static void take_digit(decimal_t *d, char c, int fractional)
 {
     if (d->digits == 0 && c == '0') {
@@ -258,7 +262,10 @@ static int parse_value(const char *name, const token_t *t, float *out, char *err
 {
     char q[40];
     decimal_t d;
-    if (t->len >= MAX_NUMBER_CHARS || !scan_decimal(t->s, t->len, &d))
+    if (t->len >= MAX_NUMBER_CHARS)
+        return fail(err, errlen, "%s:%d: %s is too long for a number", name, t->line,
+                    quoted(t, q, sizeof q));
+    if (!scan_decimal(t->s, t->len, &d))
         return fail(err, errlen, "%s:%d: %s is not a finite decimal number", name, t->line,
                     quoted(t, q, sizeof q));
     if (fast_decimal_to_float(&d, out))
@@ -296,10 +303,7 @@ static int parse_values(const char *name, scanner_t *sc, float *data, long expec
 
 /* The most values the remaining bytes can hold (one digit plus a separator
  * each): bounds the allocation when a tiny file claims a huge matrix. */
-static long max_values_in(const scanner_t *sc)
-{
-    return (long)((sc->end - sc->p) / 2 + 1);
-}
+static long max_values_in(const scanner_t *sc) { return (long)((sc->end - sc->p) / 2 + 1); }
 
 int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, char *err,
               size_t errlen)
@@ -324,8 +328,8 @@ int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, cha
     }
     if (count < expected) {
         free(data);
-        return fail(err, errlen, "%s:%d: expected %ld values, found %ld", name, last_line,
-                    expected, count);
+        return fail(err, errlen, "%s:%d: expected %ld values, found %ld", name, last_line, expected,
+                    count);
     }
     out->rows = (int)rows;
     out->cols = (int)cols;
@@ -353,8 +357,7 @@ static int check_writable(const char *path, const matrix_t *m, char *err, size_t
     if (m->rows <= 0 || m->cols <= 0)
         return fail(err, errlen, "%s: refusing to write an empty matrix (%dx%d)", path, m->rows,
                     m->cols);
-    if (m->rows > RAW_MAX_DIM || m->cols > RAW_MAX_DIM ||
-        (long)m->rows * m->cols > RAW_MAX_ELEMS)
+    if (m->rows > RAW_MAX_DIM || m->cols > RAW_MAX_DIM || (long)m->rows * m->cols > RAW_MAX_ELEMS)
         return fail(err, errlen, "%s: refusing to write an absurd size %dx%d", path, m->rows,
                     m->cols);
     for (long i = 0; i < (long)m->rows * m->cols; i++)
@@ -363,6 +366,19 @@ static int check_writable(const char *path, const matrix_t *m, char *err, size_t
                         "%s: row %ld, column %ld is not finite (.raw files hold finite numbers)",
                         path, i / m->cols, i % m->cols);
     return 0;
+}
+
+/* The shortest %g text (at most 9 significant digits, which always suffice)
+ * that reads back as exactly v: "0.1" rather than "0.100000001". */
+static size_t format_shortest(float v, char *buf, size_t len)
+{
+    int n = 0;
+    for (int digits = 1; digits <= 9; digits++) {
+        n = snprintf(buf, len, "%.*g", digits, (double)v);
+        if (strtof(buf, NULL) == v)
+            break;
+    }
+    return (size_t)n;
 }
 
 int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
@@ -375,8 +391,9 @@ int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
     for (int r = 0; r < m->rows; r++) {
         const float *row = m->data + (size_t)r * m->cols;
         for (int c = 0; c < m->cols; c++) {
-            int n = snprintf(num, sizeof num, c + 1 < m->cols ? "%.9g " : "%.9g\n", row[c]);
-            sb_appendn(&sb, num, (size_t)n);
+            size_t n = format_shortest(row[c], num, sizeof num);
+            num[n++] = c + 1 < m->cols ? ' ' : '\n';
+            sb_appendn(&sb, num, n);
         }
     }
     int rc = write_file_atomic(path, sb_str(&sb), sb.len, err, errlen);

@@ -25,7 +25,7 @@ typedef struct {
 int raw_read(const char *path, matrix_t *out, char *err, size_t errlen);
 /* Parses an in-memory buffer; `name` is used in messages. */
 int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, char *err, size_t errlen);
-/* Writes "rows cols\n" then the values, one row per line, with %.9g (round
+/* Writes "rows cols\n" then the values, one row per line, each as the shortest text (round
  * trips a float exactly), via a temporary file and rename. */
 int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen);
 void matrix_free(matrix_t *m);

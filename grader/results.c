@@ -93,7 +93,8 @@ char *grade_to_json(const grade_t *g)
 {
     struct json_object *root = json_object_new_object();
     json_object_object_add(root, "score", json_number(grade_score(g)));
-    json_object_object_add(root, "execution_time", json_number(round(g->execution_time * 1000) / 1000));
+    json_object_object_add(root, "execution_time",
+                           json_number(round(g->execution_time * 1000) / 1000));
     if (g->output)
         add_string(root, "output", g->output);
     struct json_object *tests = json_object_new_array();
@@ -101,8 +102,8 @@ char *grade_to_json(const grade_t *g)
         json_object_array_add(tests, test_to_json(&g->tests[i]));
     json_object_object_add(root, "tests", tests);
     strbuf_t sb = {0};
-    sb_append(&sb, json_object_to_json_string_ext(
-                       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+    sb_append(&sb, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                            JSON_C_TO_STRING_NOSLASHESCAPE));
     sb_append(&sb, "\n");
     json_object_put(root);
     return sb_detach(&sb);

@@ -192,8 +192,8 @@ static void subpath(char *dst, size_t len, const char *where, const char *key)
         dst[len - 1] = '\0';
 }
 
-static int read_points(const cfg_t *c, struct json_object *obj, const char *where,
-                       const char *key, double *out)
+static int read_points(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
+                       double *out)
 {
     struct json_object *v = cfg_member(obj, key);
     if (v && (!cfg_number(v, out) || !(*out >= 0)))
@@ -210,13 +210,13 @@ static int read_visibility(const cfg_t *c, struct json_object *obj, const char *
     if (!json_object_is_type(v, json_type_string))
         return cfg_fail(c, where, "visibility", "must be a string: " VISIBILITY_CHOICES);
     if (visibility_parse(json_object_get_string(v), out) != 0)
-        return cfg_fail(c, where, "visibility", "unknown visibility '%s' (use " VISIBILITY_CHOICES ")",
+        return cfg_fail(c, where, "visibility",
+                        "unknown visibility '%s' (use " VISIBILITY_CHOICES ")",
                         json_object_get_string(v));
     return 0;
 }
 
-static int read_time_limit(const cfg_t *c, struct json_object *obj, const char *where,
-                           double *out)
+static int read_time_limit(const cfg_t *c, struct json_object *obj, const char *where, double *out)
 {
     struct json_object *v = cfg_member(obj, "time_limit_s");
     if (v && (!cfg_number(v, out) || !(*out > 0 && *out <= MAX_TIME_LIMIT_S)))
@@ -297,7 +297,8 @@ static int parse_points_or_total(const cfg_t *c, struct json_object *obj, const 
     int has_points = cfg_member(obj, "points") != NULL;
     int has_total = cfg_member(obj, "total") != NULL;
     if (has_points && has_total)
-        return cfg_fail(c, where, NULL, "give either \"points\" (per dataset) or \"total\", not both");
+        return cfg_fail(c, where, NULL,
+                        "give either \"points\" (per dataset) or \"total\", not both");
     if (!has_points && !has_total)
         return cfg_fail(c, where, NULL, "needs \"points\" (per dataset) or \"total\"");
     out->datasets_total_given = has_total;
@@ -308,8 +309,8 @@ static int parse_points_or_total(const cfg_t *c, struct json_object *obj, const 
 static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *where,
                           lab_rubric_t *out)
 {
-    static const char *const known[] = {"points", "total", "visibility", "time_limit_s",
-                                        "overrides", NULL};
+    static const char *const known[] = {"points",       "total",     "visibility",
+                                        "time_limit_s", "overrides", NULL};
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0 ||
         parse_points_or_total(c, obj, where, out) != 0 ||
         read_visibility(c, obj, where, &out->datasets.visibility) != 0 ||
@@ -339,8 +340,7 @@ static int keep_raw(const cfg_t *c, struct json_object *obj, const char *where, 
     return *out ? 0 : cfg_fail(c, path, NULL, "out of memory");
 }
 
-static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where,
-                     lab_rubric_t *out)
+static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where, lab_rubric_t *out)
 {
     static const char *const known[] = {"compile", "datasets", "checks", "performance", NULL};
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0)
@@ -384,11 +384,10 @@ static int missing_lab(const cfg_t *c, struct json_object *labs, const char *lab
     return -1;
 }
 
-static int parse_root(const cfg_t *c, struct json_object *root, const char *lab,
-                      lab_rubric_t *out)
+static int parse_root(const cfg_t *c, struct json_object *root, const char *lab, lab_rubric_t *out)
 {
     static const char *const known[] = {"version", "labs", NULL};
-    if (cfg_require_object(c, root, "") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
+    if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         check_version(c, root) != 0)
         return -1;
     struct json_object *labs = cfg_member(root, "labs");

@@ -1,5 +1,4 @@
 /* util.c - growable strings, atomic writes and filesystem helpers. */
-#define _GNU_SOURCE
 #include "util.h"
 
 #include <errno.h>

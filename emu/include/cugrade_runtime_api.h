@@ -190,16 +190,16 @@ const char *cudaGetErrorName(cudaError_t error);
 
 /* memory: cudaMalloc'd memory is 256-byte aligned host memory */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags);
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t stream);
+                            cudaStream_t stream = 0);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 
 /* device */
@@ -216,12 +216,11 @@ cudaError_t cudaDeviceGetLimit(size_t *value, cudaLimit limit);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaDriverGetVersion(int *version);
 cudaError_t cudaRuntimeGetVersion(int *version);
-cudaError_t cudaFree0(void);
 
 /* events: wall-clock time stamps; launches are synchronous */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
@@ -233,7 +232,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 
 /* functions (kernels), by address; the templates below take kernels */
 cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
@@ -246,14 +245,6 @@ cudaError_t cugrade_memcpy_to_symbol(void *symbol, size_t symbol_size, const voi
 cudaError_t cugrade_memcpy_from_symbol(void *dst, const void *symbol, size_t symbol_size, size_t count,
                                        size_t offset, cudaMemcpyKind kind);
 }
-
-/* cudaEventRecord(e) and friends are usually called without a stream. */
-inline cudaError_t cudaEventRecord(cudaEvent_t event) { return cudaEventRecord(event, nullptr); }
-inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, cudaMemcpyKind kind)
-{
-    return cudaMemcpyAsync(dst, src, count, kind, nullptr);
-}
-inline cudaError_t cudaMallocManaged(void **ptr, size_t size) { return cudaMallocManaged(ptr, size, cudaMemAttachGlobal); }
 
 template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size)
 {

@@ -9,6 +9,7 @@
  * --keep directory, which is not cleaned up) and compiled with
  *   ${CUGRADE_CXX:-g++} -std=c++17 -x c++ -O2 -include cugrade_emu.h
  *                       -I<root>/emu/include <user flags>
+ * plus -iquote <the .cu's directory> (so #include "x.h" finds its neighbours);
  * .cpp files go to the same compiler without the forced include, .c files to
  * ${CUGRADE_CC:-gcc}; anything else (.o, .a, ...) goes to the link. Without
  * -c everything is linked with <root>/build/libcugrade_emu.a -lpthread -lm
@@ -381,11 +382,13 @@ static char *work_path(build_env *env, size_t index, const char *input, const ch
 
 /* ---- running commands -------------------------------------------------------- */
 
+/* Prints argv on one line, quoting the words a shell would split. */
 static void print_command(char *const *argv)
 {
     for (size_t i = 0; argv[i]; i++) {
-        bool plain = argv[i][strcspn(argv[i], " \t'\"\\$`")] == '\0' && argv[i][0];
-        fprintf(stderr, i ? (plain ? " %s" : " '%s'") : (plain ? "%s" : "'%s'"), argv[i]);
+        bool plain = argv[i][0] && argv[i][strcspn(argv[i], " \t'\"\\$`")] == '\0';
+        const char *quote = plain ? "" : "'";
+        fprintf(stderr, "%s%s%s%s", i ? " " : "", quote, argv[i], quote);
     }
     fputc('\n', stderr);
 }
@@ -419,7 +422,7 @@ static int run_command(const arglist *cmd, bool verbose)
 
 /* Rewrites a .cu file into a .cpp in the work directory; returns its path, or
  * NULL after printing the rewrite error. */
-static char *rewrite_cuda(build_env *env, size_t index, const char *input)
+static char *rewrite_cuda(build_env *env, size_t index, const char *input, bool verbose)
 {
     size_t len;
     char *src = read_whole_file(input, &len);
@@ -435,6 +438,8 @@ static char *rewrite_cuda(build_env *env, size_t index, const char *input)
         return NULL;
     }
     char *cpp = work_path(env, index, input, ".cu.cpp");
+    if (verbose)
+        fprintf(stderr, "emucc: rewrite %s -> %s\n", input, cpp);
     int rc = write_whole_file(cpp, text);
     free(text);
     if (rc != 0) {
@@ -445,9 +450,20 @@ static char *rewrite_cuda(build_env *env, size_t index, const char *input)
     return cpp;
 }
 
-/* The compile command for one source of the given kind. */
+/* -iquote with the directory of path: the rewritten copy lives elsewhere, but
+ * #include "x.h" must still find the files next to the student's .cu. */
+static char *quote_dir_of(const char *path)
+{
+    char *copy = xstrdup(path);
+    char *flag = xasprintf2("-iquote", dirname(copy));
+    free(copy);
+    return flag;
+}
+
+/* The compile command for one source of the given kind; for a .cu file,
+ * source is the rewritten copy of input. */
 static void compile_command(arglist *cmd, const options *o, const build_env *env, input_kind kind,
-                            const char *source, const char *object)
+                            const char *input, const char *source, const char *object)
 {
     args_extend(cmd, kind == INPUT_C ? &env->cc : &env->cxx);
     if (kind != INPUT_C)
@@ -460,6 +476,7 @@ static void compile_command(arglist *cmd, const options *o, const build_env *env
     if (kind == INPUT_CUDA) {
         args_push(cmd, "-include");
         args_push(cmd, "cugrade_emu.h");
+        args_push_owned(cmd, quote_dir_of(input));
     }
     char *include_dir = xasprintf2("-I", env->root);
     args_push_owned(cmd, xasprintf2(include_dir, "/emu/include"));
@@ -497,12 +514,12 @@ static int build_input(const options *o, build_env *env, size_t index, arglist *
         args_push(link_inputs, input);
         return 0;
     }
-    char *source = kind == INPUT_CUDA ? rewrite_cuda(env, index, input) : xstrdup(input);
+    char *source = kind == INPUT_CUDA ? rewrite_cuda(env, index, input, o->verbose) : xstrdup(input);
     if (!source)
         return 1;
     char *object = object_path(o, env, index);
     arglist cmd = {0};
-    compile_command(&cmd, o, env, kind, source, object);
+    compile_command(&cmd, o, env, kind, input, source, object);
     int rc = run_command(&cmd, o->verbose);
     args_free(&cmd);
     args_push(link_inputs, object);

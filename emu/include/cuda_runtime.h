@@ -1,0 +1,52 @@
+/* cuda_runtime.h - the CPU emulator's stand-in for CUDA's runtime header.
+ *
+ * A student's .cu file, after the launch rewriter, compiles with the host
+ * g++ (-std=c++17) against this header and links with libcugrade_emu.a; it
+ * never sees a real CUDA header. This file pulls in the pieces and defines
+ * the CUDA qualifiers:
+ *   __global__ __device__ __host__ __constant__ __managed__   nothing
+ *   __shared__        a function-static in section "cugrade_shared": blocks
+ *                     run one after another, so a static is per-block memory
+ *   extern __shared__ T a[]   rewritten by the rewriter to a pointer into
+ *                     __cugrade_dynamic_smem (the launch's dynamic shared)
+ *   __forceinline__ __noinline__ __launch_bounds__(...) __align__(n)
+ * See docs/emulator.md for how the emulator works. */
+#ifndef CUGRADE_CUDA_RUNTIME_H
+#define CUGRADE_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__
+
+/* <memory> before the qualifier macros: libstdc++'s shared_ptr_base.h spells
+ * __attribute__((__noinline__)), which the __noinline__ macro would break. */
+#include <cmath>
+#include <cstddef>
+#include <memory>
+
+#include "cugrade_vector_types.h"
+#include "cugrade_runtime_api.h"
+#include "cugrade_device.h"
+#include "cugrade_math.h"
+#include "cugrade_launch.h"
+
+/* Largest dynamic shared allocation (the opt-in limit, 227 KiB). */
+#define CUGRADE_MAX_DYNAMIC_SMEM (227 * 1024)
+
+/* The dynamic shared memory of the running block: 16-byte aligned,
+ * CUGRADE_MAX_DYNAMIC_SMEM bytes, of which the launch's shmem are in use. */
+extern "C" unsigned char __cugrade_dynamic_smem[];
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __shared__ __attribute__((section("cugrade_shared"))) static
+#define __forceinline__ __inline__
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __maxnreg__(n)
+#define __align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __builtin_align__(n) __attribute__((aligned(n)))
+
+#endif

@@ -1,0 +1,155 @@
+/* cugrade_device.h - what kernel code sees in the CPU emulator: the built-in
+ * variables (threadIdx, blockIdx, blockDim, gridDim, warpSize), the block
+ * barrier (__syncthreads and its counting forms), memory fences, atomics,
+ * a few device-only intrinsics, and compile-time errors for the warp-level
+ * primitives the emulator cannot honour.
+ *
+ * Every CUDA thread of a block is a fiber on one OS thread. Fibers switch
+ * only inside __syncthreads() (and when a thread returns), so the code
+ * between two barriers runs without interruption. Part of the shim; include
+ * cuda_runtime.h. */
+#ifndef CUGRADE_DEVICE_H
+#define CUGRADE_DEVICE_H
+
+#include <type_traits>
+
+#include "cugrade_vector_types.h"
+
+/* ---- built-in variables ----------------------------------------------------
+ * The runtime writes the mutable globals before it switches into a fiber;
+ * kernel code reads them through const references (one load each). */
+extern "C" {
+extern uint3 __cugrade_threadIdx;
+extern uint3 __cugrade_blockIdx;
+extern dim3 __cugrade_blockDim;
+extern dim3 __cugrade_gridDim;
+}
+inline const uint3 &threadIdx = __cugrade_threadIdx;
+inline const uint3 &blockIdx = __cugrade_blockIdx;
+inline const dim3 &blockDim = __cugrade_blockDim;
+inline const dim3 &gridDim = __cugrade_gridDim;
+inline constexpr int warpSize = 32;
+
+/* ---- barriers --------------------------------------------------------------
+ * __syncthreads() is a real block-wide barrier; the call site is recorded so
+ * a divergent barrier can be reported with its file:line. */
+extern "C" void __cugrade_syncthreads(const char *file, int line);
+/* op: 0 count, 1 and, 2 or (see the macros below). */
+extern "C" int __cugrade_syncthreads_reduce(int predicate, int op, const char *file, int line);
+
+#define __syncthreads() __cugrade_syncthreads(__FILE__, __LINE__)
+#define __syncthreads_count(pred) __cugrade_syncthreads_reduce((pred) ? 1 : 0, 0, __FILE__, __LINE__)
+#define __syncthreads_and(pred) __cugrade_syncthreads_reduce((pred) ? 1 : 0, 1, __FILE__, __LINE__)
+#define __syncthreads_or(pred) __cugrade_syncthreads_reduce((pred) ? 1 : 0, 2, __FILE__, __LINE__)
+
+/* No-op in this version: the emulator has no warp-synchronous execution, a
+ * thread runs alone from one block barrier to the next. */
+inline void __syncwarp(unsigned int mask = 0xffffffffu) { (void)mask; }
+
+/* Fibers never run concurrently, so fences only need to stop the compiler
+ * from moving memory accesses across them. */
+inline void __threadfence() { __asm__ __volatile__("" ::: "memory"); }
+inline void __threadfence_block() { __asm__ __volatile__("" ::: "memory"); }
+inline void __threadfence_system() { __asm__ __volatile__("" ::: "memory"); }
+
+/* ---- atomics ---------------------------------------------------------------
+ * A plain read-modify-write is atomic here: fibers switch only at barriers
+ * and blocks run one after another on one OS thread, so nothing can come
+ * between the read and the write. Each returns the old value, as in CUDA. */
+#define CUGRADE_ATOMIC_RMW(fn, type, expr)                                                         \
+    inline type fn(type *address, type val)                                                        \
+    {                                                                                              \
+        type old = *address;                                                                       \
+        *address = (expr);                                                                         \
+        return old;                                                                                \
+    }
+
+CUGRADE_ATOMIC_RMW(atomicAdd, int, old + val)
+CUGRADE_ATOMIC_RMW(atomicAdd, unsigned int, old + val)
+CUGRADE_ATOMIC_RMW(atomicAdd, unsigned long long, old + val)
+CUGRADE_ATOMIC_RMW(atomicAdd, float, old + val)
+CUGRADE_ATOMIC_RMW(atomicAdd, double, old + val)
+CUGRADE_ATOMIC_RMW(atomicSub, int, old - val)
+CUGRADE_ATOMIC_RMW(atomicSub, unsigned int, old - val)
+CUGRADE_ATOMIC_RMW(atomicExch, int, val)
+CUGRADE_ATOMIC_RMW(atomicExch, unsigned int, val)
+CUGRADE_ATOMIC_RMW(atomicExch, unsigned long long, val)
+CUGRADE_ATOMIC_RMW(atomicExch, float, val)
+CUGRADE_ATOMIC_RMW(atomicMax, int, old > val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMax, unsigned int, old > val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMax, long long, old > val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMax, unsigned long long, old > val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMin, int, old < val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMin, unsigned int, old < val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMin, long long, old < val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicMin, unsigned long long, old < val ? old : val)
+CUGRADE_ATOMIC_RMW(atomicAnd, int, old & val)
+CUGRADE_ATOMIC_RMW(atomicAnd, unsigned int, old & val)
+CUGRADE_ATOMIC_RMW(atomicAnd, unsigned long long, old & val)
+CUGRADE_ATOMIC_RMW(atomicOr, int, old | val)
+CUGRADE_ATOMIC_RMW(atomicOr, unsigned int, old | val)
+CUGRADE_ATOMIC_RMW(atomicOr, unsigned long long, old | val)
+CUGRADE_ATOMIC_RMW(atomicXor, int, old ^ val)
+CUGRADE_ATOMIC_RMW(atomicXor, unsigned int, old ^ val)
+CUGRADE_ATOMIC_RMW(atomicXor, unsigned long long, old ^ val)
+/* ((old >= val) ? 0 : (old + 1)) and (((old == 0) || (old > val)) ? val : (old - 1)) */
+CUGRADE_ATOMIC_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
+CUGRADE_ATOMIC_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
+#undef CUGRADE_ATOMIC_RMW
+
+#define CUGRADE_ATOMIC_CAS(type)                                                                   \
+    inline type atomicCAS(type *address, type compare, type val)                                  \
+    {                                                                                              \
+        type old = *address;                                                                       \
+        if (old == compare)                                                                        \
+            *address = val;                                                                        \
+        return old;                                                                                \
+    }
+CUGRADE_ATOMIC_CAS(int)
+CUGRADE_ATOMIC_CAS(unsigned int)
+CUGRADE_ATOMIC_CAS(unsigned long long)
+CUGRADE_ATOMIC_CAS(unsigned short)
+#undef CUGRADE_ATOMIC_CAS
+
+/* ---- other device intrinsics ---------------------------------------------- */
+template <class T> inline T __ldg(const T *p) { return *p; }
+template <class T> inline T __ldcg(const T *p) { return *p; }
+template <class T> inline T __ldca(const T *p) { return *p; }
+template <class T> inline T __ldcs(const T *p) { return *p; }
+inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
+inline void __nanosleep(unsigned int ns) { (void)ns; }
+[[noreturn]] inline void __trap() { __builtin_trap(); }
+
+/* ---- warp-level primitives: not emulated -----------------------------------
+ * Calling one is a compile error that says so, rather than a wrong result. */
+template <class... A> struct cugrade_unsupported : std::false_type {};
+#define CUGRADE_WARP_UNSUPPORTED(fn)                                                               \
+    template <class... A> inline int fn(A...)                                                      \
+    {                                                                                              \
+        static_assert(cugrade_unsupported<A...>::value,                                            \
+                      #fn " needs warp-synchronous execution, which the cugrade CPU emulator "     \
+                          "does not provide");                                                     \
+        return 0;                                                                                  \
+    }
+CUGRADE_WARP_UNSUPPORTED(__shfl_sync)
+CUGRADE_WARP_UNSUPPORTED(__shfl_up_sync)
+CUGRADE_WARP_UNSUPPORTED(__shfl_down_sync)
+CUGRADE_WARP_UNSUPPORTED(__shfl_xor_sync)
+CUGRADE_WARP_UNSUPPORTED(__shfl)
+CUGRADE_WARP_UNSUPPORTED(__shfl_up)
+CUGRADE_WARP_UNSUPPORTED(__shfl_down)
+CUGRADE_WARP_UNSUPPORTED(__shfl_xor)
+CUGRADE_WARP_UNSUPPORTED(__ballot_sync)
+CUGRADE_WARP_UNSUPPORTED(__ballot)
+CUGRADE_WARP_UNSUPPORTED(__any_sync)
+CUGRADE_WARP_UNSUPPORTED(__all_sync)
+CUGRADE_WARP_UNSUPPORTED(__uni_sync)
+CUGRADE_WARP_UNSUPPORTED(__activemask)
+CUGRADE_WARP_UNSUPPORTED(__match_any_sync)
+CUGRADE_WARP_UNSUPPORTED(__match_all_sync)
+CUGRADE_WARP_UNSUPPORTED(__reduce_add_sync)
+CUGRADE_WARP_UNSUPPORTED(__reduce_min_sync)
+CUGRADE_WARP_UNSUPPORTED(__reduce_max_sync)
+#undef CUGRADE_WARP_UNSUPPORTED
+
+#endif

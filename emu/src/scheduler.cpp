@@ -1,0 +1,269 @@
+/* scheduler.cpp - runs a launch's blocks, one after another, on the calling
+ * OS thread; inside a block every CUDA thread is a fiber.
+ *
+ * A block runs in rounds. In a round each live fiber runs, in schedule
+ * order (forward: thread 0 first; reverse: last thread first), until it
+ * reaches __syncthreads() or returns; a fiber at the barrier switches
+ * straight to the next one (one switch per thread per barrier), and the last
+ * one switches back here. When the round ends every live thread waits at the
+ * barrier, so the barrier opens and the next round starts. If some threads
+ * have returned while others wait (a divergent barrier), the waiting ones
+ * are released all the same, as on a current GPU, and an error diagnostic
+ * names the two groups; threads waiting at different __syncthreads() calls
+ * get a warning. The block ends when a round ends with no thread waiting. */
+#include <cstring>
+#include <vector>
+
+#include "emu_internal.h"
+
+extern "C" {
+uint3 __cugrade_threadIdx;
+uint3 __cugrade_blockIdx;
+dim3 __cugrade_blockDim;
+dim3 __cugrade_gridDim;
+void cugrade_fiber_switch(void **save_sp, void *next_sp);
+[[noreturn]] void cugrade_fiber_main();
+}
+
+namespace cugrade::emu {
+namespace {
+
+struct fiber {
+    void *sp;             /* saved stack pointer while switched out */
+    uint3 tid;            /* threadIdx */
+    bool done;            /* returned from the kernel */
+    int bar_pred;         /* predicate given to __syncthreads_count/_and/_or */
+    const char *bar_file; /* where it waits */
+    int bar_line;
+};
+
+/* The block being run. order[0..count) are the live fibers of this round
+ * in schedule order; order[pos] is running. */
+struct block_state {
+    fiber **order;
+    int count;
+    int pos;
+    void *sched_sp;
+    bool running;
+    int exited;          /* fibers of this block that have returned */
+    int last_pred_count; /* at the last barrier: threads with a true predicate */
+    int last_arrived;    /* at the last barrier: threads that arrived */
+    bool divergence_reported;
+    bool mismatch_reported;
+};
+
+block_state g_block;
+const grid_job *g_job;
+std::vector<fiber> g_fibers;        /* in thread order: linear index x + y*bx + z*bx*by */
+std::vector<fiber *> g_first_order; /* every fiber, in schedule order */
+std::vector<fiber *> g_order;
+uint32_t g_fp_control;
+run_counters g_counters;
+
+/* Leaves the running fiber (waiting or finished) for the next one of the
+ * round, or for the scheduler after the last one. */
+inline void switch_to_next(fiber *self)
+{
+    block_state &b = g_block;
+    int next = ++b.pos;
+    void *target = b.sched_sp;
+    if (next < b.count) {
+        fiber *f = b.order[next];
+        __cugrade_threadIdx = f->tid;
+        target = f->sp;
+    }
+    cugrade_fiber_switch(&self->sp, target);
+}
+
+inline void arrive_at_barrier(int pred, const char *file, int line)
+{
+    fiber *self = g_block.order[g_block.pos];
+    self->bar_pred = pred;
+    self->bar_file = file;
+    self->bar_line = line;
+    switch_to_next(self);
+}
+
+bool same_site(const fiber *a, const fiber *b)
+{
+    return a->bar_line == b->bar_line &&
+           (a->bar_file == b->bar_file || strcmp(a->bar_file, b->bar_file) == 0);
+}
+
+const fiber *first_fiber(bool done)
+{
+    for (const fiber &f : g_fibers)
+        if (f.done == done)
+            return &f;
+    return nullptr;
+}
+
+void report_divergence()
+{
+    const launch_site &s = *g_job->site;
+    const fiber *waiter = first_fiber(false);
+    const fiber *quitter = first_fiber(true);
+    uint3 b = __cugrade_blockIdx;
+    diag_report(severity::error, diag_kind::barrier_divergence,
+                "Barrier divergence in kernel %s launched at %s:%d, block (%u,%u,%u): %d of %zu threads wait "
+                "at the __syncthreads() at %s:%d (first thread (%u,%u,%u)) but %d have already returned "
+                "(first thread (%u,%u,%u)); the waiting threads were released as on a current GPU, but "
+                "the kernel is wrong and may hang or compute garbage on other GPUs.",
+                s.name, s.file, s.line, b.x, b.y, b.z, g_block.count, g_fibers.size(), waiter->bar_file,
+                waiter->bar_line, waiter->tid.x, waiter->tid.y, waiter->tid.z, g_block.exited,
+                quitter->tid.x, quitter->tid.y, quitter->tid.z);
+}
+
+void report_mismatch(const fiber *first, const fiber *other)
+{
+    const launch_site &s = *g_job->site;
+    uint3 b = __cugrade_blockIdx;
+    diag_report(severity::warning, diag_kind::barrier_mismatch,
+                "Barrier mismatch in kernel %s launched at %s:%d, block (%u,%u,%u): thread (%u,%u,%u) "
+                "waits at the __syncthreads() at %s:%d while thread (%u,%u,%u) waits at the one at "
+                "%s:%d; they were treated as one barrier, which CUDA does not promise.",
+                s.name, s.file, s.line, b.x, b.y, b.z, first->tid.x, first->tid.y, first->tid.z,
+                first->bar_file, first->bar_line, other->tid.x, other->tid.y, other->tid.z,
+                other->bar_file, other->bar_line);
+}
+
+/* After a round: drops finished fibers from the order, opens the barrier
+ * for the rest and checks it. Returns the number still live. */
+int end_round()
+{
+    block_state &b = g_block;
+    int live = 0, preds = 0;
+    const fiber *other_site = nullptr;
+    for (int i = 0; i < b.count; i++) {
+        fiber *f = b.order[i];
+        if (f->done)
+            continue;
+        if (live > 0 && !other_site && !same_site(b.order[0], f))
+            other_site = f;
+        preds += f->bar_pred;
+        b.order[live++] = f;
+    }
+    b.count = live;
+    if (live == 0)
+        return 0;
+    g_counters.barriers++;
+    b.last_pred_count = preds;
+    b.last_arrived = live;
+    if (b.exited > 0 && !b.divergence_reported) {
+        b.divergence_reported = true;
+        report_divergence();
+    }
+    if (other_site && !b.mismatch_reported) {
+        b.mismatch_reported = true;
+        report_mismatch(b.order[0], other_site);
+    }
+    return live;
+}
+
+void run_block()
+{
+    block_state &b = g_block;
+    for (size_t i = 0; i < g_fibers.size(); i++) {
+        g_fibers[i].sp = fiber_initial_frame(unsigned(i), g_fp_control);
+        g_fibers[i].done = false;
+    }
+    g_order = g_first_order;
+    b.order = g_order.data();
+    b.count = int(g_order.size());
+    b.exited = 0;
+    b.divergence_reported = false;
+    b.mismatch_reported = false;
+    b.running = true;
+    do {
+        b.pos = 0;
+        fiber *first = b.order[0];
+        __cugrade_threadIdx = first->tid;
+        cugrade_fiber_switch(&b.sched_sp, first->sp);
+    } while (end_round() > 0);
+    b.running = false;
+}
+
+void prepare_fibers(dim3 block, bool reverse)
+{
+    size_t n = size_t(block.x) * block.y * block.z;
+    g_fibers.assign(n, fiber{});
+    for (size_t i = 0; i < n; i++)
+        g_fibers[i].tid = uint3{unsigned(i % block.x), unsigned(i / block.x % block.y),
+                                unsigned(i / (size_t(block.x) * block.y))};
+    g_first_order.resize(n);
+    for (size_t i = 0; i < n; i++)
+        g_first_order[i] = &g_fibers[reverse ? n - 1 - i : i];
+}
+
+uint3 block_index(unsigned long long linear, dim3 grid)
+{
+    return uint3{unsigned(linear % grid.x), unsigned(linear / grid.x % grid.y),
+                 unsigned(linear / (1ull * grid.x * grid.y))};
+}
+
+} // namespace
+
+void run_grid(const grid_job &job)
+{
+    g_job = &job;
+    prepare_fibers(job.block, job.reverse);
+    g_fp_control = fiber_current_fp_control();
+    __cugrade_blockDim = job.block;
+    __cugrade_gridDim = job.grid;
+    unsigned long long blocks = 1ull * job.grid.x * job.grid.y * job.grid.z;
+    for (unsigned long long k = 0; k < blocks; k++) {
+        __cugrade_blockIdx = block_index(job.reverse ? blocks - 1 - k : k, job.grid);
+        poison_shared(job.shmem);
+        run_block();
+    }
+    g_counters.blocks += blocks;
+    g_counters.threads += blocks * g_fibers.size();
+    __cugrade_threadIdx = uint3{0, 0, 0};
+    __cugrade_blockIdx = uint3{0, 0, 0};
+    g_job = nullptr;
+}
+
+bool running_thread(const launch_site **site, uint3 *block, uint3 *thread)
+{
+    if (!g_job || !g_block.running)
+        return false;
+    *site = g_job->site;
+    *block = __cugrade_blockIdx;
+    *thread = __cugrade_threadIdx;
+    return true;
+}
+
+run_counters scheduler_counters() { return g_counters; }
+
+} // namespace cugrade::emu
+
+using namespace cugrade::emu;
+
+/* Entered (through cugrade_fiber_start) by each fiber's first switch. */
+extern "C" void cugrade_fiber_main()
+{
+    g_job->invoke(g_job->call);
+    fiber *self = g_block.order[g_block.pos];
+    self->done = true;
+    g_block.exited++;
+    switch_to_next(self);
+    __builtin_unreachable();
+}
+
+extern "C" void __cugrade_syncthreads(const char *file, int line)
+{
+    if (g_block.running)
+        arrive_at_barrier(0, file, line);
+}
+
+extern "C" int __cugrade_syncthreads_reduce(int predicate, int op, const char *file, int line)
+{
+    if (!g_block.running)
+        return predicate;
+    arrive_at_barrier(predicate, file, line);
+    if (op == 1)
+        return g_block.last_pred_count == g_block.last_arrived;
+    if (op == 2)
+        return g_block.last_pred_count > 0;
+    return g_block.last_pred_count;
+}

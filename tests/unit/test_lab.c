@@ -1,0 +1,165 @@
+/* test_lab.c - lab manifests: the real labs/lab3/lab.json, defaults, path
+ * resolution, and each malformed manifest under tests/fixtures/lab_root
+ * rejected with a message naming the file and the field. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lab.h"
+
+#define ROOT "tests/fixtures/lab_root"
+
+static lab_t load_ok(const char *root, const char *name)
+{
+    lab_t lab;
+    char err[1024] = "";
+    cr_assert_eq(lab_load(root, name, &lab, err, sizeof err), 0, "%s", err);
+    return lab;
+}
+
+/* Loads ROOT/labs/<name>/lab.json and expects "<that path>: <message>". */
+static void expect_error(const char *name, const char *message)
+{
+    lab_t lab;
+    char err[1024] = "", want[1024];
+    snprintf(want, sizeof want, ROOT "/labs/%s/lab.json%s", name, message);
+    cr_assert_eq(lab_load(ROOT, name, &lab, err, sizeof err), -1, "%s loaded", name);
+    cr_assert_str_eq(err, want);
+}
+
+/* ---- loading ---------------------------------------------------------------------------- */
+
+Test(lab_load, the_real_lab3)
+{
+    lab_t lab = load_ok(".", "lab3");
+    cr_assert_str_eq(lab.name, "lab3");
+    cr_assert_str_eq(lab.style, "kernel");
+    cr_assert_str_eq(lab.student_file, "matmul.cu");
+    cr_assert_str_eq(lab.dir, "labs/lab3");
+    cr_assert_str_eq(lab.driver_path, "labs/lab3/driver.cu");
+    cr_assert_eq(lab.inputs, 2);
+    cr_assert_eq(lab.tile_width, 16);
+    cr_assert(lab.tol.rtol >= 0 && lab.tol.atol >= 0);
+    cr_assert(lab.time_limit_s > 0);
+}
+
+Test(lab_load, paths_under_another_root)
+{
+    lab_t lab = load_ok(ROOT "/", "good");
+    cr_assert_str_eq(lab.dir, ROOT "/labs/good");
+    cr_assert_str_eq(lab.driver_path, ROOT "/labs/good/driver.cu");
+    cr_assert_str_eq(lab.title, "A good lab");
+    cr_assert_eq(lab.time_limit_s, 20);
+    cr_assert_eq(lab.tol.rtol, 1e-4);
+    cr_assert_eq(lab.tol.atol, 1e-4);
+    lab = load_ok(ROOT, "shared_driver");
+    cr_assert_str_eq(lab.driver_path, ROOT "/labs/shared_driver/../common/driver.cu");
+}
+
+Test(lab_load, defaults)
+{
+    lab_t lab = load_ok(ROOT, "minimal");
+    cr_assert_str_eq(lab.title, "minimal", "title defaults to the name");
+    cr_assert_eq(lab.time_limit_s, 30);
+}
+
+Test(lab_load, program_style_needs_no_driver)
+{
+    lab_t lab = load_ok(ROOT, "program");
+    cr_assert_str_eq(lab.style, "program");
+    cr_assert_str_eq(lab.driver_path, "");
+    cr_assert_eq(lab.inputs, 1);
+    cr_assert_eq(lab.tile_width, 1);
+    cr_assert_eq(lab.tol.rtol, 0);
+    cr_assert_eq(lab.tol.atol, 0.5);
+}
+
+/* ---- rejections --------------------------------------------------------------------------- */
+
+Test(lab_reject, no_such_lab_lists_the_labs)
+{
+    lab_t lab;
+    char err[1024];
+    cr_assert_eq(lab_load(".", "lab9", &lab, err, sizeof err), -1);
+    cr_assert(strncmp(err, "labs/lab9: no such lab 'lab9' (labs has: ", 41) == 0, "%s", err);
+    cr_assert_not_null(strstr(err, "lab3"), "%s", err);
+}
+
+Test(lab_reject, lab_names_that_are_paths)
+{
+    lab_t lab;
+    char err[1024];
+    cr_assert_eq(lab_load(".", "../labs/lab3", &lab, err, sizeof err), -1);
+    cr_assert_str_eq(err, "bad lab name '../labs/lab3' (a folder name under labs/)");
+    cr_assert_eq(lab_load(".", "", &lab, err, sizeof err), -1);
+    cr_assert_str_eq(err, "bad lab name '' (a folder name under labs/)");
+}
+
+Test(lab_reject, folder_without_manifest)
+{
+    expect_error("no_manifest", ": cannot open: No such file or directory");
+}
+
+Test(lab_reject, syntax_error_names_the_line)
+{
+    expect_error("syntax", ":4: syntax error: object value separator ',' expected");
+}
+
+Test(lab_reject, style)
+{
+    expect_error("bad_style", ": style: must be \"kernel\" or \"program\", not 'cuda'");
+    expect_error("style_missing", ": style: missing (required)");
+}
+
+Test(lab_reject, student_file_must_be_a_plain_name)
+{
+    expect_error("student_slash", ": student_file: must be a plain file name (no \"/\" or "
+                                  "\"..\"), not '../student/matmul.cu'");
+    expect_error("student_dotdot",
+                 ": student_file: must be a plain file name (no \"/\" or \"..\"), not '..'");
+}
+
+Test(lab_reject, kernel_lab_without_driver)
+{
+    expect_error("kernel_no_driver", ": driver: missing (required for \"kernel\" labs)");
+}
+
+Test(lab_reject, inputs_out_of_range)
+{
+    expect_error("inputs_zero", ": inputs: must be an integer from 1 to 8");
+    expect_error("inputs_nine", ": inputs: must be an integer from 1 to 8");
+    expect_error("inputs_fraction", ": inputs: must be an integer from 1 to 8");
+}
+
+Test(lab_reject, tile_width)
+{
+    expect_error("tile_too_big", ": tile_width: must be an integer from 1 to 1024");
+    expect_error("tile_missing", ": tile_width: missing (required)");
+}
+
+Test(lab_reject, tolerances)
+{
+    expect_error("rtol_negative", ": compare.rtol: must be a finite number >= 0");
+    expect_error("rtol_nan", ": compare.rtol: must be a finite number >= 0");
+    expect_error("atol_string", ": compare.atol: must be a finite number >= 0");
+    expect_error("compare_missing",
+                 ": compare: missing (required: { \"rtol\": ..., \"atol\": ... })");
+    expect_error("compare_unknown_key", ": compare.abs: unknown key (known keys: rtol, atol)");
+}
+
+Test(lab_reject, name_must_match_the_folder)
+{
+    expect_error("name_mismatch", ": name: 'lab3' does not match the lab folder 'name_mismatch'");
+}
+
+Test(lab_reject, unknown_key)
+{
+    expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
+                                "student_file, driver, inputs, tile_width, compare, "
+                                "time_limit_s)");
+}
+
+Test(lab_reject, time_limit)
+{
+    expect_error("time_limit_zero", ": time_limit_s: must be a number of seconds > 0 and <= 3600");
+}

@@ -1,0 +1,196 @@
+/* test_results.c - Gradescope results.json: parsed back with json-c to check
+ * its shape, numbers without float noise, visibility spellings, and the
+ * atomic write that leaves no temporary file behind. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "util.h"
+
+static struct json_object *member(struct json_object *obj, const char *key)
+{
+    struct json_object *v = NULL;
+    cr_assert(json_object_object_get_ex(obj, key, &v), "no \"%s\"", key);
+    return v;
+}
+
+static struct json_object *render_and_parse(const grade_t *g)
+{
+    char *text = grade_to_json(g);
+    struct json_object *root = json_tokener_parse(text);
+    cr_assert_not_null(root, "not JSON: %s", text);
+    free(text);
+    return root;
+}
+
+static void sample_grade(grade_t *g)
+{
+    memset(g, 0, sizeof *g);
+    grade_add_test(g, "compiles", 10, 10, 1, VIS_VISIBLE, "built in 1.2 s");
+    grade_add_test(g, "dataset 0 (64x64)", 6, 6, 1, VIS_HIDDEN, NULL);
+    grade_add_test(g, "dataset 1 (100x56)", 0, 6, 0, VIS_AFTER_DUE_DATE,
+                   "12 of 5600 elements wrong\nhint: \"check\" the boundary");
+    g->execution_time = 3.25;
+    g->output = strdup("Total: 16 of 22");
+}
+
+Test(results_json, top_level_fields)
+{
+    grade_t g;
+    sample_grade(&g);
+    struct json_object *root = render_and_parse(&g);
+    cr_assert_eq(json_object_get_double(member(root, "score")), 16);
+    cr_assert_eq(json_object_get_double(member(root, "execution_time")), 3.25);
+    cr_assert_str_eq(json_object_get_string(member(root, "output")), "Total: 16 of 22");
+    struct json_object *tests = member(root, "tests");
+    cr_assert(json_object_is_type(tests, json_type_array));
+    cr_assert_eq(json_object_array_length(tests), 3);
+    cr_assert_eq(grade_score(&g), 16);
+    cr_assert_eq(grade_max_score(&g), 22);
+    json_object_put(root);
+    grade_free(&g);
+}
+
+Test(results_json, each_test)
+{
+    grade_t g;
+    sample_grade(&g);
+    struct json_object *root = render_and_parse(&g);
+    struct json_object *tests = member(root, "tests");
+    struct json_object *t = json_object_array_get_idx(tests, 2);
+    cr_assert_str_eq(json_object_get_string(member(t, "name")), "dataset 1 (100x56)");
+    cr_assert_eq(json_object_get_double(member(t, "score")), 0);
+    cr_assert_eq(json_object_get_double(member(t, "max_score")), 6);
+    cr_assert_str_eq(json_object_get_string(member(t, "status")), "failed");
+    cr_assert_str_eq(json_object_get_string(member(t, "output")),
+                     "12 of 5600 elements wrong\nhint: \"check\" the boundary");
+    cr_assert_str_eq(json_object_get_string(member(t, "visibility")), "after_due_date");
+    struct json_object *first = json_object_array_get_idx(tests, 0);
+    cr_assert_str_eq(json_object_get_string(member(first, "status")), "passed");
+    struct json_object *second = json_object_array_get_idx(tests, 1);
+    cr_assert_str_eq(json_object_get_string(member(second, "output")), "", "NULL output is \"\"");
+    json_object_put(root);
+    grade_free(&g);
+}
+
+Test(results_json, visibility_strings)
+{
+    grade_t g = {0};
+    const char *names[] = {"visible", "hidden", "after_due_date", "after_published"};
+    for (int v = VIS_VISIBLE; v <= VIS_AFTER_PUBLISHED; v++)
+        grade_add_test(&g, names[v], 1, 1, 1, (visibility_t)v, NULL);
+    struct json_object *root = render_and_parse(&g);
+    struct json_object *tests = member(root, "tests");
+    for (int v = VIS_VISIBLE; v <= VIS_AFTER_PUBLISHED; v++)
+        cr_assert_str_eq(
+            json_object_get_string(member(json_object_array_get_idx(tests, v), "visibility")),
+            names[v]);
+    json_object_put(root);
+    grade_free(&g);
+}
+
+Test(results_json, numbers_without_float_noise)
+{
+    grade_t g = {0};
+    grade_add_test(&g, "a", 10, 10, 1, VIS_VISIBLE, NULL);
+    grade_add_test(&g, "b", 2.5, 7.5, 0, VIS_VISIBLE, NULL);
+    grade_add_test(&g, "c", 0.1 + 0.2, 1, 0, VIS_VISIBLE, NULL);
+    g.execution_time = 1.23456;
+    char *text = grade_to_json(&g);
+    cr_assert_not_null(strstr(text, "\"score\":12.8,"), "%s", text);
+    cr_assert_not_null(strstr(text, "\"score\":10,"), "%s", text);
+    cr_assert_not_null(strstr(text, "\"max_score\":7.5,"), "%s", text);
+    cr_assert_not_null(strstr(text, "\"score\":0.3,"), "%s", text);
+    cr_assert_not_null(strstr(text, "\"execution_time\":1.235,"), "%s", text);
+    cr_assert_null(strstr(text, ".0,"), "%s", text);
+    free(text);
+    grade_free(&g);
+}
+
+Test(results_json, no_top_level_output_unless_set)
+{
+    grade_t g = {0};
+    struct json_object *root = render_and_parse(&g);
+    cr_assert_not(json_object_object_get_ex(root, "output", NULL));
+    cr_assert_eq(json_object_get_double(member(root, "score")), 0);
+    cr_assert_eq(json_object_array_length(member(root, "tests")), 0);
+    json_object_put(root);
+}
+
+Test(results_grade, add_copies_output_and_grows)
+{
+    grade_t g = {0};
+    char msg[32] = "first";
+    test_result_t *t = grade_add_test(&g, "t0", 1, 1, 1, VIS_VISIBLE, msg);
+    strcpy(msg, "changed");
+    cr_assert_str_eq(t->output, "first");
+    for (int i = 1; i < 100; i++)
+        grade_add_test(&g, "t", 0.5, 1, 0, VIS_HIDDEN, NULL);
+    cr_assert_eq(g.ntests, 100);
+    cr_assert_str_eq(g.tests[0].output, "first");
+    cr_assert_eq(grade_score(&g), 1 + 99 * 0.5);
+    cr_assert_eq(grade_max_score(&g), 100);
+    grade_free(&g);
+    cr_assert_eq(g.ntests, 0);
+    cr_assert_null(g.tests);
+}
+
+Test(results_grade, long_names_are_truncated_not_overflowed)
+{
+    grade_t g = {0};
+    char name[300];
+    memset(name, 'x', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    test_result_t *t = grade_add_test(&g, name, 0, 1, 0, VIS_VISIBLE, NULL);
+    cr_assert_eq(strlen(t->name), sizeof t->name - 1);
+    grade_free(&g);
+}
+
+/* ---- writing -------------------------------------------------------------------------------- */
+
+static char tmpdir[64];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_results.XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void remove_tmpdir(void) { rm_rf(tmpdir); }
+
+Test(results_write, atomic_write_leaves_only_the_file, .init = make_tmpdir, .fini = remove_tmpdir)
+{
+    grade_t g;
+    sample_grade(&g);
+    char path[128], err[512] = "";
+    snprintf(path, sizeof path, "%s/results.json", tmpdir);
+    cr_assert_eq(grade_write_json(&g, path, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(grade_write_json(&g, path, err, sizeof err), 0, "overwrite: %s", err);
+    DIR *d = opendir(tmpdir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') {
+            cr_assert_str_eq(e->d_name, "results.json");
+            files++;
+        }
+    closedir(d);
+    cr_assert_eq(files, 1);
+    char *written = read_file(path, NULL, err, sizeof err);
+    char *rendered = grade_to_json(&g);
+    cr_assert_str_eq(written, rendered);
+    free(written);
+    free(rendered);
+    grade_free(&g);
+}
+
+Test(results_write, unwritable_path_is_an_error)
+{
+    grade_t g = {0};
+    char err[512] = "";
+    cr_assert_eq(grade_write_json(&g, "/nonexistent-dir/results.json", err, sizeof err), -1);
+    cr_assert_not_null(strstr(err, "/nonexistent-dir/results.json"), "%s", err);
+}

@@ -1,0 +1,240 @@
+/* test_rubric.c - rubric.json loading: the real file, defaults, overrides,
+ * "total" split evenly, and every rejection with its exact message (file
+ * and line for syntax errors, the JSON path for bad fields). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "rubric.h"
+
+#define FIX "tests/fixtures/rubric/"
+
+static lab_rubric_t load_ok(const char *path, const char *lab)
+{
+    lab_rubric_t r;
+    char err[512] = "";
+    cr_assert_eq(rubric_load(path, lab, &r, err, sizeof err), 0, "%s", err);
+    return r;
+}
+
+static void expect_error(const char *file, const char *message)
+{
+    lab_rubric_t r;
+    char err[512] = "";
+    cr_assert_eq(rubric_load(file, "lab3", &r, err, sizeof err), -1, "%s loaded", file);
+    cr_assert_str_eq(err, message);
+    cr_assert_null(r.overrides);
+    cr_assert_null(r.checks_json);
+}
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+/* Only structure: the lead tunes the numbers of the real file. */
+Test(rubric_load, the_real_rubric)
+{
+    lab_rubric_t r = load_ok("rubric.json", "lab3");
+    cr_assert_str_eq(r.lab, "lab3");
+    cr_assert_neq(r.compile_name[0], '\0');
+    cr_assert_geq(r.compile_points, 0);
+    cr_assert(r.datasets_total_given ? r.datasets_total >= 0 : r.datasets.points >= 0);
+    cr_assert(r.datasets.time_limit_s > 0 && r.datasets.time_limit_s <= 3600);
+    cr_assert_not_null(r.checks_json);
+    cr_assert_not_null(r.performance_json);
+    rubric_free(&r);
+}
+
+Test(rubric_load, defaults)
+{
+    lab_rubric_t r = load_ok(FIX "minimal.json", "lab3");
+    cr_assert_str_eq(r.compile_name, "compiles");
+    cr_assert_eq(r.compile_points, 0);
+    cr_assert_eq(r.compile_visibility, VIS_VISIBLE);
+    cr_assert_eq(r.datasets.points, 2.5);
+    cr_assert_eq(r.datasets.visibility, VIS_VISIBLE);
+    cr_assert_eq(r.datasets.time_limit_s, 30);
+    cr_assert_eq(r.noverrides, 0);
+    cr_assert_null(r.checks_json);
+    cr_assert_null(r.performance_json);
+    rubric_free(&r);
+}
+
+Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
+{
+    lab_rubric_t r = load_ok(FIX "overrides.json", "lab3");
+    cr_assert_str_eq(r.compile_name, "builds cleanly");
+    cr_assert_eq(r.compile_visibility, VIS_HIDDEN);
+    cr_assert_eq(r.datasets.visibility, VIS_AFTER_DUE_DATE);
+    cr_assert_eq(r.datasets.time_limit_s, 20);
+    cr_assert_eq(r.noverrides, 2);
+    cr_assert_str_eq(r.checks_json, "{\"shared_memory\":{\"points\":5}}");
+    cr_assert_str_eq(r.performance_json, "{\"points\":10,\"baseline_ms\":[1.5,2]}");
+    rubric_free(&r);
+}
+
+Test(rubric_load, another_lab_of_the_same_file)
+{
+    lab_rubric_t r = load_ok(FIX "overrides.json", "lab4");
+    cr_assert_str_eq(r.lab, "lab4");
+    cr_assert_eq(r.datasets.points, 1);
+    cr_assert_eq(r.compile_points, 0);
+    rubric_free(&r);
+}
+
+Test(rubric_rule, overrides_applied_by_dataset_name)
+{
+    lab_rubric_t r = load_ok(FIX "overrides.json", "lab3");
+    dataset_rule_t plain = rubric_dataset_rule(&r, "3", 10);
+    cr_assert_eq(plain.points, 5);
+    cr_assert_eq(plain.visibility, VIS_AFTER_DUE_DATE);
+    cr_assert_eq(plain.time_limit_s, 20);
+    dataset_rule_t big = rubric_dataset_rule(&r, "12", 10);
+    cr_assert_eq(big.points, 10);
+    cr_assert_eq(big.visibility, VIS_AFTER_PUBLISHED);
+    cr_assert_eq(big.time_limit_s, 60);
+    dataset_rule_t slow = rubric_dataset_rule(&r, "7", 10);
+    cr_assert_eq(slow.points, 5, "unset override fields keep the datasets' defaults");
+    cr_assert_eq(slow.visibility, VIS_AFTER_DUE_DATE);
+    cr_assert_eq(slow.time_limit_s, 45.5);
+    rubric_free(&r);
+}
+
+Test(rubric_rule, total_split_evenly)
+{
+    lab_rubric_t r = load_ok(FIX "total.json", "lab3");
+    cr_assert(r.datasets_total_given);
+    cr_assert_eq(r.datasets_total, 60);
+    cr_assert_eq(rubric_dataset_rule(&r, "0", 10).points, 6);
+    cr_assert_eq(rubric_dataset_rule(&r, "0", 8).points, 7.5);
+    dataset_rule_t hidden = rubric_dataset_rule(&r, "9", 8);
+    cr_assert_eq(hidden.points, 7.5);
+    cr_assert_eq(hidden.visibility, VIS_HIDDEN);
+    cr_assert_eq(rubric_dataset_rule(&r, "0", 0).points, 0, "no datasets: no division by zero");
+    double sum = 0;
+    for (int i = 0; i < 7; i++)
+        sum += rubric_dataset_rule(&r, "x", 7).points;
+    cr_assert_float_eq(sum, 60, 1e-9);
+    rubric_free(&r);
+}
+
+Test(rubric_visibility, gradescope_spellings_round_trip)
+{
+    const char *names[] = {"visible", "hidden", "after_due_date", "after_published"};
+    for (int v = VIS_VISIBLE; v <= VIS_AFTER_PUBLISHED; v++) {
+        cr_assert_str_eq(visibility_name((visibility_t)v), names[v]);
+        visibility_t back;
+        cr_assert_eq(visibility_parse(names[v], &back), 0);
+        cr_assert_eq(back, v);
+    }
+    visibility_t v;
+    cr_assert_eq(visibility_parse("Visible", &v), -1);
+    cr_assert_eq(visibility_parse("after_due", &v), -1);
+}
+
+/* ---- rejections ------------------------------------------------------------------------- */
+
+Test(rubric_reject, missing_file)
+{
+    expect_error(FIX "nope.json", FIX "nope.json: cannot open: No such file or directory");
+}
+
+Test(rubric_reject, missing_lab_lists_the_labs)
+{
+    lab_rubric_t r;
+    char err[512];
+    cr_assert_eq(rubric_load("rubric.json", "lab9", &r, err, sizeof err), -1);
+    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab3)");
+    cr_assert_eq(rubric_load(FIX "overrides.json", "lab5", &r, err, sizeof err), -1);
+    cr_assert_str_eq(err, FIX "overrides.json: no rubric for lab 'lab5' (labs has: lab3, lab4)");
+}
+
+Test(rubric_reject, syntax_errors_name_the_line)
+{
+    expect_error(FIX "bad_syntax.json",
+                 FIX "bad_syntax.json:6: syntax error: object value separator ',' expected");
+    expect_error(FIX "trailing_comma.json",
+                 FIX "trailing_comma.json:4: syntax error: unexpected character");
+    expect_error(FIX "truncated.json",
+                 FIX "truncated.json:4: syntax error: unexpected end of file");
+    expect_error(FIX "empty.json", FIX "empty.json:1: syntax error: unexpected end of file");
+}
+
+Test(rubric_reject, wrong_top_level)
+{
+    expect_error(FIX "not_an_object.json",
+                 FIX "not_an_object.json: top level: must be an object { ... }");
+    expect_error(FIX "missing_labs.json", FIX "missing_labs.json: labs: missing (required)");
+    expect_error(FIX "version_2.json",
+                 FIX "version_2.json: version: must be 1 (the only format this grader reads)");
+}
+
+Test(rubric_reject, missing_fields)
+{
+    expect_error(FIX "missing_datasets.json",
+                 FIX "missing_datasets.json: labs.lab3.datasets: missing (required)");
+    expect_error(FIX "neither_points_total.json",
+                 FIX "neither_points_total.json: labs.lab3.datasets: needs \"points\" (per "
+                     "dataset) or \"total\"");
+}
+
+Test(rubric_reject, both_points_and_total)
+{
+    expect_error(FIX "both_points_total.json",
+                 FIX "both_points_total.json: labs.lab3.datasets: give either \"points\" (per "
+                     "dataset) or \"total\", not both");
+}
+
+Test(rubric_reject, wrong_types_and_negative_points)
+{
+    expect_error(FIX "points_string.json", FIX
+                 "points_string.json: labs.lab3.datasets.points: must be a non-negative number");
+    expect_error(FIX "negative_points.json", FIX
+                 "negative_points.json: labs.lab3.datasets.points: must be a non-negative number");
+    expect_error(FIX "negative_compile_points.json",
+                 FIX "negative_compile_points.json: labs.lab3.compile.points: must be a "
+                     "non-negative number");
+    expect_error(FIX "compile_name_empty.json",
+                 FIX "compile_name_empty.json: labs.lab3.compile.name: must be a non-empty string");
+    expect_error(FIX "checks_not_object.json",
+                 FIX "checks_not_object.json: labs.lab3.checks: must be an object { ... }");
+}
+
+Test(rubric_reject, unknown_keys)
+{
+    expect_error(FIX "unknown_key.json",
+                 FIX "unknown_key.json: labs.lab3.datasets.pointz: unknown key (known keys: "
+                     "points, total, visibility, time_limit_s, overrides)");
+    expect_error(FIX "unknown_lab_key.json",
+                 FIX "unknown_lab_key.json: labs.lab3.extra_credit: unknown key (known keys: "
+                     "compile, datasets, checks, performance)");
+    expect_error(FIX "unknown_top_key.json",
+                 FIX "unknown_top_key.json: lab: unknown key (known keys: version, labs)");
+    expect_error(FIX "override_unknown_key.json",
+                 FIX "override_unknown_key.json: labs.lab3.datasets.overrides.5.point: unknown "
+                     "key (known keys: points, visibility, time_limit_s)");
+}
+
+Test(rubric_reject, unknown_visibility)
+{
+    expect_error(FIX "unknown_visibility.json",
+                 FIX "unknown_visibility.json: labs.lab3.datasets.visibility: unknown visibility "
+                     "'secret' (use visible, hidden, after_due_date or after_published)");
+    expect_error(FIX "visibility_not_string.json",
+                 FIX "visibility_not_string.json: labs.lab3.compile.visibility: must be a "
+                     "string: visible, hidden, after_due_date or after_published");
+}
+
+Test(rubric_reject, time_limits_out_of_range)
+{
+    expect_error(FIX "zero_time_limit.json",
+                 FIX "zero_time_limit.json: labs.lab3.datasets.time_limit_s: must be a number "
+                     "of seconds > 0 and <= 3600");
+    expect_error(FIX "huge_time_limit.json",
+                 FIX "huge_time_limit.json: labs.lab3.datasets.overrides.5.time_limit_s: must "
+                     "be a number of seconds > 0 and <= 3600");
+}
+
+Test(rubric_reject, override_points_with_total)
+{
+    expect_error(FIX "override_points_with_total.json",
+                 FIX "override_points_with_total.json: labs.lab3.datasets.overrides.5.points: "
+                     "not allowed with datasets.total (the total is split evenly)");
+}
