@@ -402,6 +402,8 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     for (int i = 0; i < nds; i++) {
         jobs[i].ref = refs[i];
         jobs[i].rule = rubric_dataset_rule(&rub, refs[i].name, nds);
+        if (!(jobs[i].rule.time_limit_s > 0))
+            jobs[i].rule.time_limit_s = lab.time_limit_s;
         if (br.ok)
             prepare_job(&jobs[i], &lab, run->scratch, br.program);
     }

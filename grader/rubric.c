@@ -15,7 +15,6 @@
 #include "util.h"
 
 #define DEFAULT_COMPILE_NAME "compiles"
-#define DEFAULT_TIME_LIMIT_S 30.0
 #define MAX_TIME_LIMIT_S 3600.0
 #define VISIBILITY_CHOICES "visible, hidden, after_due_date or after_published"
 
@@ -410,7 +409,7 @@ static void set_defaults(lab_rubric_t *out, const char *lab)
     snprintf(out->compile_name, sizeof out->compile_name, "%s", DEFAULT_COMPILE_NAME);
     out->compile_visibility = VIS_VISIBLE;
     out->datasets.visibility = VIS_VISIBLE;
-    out->datasets.time_limit_s = DEFAULT_TIME_LIMIT_S;
+    out->datasets.time_limit_s = 0; /* not set: the lab manifest's limit applies */
 }
 
 int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err, size_t errlen)

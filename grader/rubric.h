@@ -17,6 +17,7 @@
  * "datasets.points" is per dataset (uniform); "datasets.total" may be given
  * instead and is split evenly over the datasets found. Visibility is one of
  * Gradescope's: visible, hidden, after_due_date, after_published.
+ * time_limit_s is optional; unset (0) means the lab manifest's time_limit_s.
  * Unknown keys are errors (typos must not silently change grades), except
  * inside the reserved "checks" and "performance" objects. */
 #ifndef CUGRADE_RUBRIC_H

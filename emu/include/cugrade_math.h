@@ -73,8 +73,6 @@ inline void __sincosf(float x, float *s, float *c)
     *s = sinf(x);
     *c = cosf(x);
 }
-inline float sinpif(float x) { return sinf(static_cast<float>(M_PI) * x); }
-inline float cospif(float x) { return cosf(static_cast<float>(M_PI) * x); }
 
 /* ---- conversions with explicit rounding ---------------------------------- */
 inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }

@@ -30,12 +30,13 @@ void report_overflow()
     char message[768];
     if (running_thread(&site, &b, &t))
         snprintf(message, sizeof message,
-                 "Kernel thread stack overflow in %s launched at %s:%d: thread (%u,%u,%u) of block "
-                 "(%u,%u,%u) used more than its %zu KiB stack (deep recursion or a large local array?).",
+                 "Kernel %s launched at %s:%d hit a kernel thread stack overflow: thread (%u,%u,%u) of "
+                 "block (%u,%u,%u) used more than its %zu KiB stack (deep recursion or a large local "
+                 "array?).",
                  site->name, site->file, site->line, t.x, t.y, t.z, b.x, b.y, b.z, kFiberStackBytes / 1024);
     else
         snprintf(message, sizeof message,
-                 "Kernel thread stack overflow: a kernel thread used more than its %zu KiB stack.",
+                 "A kernel hit a kernel thread stack overflow: a thread used more than its %zu KiB stack.",
                  kFiberStackBytes / 1024);
     diag_emit(severity::error, diag_kind::stack_overflow, message);
 }

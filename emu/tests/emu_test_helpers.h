@@ -10,7 +10,8 @@
 #include <string>
 #include <unistd.h>
 
-/* Points CUGRADE_EMU_DIAG at a fresh empty file; returns its path. */
+/* Points CUGRADE_EMU_DIAG at a fresh empty file; returns its path. The
+ * file goes away when read_file reads it. */
 static inline std::string use_scratch_diag_file()
 {
     char path[] = "/tmp/cugrade-emu-diag-XXXXXX";
@@ -21,6 +22,7 @@ static inline std::string use_scratch_diag_file()
     return path;
 }
 
+/* The whole file; a scratch diagnostics file is removed once read. */
 static inline std::string read_file(const std::string &path)
 {
     std::string text;
@@ -32,6 +34,8 @@ static inline std::string read_file(const std::string &path)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         text.append(buf, n);
     fclose(f);
+    if (path.compare(0, 22, "/tmp/cugrade-emu-diag-") == 0)
+        unlink(path.c_str());
     return text;
 }
 

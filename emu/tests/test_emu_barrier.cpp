@@ -26,24 +26,25 @@ __global__ void block_sum(const int *in, int *out, bool sync)
         if (sync)
             __syncthreads();
     }
-    if (t == 0)
-        out[blockIdx.x] = partial[0];
+    out[blockIdx.x * BLOCK + t] = partial[0]; /* every thread reads the block's total */
 }
 
-/* Block sums of 0..n-1 in blocks of BLOCK; true when all are right. */
+/* Block sums of 0..n-1 in blocks of BLOCK, broadcast to every thread of the
+ * block; true when all are right. (Without barriers a forward schedule sums
+ * unloaded values and a reverse one reads the total before it exists.) */
 static bool sums_right(bool sync)
 {
     const int blocks = 4;
     int *in, *out;
     cudaMallocManaged(&in, blocks * BLOCK * sizeof(int));
-    cudaMallocManaged(&out, blocks * sizeof(int));
+    cudaMallocManaged(&out, blocks * BLOCK * sizeof(int));
     for (int i = 0; i < blocks * BLOCK; i++)
         in[i] = i;
     ::cugrade::kernel_launch(block_sum, "block_sum", __FILE__, __LINE__).config(blocks, BLOCK)(in, out, sync);
     bool right = cudaGetLastError() == cudaSuccess;
-    for (int b = 0; b < blocks; b++) {
-        int first = b * BLOCK, last = first + BLOCK - 1;
-        right = right && out[b] == (first + last) * BLOCK / 2;
+    for (int i = 0; i < blocks * BLOCK; i++) {
+        int first = i / BLOCK * BLOCK, last = first + BLOCK - 1;
+        right = right && out[i] == (first + last) * BLOCK / 2;
     }
     cudaFree(in);
     cudaFree(out);

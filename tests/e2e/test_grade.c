@@ -299,3 +299,21 @@ Test(e2e, submission_folder_without_the_file_fails_compile_test, .timeout = 120)
     release(&g);
     rm_rf(dir);
 }
+
+Test(e2e, output_spam_is_capped_and_the_result_still_graded, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"20x10x30", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade(SUB "spam_output.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *t = test_named(&g, "dataset 0 ");
+    const char *out = str(t, "output");
+    cr_assert(passed(t), "%.2000s", out);
+    cr_assert(strstr(out, "[output cut: showing the first 65536 of "), "no cut notice");
+    cr_assert_lt(strlen(out), 80 * 1024, "output kept: %zu bytes", strlen(out));
+    release(&g);
+    rm_rf(dir);
+}

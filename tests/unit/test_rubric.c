@@ -50,7 +50,7 @@ Test(rubric_load, defaults)
     cr_assert_eq(r.compile_visibility, VIS_VISIBLE);
     cr_assert_eq(r.datasets.points, 2.5);
     cr_assert_eq(r.datasets.visibility, VIS_VISIBLE);
-    cr_assert_eq(r.datasets.time_limit_s, 30);
+    cr_assert_eq(r.datasets.time_limit_s, 0, "unset: the lab manifest's limit applies");
     cr_assert_eq(r.noverrides, 0);
     cr_assert_null(r.checks_json);
     cr_assert_null(r.performance_json);
