@@ -18,9 +18,9 @@ for i in $(seq "$reps"); do
     t0=$(date +%s.%N)
     bin/cugrade run --lab lab3 --backend emu --color never reference >/tmp/cugrade-bench-grade.log
     t1=$(date +%s.%N)
-    t=$(echo "$t1 - $t0" | bc -l)
+    t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
     printf "   run %d: %.2f s   (%s)\n" "$i" "$t" "$(grep -o 'Score: [0-9.]* / [0-9.]*' /tmp/cugrade-bench-grade.log)"
-    if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
 done
 printf "   best: %.2f s (target <= 10 s)\n\n" "$best"
 

@@ -189,13 +189,13 @@ static int boundary_hint(compare_result_t *r, const stripes_t *st, int tile_widt
     describe_stripe(s, rows, cols, where, sizeof where);
     if (!s->written_wrong && r->never_written == named_area(s, rows, cols))
         set_hint(r, HINT_GRID_TOO_SMALL,
-                 "only %s (the last partial tile) were never written: the grid is too small; "
-                 "use ceiling division, (n + TILE_WIDTH - 1) / TILE_WIDTH",
+                 "only the elements in %s (the last partial tile) were never written: the "
+                 "grid is too small; use ceiling division, (n + TILE_WIDTH - 1) / TILE_WIDTH",
                  where);
     else
         set_hint(r, HINT_BOUNDARY_WRONG,
-                 "only %s (the last partial tile) are wrong: check the boundary conditions of "
-                 "the tile loads and of the store",
+                 "only the elements in %s (the last partial tile) are wrong: check the "
+                 "boundary conditions of the tile loads and of the store",
                  where);
     return 1;
 }

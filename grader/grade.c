@@ -108,27 +108,38 @@ static void free_job(ds_job_t *j)
     dataset_free(&j->data);
 }
 
-/* Appends the emulator's diagnostics; returns how many were errors. */
+#define DIAG_SHOWN_PER_KIND 3
+
+/* Appends the emulator's diagnostics, at most DIAG_SHOWN_PER_KIND of each
+ * kind (the rest are counted); returns how many were errors. */
 static int append_diagnostics(const char *path, strbuf_t *msg)
 {
     char *text = read_file(path, NULL, NULL, 0);
     if (!text)
         return 0;
-    int errors = 0;
+    int errors = 0, nkinds = 0, seen[16] = {0};
+    char kinds[16][32];
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
-        char *sev = line, *kind = strchr(line, '\t');
-        if (!kind)
-            continue;
-        *kind++ = '\0';
-        char *what = strchr(kind, '\t');
+        char *sev = line, *kind = strchr(line, '\t'), *what = kind ? strchr(kind + 1, '\t') : NULL;
         if (!what)
             continue;
+        *kind++ = '\0';
         *what++ = '\0';
-        int is_error = strcmp(sev, "error") == 0;
+        int is_error = strcmp(sev, "error") == 0, k = 0;
         errors += is_error;
+        while (k < nkinds && strcmp(kinds[k], kind) != 0)
+            k++;
+        if (k == nkinds && nkinds < 16)
+            snprintf(kinds[nkinds++], sizeof kinds[0], "%.31s", kind);
+        if (k < 16 && seen[k]++ >= DIAG_SHOWN_PER_KIND)
+            continue;
         sb_appendf(msg, "%s (%s): %s\n", is_error ? "emulator error" : "emulator warning", kind, what);
     }
+    for (int k = 0; k < nkinds; k++)
+        if (seen[k] > DIAG_SHOWN_PER_KIND)
+            sb_appendf(msg, "(%d more %s diagnostics not shown)\n", seen[k] - DIAG_SHOWN_PER_KIND,
+                       kinds[k]);
     free(text);
     return errors;
 }
@@ -174,17 +185,34 @@ static void append_mismatches(const compare_result_t *cr, strbuf_t *msg)
     }
 }
 
+/* Lines of the harness ("cugrade: ") and the emulator ("cugrade-emu: ") are
+ * already shown above the program output: skip them there. */
+static int is_tool_line(const char *line, size_t len)
+{
+    return (len >= 9 && strncmp(line, "cugrade: ", 9) == 0) ||
+           (len >= 13 && strncmp(line, "cugrade-emu: ", 13) == 0);
+}
+
 static void append_program_output(const run_result_t *rr, strbuf_t *msg)
 {
-    if (!rr->output || rr->output_len == 0)
-        return;
-    sb_append(msg, "program output:\n");
-    sb_append(msg, rr->output);
-    if (rr->output_len && rr->output[rr->output_len - 1] != '\n')
-        sb_append(msg, "\n");
+    strbuf_t own = {0};
+    for (const char *p = rr->output; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (!is_tool_line(p, len)) {
+            sb_appendn(&own, p, len);
+            sb_append(&own, "\n");
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    if (own.len > 0 || rr->output_truncated) {
+        sb_append(msg, "program output:\n");
+        sb_append(msg, sb_str(&own));
+    }
     if (rr->output_truncated)
         sb_appendf(msg, "[output cut: showing the first %zu of %zu bytes]\n", rr->output_len,
                    rr->output_total);
+    sb_free(&own);
 }
 
 /* Compares the child's output file with the expected matrix. */

@@ -317,3 +317,23 @@ Test(e2e, output_spam_is_capped_and_the_result_still_graded, .timeout = 300)
     release(&g);
     rm_rf(dir);
 }
+
+Test(e2e, early_return_before_barriers_is_reported_as_barrier_divergence, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"32x32x32", "100x128x56", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade(SUB "early_return.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *even = test_named(&g, "dataset 0 "), *uneven = test_named(&g, "dataset 1 ");
+    cr_expect(passed(even), "%s", str(even, "output"));
+    cr_assert(!passed(uneven));
+    const char *out = str(uneven, "output");
+    cr_expect(strstr(out, "emulator error (barrier-divergence)"), "%s", out);
+    cr_expect(strstr(out, "early_return.cu:"), "no file:line: %s", out);
+    cr_expect(strstr(out, "more barrier-divergence diagnostics not shown"), "%s", out);
+    release(&g);
+    rm_rf(dir);
+}

@@ -197,7 +197,7 @@ Test(compare_hint, integer_division_grid_is_too_small)
     poison_partial_tiles(&g, 16);
     compare_result_t r = compare(&e, &g, 16, 128);
     cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL);
-    cr_assert_str_eq(r.hint_text, "only rows 96..99 and columns 48..55 (the last partial tile) "
+    cr_assert_str_eq(r.hint_text, "only the elements in rows 96..99 and columns 48..55 (the last partial tile) "
                                   "were never written: the grid is too small; use ceiling "
                                   "division, (n + TILE_WIDTH - 1) / TILE_WIDTH");
     cr_assert_eq(r.never_written, 100 * 56 - 96 * 48);
@@ -214,7 +214,7 @@ Test(compare_hint, grid_too_small_for_another_common_tile)
     poison_partial_tiles(&g, 32);
     compare_result_t r = compare(&e, &g, 16, 64);
     cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL);
-    cr_assert_not_null(strstr(r.hint_text, "only rows 32..47 and columns 32..39 "), "%s",
+    cr_assert_not_null(strstr(r.hint_text, "only the elements in rows 32..47 and columns 32..39 "), "%s",
                        r.hint_text);
     free(e.data);
     free(g.data);
@@ -226,7 +226,7 @@ Test(compare_hint, grid_too_small_in_columns_only)
     poison_partial_tiles(&g, 16);
     compare_result_t r = compare(&e, &g, 16, 64);
     cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL);
-    cr_assert_not_null(strstr(r.hint_text, "only columns 48..56 (the last partial tile)"), "%s",
+    cr_assert_not_null(strstr(r.hint_text, "only the elements in columns 48..56 (the last partial tile)"), "%s",
                        r.hint_text);
     free(e.data);
     free(g.data);
@@ -241,7 +241,7 @@ Test(compare_hint, boundary_wrong)
                 *at(&g, i, j) += 3.0f;
     compare_result_t r = compare(&e, &g, 16, 128);
     cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG);
-    cr_assert_str_eq(r.hint_text, "only rows 96..99 and columns 48..55 (the last partial tile) "
+    cr_assert_str_eq(r.hint_text, "only the elements in rows 96..99 and columns 48..55 (the last partial tile) "
                                   "are wrong: check the boundary conditions of the tile loads "
                                   "and of the store");
     free(e.data);
@@ -255,7 +255,7 @@ Test(compare_hint, boundary_wrong_in_the_last_row_only)
     *at(&g, 96, 63) = poison();
     compare_result_t r = compare(&e, &g, 16, 64);
     cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG);
-    cr_assert_not_null(strstr(r.hint_text, "only row 96 (the last partial tile) are wrong"), "%s",
+    cr_assert_not_null(strstr(r.hint_text, "only the elements in row 96 (the last partial tile) are wrong"), "%s",
                        r.hint_text);
     free(e.data);
     free(g.data);
@@ -269,7 +269,7 @@ Test(compare_hint, a_few_unwritten_in_the_stripe_is_a_boundary_bug)
         *at(&g, i, 55) = poison();
     compare_result_t r = compare(&e, &g, 16, 128);
     cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG, "%s", r.hint_text);
-    cr_assert_not_null(strstr(r.hint_text, "only columns 48..55 (the last partial tile) are "),
+    cr_assert_not_null(strstr(r.hint_text, "only the elements in columns 48..55 (the last partial tile) are "),
                        "%s", r.hint_text);
     free(e.data);
     free(g.data);
@@ -281,7 +281,7 @@ Test(compare_hint, wrong_corner_names_both_stripes)
     *at(&g, 99, 55) = 0.0f;
     compare_result_t r = compare(&e, &g, 16, 128);
     cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG);
-    cr_assert_not_null(strstr(r.hint_text, "only rows 96..99 and columns 48..55 (the last "), "%s",
+    cr_assert_not_null(strstr(r.hint_text, "only the elements in rows 96..99 and columns 48..55 (the last "), "%s",
                        r.hint_text);
     free(e.data);
     free(g.data);
