@@ -8,7 +8,7 @@
  * line number, reaches the student. Both nvcc ("expected a ";"") and g++
  * ("expected ',' or ';' before 'for'") report it at line 27, the first token
  * where a ";" was expected.
- * Expected verdict: "compiles" fails (0 of 10), no dataset is run: 0/100. */
+ * Expected verdict: "compiles" fails, no dataset is run, all score 0. */
 
 #define TILE_WIDTH 16
 

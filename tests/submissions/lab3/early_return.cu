@@ -8,12 +8,14 @@
  * C then read: stale shared memory) nor reach the __syncthreads() the others
  * wait at. Correct whenever every thread of every block lies inside C.
  *
- * Expected verdict: compiles (10), passes the datasets whose M and N are both
- * multiples of 16 (0, 1, 2, 3, 5, 9) and fails the other nine (4, 6, 7, 8,
- * 10, 11, 12, 13, 14): 46/100. On the CPU emulator those nine fail with a
- * barrier-divergence report (some threads of a block exited while others
- * wait at __syncthreads()); on a GPU the barrier is undefined behaviour and
- * they fail with wrong elements along the partial tiles. */
+ * Expected verdict: compiles, passes the datasets whose M and N are both
+ * multiples of 16 (0, 1, 2, 3, 5, 9, 15, 16: 8 of 20, 40/100 with the
+ * current rubric) and fails the other twelve. On the CPU emulator each of
+ * those twelve reports a barrier divergence (some threads of a block exited
+ * while the others wait at the __syncthreads() on line 42) and the stale
+ * tile entries make the partial tiles of C NaN; on a GPU the barrier is
+ * undefined behaviour and those tiles come out wrong (verified on an H200:
+ * same 8 pass). */
 
 #define TILE_WIDTH 16
 

@@ -7,8 +7,8 @@
  *
  * Demonstrates the per-dataset time limit: the driver is killed, the grader
  * reports the time limit, and it goes on with the next dataset.
- * Expected verdict: compiles (10), every dataset fails on the time limit
- * (30 s each in rubric.json; tests may lower it): 10/100. */
+ * Expected verdict: compiles, every dataset fails on the time limit (30 s
+ * each in rubric.json; tests should lower it with --rubric): 0/100. */
 
 #define TILE_WIDTH 16
 

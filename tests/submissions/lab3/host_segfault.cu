@@ -6,8 +6,8 @@
  * Demonstrates that a crash of the student's host code in the driver process
  * is caught and reported (killed by signal 11) instead of taking the grader
  * down, and that every dataset is still graded on its own.
- * Expected verdict: compiles (10), every dataset fails with a segmentation
- * fault: 10/100. */
+ * Expected verdict: compiles, every dataset fails with "killed by signal 11
+ * (Segmentation fault)": 0/100 with the current rubric. */
 
 #define TILE_WIDTH 16
 

@@ -5,15 +5,16 @@
  *
  * The last partial block column and block row of C get no block, so those
  * elements keep the harness's poison.
- * Expected verdict: compiles (10), passes exactly the datasets whose M and N
- * are both multiples of 16 (0, 1, 2, 3, 5, 9: 6 x 6 = 36 points, 46 in all)
- * and fails the other nine (4, 6, 7, 8, 10, 11, 12, 13, 14). Where M, N >= 16
- * the failure is the grid-too-small hint (only the right and/or bottom
- * partial tiles of C are unwritten). Dataset 8 (1 x 200 x 1) gives a 0 x 0
- * grid, which the CUDA runtime rejects: on a GPU (CUDA 13, H200) the launch
- * fails with cudaErrorInvalidValue, the driver exits with status 3 and writes
- * no output. Dataset 10 (40 x 7 x 33) gets 2 x 2 blocks: the bottom 8 rows
- * and the right column stay unwritten. Verified on an H200: 6/15 datasets. */
+ * Expected verdict: compiles, passes exactly the datasets whose M and N are
+ * both multiples of 16 (0, 1, 2, 3, 5, 9, 15, 16: 8 of 20, 40/100 with the
+ * current rubric) and fails the other twelve. Where M and N are at least 16
+ * the failure carries the grid-too-small hint: only the right and/or bottom
+ * partial tiles of C were never written (dataset 10, 40 x 7 x 33, gets 2 x 2
+ * blocks: rows 32..39 and column 32 stay unwritten). Datasets 8 (1 x 200 x
+ * 1), 17 (1 x 1 x 1) and 18 (2 x 1000 x 3) give a grid with a 0 dimension,
+ * which the runtime rejects with cudaErrorInvalidValue (on an H200 with CUDA
+ * 13 and on the emulator): the driver exits with status 3, no output.
+ * Verified on an H200 and on the emulator. */
 
 #define TILE_WIDTH 16
 
