@@ -66,7 +66,7 @@ static void job_test_name(const ds_job_t *j, char *buf, size_t len)
 static int prepare_job(ds_job_t *j, const lab_t *lab, const char *scratch, const char *program)
 {
     if (dataset_load(&j->ref, lab->inputs, &j->data, j->load_error, sizeof j->load_error) != 0 ||
-        (lab->inputs == 2 &&
+        (strcmp(lab->shape_rule, "matmul") == 0 &&
          dataset_check_matmul(&j->ref, &j->data, j->load_error, sizeof j->load_error) != 0)) {
         j->load_failed = 1;
         return -1;
@@ -394,6 +394,14 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         return -1;
     }
     run->backend = backend_resolve(o->backend, run->backend_why, sizeof run->backend_why);
+    if (o->backend == BACKEND_GPU && gpu_device_count() == 0) {
+        snprintf(run->error, sizeof run->error,
+                 "--backend gpu needs a CUDA device and none was found (no driver, or no "
+                 "device); grade on the CPU emulator with --backend emu or auto");
+        free(refs);
+        rubric_free(&rub);
+        return -1;
+    }
     if (make_scratch(run) != 0) {
         free(refs);
         rubric_free(&rub);

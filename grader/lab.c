@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rubric.h"
+#include "config.h"
 #include "util.h"
 
 #define DEFAULT_TIME_LIMIT_S 30.0
@@ -66,6 +66,20 @@ static int read_style(const cfg_t *c, struct json_object *obj, lab_t *out)
     if (strcmp(out->style, "kernel") != 0 && strcmp(out->style, "program") != 0)
         return cfg_fail(c, NULL, "style", "must be \"kernel\" or \"program\", not '%s'",
                         out->style);
+    return 0;
+}
+
+/* "matmul": input0 is MxK, input1 KxN, output MxN; "none": no rule. */
+static int read_shape_rule(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    snprintf(out->shape_rule, sizeof out->shape_rule, "none");
+    if (cfg_string(c, obj, NULL, "shape_rule", out->shape_rule, sizeof out->shape_rule) < 0)
+        return -1;
+    if (strcmp(out->shape_rule, "matmul") != 0 && strcmp(out->shape_rule, "none") != 0)
+        return cfg_fail(c, NULL, "shape_rule", "must be \"matmul\" or \"none\", not '%s'",
+                        out->shape_rule);
+    if (strcmp(out->shape_rule, "matmul") == 0 && out->inputs != 2)
+        return cfg_fail(c, NULL, "shape_rule", "\"matmul\" needs \"inputs\": 2");
     return 0;
 }
 
@@ -141,13 +155,15 @@ static int read_time_limit(const cfg_t *c, struct json_object *obj, lab_t *out)
 static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder, lab_t *out)
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
-                                        "inputs", "tile_width", "compare", "time_limit_s", NULL};
+                                        "inputs", "tile_width", "compare", "time_limit_s",
+                                        "shape_rule", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
-        read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0)
+        read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
+        read_shape_rule(c, root, out) != 0)
         return -1;
     return 0;
 }

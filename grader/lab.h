@@ -9,6 +9,8 @@
  *   "driver": "driver.cu",              host harness, relative to the lab folder
  *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset
  *   "tile_width": 16,                   the handout's TILE_WIDTH (for hints)
+ *   "shape_rule": "matmul",             how the dataset shapes must relate: "matmul" (input0
+ *                                       MxK, input1 KxN, output MxN) or "none" (default)
  *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
  *   "time_limit_s": 20                  default per-dataset limit (rubric may override)
  * }
@@ -30,6 +32,7 @@ typedef struct {
     char driver_path[PATH_MAX];  /* absolute or root-relative path of the driver */
     int inputs;
     int tile_width;
+    char shape_rule[16];         /* "matmul" or "none" */
     tolerance_t tol;
     double time_limit_s;
 } lab_t;

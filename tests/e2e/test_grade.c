@@ -19,8 +19,17 @@ typedef struct {
     char dir[64];
 } graded_t;
 
-/* Runs `bin/cugrade run --backend emu --json <tmp>/r.json [extra...] SUBMISSION`. */
+static graded_t grade_on(const char *backend, const char *submission, const char *const *extra,
+                         char *const *env);
+
 static graded_t grade(const char *submission, const char *const *extra)
+{
+    return grade_on("emu", submission, extra, NULL);
+}
+
+/* Runs `bin/cugrade run --backend B --json <tmp>/r.json [extra...] SUBMISSION`. */
+static graded_t grade_on(const char *backend, const char *submission, const char *const *extra,
+                         char *const *env)
 {
     graded_t g;
     memset(&g, 0, sizeof g);
@@ -28,14 +37,14 @@ static graded_t grade(const char *submission, const char *const *extra)
     cr_assert_not_null(mkdtemp(g.dir));
     char json_path[128];
     snprintf(json_path, sizeof json_path, "%s/r.json", g.dir);
-    char *argv[32] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "emu", "--color",
+    char *argv[32] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", (char *)backend, "--color",
                       "never", "--json", json_path};
     int n = 10;
     for (int i = 0; extra && extra[i]; i++)
         argv[n++] = (char *)extra[i];
     argv[n++] = (char *)submission;
     argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 300, .output_cap = 1 << 20};
     run_one(&spec, &g.run);
     if (is_file(json_path))
         g.json = json_object_from_file(json_path);
@@ -334,6 +343,27 @@ Test(e2e, early_return_before_barriers_is_reported_as_barrier_divergence, .timeo
     cr_expect(strstr(out, "emulator error (barrier-divergence)"), "%s", out);
     cr_expect(strstr(out, "early_return.cu:"), "no file:line: %s", out);
     cr_expect(strstr(out, "more barrier-divergence diagnostics not shown"), "%s", out);
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_emulator, .timeout = 300)
+{
+    char *no_gpu[] = {"CUGRADE_GPU_COUNT=0", NULL};
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade_on("gpu", "reference", extra, no_gpu);
+    cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "--backend gpu needs a CUDA device"), "%s", g.run.output);
+    cr_assert_null(g.json);
+    release(&g);
+    g = grade_on("auto", "reference", extra, no_gpu);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "backend: emu (auto: no CUDA device found"), "%s", g.run.output);
+    cr_assert(passed(test_named(&g, "dataset 0 ")));
     release(&g);
     rm_rf(dir);
 }

@@ -41,6 +41,7 @@ Test(lab_load, the_real_lab3)
     cr_assert_eq(lab.tile_width, 16);
     cr_assert(lab.tol.rtol >= 0 && lab.tol.atol >= 0);
     cr_assert(lab.time_limit_s > 0);
+    cr_assert_str_eq(lab.shape_rule, "matmul");
 }
 
 Test(lab_load, paths_under_another_root)
@@ -156,10 +157,17 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s)");
+                                "time_limit_s, shape_rule)");
 }
 
 Test(lab_reject, time_limit)
 {
     expect_error("time_limit_zero", ": time_limit_s: must be a number of seconds > 0 and <= 3600");
+}
+
+Test(lab_load, shape_rule)
+{
+    cr_assert_str_eq(load_ok(ROOT, "good").shape_rule, "none", "default");
+    expect_error("shape_rule_unknown", ": shape_rule: must be \"matmul\" or \"none\", not 'conv'");
+    expect_error("shape_rule_needs_two_inputs", ": shape_rule: \"matmul\" needs \"inputs\": 2");
 }

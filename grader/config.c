@@ -1,0 +1,153 @@
+/* config.c - small json-c helpers for cugrade's configuration files
+ * (rubric.json, lab.json): parse with the line of a syntax error, and
+ * validate members with messages that name the file and the JSON path. */
+#include "config.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* 1-based line of text[offset]. */
+static int line_at(const char *text, size_t offset)
+{
+    int line = 1;
+    for (size_t i = 0; i < offset; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* Where an unfinished document ends: just after its last non-blank byte. */
+static size_t end_of_content(const char *text, size_t len)
+{
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r' ||
+                       text[len - 1] == '\n'))
+        len--;
+    return len > 0 ? len - 1 : 0;
+}
+
+struct json_object *cfg_parse_text(const char *name, const char *text, size_t len, char *err,
+                                   size_t errlen)
+{
+    if (len > (size_t)0x7fffffff) {
+        fail(err, errlen, "%s: file too large", name);
+        return NULL;
+    }
+    struct json_tokener *tok = json_tokener_new();
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    struct json_object *obj = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t offset = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    if (jerr == json_tokener_success)
+        return obj;
+    json_object_put(obj);
+    if (jerr == json_tokener_continue)
+        fail(err, errlen, "%s:%d: syntax error: unexpected end of file", name,
+             line_at(text, end_of_content(text, len)));
+    else
+        fail(err, errlen, "%s:%d: syntax error: %s", name, line_at(text, offset),
+             json_tokener_error_desc(jerr));
+    return NULL;
+}
+
+struct json_object *cfg_parse_file(const char *path, char *err, size_t errlen)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    if (!text)
+        return NULL;
+    struct json_object *obj = cfg_parse_text(path, text, len, err, errlen);
+    free(text);
+    return obj;
+}
+
+int cfg_fail(const cfg_t *c, const char *where, const char *key, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int has_where = where && *where, has_key = key && *key;
+    return fail(c->err, c->errlen, "%s: %s%s%s%s%s", c->file, has_where ? where : "",
+                has_where && has_key ? "." : "", has_key ? key : "",
+                has_where || has_key ? ": " : "", msg);
+}
+
+int cfg_require_object(const cfg_t *c, struct json_object *obj, const char *where)
+{
+    if (!json_object_is_type(obj, json_type_object))
+        return cfg_fail(c, where, NULL, "must be an object { ... }");
+    return 0;
+}
+
+static int is_known(const char *key, const char *const known[])
+{
+    for (int i = 0; known[i]; i++)
+        if (strcmp(key, known[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void join_names(const char *const names[], char *buf, size_t len)
+{
+    strbuf_t sb = {0};
+    for (int i = 0; names[i]; i++)
+        sb_appendf(&sb, "%s%s", i ? ", " : "", names[i]);
+    snprintf(buf, len, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
+int cfg_check_keys(const cfg_t *c, struct json_object *obj, const char *where,
+                   const char *const known[])
+{
+    json_object_object_foreach(obj, key, val)
+    {
+        (void)val;
+        if (!is_known(key, known)) {
+            char names[256];
+            join_names(known, names, sizeof names);
+            return cfg_fail(c, where, key, "unknown key (known keys: %s)", names);
+        }
+    }
+    return 0;
+}
+
+struct json_object *cfg_member(struct json_object *obj, const char *key)
+{
+    struct json_object *v = NULL;
+    if (!json_object_object_get_ex(obj, key, &v))
+        return NULL;
+    return v;
+}
+
+int cfg_number(struct json_object *v, double *out)
+{
+    if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+        return 0;
+    double d = json_object_get_double(v);
+    if (!isfinite(d))
+        return 0;
+    *out = d;
+    return 1;
+}
+
+int cfg_string(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
+               char *dst, size_t dstlen)
+{
+    struct json_object *v = cfg_member(obj, key);
+    if (!v)
+        return 0;
+    if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0)
+        return cfg_fail(c, where, key, "must be a non-empty string");
+    if ((size_t)json_object_get_string_len(v) >= dstlen)
+        return cfg_fail(c, where, key, "too long (at most %zu characters)", dstlen - 1);
+    snprintf(dst, dstlen, "%s", json_object_get_string(v));
+    return 1;
+}
+
