@@ -38,6 +38,14 @@ void fill_poison(unsigned char *begin, unsigned char *end)
 
 bool section_known() { return __start_cugrade_shared && __stop_cugrade_shared; }
 
+/* The linker-made section bounds are declared as arrays of unknown size, so
+ * a fortified memcpy believes they hold 0 bytes. Hide their origin. */
+unsigned char *section_pointer(unsigned char *p)
+{
+    asm("" : "+r"(p));
+    return p;
+}
+
 } // namespace
 
 size_t static_shared_size()
@@ -53,8 +61,8 @@ void poison_shared(size_t dynamic_bytes)
     unsigned char *dyn = __cugrade_dynamic_smem;
     unsigned char *dyn_end = dyn + sizeof __cugrade_dynamic_smem;
     if (section_known()) {
-        fill_poison(__start_cugrade_shared, dyn);
-        fill_poison(dyn_end, __stop_cugrade_shared);
+        fill_poison(section_pointer(__start_cugrade_shared), dyn);
+        fill_poison(dyn_end, section_pointer(__stop_cugrade_shared));
     }
     fill_poison(dyn, dyn + (dynamic_bytes < sizeof __cugrade_dynamic_smem ? dynamic_bytes
                                                                            : sizeof __cugrade_dynamic_smem));
