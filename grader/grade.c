@@ -4,6 +4,7 @@
  * each child gets only its inputs (as matbin files in a scratch folder). */
 #include "grade.h"
 #include "build.h"
+#include "commands.h"
 #include "compare.h"
 #include "dataset.h"
 #include "lab.h"
@@ -355,6 +356,17 @@ static int make_scratch(grade_run_t *run)
     return 0;
 }
 
+static void record_facts(grade_run_t *run, const char *lab)
+{
+    grade_t *g = &run->grade;
+    grade_set_extra_text(g, "cugrade_version", CUGRADE_VERSION);
+    grade_set_extra_text(g, "lab", lab);
+    grade_set_extra_text(g, "backend", backend_name(run->backend));
+    grade_set_extra_text(g, "submission_file", run->student_file);
+    grade_set_extra_number(g, "datasets_passed", run->datasets_passed);
+    grade_set_extra_number(g, "datasets_total", run->datasets_total);
+}
+
 static void summarise(grade_run_t *run)
 {
     strbuf_t out = {0};
@@ -461,6 +473,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         run->scratch[0] = '\0';
     }
     run->grade.execution_time = now_seconds() - t0;
+    record_facts(run, o->lab);
     summarise(run);
     return 0;
 }

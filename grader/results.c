@@ -89,6 +89,40 @@ static struct json_object *test_to_json(const test_result_t *t)
     return o;
 }
 
+static extra_item_t *new_extra(grade_t *g, const char *key)
+{
+    if (g->nextra >= GRADE_MAX_EXTRA)
+        return NULL;
+    extra_item_t *e = &g->extra[g->nextra++];
+    snprintf(e->key, sizeof e->key, "%s", key);
+    return e;
+}
+
+void grade_set_extra_text(grade_t *g, const char *key, const char *value)
+{
+    extra_item_t *e = new_extra(g, key);
+    if (e)
+        e->text = strdup(value);
+}
+
+void grade_set_extra_number(grade_t *g, const char *key, double value)
+{
+    extra_item_t *e = new_extra(g, key);
+    if (e)
+        e->number = value;
+}
+
+static struct json_object *extra_to_json(const grade_t *g)
+{
+    struct json_object *obj = json_object_new_object();
+    for (int i = 0; i < g->nextra; i++) {
+        const extra_item_t *e = &g->extra[i];
+        json_object_object_add(obj, e->key,
+                               e->text ? json_object_new_string(e->text) : json_number(e->number));
+    }
+    return obj;
+}
+
 char *grade_to_json(const grade_t *g)
 {
     struct json_object *root = json_object_new_object();
@@ -97,6 +131,8 @@ char *grade_to_json(const grade_t *g)
                            json_number(round(g->execution_time * 1000) / 1000));
     if (g->output)
         add_string(root, "output", g->output);
+    if (g->nextra > 0)
+        json_object_object_add(root, "extra_data", extra_to_json(g));
     struct json_object *tests = json_object_new_array();
     for (int i = 0; i < g->ntests; i++)
         json_object_array_add(tests, test_to_json(&g->tests[i]));
@@ -123,5 +159,7 @@ void grade_free(grade_t *g)
         free(g->tests[i].output);
     free(g->tests);
     free(g->output);
+    for (int i = 0; i < g->nextra; i++)
+        free(g->extra[i].text);
     memset(g, 0, sizeof *g);
 }

@@ -1,7 +1,8 @@
 /* results.h - one submission's grade and its Gradescope results.json.
  *
  * The JSON follows Gradescope's autograder specification: top-level "score",
- * "execution_time", "output", "tests": [ { "name", "score", "max_score",
+ * "execution_time", "output", "extra_data" (cugrade's own facts: lab,
+ * backend, version, ...), "tests": [ { "name", "score", "max_score",
  * "status" ("passed"/"failed"), "output", "visibility" } ]. Written through a
  * temporary file and rename. */
 #ifndef CUGRADE_RESULTS_H
@@ -19,9 +20,20 @@ typedef struct {
     char *output; /* malloc'd, may be NULL */
 } test_result_t;
 
+#define GRADE_MAX_EXTRA 16
+
+/* One entry of Gradescope's free-form "extra_data" object. */
+typedef struct {
+    char key[32];
+    char *text;    /* malloc'd string value, or NULL for a number */
+    double number;
+} extra_item_t;
+
 typedef struct {
     test_result_t *tests;
     int ntests, cap;
+    extra_item_t extra[GRADE_MAX_EXTRA];
+    int nextra;
     double execution_time; /* seconds */
     char *output;          /* malloc'd top-level message, may be NULL */
 } grade_t;
@@ -29,6 +41,10 @@ typedef struct {
 /* Appends a test; output is copied. Returns the new test. */
 test_result_t *grade_add_test(grade_t *g, const char *name, double score, double max_score,
                               int passed, visibility_t vis, const char *output);
+/* Adds "key": value to the top-level "extra_data" (silently ignored past
+ * GRADE_MAX_EXTRA entries). */
+void grade_set_extra_text(grade_t *g, const char *key, const char *value);
+void grade_set_extra_number(grade_t *g, const char *key, double value);
 double grade_score(const grade_t *g);
 double grade_max_score(const grade_t *g);
 

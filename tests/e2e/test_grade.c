@@ -136,6 +136,11 @@ Test(e2e, reference_gets_full_marks_on_every_shipped_dataset, .timeout = 300)
         max += num(json_object_array_get_idx(tests, i), "max_score");
     cr_assert_float_eq(num(g.json, "score"), max, 1e-9);
     cr_assert(strstr(g.run.output, "Score: 100 / 100"), "%s", g.run.output);
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_str_eq(str(extra, "backend"), "emu");
+    cr_assert_str_eq(str(extra, "submission_file"), "reference/lab3/matmul.cu");
+    cr_assert_float_eq(num(extra, "datasets_passed"), num(extra, "datasets_total"), 1e-9);
     release(&g);
 }
 

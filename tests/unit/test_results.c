@@ -194,3 +194,22 @@ Test(results_write, unwritable_path_is_an_error)
     cr_assert_eq(grade_write_json(&g, "/nonexistent-dir/results.json", err, sizeof err), -1);
     cr_assert_not_null(strstr(err, "/nonexistent-dir/results.json"), "%s", err);
 }
+
+Test(results_json, extra_data_holds_cugrades_facts)
+{
+    grade_t g;
+    sample_grade(&g);
+    struct json_object *root = render_and_parse(&g);
+    struct json_object *absent = NULL;
+    cr_assert(!json_object_object_get_ex(root, "extra_data", &absent), "no extra_data when unset");
+    json_object_put(root);
+    grade_set_extra_text(&g, "backend", "emu");
+    grade_set_extra_number(&g, "datasets_passed", 19);
+    root = render_and_parse(&g);
+    struct json_object *extra = member(root, "extra_data");
+    cr_assert_str_eq(json_object_get_string(member(extra, "backend")), "emu");
+    cr_assert(json_object_is_type(member(extra, "datasets_passed"), json_type_int));
+    cr_assert_eq(json_object_get_int(member(extra, "datasets_passed")), 19);
+    json_object_put(root);
+    grade_free(&g);
+}
