@@ -1,0 +1,101 @@
+/* test_runner.c - child processes: exit codes, signals, the time limit that
+ * kills the whole process group (grandchildren included), the output cap
+ * that keeps the first bytes and counts the rest, and several children at
+ * once. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "util.h"
+
+static run_result_t run_sh(const char *script, double timeout_s, size_t cap)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = cap};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+Test(runner, exit_code_and_output)
+{
+    run_result_t r = run_sh("echo out; echo err >&2; exit 3", 10, 0);
+    cr_assert(r.started && r.exited && !r.signaled && !r.timed_out);
+    cr_assert_eq(r.exit_code, 3);
+    cr_assert(strstr(r.output, "out\n") && strstr(r.output, "err\n"), "%s", r.output);
+    cr_assert(!r.output_truncated);
+    run_result_free(&r);
+}
+
+Test(runner, a_crash_is_reported_with_its_signal)
+{
+    run_result_t r = run_sh("kill -SEGV $$", 10, 0);
+    cr_assert(r.signaled && !r.exited && !r.timed_out);
+    cr_assert_eq(r.term_signal, SIGSEGV);
+    char why[128];
+    char *argv[] = {"x", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 1};
+    run_describe(&r, &spec, why, sizeof why);
+    cr_assert_str_eq(why, "crashed: killed by signal 11 (Segmentation fault)");
+    run_result_free(&r);
+}
+
+Test(runner, the_time_limit_kills_the_whole_group, .timeout = 30)
+{
+    char marker[] = "/tmp/cugrade-runner-XXXXXX";
+    int fd = mkstemp(marker);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    unlink(marker);
+    char script[256];
+    /* A grandchild that would create the marker after 3 s, and a parent that hangs. */
+    snprintf(script, sizeof script, "(sleep 3; touch %s) & sleep 100", marker);
+    double t0 = now_seconds();
+    run_result_t r = run_sh(script, 1.0, 0);
+    double took = now_seconds() - t0;
+    cr_assert(r.timed_out && !r.exited && !r.signaled);
+    cr_assert_lt(took, 5.0, "took %.1f s", took);
+    sleep(4);
+    cr_assert(!is_file(marker), "the grandchild survived the time limit");
+    char *argv[] = {"x", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 1};
+    char why[128];
+    run_describe(&r, &spec, why, sizeof why);
+    cr_assert_str_eq(why, "exceeded the time limit of 1 s and was killed");
+    run_result_free(&r);
+}
+
+Test(runner, output_is_capped_and_counted, .timeout = 60)
+{
+    run_result_t r = run_sh("head -c 5000000 /dev/zero | tr '\\0' x", 30, 1000);
+    cr_assert(r.exited && r.exit_code == 0);
+    cr_assert_eq(r.output_len, 1000);
+    cr_assert_eq(r.output_total, 5000000);
+    cr_assert(r.output_truncated);
+    cr_assert_eq(strlen(r.output), 1000);
+    run_result_free(&r);
+}
+
+Test(runner, runs_several_at_once_and_keeps_their_order, .timeout = 30)
+{
+    char *a[] = {"/bin/sh", "-c", "sleep 1; echo first", NULL};
+    char *b[] = {"/bin/sh", "-c", "sleep 1; echo second; exit 1", NULL};
+    char *c[] = {"/nonexistent/program", NULL};
+    run_spec_t specs[] = {{.argv = a, .timeout_s = 10}, {.argv = b, .timeout_s = 10},
+                          {.argv = c, .timeout_s = 10}};
+    run_result_t res[3];
+    double t0 = now_seconds();
+    run_many(specs, res, 3, 3);
+    double took = now_seconds() - t0;
+    cr_assert_lt(took, 1.9, "ran one after another: %.1f s", took);
+    cr_assert_str_eq(res[0].output, "first\n");
+    cr_assert_str_eq(res[1].output, "second\n");
+    cr_assert_eq(res[1].exit_code, 1);
+    cr_assert(res[2].exited && res[2].exit_code == 127);
+    cr_assert(strstr(res[2].output, "cannot run /nonexistent/program"), "%s", res[2].output);
+    for (int i = 0; i < 3; i++)
+        run_result_free(&res[i]);
+}
