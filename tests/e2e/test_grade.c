@@ -372,3 +372,18 @@ Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_emulat
     release(&g);
     rm_rf(dir);
 }
+
+Test(e2e, course_style_submission_compiles_and_passes_unchanged, .timeout = 300)
+{
+    graded_t g = grade(SUB "course_style.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *tests = tests_of(&g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        cr_expect(passed(t), "%s failed:\n%s", str(t, "name"), str(t, "output"));
+    }
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert(strstr(str(d0, "output"), "The dimensions of C are 64 x 64"),
+              "the student's printf is shown: %s", str(d0, "output"));
+    release(&g);
+}
