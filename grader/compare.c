@@ -325,7 +325,12 @@ void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
                  r->max_abs_err, r->max_rel_err);
         return;
     }
-    int n = snprintf(buf, buflen,
+    int n;
+    if (r->wrong == r->never_written)
+        n = snprintf(buf, buflen, "%ld of %ld elements never written (every written one is right)",
+                     r->never_written, r->total);
+    else
+        n = snprintf(buf, buflen,
                      "%ld of %ld elements wrong (max abs err %.3g, max rel err %.3g); %ld never "
                      "written",
                      r->wrong, r->total, r->max_abs_err, r->max_rel_err, r->never_written);
