@@ -65,7 +65,7 @@ $(B)/librewrite.a: $(REWRITE_OBJ)
 $(B)/libcugrade_emu.a: $(EMU_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-bin/cugrade: $(B)/grader/main.o $(B)/libcugrade.a $(B)/librewrite.a
+bin/cugrade: $(B)/grader/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
 
@@ -90,16 +90,16 @@ EMUT_C    := $(wildcard emu/tests/test_*.c)
 EMUT_CPP  := $(wildcard emu/tests/test_*.cpp)
 EMUT_BIN  := $(EMUT_C:emu/tests/%.c=$(B)/emu-tests/%) $(EMUT_CPP:emu/tests/%.cpp=$(B)/emu-tests/%)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a $(B)/librewrite.a
+$(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(B)/librewrite.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
 $(B)/emu-tests/%: emu/tests/%.c $(B)/librewrite.a $(B)/libcugrade_emu.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
-$(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h)
+$(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 
