@@ -16,6 +16,7 @@ typedef struct {
     const lab_t *lab;
     const char *scratch;  /* per-submission working folder */
     double timeout_s;     /* per compiler invocation */
+    int checks;           /* emu only: instrument the student file (emucc --checks) */
 } build_ctx_t;
 
 typedef struct {

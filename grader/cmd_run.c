@@ -16,9 +16,11 @@
 static void run_usage(FILE *to)
 {
     fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
-          "                   [--rubric FILE] [--jobs N] [--keep] [--color auto|always|never] SUBMISSION\n"
+          "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
+          "                   [--color auto|always|never] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
+          "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n",
           to);
 }
@@ -50,8 +52,9 @@ int cmd_run(int argc, char **argv)
         {"datasets", required_argument, 0, 'd'}, {"json", required_argument, 0, 'j'},
         {"rubric", required_argument, 0, 'r'},  {"jobs", required_argument, 0, 'J'},
         {"keep", no_argument, 0, 'k'},          {"color", required_argument, 0, 'c'},
+        {"checks", required_argument, 0, 'C'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
-    grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO};
+    grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
     color_mode_t color = COLOR_AUTO;
     int c;
@@ -75,6 +78,13 @@ int cmd_run(int argc, char **argv)
                 fprintf(stderr, "cugrade run: bad --color '%s'\n", optarg);
                 return EXIT_USAGE;
             }
+            break;
+        case 'C':
+            if (strcmp(optarg, "all") != 0 && strcmp(optarg, "none") != 0) {
+                fprintf(stderr, "cugrade run: bad --checks '%s' (all or none)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o.checks = strcmp(optarg, "all") == 0;
             break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EXIT_USAGE;

@@ -18,6 +18,7 @@ typedef struct {
     const char *rubric_path;   /* NULL: <root>/rubric.json */
     int jobs;                  /* datasets run at once; 0: cores (emu) or 1 (gpu) */
     int keep_scratch;          /* keep the build/run folder and print where */
+    int checks;                /* run the emulator's checks (cugrade run --checks all|none) */
 } grade_opts_t;
 
 typedef struct {

@@ -39,13 +39,19 @@ static void print_indented(FILE *to, const char *text, int max_lines, const pale
                 p->reset);
 }
 
+/* A test not run because the submission does not compile. */
+static int is_gated(const test_result_t *t)
+{
+    return t->output && strcmp(t->output, "not run: does not compile\n") == 0;
+}
+
 static void print_test(FILE *to, const test_result_t *t, const palette_t *p)
 {
     fprintf(to, "  %s%s%s  %5g/%-4g %s\n", t->passed ? p->green : p->red,
             t->passed ? "PASS" : "FAIL", p->reset, t->score, t->max_score, t->name);
     if (t->passed || !t->output)
         return;
-    if (strncmp(t->output, "not run:", 8) == 0)
+    if (is_gated(t))
         return; /* the compile failure above already says why */
     print_indented(to, t->output, strstr(t->name, "compile") ? 40 : DETAIL_LINES, p);
 }
@@ -59,8 +65,7 @@ void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_
     int not_run = 0;
     for (int i = 0; i < run->grade.ntests; i++) {
         const test_result_t *t = &run->grade.tests[i];
-        if (t->output && strncmp(t->output, "not run:", 8) == 0)
-            not_run++;
+        not_run += is_gated(t);
         print_test(to, t, &p);
     }
     if (not_run)

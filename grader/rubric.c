@@ -183,7 +183,53 @@ static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *w
     return 0;
 }
 
-/* "checks" and "performance" belong to other modules: kept as JSON text. */
+/* In check_id_t order; NULL-terminated for cfg_check_keys. */
+static const char *const check_names[CHECK_COUNT + 1] = {
+    "race-free", "barriers-uniform", "memory-safe", "uses-shared-memory", "traffic-reduced", NULL};
+
+const char *check_name(check_id_t id)
+{
+    return (int)id >= 0 && id < CHECK_COUNT ? check_names[id] : "?";
+}
+
+static int parse_check(const cfg_t *c, struct json_object *obj, const char *where, check_id_t id,
+                       check_rule_t *rule)
+{
+    static const char *const known[] = {"points", "visibility", NULL};
+    static const char *const known_traffic[] = {"points", "visibility", "max_bytes_per_flop", NULL};
+    int traffic = id == CHECK_TRAFFIC_REDUCED;
+    if (cfg_require_object(c, obj, where) != 0 ||
+        cfg_check_keys(c, obj, where, traffic ? known_traffic : known) != 0 ||
+        read_points(c, obj, where, "points", &rule->points) != 0 ||
+        read_visibility(c, obj, where, &rule->visibility) != 0)
+        return -1;
+    if (traffic) {
+        struct json_object *v = cfg_member(obj, "max_bytes_per_flop");
+        if (!v)
+            return cfg_fail(c, where, "max_bytes_per_flop", "missing (required)");
+        if (!cfg_number(v, &rule->max_bytes_per_flop) || !(rule->max_bytes_per_flop > 0))
+            return cfg_fail(c, where, "max_bytes_per_flop", "must be a number > 0");
+    }
+    rule->present = 1;
+    return 0;
+}
+
+static int parse_checks(const cfg_t *c, struct json_object *obj, const char *where,
+                        lab_rubric_t *out)
+{
+    if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, check_names) != 0)
+        return -1;
+    for (int id = 0; id < CHECK_COUNT; id++) {
+        struct json_object *v = cfg_member(obj, check_names[id]);
+        char path[256];
+        subpath(path, sizeof path, where, check_names[id]);
+        if (v && parse_check(c, v, path, (check_id_t)id, &out->checks[id]) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* "performance" belongs to a later module: kept as JSON text. */
 static int keep_raw(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
                     char **out)
 {
@@ -214,8 +260,11 @@ static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where,
     subpath(path, sizeof path, where, "datasets");
     if (parse_datasets(c, datasets, path, out) != 0)
         return -1;
-    if (keep_raw(c, obj, where, "checks", &out->checks_json) != 0 ||
-        keep_raw(c, obj, where, "performance", &out->performance_json) != 0)
+    struct json_object *checks = cfg_member(obj, "checks");
+    subpath(path, sizeof path, where, "checks");
+    if (checks && parse_checks(c, checks, path, out) != 0)
+        return -1;
+    if (keep_raw(c, obj, where, "performance", &out->performance_json) != 0)
         return -1;
     return 0;
 }
@@ -301,9 +350,8 @@ dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_na
 void rubric_free(lab_rubric_t *r)
 {
     free(r->overrides);
-    free(r->checks_json);
     free(r->performance_json);
     r->overrides = NULL;
     r->noverrides = 0;
-    r->checks_json = r->performance_json = NULL;
+    r->performance_json = NULL;
 }

@@ -9,7 +9,10 @@
  *       "datasets": { "points": 5, "visibility": "visible", "time_limit_s": 20,
  *                     "overrides": { "12": { "points": 10, "visibility": "after_published",
  *                                            "time_limit_s": 60 } } },
- *       "checks":      { ... },   reserved for the emulator checks (issue 3)
+ *       "checks": { "race-free": { "points": 4 }, "barriers-uniform": { "points": 4 },
+ *                   "memory-safe": { "points": 4 }, "uses-shared-memory": { "points": 4 },
+ *                   "traffic-reduced": { "points": 4, "max_bytes_per_flop": 1.0 } },
+ *                                 each optional, with "visibility" too
  *       "performance": { ... }    reserved for the performance score (issue 4)
  *     }
  *   }
@@ -19,7 +22,7 @@
  * Gradescope's: visible, hidden, after_due_date, after_published.
  * time_limit_s is optional; unset (0) means the lab manifest's time_limit_s.
  * Unknown keys are errors (typos must not silently change grades), except
- * inside the reserved "checks" and "performance" objects. */
+ * inside the reserved "performance" object. */
 #ifndef CUGRADE_RUBRIC_H
 #define CUGRADE_RUBRIC_H
 
@@ -42,6 +45,25 @@ typedef struct {
     dataset_rule_t rule;
 } dataset_override_t;
 
+/* The checks a rubric may award points for (the CPU emulator's findings). */
+typedef enum {
+    CHECK_RACE_FREE = 0,      /* no shared-memory race between two barriers */
+    CHECK_BARRIERS_UNIFORM,   /* every __syncthreads() reached by the whole block */
+    CHECK_MEMORY_SAFE,        /* no out-of-bounds access, no uninitialised read */
+    CHECK_USES_SHARED_MEMORY, /* the kernel reads data it staged in shared memory */
+    CHECK_TRAFFIC_REDUCED,    /* global bytes per FLOP at most max_bytes_per_flop */
+    CHECK_COUNT
+} check_id_t;
+
+const char *check_name(check_id_t id); /* "race-free", ... as in rubric.json */
+
+typedef struct {
+    int present;               /* listed in the rubric */
+    double points;
+    visibility_t visibility;
+    double max_bytes_per_flop; /* traffic-reduced only (required there) */
+} check_rule_t;
+
 typedef struct {
     char lab[64];
     char compile_name[64];
@@ -52,7 +74,7 @@ typedef struct {
     double datasets_total;
     dataset_override_t *overrides;
     int noverrides;
-    char *checks_json;        /* raw JSON text of "checks", or NULL */
+    check_rule_t checks[CHECK_COUNT];
     char *performance_json;   /* raw JSON text of "performance", or NULL */
 } lab_rubric_t;
 

@@ -23,7 +23,6 @@ static void expect_error(const char *file, const char *message)
     cr_assert_eq(rubric_load(file, "lab3", &r, err, sizeof err), -1, "%s loaded", file);
     cr_assert_str_eq(err, message);
     cr_assert_null(r.overrides);
-    cr_assert_null(r.checks_json);
 }
 
 /* ---- loading -------------------------------------------------------------------------- */
@@ -37,7 +36,9 @@ Test(rubric_load, the_real_rubric)
     cr_assert_geq(r.compile_points, 0);
     cr_assert(r.datasets_total_given ? r.datasets_total >= 0 : r.datasets.points >= 0);
     cr_assert(r.datasets.time_limit_s > 0 && r.datasets.time_limit_s <= 3600);
-    cr_assert_not_null(r.checks_json);
+    for (int id = 0; id < CHECK_COUNT; id++)
+        cr_assert(r.checks[id].present, "%s missing from rubric.json", check_name((check_id_t)id));
+    cr_assert_gt(r.checks[CHECK_TRAFFIC_REDUCED].max_bytes_per_flop, 0);
     cr_assert_not_null(r.performance_json);
     rubric_free(&r);
 }
@@ -52,7 +53,8 @@ Test(rubric_load, defaults)
     cr_assert_eq(r.datasets.visibility, VIS_VISIBLE);
     cr_assert_eq(r.datasets.time_limit_s, 0, "unset: the lab manifest's limit applies");
     cr_assert_eq(r.noverrides, 0);
-    cr_assert_null(r.checks_json);
+    for (int id = 0; id < CHECK_COUNT; id++)
+        cr_assert(!r.checks[id].present);
     cr_assert_null(r.performance_json);
     rubric_free(&r);
 }
@@ -65,7 +67,13 @@ Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
     cr_assert_eq(r.datasets.visibility, VIS_AFTER_DUE_DATE);
     cr_assert_eq(r.datasets.time_limit_s, 20);
     cr_assert_eq(r.noverrides, 2);
-    cr_assert_str_eq(r.checks_json, "{\"shared_memory\":{\"points\":5}}");
+    cr_assert(r.checks[CHECK_RACE_FREE].present);
+    cr_assert_eq(r.checks[CHECK_RACE_FREE].points, 5);
+    cr_assert_eq(r.checks[CHECK_RACE_FREE].visibility, VIS_VISIBLE);
+    cr_assert(!r.checks[CHECK_MEMORY_SAFE].present);
+    cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].points, 3);
+    cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].visibility, VIS_HIDDEN);
+    cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].max_bytes_per_flop, 0.5);
     cr_assert_str_eq(r.performance_json, "{\"points\":10,\"baseline_ms\":[1.5,2]}");
     rubric_free(&r);
 }
@@ -237,4 +245,20 @@ Test(rubric_reject, override_points_with_total)
     expect_error(FIX "override_points_with_total.json",
                  FIX "override_points_with_total.json: labs.lab3.datasets.overrides.5.points: "
                      "not allowed with datasets.total (the total is split evenly)");
+}
+
+Test(rubric_reject, bad_checks)
+{
+    expect_error(FIX "check_unknown.json",
+                 FIX "check_unknown.json: labs.lab3.checks.race_free: unknown key (known keys: "
+                     "race-free, barriers-uniform, memory-safe, uses-shared-memory, traffic-reduced)");
+    expect_error(FIX "check_traffic_no_limit.json",
+                 FIX "check_traffic_no_limit.json: labs.lab3.checks.traffic-reduced."
+                     "max_bytes_per_flop: missing (required)");
+    expect_error(FIX "check_negative_points.json",
+                 FIX "check_negative_points.json: labs.lab3.checks.memory-safe.points: must be a "
+                     "non-negative number");
+    expect_error(FIX "check_limit_on_race.json",
+                 FIX "check_limit_on_race.json: labs.lab3.checks.race-free.max_bytes_per_flop: "
+                     "unknown key (known keys: points, visibility)");
 }

@@ -1,0 +1,167 @@
+/* checks.c - turn the emulator's findings and statistics into graded checks. */
+#include "checks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *kind;
+    check_id_t check;
+} finding_checks[] = {
+    {"race", CHECK_RACE_FREE},
+    {"barrier-divergence", CHECK_BARRIERS_UNIFORM},
+    {"barrier-mismatch", CHECK_BARRIERS_UNIFORM},
+    {"shared-oob", CHECK_MEMORY_SAFE},
+    {"global-oob", CHECK_MEMORY_SAFE},
+    {"invalid-address", CHECK_MEMORY_SAFE},
+    {"host-pointer", CHECK_MEMORY_SAFE},
+    {"uninit-shared", CHECK_MEMORY_SAFE},
+    {"uninit-global", CHECK_MEMORY_SAFE},
+};
+
+check_id_t check_for_finding(const char *kind)
+{
+    for (size_t i = 0; i < sizeof finding_checks / sizeof finding_checks[0]; i++)
+        if (strcmp(finding_checks[i].kind, kind) == 0)
+            return finding_checks[i].check;
+    return CHECK_COUNT;
+}
+
+static void add_insight(check_evidence_t *e, const emu_report_t *r, double flop)
+{
+    if (flop < e->insight_flop)
+        return;
+    strbuf_t sb = {0};
+    for (int i = 0; i < r->nfindings; i++) {
+        const emu_finding_t *f = &r->findings[i];
+        if (strcmp(f->severity, "info") == 0)
+            sb_appendf(&sb, "%s: %s\n", f->kind, f->message);
+    }
+    if (sb.len == 0 && e->insight)
+        return;
+    free(e->insight);
+    e->insight = sb_detach(&sb);
+    e->insight_flop = flop;
+}
+
+void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
+                  double flop)
+{
+    int seen_here[CHECK_COUNT] = {0};
+    for (int i = 0; i < r->nfindings; i++) {
+        const emu_finding_t *f = &r->findings[i];
+        check_id_t id = check_for_finding(f->kind);
+        if (id == CHECK_COUNT)
+            continue;
+        e->findings[id]++;
+        if (!seen_here[id]++)
+            e->datasets_with[id]++;
+        if (e->shown[id] < CHECK_DETAILS_SHOWN) {
+            sb_appendf(&e->details[id], "%s: %s\n", dataset_label, f->message);
+            e->shown[id]++;
+        }
+    }
+    e->runs++;
+    if (emu_report_stat(r, "threads") <= 0)
+        return; /* no kernel ran with the checking mode: no statistics to count */
+    e->instrumented_runs++;
+    e->flop += flop;
+    e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
+    e->staged_loads += emu_report_stat(r, "shared_staged_loads");
+    add_insight(e, r, flop);
+}
+
+/* The verdict and text of one check. */
+static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t *e, strbuf_t *out)
+{
+    static const char *const clean[] = {
+        [CHECK_RACE_FREE] = "no shared-memory race: every value a thread reads from shared memory "
+                            "was written before the last __syncthreads(), and no thread overwrites "
+                            "what another still reads",
+        [CHECK_BARRIERS_UNIFORM] = "every __syncthreads() was reached by all the threads of the block",
+        [CHECK_MEMORY_SAFE] = "no access outside an array, no host pointer, no read of memory "
+                              "nothing had written",
+    };
+    static const char *const advice[] = {
+        [CHECK_RACE_FREE] = "A __syncthreads() is missing between a write to shared memory and "
+                            "a read of it by another thread (after the tile loads, and after the "
+                            "inner product before the next phase overwrites the tiles).",
+        [CHECK_BARRIERS_UNIFORM] = "Every thread of a block must reach every __syncthreads(): "
+                                   "never return early or put a barrier inside a condition that "
+                                   "depends on the thread; keep out-of-range threads in the loop and "
+                                   "skip only their store.",
+        [CHECK_MEMORY_SAFE] = "Guard every load and the store with the matrix bounds, load 0 "
+                              "into the tile outside them, and write every shared element before "
+                              "it is read.",
+    };
+    switch (id) {
+    case CHECK_RACE_FREE:
+    case CHECK_BARRIERS_UNIFORM:
+    case CHECK_MEMORY_SAFE:
+        if (e->findings[id] == 0) {
+            sb_appendf(out, "passed: %s (%d dataset runs checked on the CPU emulator)\n", clean[id],
+                       e->runs);
+            return 1;
+        }
+        sb_appendf(out, "FAILED: %ld finding%s on %d of %d datasets:\n%s", e->findings[id],
+                   e->findings[id] == 1 ? "" : "s", e->datasets_with[id], e->runs,
+                   sb_str(&e->details[id]));
+        if (e->findings[id] > e->shown[id])
+            sb_appendf(out, "(%ld more not shown)\n", e->findings[id] - e->shown[id]);
+        sb_appendf(out, "%s\n", advice[id]);
+        return 0;
+    case CHECK_USES_SHARED_MEMORY:
+        if (e->staged_loads > 0) {
+            sb_appendf(out, "passed: the kernel read %.0f values it had staged in shared memory\n",
+                       e->staged_loads);
+            return 1;
+        }
+        sb_append(out, "FAILED: the kernel never read back data it had stored in shared memory: "
+                       "it reads A and B straight from global memory. Load a tile of A and a tile "
+                       "of B into __shared__ arrays per phase and compute from those.\n");
+        return 0;
+    case CHECK_TRAFFIC_REDUCED: {
+        double ratio = e->flop > 0 ? e->global_bytes / e->flop : 0;
+        int ok = e->flop > 0 && ratio <= rule->max_bytes_per_flop;
+        sb_appendf(out,
+                   "%s: %.3g bytes of global memory traffic per FLOP over all datasets (at most "
+                   "%g allowed; an untiled kernel needs about 4, TILE_WIDTH 16 about 0.25)\n",
+                   ok ? "passed" : "FAILED", ratio, rule->max_bytes_per_flop);
+        if (e->insight && *e->insight)
+            sb_appendf(out, "on the largest dataset:\n%s", e->insight);
+        return ok;
+    }
+    default:
+        return 0;
+    }
+}
+
+void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char *not_run,
+                  grade_t *g)
+{
+    for (int id = 0; id < CHECK_COUNT; id++) {
+        const check_rule_t *rule = &rub->checks[id];
+        if (!rule->present)
+            continue;
+        strbuf_t out = {0};
+        int ok = 0;
+        if (!not_run && e->instrumented_runs == 0)
+            not_run = "the CPU emulator's checking mode reported no kernel run";
+        if (not_run)
+            sb_appendf(&out, "not run: %s\n", not_run);
+        else
+            ok = judge((check_id_t)id, rule, e, &out);
+        grade_add_test(g, check_name((check_id_t)id), ok ? rule->points : 0, rule->points, ok,
+                       rule->visibility, sb_str(&out));
+        sb_free(&out);
+    }
+}
+
+void evidence_free(check_evidence_t *e)
+{
+    for (int id = 0; id < CHECK_COUNT; id++)
+        sb_free(&e->details[id]);
+    free(e->insight);
+    memset(e, 0, sizeof *e);
+}

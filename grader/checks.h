@@ -1,0 +1,43 @@
+/* checks.h - the graded checks (race-free, barriers-uniform, memory-safe,
+ * uses-shared-memory, traffic-reduced): evidence gathered from the CPU
+ * emulator's reports of every dataset run, and one test per check that the
+ * rubric lists. A check that could not run says why and scores 0; a check
+ * never fails on a correct kernel. */
+#ifndef CUGRADE_CHECKS_H
+#define CUGRADE_CHECKS_H
+
+#include "emureport.h"
+#include "results.h"
+#include "rubric.h"
+#include "util.h"
+
+#define CHECK_DETAILS_SHOWN 3
+
+typedef struct {
+    long findings[CHECK_COUNT];          /* emulator findings mapped to each check */
+    int datasets_with[CHECK_COUNT];      /* datasets on which each check found something */
+    strbuf_t details[CHECK_COUNT];       /* the first distinct findings, with their dataset */
+    int shown[CHECK_COUNT];
+    double global_bytes, flop;           /* summed over the runs */
+    double staged_loads;                 /* shared loads of data staged in the same block */
+    int runs;                            /* runs whose report was read */
+    int instrumented_runs;               /* runs whose report has the checking mode's statistics */
+    double insight_flop;                 /* FLOP of the run the insight lines come from */
+    char *insight;                       /* coalescing / bank-conflict lines of the largest run */
+} check_evidence_t;
+
+/* The check an emulator finding counts against, or CHECK_COUNT for none. */
+check_id_t check_for_finding(const char *kind);
+
+/* Adds one dataset run's report; flop is the dataset's arithmetic (2*M*N*K). */
+void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
+                  double flop);
+
+/* Adds one test per check present in the rubric. not_run: NULL when the
+ * checks ran, else why they did not (the tests then score 0 and say so). */
+void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char *not_run,
+                  grade_t *g);
+
+void evidence_free(check_evidence_t *e);
+
+#endif

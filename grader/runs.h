@@ -1,0 +1,52 @@
+/* runs.h - the datasets of one grading, loaded once, and their runs: the lab
+ * program executed once per dataset in its own scratch folder, given only
+ * the inputs (as matbin files), several at a time. A dataset may be run by
+ * two programs (the GPU build for correctness, the checked emulator build for
+ * the checks). */
+#ifndef CUGRADE_RUNS_H
+#define CUGRADE_RUNS_H
+
+#include <limits.h>
+
+#include "dataset.h"
+#include "lab.h"
+#include "rubric.h"
+#include "runner.h"
+
+typedef struct {
+    dataset_ref_t ref;
+    dataset_t data;
+    int load_failed;
+    char load_error[2048];
+    char shape[64];       /* "417x210x519" */
+    double flop;          /* 2*M*N*K for matmul datasets, else 0 */
+    dataset_rule_t rule;  /* points, visibility, time limit */
+} ds_job_t;
+
+typedef struct {
+    const ds_job_t *job;
+    int started;                /* 0 if the dataset could not be loaded or prepared */
+    char error[2048];           /* why not, when !started */
+    char dir[PATH_MAX - 64];    /* scratch folder of this run (room left for file names) */
+    char out_path[PATH_MAX];
+    char diag_path[PATH_MAX];   /* the emulator's report (CUGRADE_EMU_DIAG) */
+    char *argv[DATASET_MAX_INPUTS + 3];
+    char env_diag[PATH_MAX + 32];
+    char *env[2];
+    run_spec_t spec;
+    run_result_t result;
+} ds_run_t;
+
+/* Loads every dataset (a failure is kept in the job, not fatal) and its rule. */
+ds_job_t *jobs_load(const dataset_ref_t *refs, int n, const lab_t *lab, const lab_rubric_t *rub);
+void jobs_free(ds_job_t *jobs, int n);
+/* "dataset 12 (417x210x519)" */
+void job_test_name(const ds_job_t *j, char *buf, size_t len);
+
+/* Runs program on every loaded dataset, max_parallel at a time, each in
+ * <scratch>/<prefix>-<dataset>; returns n runs (in dataset order). */
+ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const char *scratch,
+                       const char *prefix, int max_parallel);
+void runs_free(ds_run_t *runs, int n);
+
+#endif

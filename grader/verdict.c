@@ -1,0 +1,168 @@
+/* verdict.c - judge one dataset run and explain the verdict. */
+#include "verdict.h"
+#include "compare.h"
+#include "emureport.h"
+#include "matbin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FINDINGS_SHOWN_PER_KIND 3
+
+/* Lines the harness printed about CUDA errors ("cugrade: CUDA error ..."). */
+static void append_harness_lines(const char *output, strbuf_t *msg)
+{
+    const char *p = output;
+    while (p && *p) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (len > 9 && strncmp(p, "cugrade: ", 9) == 0) {
+            sb_appendn(msg, p, len);
+            sb_append(msg, "\n");
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static const char *cuda_error_hint(const char *output)
+{
+    if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration"))
+        return "hint: a launch with an invalid configuration: a grid dimension of 0 (integer "
+               "division of a size smaller than TILE_WIDTH?) or more than 1024 threads per block.\n";
+    if (strstr(output, "cudaErrorIllegalAddress") || strstr(output, "cudaErrorLaunchFailure"))
+        return "hint: the kernel accessed memory outside the matrices: check the boundary "
+               "conditions of the loads and of the store.\n";
+    return "";
+}
+
+static void append_mismatches(const compare_result_t *cr, strbuf_t *msg)
+{
+    if (cr->nshown == 0)
+        return;
+    sb_append(msg, "first mismatches (row, col): expected, got\n");
+    for (int i = 0; i < cr->nshown; i++) {
+        const mismatch_t *mm = &cr->shown[i];
+        if (matbin_is_poison(mm->got))
+            sb_appendf(msg, "  (%d, %d): %.9g, never written\n", mm->row, mm->col, (double)mm->expected);
+        else
+            sb_appendf(msg, "  (%d, %d): %.9g, %.9g\n", mm->row, mm->col, (double)mm->expected,
+                       (double)mm->got);
+    }
+}
+
+/* Lines of the harness ("cugrade: ") and the emulator ("cugrade-emu: ") are
+ * already shown above the program output: skip them there. */
+static int is_tool_line(const char *line, size_t len)
+{
+    return (len >= 9 && strncmp(line, "cugrade: ", 9) == 0) ||
+           (len >= 13 && strncmp(line, "cugrade-emu: ", 13) == 0);
+}
+
+static void append_program_output(const run_result_t *rr, strbuf_t *msg)
+{
+    strbuf_t own = {0};
+    for (const char *p = rr->output; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (!is_tool_line(p, len)) {
+            sb_appendn(&own, p, len);
+            sb_append(&own, "\n");
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    if (own.len > 0 || rr->output_truncated) {
+        sb_append(msg, "program output:\n");
+        sb_append(msg, sb_str(&own));
+    }
+    if (rr->output_truncated)
+        sb_appendf(msg, "[output cut: showing the first %zu of %zu bytes]\n", rr->output_len,
+                   rr->output_total);
+    sb_free(&own);
+}
+
+/* Compares the child's output file with the expected matrix. */
+static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
+{
+    float *data = NULL;
+    matbin_header_t hdr;
+    const ds_job_t *j = r->job;
+    int rc = matbin_read(r->out_path, &data, &hdr);
+    if (rc != 0) {
+        sb_appendf(msg, "FAILED: the program %s no output\n",
+                   rc == -1 ? "produced" : "produced a truncated or malformed");
+        return 0;
+    }
+    matrix_t got = {.rows = (int)hdr.rows, .cols = (int)hdr.cols, .data = data};
+    compare_result_t cr;
+    int inner = j->data.ninputs == 2 ? j->data.inputs[0].cols : 0;
+    compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width, inner, &cr);
+    char summary[512];
+    compare_summary(&cr, summary, sizeof summary);
+    sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
+    if (!cr.passed && cr.hint_text[0])
+        sb_appendf(msg, "hint: %s\n", cr.hint_text);
+    append_mismatches(&cr, msg);
+    if (hdr.elapsed_ms >= 0)
+        sb_appendf(msg, "kernel time: %.3f ms%s\n", hdr.elapsed_ms,
+                   backend == BACKEND_EMU ? " on the CPU emulator (not a GPU time; not scored)" : "");
+    free(data);
+    return cr.passed;
+}
+
+/* The emulator's findings on this run, at most FINDINGS_SHOWN_PER_KIND of
+ * each kind. They count against the checks (race-free, memory-safe, ...),
+ * not against the dataset, whose verdict is the output's. */
+static void append_findings(const char *report_path, strbuf_t *msg)
+{
+    emu_report_t rep;
+    emu_report_read(report_path, &rep);
+    for (int i = 0; i < rep.nfindings; i++) {
+        const emu_finding_t *f = &rep.findings[i];
+        int same_before = 0, same_total = 0;
+        for (int k = 0; k < rep.nfindings; k++) {
+            if (strcmp(rep.findings[k].kind, f->kind) != 0)
+                continue;
+            same_before += k < i;
+            same_total++;
+        }
+        if (strcmp(f->severity, "info") == 0 || same_before >= FINDINGS_SHOWN_PER_KIND)
+            continue;
+        sb_appendf(msg, "emulator %s (%s): %s\n", f->severity, f->kind, f->message);
+        if (same_before == FINDINGS_SHOWN_PER_KIND - 1 && same_total > FINDINGS_SHOWN_PER_KIND)
+            sb_appendf(msg, "(%d more %s findings not shown)\n", same_total - FINDINGS_SHOWN_PER_KIND,
+                       f->kind);
+    }
+    emu_report_free(&rep);
+}
+
+static void explain_failed_run(const ds_run_t *r, strbuf_t *msg)
+{
+    const run_result_t *rr = &r->result;
+    char why[256];
+    run_describe(rr, &r->spec, why, sizeof why);
+    if (rr->exited && rr->exit_code == 3) {
+        sb_append(msg, "FAILED: a CUDA error stopped the program\n");
+        append_harness_lines(rr->output, msg);
+        sb_append(msg, cuda_error_hint(rr->output ? rr->output : ""));
+    } else if (rr->timed_out) {
+        sb_appendf(msg, "FAILED: the program %s (an endless loop in the kernel, or a thread "
+                        "waiting for another forever?)\n", why);
+    } else {
+        sb_appendf(msg, "FAILED: the program %s\n", why);
+        if (!rr->signaled)
+            append_harness_lines(rr->output, msg);
+    }
+}
+
+int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
+{
+    int passed = 0;
+    if (r->result.exited && r->result.exit_code == 0)
+        passed = judge_output(r, lab, backend, msg);
+    else
+        explain_failed_run(r, msg);
+    append_findings(r->diag_path, msg);
+    append_program_output(&r->result, msg);
+    return passed;
+}

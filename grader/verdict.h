@@ -1,0 +1,16 @@
+/* verdict.h - what one dataset run means for the student: passed or not,
+ * and a message that says why (the comparison and its hint, the CUDA error,
+ * the crash or the time limit, the emulator's findings, the program's own
+ * output, cut to its cap). */
+#ifndef CUGRADE_VERDICT_H
+#define CUGRADE_VERDICT_H
+
+#include "backend.h"
+#include "lab.h"
+#include "runs.h"
+#include "util.h"
+
+/* Appends the message to msg; returns 1 if the dataset passed. */
+int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg);
+
+#endif
