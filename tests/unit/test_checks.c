@@ -1,0 +1,196 @@
+/* test_checks.c - the emulator's report file and the graded checks built on
+ * it: findings mapped to checks, statistics summed, traffic per FLOP, the
+ * "not run" cases, and the tests each check adds to results.json. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks.h"
+#include "emureport.h"
+
+static char path[64];
+
+static void write_report(const char *text)
+{
+    snprintf(path, sizeof path, "/tmp/cugrade-report-XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static emu_report_t read_report(const char *text)
+{
+    write_report(text);
+    emu_report_t r;
+    emu_report_read(path, &r);
+    unlink(path);
+    return r;
+}
+
+static lab_rubric_t all_checks(double max_bytes_per_flop)
+{
+    lab_rubric_t rub;
+    memset(&rub, 0, sizeof rub);
+    for (int id = 0; id < CHECK_COUNT; id++) {
+        rub.checks[id].present = 1;
+        rub.checks[id].points = 4;
+    }
+    rub.checks[CHECK_TRAFFIC_REDUCED].max_bytes_per_flop = max_bytes_per_flop;
+    return rub;
+}
+
+static const test_result_t *test_named(const grade_t *g, const char *name)
+{
+    for (int i = 0; i < g->ntests; i++)
+        if (strcmp(g->tests[i].name, name) == 0)
+            return &g->tests[i];
+    cr_assert_fail("no test %s", name);
+    return NULL;
+}
+
+#define TILED_STATS                                                                                \
+    "stat\tthreads\t4096\nstat\tglobal_load_bytes\t32768\nstat\tglobal_store_bytes\t16384\n"       \
+    "stat\tshared_staged_loads\t262144\n"
+
+Test(emu_report, findings_and_summed_stats)
+{
+    emu_report_t r = read_report("error\trace\trace on shared tileA ...\n"
+                                 "stat\tglobal_load_bytes\t100\n"
+                                 "garbage line without tabs\n"
+                                 "stat\tglobal_load_bytes\t23.5\n"
+                                 "info\tcoalescing\tloads at m.cu:3 are coalesced\n");
+    cr_assert_eq(r.nfindings, 2);
+    cr_assert_str_eq(r.findings[0].severity, "error");
+    cr_assert_str_eq(r.findings[0].kind, "race");
+    cr_assert_str_eq(r.findings[0].message, "race on shared tileA ...");
+    cr_assert_str_eq(r.findings[1].kind, "coalescing");
+    cr_assert_float_eq(emu_report_stat(&r, "global_load_bytes"), 123.5, 1e-9);
+    cr_assert_float_eq(emu_report_stat(&r, "absent"), 0.0, 1e-9);
+    emu_report_free(&r);
+}
+
+Test(emu_report, missing_file_is_empty)
+{
+    emu_report_t r;
+    cr_assert_eq(emu_report_read("/nonexistent/report.txt", &r), 0);
+    cr_assert_eq(r.nfindings, 0);
+    cr_assert_eq(r.nstats, 0);
+}
+
+Test(checks, findings_map_to_their_check)
+{
+    cr_assert_eq(check_for_finding("race"), CHECK_RACE_FREE);
+    cr_assert_eq(check_for_finding("barrier-divergence"), CHECK_BARRIERS_UNIFORM);
+    cr_assert_eq(check_for_finding("barrier-mismatch"), CHECK_BARRIERS_UNIFORM);
+    cr_assert_eq(check_for_finding("global-oob"), CHECK_MEMORY_SAFE);
+    cr_assert_eq(check_for_finding("uninit-shared"), CHECK_MEMORY_SAFE);
+    cr_assert_eq(check_for_finding("host-pointer"), CHECK_MEMORY_SAFE);
+    cr_assert_eq(check_for_finding("launch"), CHECK_COUNT);
+    cr_assert_eq(check_for_finding("coalescing"), CHECK_COUNT);
+}
+
+Test(checks, a_clean_tiled_kernel_passes_every_check)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t r = read_report(TILED_STATS);
+    evidence_add(&e, "dataset 0 (64x64x64)", &r, 2.0 * 64 * 64 * 64);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, &g);
+    cr_assert_eq(g.ntests, CHECK_COUNT);
+    for (int i = 0; i < g.ntests; i++)
+        cr_expect(g.tests[i].passed, "%s: %s", g.tests[i].name, g.tests[i].output);
+    cr_assert_float_eq(grade_score(&g), 20.0, 1e-9);
+    const test_result_t *t = test_named(&g, "traffic-reduced");
+    cr_assert(strstr(t->output, "0.0938 bytes of global memory traffic per FLOP"), "%s", t->output);
+    grade_free(&g);
+    emu_report_free(&r);
+    evidence_free(&e);
+}
+
+Test(checks, a_race_fails_race_free_only_and_names_the_dataset)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t clean = read_report(TILED_STATS);
+    emu_report_t racy = read_report("error\trace\trace on shared tileB (element 3)\n" TILED_STATS);
+    evidence_add(&e, "dataset 0 (64x64x64)", &clean, 1e6);
+    evidence_add(&e, "dataset 12 (417x210x519)", &racy, 1e6);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, &g);
+    const test_result_t *race = test_named(&g, "race-free");
+    cr_assert(!race->passed);
+    cr_assert_float_eq(race->score, 0.0, 1e-9);
+    cr_assert(strstr(race->output, "1 finding on 1 of 2 datasets"), "%s", race->output);
+    cr_assert(strstr(race->output, "dataset 12 (417x210x519): race on shared tileB (element 3)"),
+              "%s", race->output);
+    cr_assert(test_named(&g, "memory-safe")->passed);
+    cr_assert(test_named(&g, "barriers-uniform")->passed);
+    grade_free(&g);
+    emu_report_free(&clean);
+    emu_report_free(&racy);
+    evidence_free(&e);
+}
+
+Test(checks, an_untiled_kernel_fails_shared_memory_and_traffic)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    /* 64^3 naive: every thread loads 2*64 floats: 8*M*N*K bytes = 4 B/FLOP */
+    emu_report_t r = read_report("stat\tthreads\t4096\nstat\tglobal_load_bytes\t2097152\n"
+                                 "stat\tglobal_store_bytes\t16384\n"
+                                 "info\tcoalescing\tglobal loads at naive.cu:9 are coalesced\n");
+    evidence_add(&e, "dataset 0 (64x64x64)", &r, 2.0 * 64 * 64 * 64);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, &g);
+    const test_result_t *shared = test_named(&g, "uses-shared-memory");
+    cr_assert(!shared->passed);
+    cr_assert(strstr(shared->output, "never read back data it had stored in shared memory"));
+    const test_result_t *traffic = test_named(&g, "traffic-reduced");
+    cr_assert(!traffic->passed);
+    cr_assert(strstr(traffic->output, "FAILED: 4.03 bytes of global memory traffic per FLOP"),
+              "%s", traffic->output);
+    cr_assert(strstr(traffic->output, "coalescing: global loads at naive.cu:9 are coalesced"),
+              "%s", traffic->output);
+    cr_assert(test_named(&g, "race-free")->passed);
+    grade_free(&g);
+    emu_report_free(&r);
+    evidence_free(&e);
+}
+
+Test(checks, not_run_and_not_instrumented_say_so_and_score_zero)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    lab_rubric_t rub = all_checks(1.0);
+    rub.checks[CHECK_MEMORY_SAFE].present = 0;
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, "the checks were switched off (--checks none)", &g);
+    cr_assert_eq(g.ntests, CHECK_COUNT - 1, "only the checks the rubric lists");
+    for (int i = 0; i < g.ntests; i++) {
+        cr_assert(!g.tests[i].passed);
+        cr_assert_str_eq(g.tests[i].output, "not run: the checks were switched off (--checks none)\n");
+    }
+    grade_free(&g);
+    /* reports without the checking mode's statistics: nothing was checked */
+    emu_report_t r = read_report("warning\tlaunch\tsomething\n");
+    evidence_add(&e, "dataset 0", &r, 1e6);
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, &g);
+    cr_assert(strstr(test_named(&g, "race-free")->output, "not run: the CPU emulator's checking "
+                                                          "mode reported no kernel run"));
+    cr_assert_float_eq(grade_score(&g), 0.0, 1e-9);
+    grade_free(&g);
+    emu_report_free(&r);
+    evidence_free(&e);
+}
