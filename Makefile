@@ -69,7 +69,7 @@ bin/cugrade: $(B)/grader/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
 
-bin/emucc: emu/tools/emucc.c $(B)/librewrite.a $(B)/libcugrade_emu.a
+bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a -o $@
 
@@ -96,12 +96,23 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
-$(B)/emu-tests/%: emu/tests/%.c $(B)/librewrite.a $(B)/libcugrade_emu.a
+$(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
 $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
+
+# Kernels of the checking-mode tests (emu/tests/check_*.cpp) are compiled like
+# `emucc --checks` compiles student code: with the access hooks, linked without
+# libtsan. A static pattern rule, so the generic test rule above never applies.
+EMUT_CHECK_OBJ := $(patsubst emu/tests/%.cpp,$(B)/emu-tests/%.o,$(wildcard emu/tests/check_*.cpp))
+$(EMUT_CHECK_OBJ): $(B)/emu-tests/%.o: emu/tests/%.cpp $(wildcard emu/include/*.h emu/tests/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h -fsanitize=thread -O1 -g -fno-omit-frame-pointer -c $< -o $@
+$(B)/emu-tests/test_emu_check%: emu/tests/test_emu_check%.cpp $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 
 unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
 

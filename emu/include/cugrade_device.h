@@ -55,14 +55,41 @@ inline void __threadfence_system() { __asm__ __volatile__("" ::: "memory"); }
 /* ---- atomics ---------------------------------------------------------------
  * A plain read-modify-write is atomic here: fibers switch only at barriers
  * and blocks run one after another on one OS thread, so nothing can come
- * between the read and the write. Each returns the old value, as in CUDA. */
-#define CUGRADE_ATOMIC_RMW(fn, type, expr)                                                         \
-    inline type fn(type *address, type val)                                                        \
+ * between the read and the write. Each returns the old value, as in CUDA.
+ *
+ * Built for the checking mode (emucc --checks: -fsanitize=thread), they are
+ * left uninstrumented, so that their plain loads and stores do not look
+ * like races, and tell the checker instead that an atomic operation took
+ * place at their caller's line (hence noinline); reads_old: the result
+ * depends on the old value (all but atomicExch). */
+#if defined(__SANITIZE_THREAD__)
+#define CUGRADE_CHECKED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUGRADE_CHECKED_BUILD 1
+#endif
+#endif
+
+#ifdef CUGRADE_CHECKED_BUILD
+extern "C" void __cugrade_atomic_access(const volatile void *addr, unsigned size, int reads_old, void *pc);
+#define CUGRADE_ATOMIC_FN inline __attribute__((noinline, no_sanitize("thread")))
+#define CUGRADE_NOTE_ATOMIC(address, reads_old)                                                    \
+    __cugrade_atomic_access(address, sizeof *(address), reads_old, __builtin_return_address(0))
+#else
+#define CUGRADE_ATOMIC_FN inline
+#define CUGRADE_NOTE_ATOMIC(address, reads_old) ((void)0)
+#endif
+
+#define CUGRADE_ATOMIC_OP(fn, type, expr, reads_old)                                              \
+    CUGRADE_ATOMIC_FN type fn(type *address, type val)                                             \
     {                                                                                              \
+        CUGRADE_NOTE_ATOMIC(address, reads_old);                                                   \
         type old = *address;                                                                       \
         *address = (expr);                                                                         \
         return old;                                                                                \
     }
+#define CUGRADE_ATOMIC_RMW(fn, type, expr) CUGRADE_ATOMIC_OP(fn, type, expr, 1)
+#define CUGRADE_ATOMIC_EXCH(type) CUGRADE_ATOMIC_OP(atomicExch, type, val, 0)
 
 CUGRADE_ATOMIC_RMW(atomicAdd, int, old + val)
 CUGRADE_ATOMIC_RMW(atomicAdd, unsigned int, old + val)
@@ -71,10 +98,10 @@ CUGRADE_ATOMIC_RMW(atomicAdd, float, old + val)
 CUGRADE_ATOMIC_RMW(atomicAdd, double, old + val)
 CUGRADE_ATOMIC_RMW(atomicSub, int, old - val)
 CUGRADE_ATOMIC_RMW(atomicSub, unsigned int, old - val)
-CUGRADE_ATOMIC_RMW(atomicExch, int, val)
-CUGRADE_ATOMIC_RMW(atomicExch, unsigned int, val)
-CUGRADE_ATOMIC_RMW(atomicExch, unsigned long long, val)
-CUGRADE_ATOMIC_RMW(atomicExch, float, val)
+CUGRADE_ATOMIC_EXCH(int)
+CUGRADE_ATOMIC_EXCH(unsigned int)
+CUGRADE_ATOMIC_EXCH(unsigned long long)
+CUGRADE_ATOMIC_EXCH(float)
 CUGRADE_ATOMIC_RMW(atomicMax, int, old > val ? old : val)
 CUGRADE_ATOMIC_RMW(atomicMax, unsigned int, old > val ? old : val)
 CUGRADE_ATOMIC_RMW(atomicMax, long long, old > val ? old : val)
@@ -95,11 +122,14 @@ CUGRADE_ATOMIC_RMW(atomicXor, unsigned long long, old ^ val)
 /* ((old >= val) ? 0 : (old + 1)) and (((old == 0) || (old > val)) ? val : (old - 1)) */
 CUGRADE_ATOMIC_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 CUGRADE_ATOMIC_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
+#undef CUGRADE_ATOMIC_EXCH
 #undef CUGRADE_ATOMIC_RMW
+#undef CUGRADE_ATOMIC_OP
 
 #define CUGRADE_ATOMIC_CAS(type)                                                                   \
-    inline type atomicCAS(type *address, type compare, type val)                                  \
+    CUGRADE_ATOMIC_FN type atomicCAS(type *address, type compare, type val)                       \
     {                                                                                              \
+        CUGRADE_NOTE_ATOMIC(address, 1);                                                           \
         type old = *address;                                                                       \
         if (old == compare)                                                                        \
             *address = val;                                                                        \

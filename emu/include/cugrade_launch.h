@@ -38,10 +38,30 @@ struct launch_config {
 /* Calls the kernel once, in the current fiber, with the stored arguments. */
 using kernel_invoker = void (*)(const void *call);
 
+/* What the checking mode learns of a launch's arguments: for each kernel
+ * parameter whether it is a pointer and, if so, its value (null otherwise),
+ * and the bytes holding the stored arguments, which the invoker reads. */
+struct launch_args {
+    int count;
+    const void *const *pointers;
+    const bool *is_pointer;
+    const void *call;
+    size_t call_size;
+};
+
 /* Validates and runs a launch (config null: the launch was never
  * configured). Every failure is also recorded as the last error. */
 cudaError_t launch(const launch_site &site, const launch_config *config, kernel_invoker invoke,
-                   const void *call);
+                   const void *call, const launch_args *args = nullptr);
+
+/* The value of a kernel argument as a pointer, or null for any other type. */
+template <class T> const void *pointer_argument(const T &value)
+{
+    if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>)
+        return static_cast<const void *>(const_cast<std::remove_cv_t<std::remove_pointer_t<T>> *>(value));
+    else
+        return nullptr;
+}
 
 template <class... P> class launcher {
   public:
@@ -63,7 +83,8 @@ template <class... P> class launcher {
     {
         static_assert(sizeof...(A) == sizeof...(P), "kernel launched with the wrong number of arguments");
         const call c{kernel_, params(std::forward<A>(args)...)};
-        launch(site_, configured_ ? &config_ : nullptr, &invoke, &c);
+        argument_table table(c, std::index_sequence_for<P...>{});
+        launch(site_, configured_ ? &config_ : nullptr, &invoke, &c, &table.view);
     }
 
   private:
@@ -71,6 +92,21 @@ template <class... P> class launcher {
     struct call {
         kernel_type kernel;
         params args;
+    };
+
+    /* Which arguments are pointers, and their values (one spare slot, so
+     * that a kernel without parameters needs no empty array). */
+    struct argument_table {
+        const void *pointers[sizeof...(P) + 1];
+        bool is_pointer[sizeof...(P) + 1];
+        launch_args view;
+
+        template <size_t... I> argument_table(const call &c, std::index_sequence<I...>)
+            : pointers{pointer_argument(std::get<I>(c.args))..., nullptr},
+              is_pointer{std::is_pointer_v<std::tuple_element_t<I, params>>..., false},
+              view{int(sizeof...(P)), pointers, is_pointer, &c, sizeof c}
+        {
+        }
     };
 
     /* Each CUDA thread gets its own copies of the parameters. */
@@ -91,6 +127,16 @@ launcher<P...> kernel_launch(void (*kernel)(P...), const char *name, const char 
 {
     return launcher<P...>(kernel, name, file, line);
 }
+
+/* ---- kernel parameter names --------------------------------------------------
+ * The rewriter appends to each rewritten .cu, per __global__ function it
+ * defines, `static const int __cugrade_params_<n> =
+ * ::cugrade_register_kernel_params("K", "A,B,C,n");` so that the checking
+ * mode can name a buffer by its parameter ("a read past the end of B").
+ * Returns 0. */
+} // namespace cugrade
+extern "C" int cugrade_register_kernel_params(const char *kernel, const char *params);
+namespace cugrade {
 
 /* ---- for tests and benchmarks --------------------------------------------- */
 struct emu_stats {

@@ -291,3 +291,21 @@ size_t cu_prev_code(const cu_tokens *t, size_t i)
 }
 
 const char *cu_text(const cu_tokens *t, size_t i) { return t->src + t->toks[i].start; }
+
+size_t cu_match_close(const cu_tokens *t, size_t open)
+{
+    static const char pairs[][2] = { { '(', ')' }, { '[', ']' }, { '{', '}' } };
+    for (size_t k = 0; k < sizeof pairs / sizeof *pairs; k++) {
+        if (!cu_is_punct(t, open, pairs[k][0]))
+            continue;
+        int depth = 0;
+        for (size_t j = open; j != CU_NONE; j = cu_next_code(t, j)) {
+            if (cu_is_punct(t, j, pairs[k][0]))
+                depth++;
+            else if (cu_is_punct(t, j, pairs[k][1]) && --depth == 0)
+                return j;
+        }
+        return CU_NONE;
+    }
+    return CU_NONE;
+}

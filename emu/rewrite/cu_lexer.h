@@ -55,5 +55,8 @@ size_t cu_next_code(const cu_tokens *t, size_t i);
 size_t cu_prev_code(const cu_tokens *t, size_t i);
 /* Pointer to token i's text. */
 const char *cu_text(const cu_tokens *t, size_t i);
+/* The token closing the '(', '[' or '{' at index open (nested pairs of the
+ * same kind count), or CU_NONE if it is not an opener or never closed. */
+size_t cu_match_close(const cu_tokens *t, size_t open);
 
 #endif

@@ -1,12 +1,14 @@
 /* launch_rewrite.c - emu_rewrite(): tokenizes a CUDA file, rewrites kernel
  * launches and dynamic shared memory declarations (launch_syntax.c,
- * shared_rewrite.c) and prefixes a #line directive naming the student's
- * file, so the host compiler's messages point at the original lines. */
+ * shared_rewrite.c), prefixes a #line directive naming the student's file,
+ * so the host compiler's messages point at the original lines, and appends
+ * the registrations of the kernels' parameter names (kernel_params.c). */
 #include "launch_rewrite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernel_params.h"
 #include "rewrite_forms.h"
 
 /* `#line 1 "path"` and a newline, the path escaped for a string literal. */
@@ -59,6 +61,23 @@ static int collect_edits(const cu_tokens *t, rw_edit_list *edits)
     return 0;
 }
 
+/* Appends the parameter registrations after the last line of the source,
+ * starting a new line if the source does not end with one. */
+static void add_registrations(const cu_tokens *t, const char *src, size_t len, rw_edit_list *edits)
+{
+    rw_buf lines = {0};
+    if (put_kernel_param_registrations(&lines, t) == 0) {
+        rw_free(&lines);
+        return;
+    }
+    rw_buf text = {0};
+    if (len > 0 && src[len - 1] != '\n')
+        rw_putc(&text, '\n');
+    rw_putn(&text, lines.buf, lines.len);
+    rw_free(&lines);
+    rw_edit_add(edits, len, 0, rw_detach(&text));
+}
+
 char *emu_rewrite(const char *src, size_t len, const char *display_path, char *err, size_t errlen)
 {
     if (!display_path)
@@ -74,6 +93,7 @@ char *emu_rewrite(const char *src, size_t len, const char *display_path, char *e
         if (err && errlen)
             snprintf(err, errlen, "%s:%d: malformed kernel launch", display_path, bad_line);
     } else {
+        add_registrations(&toks, src ? src : "", len, &edits);
         char *header = line_header(display_path);
         out = rw_edits_apply(&edits, src ? src : "", len, header);
         free(header);

@@ -1,15 +1,21 @@
 /* launch_rewrite.h - turns a CUDA source file into C++ that the host compiler
  * accepts with the emulator's headers: kernel launches `k<<<cfg>>>(args)`
- * become ::cugrade::kernel_launch(...) calls and `extern __shared__ T s[];`
- * becomes a pointer into the block's dynamic shared memory. Line numbers of
- * the student's file are preserved, so compiler messages point at it. */
+ * become ::cugrade::kernel_launch(...) calls, `extern __shared__ T s[];`
+ * becomes a pointer into the block's dynamic shared memory, and the kernels'
+ * parameter names are registered with the runtime after the last line. Line
+ * numbers of the student's file are preserved, so compiler messages point
+ * at it. */
 #ifndef CUGRADE_LAUNCH_REWRITE_H
 #define CUGRADE_LAUNCH_REWRITE_H
 
 #include <stddef.h>
 
 /* Rewrites len bytes of src. The result starts with `#line 1 "display_path"`
- * and has as many lines as src after that header.
+ * and has as many lines as src after that header, then (only if the file
+ * defines kernels) one line per __global__ definition, in order,
+ *   static const int __cugrade_params_N = ::cugrade_register_kernel_params("K", "a,b,c");
+ * naming kernel K (plain name) and its parameters ("" for an unnamed one);
+ * the runtime declares that function.
  *
  *   EXPR<<<CFG>>>(ARGS)
  *     -> ::cugrade::kernel_launch(EXPR, "EXPR", __FILE__, __LINE__).config(CFG)(ARGS)

@@ -72,7 +72,8 @@ bool checks_enabled();
  * third <<<>>> argument. */
 void check_launch_begin(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
                         const launch_args &args);
-void check_block_begin();  /* after g_exec.block_idx and epoch are set */
+void check_block_begin();  /* after g_exec.block_idx and epoch are set; may renumber the
+                              epochs (once in 2^31 intervals) before traffic sees them */
 void check_barrier();      /* after the epoch advanced at a barrier release */
 void check_block_end();
 void check_launch_end();   /* emits the launch's stat and info lines */

@@ -8,7 +8,11 @@
  * Each line is written with a single write(2) on an O_APPEND descriptor, so
  * it is on disk before the process can die and lines never interleave.
  * Within one launch at most kDiagPerKind diagnostics of a kind are written;
- * the rest are counted and summarised when the launch ends. */
+ * the rest are counted and summarised when the launch ends.
+ *
+ * Two more kinds of line carry no fault: statistics, "stat\t<key>\t<value>"
+ * (diagnostics file only), and explanations, "info\t<kind>\t<message>"
+ * (also printed on stderr as "cugrade-emu: info: <message>"). */
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +24,9 @@
 namespace cugrade::emu {
 namespace {
 
-const char *const kKindNames[] = {"launch", "barrier-divergence", "barrier-mismatch", "stack-overflow"};
+const char *const kKindNames[] = {"launch",         "barrier-divergence", "barrier-mismatch", "stack-overflow",
+                                  "race",           "shared-oob",         "global-oob",       "invalid-address",
+                                  "host-pointer",   "uninit-shared",      "uninit-global"};
 static_assert(sizeof kKindNames / sizeof kKindNames[0] == size_t(diag_kind::count), "kind names");
 
 unsigned g_launch_counts[size_t(diag_kind::count)];
@@ -60,24 +66,45 @@ void append_to_diag_file(const char *line, size_t len)
     close(fd);
 }
 
+/* Writes "<label>\t<kind>\t<text>" to the diagnostics file and, when
+ * to_stderr, "cugrade-emu: <label>: <text>" to stderr. */
+void emit_line(const char *label, const char *kind, const char *message, bool to_stderr)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s", message);
+    flatten(text);
+    char line[1200];
+    int len;
+    if (to_stderr) {
+        len = snprintf(line, sizeof line, "cugrade-emu: %s: %s\n", label, text);
+        if (len > 0)
+            write_all(STDERR_FILENO, line, size_t(len) < sizeof line ? size_t(len) : sizeof line - 1);
+    }
+    len = snprintf(line, sizeof line, "%s\t%s\t%s\n", label, kind, text);
+    if (len > 0)
+        append_to_diag_file(line, size_t(len) < sizeof line ? size_t(len) : sizeof line - 1);
+}
+
 } // namespace
 
 const char *diag_kind_name(diag_kind kind) { return kKindNames[size_t(kind)]; }
 
 void diag_emit(severity sev, diag_kind kind, const char *message)
 {
-    char text[1024];
-    snprintf(text, sizeof text, "%s", message);
-    flatten(text);
-    char line[1200];
-    int len = snprintf(line, sizeof line, "cugrade-emu: %s: %s\n", severity_name(sev), text);
-    if (len > 0)
-        write_all(STDERR_FILENO, line, size_t(len) < sizeof line ? size_t(len) : sizeof line - 1);
-    len = snprintf(line, sizeof line, "%s\t%s\t%s\n", severity_name(sev), diag_kind_name(kind), text);
-    if (len > 0)
-        append_to_diag_file(line, size_t(len) < sizeof line ? size_t(len) : sizeof line - 1);
+    emit_line(severity_name(sev), diag_kind_name(kind), message, true);
     g_total++;
 }
+
+void diag_stat(const char *key, unsigned long long value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%llu", value);
+    emit_line("stat", key, text, false);
+}
+
+void diag_info(const char *kind, const char *message) { emit_line("info", kind, message, true); }
+
+unsigned diag_launch_count(diag_kind kind) { return g_launch_counts[size_t(kind)]; }
 
 void diag_report(severity sev, diag_kind kind, const char *fmt, ...)
 {

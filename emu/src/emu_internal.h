@@ -27,7 +27,20 @@ constexpr size_t kTotalGlobalMem = size_t(16) << 30;
  * CUGRADE_EMU_DIAG names a file, is appended there as
  * "<severity>\t<kind>\t<message>". */
 enum class severity { error, warning };
-enum class diag_kind { launch, barrier_divergence, barrier_mismatch, stack_overflow, count };
+enum class diag_kind {
+    launch,
+    barrier_divergence,
+    barrier_mismatch,
+    stack_overflow,
+    race,
+    shared_oob,
+    global_oob,
+    invalid_address,
+    host_pointer,
+    uninit_shared,
+    uninit_global,
+    count
+};
 
 const char *diag_kind_name(diag_kind kind);
 /* Writes one diagnostic now, without rate limiting. Uses only write(2) and
@@ -40,6 +53,13 @@ constexpr int kDiagPerKind = 10;
 void diag_launch_begin();
 void diag_launch_end(const launch_site &site);
 unsigned long long diag_total();
+/* How many diagnostics of kind this launch has reported so far (shown or not). */
+unsigned diag_launch_count(diag_kind kind);
+/* "stat\t<key>\t<value>" to the diagnostics file only (not stderr). */
+void diag_stat(const char *key, unsigned long long value);
+/* "info\t<kind>\t<message>" to the diagnostics file, and
+ * "cugrade-emu: info: <message>" to stderr: an explanation, not a fault. */
+void diag_info(const char *kind, const char *message);
 
 /* ---- last error (errors.cpp) ------------------------------------------------- */
 /* Records a failure as the calling thread's last error; returns it. */
@@ -65,8 +85,19 @@ void *fiber_initial_frame(unsigned slot, uint32_t fp_control);
 uint32_t fiber_current_fp_control();
 /* Slot whose guard region holds addr, or -1. Async-signal-safe. */
 long fiber_guard_slot(const void *addr);
+/* The whole mapping of the fiber stacks (guards included): [*lo, *hi). */
+void fiber_stacks_range(uintptr_t *lo, uintptr_t *hi);
 
 /* ---- scheduler (scheduler.cpp) ----------------------------------------------- */
+/* CUGRADE_EMU_SCHEDULE: forward (default), reverse, or shuffle:SEED (threads
+ * of each block in a seeded random order, blocks forward). */
+enum class schedule_order { forward, reverse, shuffle };
+struct schedule {
+    schedule_order order;
+    uint64_t seed;
+};
+schedule schedule_from_env();
+
 struct grid_job {
     const launch_site *site;
     dim3 grid;
@@ -74,7 +105,8 @@ struct grid_job {
     size_t shmem;
     kernel_invoker invoke;
     const void *call;
-    bool reverse; /* CUGRADE_EMU_SCHEDULE=reverse */
+    schedule order;
+    bool checking; /* the checking mode is on: keep g_exec current (check.h) */
 };
 /* Runs every block of a validated launch on the calling thread. */
 void run_grid(const grid_job &job);

@@ -86,6 +86,12 @@ void *fiber_initial_frame(unsigned slot, uint32_t fp_control)
     return frame;
 }
 
+void fiber_stacks_range(uintptr_t *lo, uintptr_t *hi)
+{
+    *lo = reinterpret_cast<uintptr_t>(g_stacks_base);
+    *hi = *lo + g_stacks_slots * kSlotBytes;
+}
+
 long fiber_guard_slot(const void *addr)
 {
     const unsigned char *p = static_cast<const unsigned char *>(addr);

@@ -7,12 +7,13 @@
  * block and thread; then it restores the default action and returns, so the
  * faulting instruction runs again and the process dies by SIGSEGV as it
  * would have. Any other fault goes, untouched, to the handler that was
- * installed before ours (or the default action). */
+ * installed before ours (or the default action). In the checking mode the
+ * findings of the running launch are written first in either case. */
 #include <csignal>
 #include <cstdio>
 #include <sys/mman.h>
 
-#include "emu_internal.h"
+#include "check_internal.h"
 
 namespace cugrade::emu {
 namespace {
@@ -41,15 +42,27 @@ void report_overflow()
     diag_emit(severity::error, diag_kind::stack_overflow, message);
 }
 
+/* In the checking mode, what the launch found so far is written before the
+ * process dies (raw addresses where no line is known yet). */
+void flush_findings()
+{
+    const launch_site *site;
+    uint3 b, t;
+    if (checks_enabled() && running_thread(&site, &b, &t))
+        findings_flush_on_crash();
+}
+
 void on_segv(int sig, siginfo_t *info, void *context)
 {
     (void)sig;
     (void)context;
     if (fiber_guard_slot(info->si_addr) >= 0) {
         report_overflow();
+        flush_findings();
         signal(SIGSEGV, SIG_DFL);
         return;
     }
+    flush_findings();
     sigaction(SIGSEGV, &g_previous_action, nullptr);
 }
 

@@ -6,15 +6,16 @@
  * cudaErrorInvalidValue (what an H200 with CUDA 13 returns) and a `launch`
  * diagnostic says why, e.g. "block (64,64,1) has 4096 threads, the limit is
  * 1024". Launches run synchronously, one at a time (a mutex serialises host
- * threads), and CUGRADE_EMU_SCHEDULE=forward|reverse picks the order in
- * which threads and blocks run. */
+ * threads), and CUGRADE_EMU_SCHEDULE=forward|reverse|shuffle:SEED picks
+ * the order in which threads and blocks run. In the checking mode (check.h)
+ * the launch is bracketed by check_launch_begin/check_launch_end. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 
-#include "emu_internal.h"
+#include "check.h"
 
 namespace cugrade::emu {
 namespace {
@@ -27,11 +28,6 @@ thread_local bool t_in_kernel;
 unsigned long long g_launches;
 unsigned long long g_rejected;
 
-bool schedule_is_reverse()
-{
-    const char *s = getenv("CUGRADE_EMU_SCHEDULE");
-    return s && strcmp(s, "reverse") == 0;
-}
 
 int max_dynamic_smem(const void *kernel)
 {
@@ -107,16 +103,30 @@ cudaError_t validate(const launch_site &s, const launch_config &c)
     return cudaSuccess;
 }
 
+/* Runs the grid, with the checking mode's bracket around it when it is on. */
+void run_checked(const grid_job &job, const launch_config &config, const launch_args *args)
+{
+    if (!job.checking) {
+        run_grid(job);
+        return;
+    }
+    launch_args none{0, nullptr, nullptr, nullptr, 0};
+    check_launch_begin(*job.site, config.grid, config.block, config.shmem, args ? *args : none);
+    run_grid(job);
+    check_launch_end();
+}
+
 cudaError_t run_validated(const launch_site &site, const launch_config &config, kernel_invoker invoke,
-                          const void *call)
+                          const void *call, const launch_args *args)
 {
     diag_launch_begin();
     cudaError_t err = validate(site, config);
     if (err == cudaSuccess) {
         guard_install();
-        grid_job job{&site, config.grid, config.block, config.shmem, invoke, call, schedule_is_reverse()};
+        grid_job job{&site, config.grid, config.block, config.shmem, invoke, call, schedule_from_env(),
+                     checks_enabled()};
         t_in_kernel = true;
-        run_grid(job);
+        run_checked(job, config, args);
         t_in_kernel = false;
         g_launches++;
     }
@@ -125,6 +135,16 @@ cudaError_t run_validated(const launch_site &site, const launch_config &config, 
 }
 
 } // namespace
+
+schedule schedule_from_env()
+{
+    const char *s = getenv("CUGRADE_EMU_SCHEDULE");
+    if (s && strcmp(s, "reverse") == 0)
+        return schedule{schedule_order::reverse, 0};
+    if (s && strncmp(s, "shuffle", 7) == 0 && (s[7] == '\0' || s[7] == ':'))
+        return schedule{schedule_order::shuffle, s[7] ? strtoull(s + 8, nullptr, 0) : 0};
+    return schedule{schedule_order::forward, 0};
+}
 
 void launch_reset_attributes()
 {
@@ -137,7 +157,7 @@ void launch_reset_attributes()
 using namespace cugrade::emu;
 
 cudaError_t cugrade::launch(const launch_site &site, const launch_config *config, kernel_invoker invoke,
-                            const void *call)
+                            const void *call, const launch_args *args)
 {
     if (t_in_kernel) {
         diag_report(severity::error, diag_kind::launch,
@@ -151,7 +171,7 @@ cudaError_t cugrade::launch(const launch_site &site, const launch_config *config
         diag_launch_begin();
         return reject(site, cudaErrorMissingConfiguration, "the launch has no <<<grid, block>>> configuration");
     }
-    return run_validated(site, *config, invoke, call);
+    return run_validated(site, *config, invoke, call, args);
 }
 
 cugrade::emu_stats cugrade::stats()

@@ -187,8 +187,10 @@ Test(emu_barrier, divergent_barrier_finishes_and_is_reported)
     cr_assert_eq(count_lines(diag, "error\tbarrier-divergence\t"), 1u, "diagnostics: %s", diag.c_str());
     cr_assert(diag.find("early_return") != std::string::npos, "%s", diag.c_str());
     cr_assert(diag.find("block (1,0,0)") != std::string::npos, "%s", diag.c_str());
-    cr_assert(diag.find("36 of 64 threads") != std::string::npos, "%s", diag.c_str());
-    cr_assert(diag.find("28 have already returned (first thread (36,0,0))") != std::string::npos, "%s", diag.c_str());
+    cr_assert(diag.find("36 of 64 threads (threads (0,0,0) to (35,0,0)) wait") != std::string::npos, "%s",
+              diag.c_str());
+    cr_assert(diag.find("28 (threads (36,0,0) to (63,0,0)) have already returned") != std::string::npos, "%s",
+              diag.c_str());
     cr_assert(diag.find("test_emu_barrier.cpp:") != std::string::npos, "%s", diag.c_str());
     cudaFree(data);
 }

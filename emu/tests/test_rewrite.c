@@ -1,19 +1,9 @@
-/* test_rewrite.c - tests of the CUDA launch rewriter (emu_rewrite) and of the
- * emulator's compiler driver bin/emucc. The driver is tested against a tiny
- * stand-in runtime written by the test (so it needs neither a GPU nor the real
- * runtime) and, once build/libcugrade_emu.a and emu/include/cuda_runtime.h
- * exist, end to end against the real one. */
-#include <criterion/criterion.h>
-#include <libgen.h>
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+/* test_rewrite.c - tests of the CUDA rewriter, emu_rewrite(): kernel
+ * launches, extern __shared__, the registrations of the kernels' parameter
+ * names appended after the last line, and that the result is valid C++ for
+ * the host compiler. bin/emucc has its own tests (test_emucc.c). */
 #include "launch_rewrite.h"
+#include "rewrite_test_helpers.h"
 
 #define HEADER "#line 1 \"t.cu\"\n"
 
@@ -49,74 +39,6 @@ static void expect_error(const char *src, const char *path, const char *message)
     cr_assert_str_eq(err, message);
 }
 
-static int count_newlines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
-/* printf into a new string (tests free it or let the test process end). */
-__attribute__((format(printf, 1, 2))) static char *strf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s;
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    cr_assert_geq(n, 0);
-    return s;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
-/* Runs a shell command; returns its exit status and its stdout+stderr. */
-static int run_shell(const char *cmd, char *out, size_t outlen)
-{
-    char *full;
-    cr_assert_geq(asprintf(&full, "(%s) 2>&1", cmd), 0);
-    FILE *p = popen(full, "r");
-    cr_assert_not_null(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    free(full);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/* The repository root: three levels above build/emu-tests/test_rewrite. */
-static char *repo_root(void)
-{
-    char exe[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    cr_assert_gt(len, 0);
-    exe[len] = '\0';
-    return strf("%s", dirname(dirname(dirname(exe))));
-}
-
-static char *make_temp_dir(void)
-{
-    const char *tmp = getenv("TMPDIR");
-    char *dir = strf("%s/test_rewrite-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    cr_assert_not_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_dir(char *dir)
-{
-    char out[256];
-    char *cmd = strf("rm -rf '%s'", dir);
-    run_shell(cmd, out, sizeof out);
-    free(cmd);
-    free(dir);
-}
 
 /* ---- the #line header -------------------------------------------------------- */
 
@@ -354,34 +276,151 @@ Test(shared, inside_kernel_body)
 {
     expect_rewrite("__global__ void k() {\n  extern __shared__ T sh[];\n  sh[threadIdx.x] = 0;\n}\n",
                    "__global__ void k() {\n  static T *const sh = (T *)__cugrade_dynamic_smem;\n"
-                   "  sh[threadIdx.x] = 0;\n}\n");
+                   "  sh[threadIdx.x] = 0;\n}\n"
+                   "static const int __cugrade_params_0 = ::cugrade_register_kernel_params(\"k\", \"\");\n");
+}
+
+/* ---- kernel parameter registrations ------------------------------------------- */
+
+/* One registration line, as emu_rewrite appends it after the last line. */
+#define REG(n, kernel, params)                                                                  \
+    "static const int __cugrade_params_" #n " = ::cugrade_register_kernel_params(\"" kernel "\", \"" \
+    params "\");\n"
+
+/* Asserts that src rewrites to itself followed by the registration lines regs. */
+static void expect_registrations(const char *src, const char *regs)
+{
+    char *want = strf("%s%s", src, regs);
+    expect_rewrite(src, want);
+    free(want);
+}
+
+Test(params, lab3_signature)
+{
+    const char *src = "#define TILE_WIDTH 16\n"
+                      "__global__ void matrixMultiplyShared(const float *A, const float *B, float *C,\n"
+                      "                                     int numARows, int numAColumns, int numBRows, int numBColumns,\n"
+                      "                                     int numCRows, int numCColumns)\n"
+                      "{\n    C[0] = A[0] * B[0];\n}\n"
+                      "void launch(const float *a, const float *b, float *c, int m, int k, int n)\n"
+                      "{\n    matrixMultiplyShared<<<1, 1>>>(a, b, c, m, k, k, n, m, n);\n}\n";
+    char *out = rewrite_as(src, "t.cu");
+    cr_assert_str_eq(out, HEADER "#define TILE_WIDTH 16\n"
+                              "__global__ void matrixMultiplyShared(const float *A, const float *B, float *C,\n"
+                              "                                     int numARows, int numAColumns, int numBRows, int numBColumns,\n"
+                              "                                     int numCRows, int numCColumns)\n"
+                              "{\n    C[0] = A[0] * B[0];\n}\n"
+                              "void launch(const float *a, const float *b, float *c, int m, int k, int n)\n"
+                              "{\n    ::cugrade::kernel_launch(matrixMultiplyShared, \"matrixMultiplyShared\", __FILE__, "
+                              "__LINE__).config(1, 1)(a, b, c, m, k, k, n, m, n);\n}\n"
+                              "static const int __cugrade_params_0 = ::cugrade_register_kernel_params("
+                              "\"matrixMultiplyShared\", "
+                              "\"A,B,C,numARows,numAColumns,numBRows,numBColumns,numCRows,numCColumns\");\n");
+    free(out);
+}
+
+Test(params, restrict_pointers)
+{
+    expect_registrations("__global__ void saxpy(float *__restrict__ y, const float *__restrict__ x, float a, int n)\n"
+                         "{ y[0] = a * x[0] + n; }\n"
+                         "__global__ void r(float * __restrict y, const float *restrict const x) {}\n",
+                         REG(0, "saxpy", "y,x,a,n") REG(1, "r", "y,x"));
+}
+
+Test(params, template_kernel_registers_plain_name)
+{
+    expect_registrations("template <typename T, int TILE>\n"
+                         "__global__ void tiled(const T *a, T *b, std::array<T, TILE> w, int n = TILE)\n{ }\n"
+                         "template <> __global__ void tiled<float, 8>(const float *p, float *q, std::array<float, 8> v, int m)\n"
+                         "{ }\n",
+                         REG(0, "tiled", "a,b,w,n") REG(1, "tiled", "p,q,v,m"));
+}
+
+Test(params, declarations_register_nothing)
+{
+    expect_unchanged("__global__ void matrixMultiplyShared(const float *A, const float *B, float *C, int n);\n"
+                     "template <typename T> __global__ void t(T *a);\n"
+                     "__global__ void gone(int) = delete;\n"
+                     "void host(int n) { (void)n; }\n");
+}
+
+Test(params, two_kernels_in_order)
+{
+    expect_registrations("__global__ void fill(float *out, float v, int n);\n"
+                         "__global__ void scale(float *a, float f, int n) { a[0] *= f * n; }\n"
+                         "__device__ float twice(float x) { return 2 * x; }\n"
+                         "__global__ void fill(float *out, float v, int n) { out[0] = v * n; }\n",
+                         REG(0, "scale", "a,f,n") REG(1, "fill", "out,v,n"));
+}
+
+Test(params, launch_bounds_before_or_after_the_return_type)
+{
+    expect_registrations("__global__ void __launch_bounds__(256) k(float *out, int n) {}\n"
+                         "__global__ __launch_bounds__(256, 2) void k2(const float *in) {}\n"
+                         "__launch_bounds__(1024) __global__ void k3(int x) {}\n",
+                         REG(0, "k", "out,n") REG(1, "k2", "in") REG(2, "k3", "x"));
+}
+
+Test(params, parameter_list_spanning_lines_keeps_line_numbers)
+{
+    const char *src = "__global__ void\n"
+                      "spread(const float *A,   // the input\n"
+                      "       /* the output */ float *C,\n"
+                      "       int n)\n"
+                      "{\n"
+                      "    C[0] = A[0] + n;\n"
+                      "}\n";
+    char *out = rewrite_as(src, "t.cu");
+    cr_assert_eq(count_newlines(out), count_newlines(src) + 2, "header, every source line, one registration:\n%s", out);
+    char *want = strf(HEADER "%s" REG(0, "spread", "A,C,n"), src);
+    cr_assert_str_eq(out, want);
+    free(want);
+    free(out);
+}
+
+Test(params, unnamed_and_empty_parameter_lists)
+{
+    expect_registrations("__global__ void u(float *, int, const float *__restrict__, std::size_t, unsigned, const T) {}\n"
+                         "__global__ void half(float *named, int) {}\n"
+                         "__global__ void v(void) {}\n"
+                         "__global__ void e() {}\n",
+                         REG(0, "u", ",,,,,") REG(1, "half", "named,") REG(2, "v", "") REG(3, "e", ""));
+}
+
+Test(params, declarators_and_default_arguments)
+{
+    expect_registrations("__global__ void d(float a[16], float (&r)[3], int (*fp)(int), void (*)(int),\n"
+                         "                  unsigned n, long long m, int w = max(1, 2), [[maybe_unused]] int x,\n"
+                         "                  int y __attribute__((unused)), const __grid_constant__ P p, Ts... rest) {}\n",
+                         REG(0, "d", "a,r,fp,,n,m,w,x,y,p,rest"));
+}
+
+Test(params, kernels_in_namespaces_register_plain_name)
+{
+    expect_registrations("namespace lab { namespace detail {\n__global__ void k(int n) {}\n} }\n"
+                         "extern \"C\" __global__ void c_kernel(int *p) {}\n"
+                         "__global__ void lab::detail::other(int q) {}\n",
+                         REG(0, "k", "n") REG(1, "c_kernel", "p") REG(2, "other", "q"));
+}
+
+Test(params, global_outside_code_is_ignored)
+{
+    expect_unchanged("#define KERNEL __global__ void\n"
+                     "// __global__ void commented(int a) {}\n"
+                     "const char *s = \"__global__ void str(int a) {}\";\n"
+                     "void host(int a) { (void)a; }\n");
+}
+
+Test(params, source_without_final_newline_gets_one)
+{
+    expect_rewrite("__global__ void k(int a) {} // last", "__global__ void k(int a) {} // last\n" REG(0, "k", "a"));
 }
 
 /* ---- the rewritten forms are valid C++ --------------------------------------- */
 
-static const char stub_runtime_header[] =
-    "#include <cstdio>\n#include <cstddef>\n"
-    "struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };\n"
-    "inline dim3 threadIdx, blockIdx, blockDim, gridDim;\n"
-    "inline char __cugrade_dynamic_smem[4096];\n"
-    "#define __global__\n"
-    "namespace cugrade {\n"
-    "template <class F> struct launch {\n"
-    "    F f; const char *name, *file; int line; dim3 grid, block;\n"
-    "    launch &config(dim3 g, dim3 b, size_t = 0, void * = nullptr) { grid = g; block = b; return *this; }\n"
-    "    template <class... A> void operator()(A... a) {\n"
-    "        std::printf(\"launch %s %s:%d\\n\", name, file, line);\n"
-    "        gridDim = grid; blockDim = block;\n"
-    "        for (unsigned bx = 0; bx < grid.x; bx++)\n"
-    "            for (unsigned tx = 0; tx < block.x; tx++) { blockIdx = dim3(bx); threadIdx = dim3(tx); f(a...); }\n"
-    "    }\n"
-    "};\n"
-    "template <class F> launch<F> kernel_launch(F f, const char *n, const char *fl, int l)\n"
-    "{ return {f, n, fl, l, {}, {}}; }\n"
-    "}\n";
-
 static const char many_forms_source[] =
     "namespace ns { __global__ void k(int *a) { a[0] = 1; } }\n"
+    "__global__ void __launch_bounds__(64) plain(float *__restrict__ out, const float *, int n = 2) { out[0] = n; }\n"
     "template <typename T, int N> __global__ void tk(T *a) { extern __shared__ __align__(16) T sh[]; a[0] = sh[0] + N; }\n"
     "struct holder { void (*member)(int *); };\n"
     "#define LAUNCH(kern, p) \\\n  kern<<<1, \\\n   1>>>(p)\n"
@@ -401,7 +440,7 @@ Test(compile, rewritten_forms_are_valid_cpp)
     write_text(stub, stub_runtime_header);
     char *text = rewrite_as(many_forms_source, "forms.cu");
     write_text(cpp, text);
-    char *cmd = strf("g++ -std=c++17 -fsyntax-only -Wall -x c++ -include '%s' '%s'", stub, cpp);
+    char *cmd = strf("g++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror -x c++ -include '%s' '%s'", stub, cpp);
     int rc = run_shell(cmd, out, sizeof out);
     remove_dir(dir);
     free(stub);
@@ -411,168 +450,3 @@ Test(compile, rewritten_forms_are_valid_cpp)
     free(text);
 }
 
-/* ---- emucc ------------------------------------------------------------------- */
-
-static const char add_one_source[] =
-    "#include \"increment.h\" // next to the .cu, found through emucc's -iquote\n"
-    "__global__ void add_one(int *a, int n)\n"
-    "{\n"
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n) a[i] += INCREMENT;\n"
-    "}\n"
-    "int main()\n"
-    "{\n"
-    "    int a[64] = {0};\n"
-    "    add_one<<<2,\n"
-    "              32>>>(a, 64);\n"
-    "    int sum = 0;\n"
-    "    for (int i = 0; i < 64; i++) sum += a[i];\n"
-    "    std::printf(\"sum=%d\\n\", sum);\n"
-    "    return 0;\n"
-    "}\n";
-
-/* A syntax error on line 7. */
-static const char bad_source[] = "#include <cstdio>\n\nint main()\n{\n    int a = 1;\n\n    int x = ;\n}\n";
-
-/* bin/emucc of this tree, or skips the test if it is not built. */
-static char *emucc_path(void)
-{
-    char *root = repo_root();
-    char *path = strf("%s/bin/emucc", root);
-    free(root);
-    if (access(path, X_OK) != 0)
-        cr_skip_test("bin/emucc is not built");
-    return path;
-}
-
-/* A stand-in runtime under dir/root: the stub header and an empty archive. */
-static void make_stub_root(const char *dir)
-{
-    char out[256];
-    char *cmd = strf("mkdir -p '%s/root/emu/include' '%s/root/build'", dir, dir);
-    cr_assert_eq(run_shell(cmd, out, sizeof out), 0, "%s", out);
-    char *header = strf("%s/root/emu/include/cugrade_emu.h", dir), *lib = strf("%s/root/build/libcugrade_emu.a", dir);
-    write_text(header, stub_runtime_header);
-    write_text(lib, "!<arch>\n");
-    free(cmd);
-    free(header);
-    free(lib);
-}
-
-Test(emucc, builds_and_runs_with_stub_runtime)
-{
-    char out[8192];
-    char *emucc = emucc_path(), *dir = make_temp_dir();
-    make_stub_root(dir);
-    char *src = strf("%s/add.cu", dir);
-    write_text(src, add_one_source);
-    char *header = strf("%s/increment.h", dir);
-    write_text(header, "#define INCREMENT 1\n");
-    char *cmd = strf("CUGRADE_ROOT='%s/root' '%s' -O1 '%s' -o '%s/add' && '%s/add'", dir, emucc, src, dir, dir);
-    int rc = run_shell(cmd, out, sizeof out);
-    char *expected = strf("launch add_one %s:10\nsum=64\n", src);
-    remove_dir(dir);
-    cr_assert_eq(rc, 0, "%s", out);
-    cr_assert_str_eq(out, expected);
-}
-
-Test(emucc, compile_error_names_student_file_and_line)
-{
-    char out[8192];
-    char *emucc = emucc_path(), *dir = make_temp_dir();
-    make_stub_root(dir);
-    char *src = strf("%s/bad.cu", dir);
-    write_text(src, bad_source);
-    char *cmd = strf("CUGRADE_ROOT='%s/root' '%s' '%s' -o '%s/bad'", dir, emucc, src, dir);
-    int rc = run_shell(cmd, out, sizeof out);
-    char *needle = strf("%s:7:", src);
-    remove_dir(dir);
-    cr_assert_neq(rc, 0);
-    cr_assert(strstr(out, needle), "no %s in:\n%s", needle, out);
-}
-
-Test(emucc, malformed_launch_is_reported_and_fails)
-{
-    char out[8192];
-    char *emucc = emucc_path(), *dir = make_temp_dir();
-    make_stub_root(dir);
-    char *src = strf("%s/m.cu", dir);
-    write_text(src, "void k();\n\nvoid f() { k<<<1, 1>>>; }\n");
-    char *cmd = strf("cd '%s' && CUGRADE_ROOT='%s/root' '%s' -c m.cu", dir, dir, emucc);
-    int rc = run_shell(cmd, out, sizeof out);
-    remove_dir(dir);
-    cr_assert_eq(rc, 1, "%s", out);
-    cr_assert_str_eq(out, "m.cu:3: malformed kernel launch\n");
-}
-
-/* The real runtime, or skips the test while it is not built. */
-static void require_runtime(void)
-{
-    char *root = repo_root();
-    char *lib = strf("%s/build/libcugrade_emu.a", root), *header = strf("%s/emu/include/cuda_runtime.h", root);
-    if (access(lib, R_OK) != 0)
-        cr_skip_test("build/libcugrade_emu.a is not built yet");
-    if (access(header, R_OK) != 0)
-        cr_skip_test("emu/include/cuda_runtime.h does not exist yet");
-    free(root);
-    free(lib);
-    free(header);
-}
-
-static const char runtime_program[] =
-    "#include <cstdio>\n#include <cuda_runtime.h>\n"
-    "__global__ void scale(float *a, float f, int n)\n"
-    "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) a[i] *= f;\n}\n"
-    "__global__ void reverse_block(int *a)\n"
-    "{\n    extern __shared__ int buf[];\n    int t = threadIdx.x;\n    buf[t] = a[blockIdx.x * blockDim.x + t];\n"
-    "    __syncthreads();\n    a[blockIdx.x * blockDim.x + t] = buf[blockDim.x - 1 - t];\n}\n"
-    "int main()\n{\n"
-    "    const int n = 1000; float h[n]; int r[64];\n"
-    "    for (int i = 0; i < n; i++) h[i] = (float)i;\n"
-    "    for (int i = 0; i < 64; i++) r[i] = i;\n"
-    "    float *d; int *dr;\n"
-    "    cudaMalloc((void **)&d, n * sizeof(float)); cudaMalloc((void **)&dr, sizeof r);\n"
-    "    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);\n"
-    "    cudaMemcpy(dr, r, sizeof r, cudaMemcpyHostToDevice);\n"
-    "    scale<<<(n + 255) / 256, 256>>>(d, 2.0f, n);\n"
-    "    reverse_block<<<2, 32, 32 * sizeof(int)>>>(dr);\n"
-    "    cudaDeviceSynchronize();\n"
-    "    cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);\n"
-    "    cudaMemcpy(r, dr, sizeof r, cudaMemcpyDeviceToHost);\n"
-    "    cudaFree(d); cudaFree(dr);\n"
-    "    int bad = 0;\n"
-    "    for (int i = 0; i < n; i++) bad += h[i] != 2.0f * i;\n"
-    "    for (int i = 0; i < 64; i++) bad += r[i] != (i / 32) * 32 + 31 - i % 32;\n"
-    "    std::printf(\"bad=%d\\n\", bad);\n"
-    "    return bad != 0;\n}\n";
-
-Test(emucc_e2e, program_runs_on_real_runtime, .timeout = 120)
-{
-    char out[8192];
-    char *emucc = emucc_path();
-    require_runtime();
-    char *dir = make_temp_dir();
-    char *src = strf("%s/prog.cu", dir);
-    write_text(src, runtime_program);
-    char *cmd = strf("env -u CUGRADE_ROOT '%s' '%s' -o '%s/prog' && '%s/prog'", emucc, src, dir, dir);
-    int rc = run_shell(cmd, out, sizeof out);
-    remove_dir(dir);
-    cr_assert_eq(rc, 0, "%s", out);
-    cr_assert(strstr(out, "bad=0\n"), "%s", out);
-}
-
-Test(emucc_e2e, syntax_error_on_line_7_with_real_runtime, .timeout = 120)
-{
-    char out[8192];
-    char *emucc = emucc_path();
-    require_runtime();
-    char *dir = make_temp_dir();
-    char *src = strf("%s/broken.cu", dir);
-    write_text(src, bad_source);
-    char *cmd = strf("env -u CUGRADE_ROOT '%s' '%s' -o '%s/broken'", emucc, src, dir);
-    int rc = run_shell(cmd, out, sizeof out);
-    char *needle = strf("%s:7:", src);
-    remove_dir(dir);
-    cr_assert_neq(rc, 0, "%s", out);
-    cr_assert(strstr(out, needle), "no %s in:\n%s", needle, out);
-}

@@ -3,7 +3,7 @@
  * into C++, and links the objects with the emulator runtime:
  *
  *   emucc [-c] [-o OUT] [-I DIR] [-D X] [-O0..3] [-g] [-W...] [-fsanitize...]
- *         [-v] [--keep DIR] FILE... [-lLIB]
+ *         [-v] [--checks] [--keep DIR] FILE... [-lLIB]
  *
  * A .cu file is rewritten to a temporary .cpp (under $TMPDIR, or in the
  * --keep directory, which is not cleaned up) and compiled with
@@ -17,7 +17,19 @@
  * this executable, or $CUGRADE_ROOT. The compiler's messages reach stderr
  * unchanged and already name the student's file:line (the rewrite starts
  * with a #line directive). Exit status: the failing compiler's, 1 for a
- * rewrite or usage error, else 0. -v prints each command before running it. */
+ * rewrite or usage error, else 0. -v prints each command before running it.
+ *
+ * --checks builds for the emulator's checking mode (emu/src/check.h): each
+ * .cu file is compiled with -fsanitize=thread -O1 -g -fno-omit-frame-pointer
+ * (and -gdwarf-4, see push_check_flags) instead of -O2, those flags placed after the user's, so -O1 holds whatever
+ * -O was given and the checks see the same accesses for every student (-O0
+ * would also send every local variable through the hooks; -O2 and above
+ * vectorise and merge accesses, which blurs lanes and lines). The program
+ * is linked WITHOUT -fsanitize=thread: the runtime defines the __tsan_*
+ * hooks the instrumentation calls, and libtsan must never be linked. .cpp
+ * and .c files are compiled as usual. A -fsanitize flag of the user's is an
+ * error with --checks. The flag is command-line only: no environment
+ * variable sets it. */
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -29,26 +41,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "emucc_args.h"
 #include "launch_rewrite.h"
 
-/* A growable, NULL-terminated list of owned strings (an argv). */
-typedef struct {
-    char **v;
-    size_t n;
-    size_t cap;
-} arglist;
-
-typedef struct {
-    bool compile_only;
-    bool verbose;
-    const char *output;
-    const char *keep_dir;
-    arglist compile_flags; /* -I -D -U -include -isystem: compiling only */
-    arglist common_flags;  /* -O -g -W -f -std ...: compiling and linking */
-    arglist link_flags;    /* -l -L -Wl,...: linking, after the objects */
-    arglist inputs;
-} options;
-
+/* Where and with what emucc builds. */
 typedef struct {
     char root[PATH_MAX];
     char work_dir[PATH_MAX]; /* where rewritten sources and temporary objects go */
@@ -57,169 +53,6 @@ typedef struct {
     arglist cc;              /* the C compiler command */
     arglist temp_files;      /* removed at exit unless --keep */
 } build_env;
-
-static void die_oom(void)
-{
-    fputs("emucc: out of memory\n", stderr);
-    exit(1);
-}
-
-static char *xstrdup(const char *s)
-{
-    char *p = strdup(s);
-    if (!p)
-        die_oom();
-    return p;
-}
-
-static char *xasprintf2(const char *a, const char *b)
-{
-    char *p;
-    if (asprintf(&p, "%s%s", a, b) < 0)
-        die_oom();
-    return p;
-}
-
-static void args_push_owned(arglist *a, char *s)
-{
-    if (a->n + 2 > a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 16;
-        char **v = realloc(a->v, a->cap * sizeof *v);
-        if (!v)
-            die_oom();
-        a->v = v;
-    }
-    a->v[a->n++] = s;
-    a->v[a->n] = NULL;
-}
-
-static void args_push(arglist *a, const char *s) { args_push_owned(a, xstrdup(s)); }
-
-static void args_extend(arglist *dst, const arglist *src)
-{
-    for (size_t i = 0; i < src->n; i++)
-        args_push(dst, src->v[i]);
-}
-
-static void args_free(arglist *a)
-{
-    for (size_t i = 0; i < a->n; i++)
-        free(a->v[i]);
-    free(a->v);
-    *a = (arglist){0};
-}
-
-/* Splits a command such as "ccache g++" at blanks. */
-static void args_push_words(arglist *a, const char *command)
-{
-    char *copy = xstrdup(command);
-    char *save = NULL;
-    for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-        args_push(a, w);
-    free(copy);
-}
-
-static void usage(FILE *to)
-{
-    fputs("usage: emucc [-c] [-o OUT] [-I DIR] [-D X] [-O0..3] [-g] [-W...] [-fsanitize...]\n"
-          "             [-v] [--keep DIR] FILE... [-lLIB]\n"
-          "Compiles CUDA (.cu) files for the cugrade CPU emulator.\n",
-          to);
-}
-
-/* ---- command line ------------------------------------------------------------ */
-
-static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
-/* Options that take a value, either as the next argument or glued on after
- * `joiner` (-Ifoo, --keep=dir); a NULL joiner means only the next argument. */
-typedef struct {
-    const char *name;
-    const char *joiner;
-} valued_option;
-
-static const valued_option valued_options[] = {
-    { "-o", "" },  { "--keep", "=" }, { "-I", "" },         { "-D", "" },  { "-U", "" },
-    { "-l", "" },  { "-L", "" },      { "-include", NULL }, { "-isystem", NULL },
-};
-
-/* The joined value of option opt in argument a, or NULL if a is not that. */
-static const char *joined_value(const valued_option *opt, const char *a)
-{
-    if (!opt->joiner || !starts_with(a, opt->name) || !starts_with(a + strlen(opt->name), opt->joiner))
-        return NULL;
-    return a + strlen(opt->name) + strlen(opt->joiner);
-}
-
-static const valued_option *find_valued_option(const char *a)
-{
-    for (size_t k = 0; k < sizeof valued_options / sizeof *valued_options; k++) {
-        const valued_option *opt = &valued_options[k];
-        if (strcmp(a, opt->name) == 0 || joined_value(opt, a))
-            return opt;
-    }
-    return NULL;
-}
-
-/* The value of opt at argv[*i], consuming the next argument if it is
- * separate. NULL if it has none. */
-static const char *option_value(int argc, char **argv, int *i, const valued_option *opt)
-{
-    if (strcmp(argv[*i], opt->name) == 0)
-        return *i + 1 < argc ? argv[++*i] : NULL;
-    return joined_value(opt, argv[*i]);
-}
-
-static void store_valued_option(options *o, const char *name, const char *value)
-{
-    if (strcmp(name, "-o") == 0)
-        o->output = value;
-    else if (strcmp(name, "--keep") == 0)
-        o->keep_dir = value;
-    else if (strcmp(name, "-l") == 0 || strcmp(name, "-L") == 0)
-        args_push_owned(&o->link_flags, xasprintf2(name, value));
-    else if (strcmp(name, "-include") == 0 || strcmp(name, "-isystem") == 0) {
-        args_push(&o->compile_flags, name);
-        args_push(&o->compile_flags, value);
-    } else
-        args_push_owned(&o->compile_flags, xasprintf2(name, value));
-}
-
-/* Fills o from argv. Returns 0, or -1 after printing what is wrong. */
-static int parse_args(int argc, char **argv, options *o)
-{
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const valued_option *opt = find_valued_option(a);
-        if (a[0] != '-' || a[1] == '\0') {
-            args_push(&o->inputs, a);
-        } else if (strcmp(a, "-c") == 0) {
-            o->compile_only = true;
-        } else if (strcmp(a, "-v") == 0) {
-            o->verbose = true;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            exit(0);
-        } else if (opt) {
-            const char *value = option_value(argc, argv, &i, opt);
-            if (!value || !*value) {
-                fprintf(stderr, "emucc: missing argument to %s\n", opt->name);
-                return -1;
-            }
-            store_valued_option(o, opt->name, value);
-        } else if (starts_with(a, "-Wl,") || starts_with(a, "-Xlinker")) {
-            args_push(&o->link_flags, a);
-        } else {
-            args_push(&o->common_flags, a); /* -O2 -g -Wall -fsanitize=... -std=... */
-        }
-    }
-    if (o->inputs.n == 0) {
-        fputs("emucc: no input files\n", stderr);
-        usage(stderr);
-        return -1;
-    }
-    return 0;
-}
 
 /* ---- files and paths --------------------------------------------------------- */
 
@@ -460,6 +293,19 @@ static char *quote_dir_of(const char *path)
     return flag;
 }
 
+/* The instrumentation of --checks; after the user's flags, so its -O1 wins.
+ * -gdwarf-4: with gcc 12's default DWARF 5, binutils 2.40's addr2line puts
+ * the first lines of a function in the rewritten copy (1-x.cu.cpp:29)
+ * instead of the file its #line names (x.cu:29); DWARF 4 has no such slip. */
+static void push_check_flags(arglist *cmd)
+{
+    static const char *const flags[] = {
+        "-fsanitize=thread", "-O1", "-g", "-fno-omit-frame-pointer", "-gdwarf-4",
+    };
+    for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+        args_push(cmd, flags[i]);
+}
+
 /* The compile command for one source of the given kind; for a .cu file,
  * source is the rewritten copy of input. */
 static void compile_command(arglist *cmd, const options *o, const build_env *env, input_kind kind,
@@ -472,7 +318,9 @@ static void compile_command(arglist *cmd, const options *o, const build_env *env
         args_push(cmd, "-x");
         args_push(cmd, "c++");
     }
-    args_push(cmd, "-O2");
+    bool instrument = o->checks && kind == INPUT_CUDA;
+    if (!instrument)
+        args_push(cmd, "-O2");
     if (kind == INPUT_CUDA) {
         args_push(cmd, "-include");
         args_push(cmd, "cugrade_emu.h");
@@ -482,6 +330,8 @@ static void compile_command(arglist *cmd, const options *o, const build_env *env
     args_push_owned(cmd, xasprintf2(include_dir, "/emu/include"));
     free(include_dir);
     args_extend(cmd, &o->common_flags);
+    if (instrument)
+        push_check_flags(cmd);
     args_extend(cmd, &o->compile_flags);
     args_push(cmd, "-c");
     args_push(cmd, source);

@@ -347,7 +347,7 @@ Test(e2e, early_return_before_barriers_is_reported_as_barrier_divergence, .timeo
     const char *out = str(uneven, "output");
     cr_expect(strstr(out, "emulator error (barrier-divergence)"), "%s", out);
     cr_expect(strstr(out, "early_return.cu:"), "no file:line: %s", out);
-    cr_expect(strstr(out, "more barrier-divergence diagnostics not shown"), "%s", out);
+    cr_expect(strstr(out, "more barrier-divergence findings not shown"), "%s", out);
     release(&g);
     rm_rf(dir);
 }
