@@ -45,6 +45,42 @@ static void add_insight(check_evidence_t *e, const emu_report_t *r, double flop)
     e->insight_flop = flop;
 }
 
+/* The message without its trailing repeat count "(N times in this launch)",
+ * so one bug found on several datasets reads as one finding. */
+static char *normalised(const char *message)
+{
+    char *m = strdup(message);
+    char *open = strrchr(m, '(');
+    if (open && open > m && strstr(open, " times") && open[strlen(open) - 1] == ')') {
+        while (open > m && open[-1] == ' ')
+            open--;
+        *open = '\0';
+    }
+    return m;
+}
+
+static void add_detail(check_evidence_t *e, check_id_t id, const char *dataset_label,
+                       const char *message)
+{
+    char *m = normalised(message);
+    for (int i = 0; i < e->ndetails[id]; i++) {
+        if (strcmp(e->details[id][i].message, m) == 0) {
+            e->details[id][i].datasets++;
+            free(m);
+            return;
+        }
+    }
+    e->distinct[id]++;
+    if (e->ndetails[id] == CHECK_DETAILS_SHOWN) {
+        free(m);
+        return;
+    }
+    check_detail_t *d = &e->details[id][e->ndetails[id]++];
+    d->message = m;
+    snprintf(d->first_dataset, sizeof d->first_dataset, "%s", dataset_label);
+    d->datasets = 1;
+}
+
 void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
                   double flop)
 {
@@ -52,15 +88,12 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
     for (int i = 0; i < r->nfindings; i++) {
         const emu_finding_t *f = &r->findings[i];
         check_id_t id = check_for_finding(f->kind);
-        if (id == CHECK_COUNT)
+        if (id == CHECK_COUNT || strcmp(f->severity, "info") == 0)
             continue;
         e->findings[id]++;
         if (!seen_here[id]++)
             e->datasets_with[id]++;
-        if (e->shown[id] < CHECK_DETAILS_SHOWN) {
-            sb_appendf(&e->details[id], "%s: %s\n", dataset_label, f->message);
-            e->shown[id]++;
-        }
+        add_detail(e, id, dataset_label, f->message);
     }
     e->runs++;
     if (emu_report_stat(r, "threads") <= 0)
@@ -70,6 +103,23 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
     e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
     add_insight(e, r, flop);
+}
+
+static void describe_findings(check_id_t id, const check_evidence_t *e, strbuf_t *out)
+{
+    sb_appendf(out, "FAILED: %ld distinct finding%s, on %d of %d datasets:\n", e->distinct[id],
+               e->distinct[id] == 1 ? "" : "s", e->datasets_with[id], e->runs);
+    for (int i = 0; i < e->ndetails[id]; i++) {
+        const check_detail_t *d = &e->details[id][i];
+        if (d->datasets > 1)
+            sb_appendf(out, "%s (on %s and %d more dataset%s)\n", d->message, d->first_dataset,
+                       d->datasets - 1, d->datasets == 2 ? "" : "s");
+        else
+            sb_appendf(out, "%s (on %s)\n", d->message, d->first_dataset);
+    }
+    if (e->distinct[id] > e->ndetails[id])
+        sb_appendf(out, "(%ld more distinct findings not shown)\n",
+                   e->distinct[id] - e->ndetails[id]);
 }
 
 /* The verdict and text of one check. */
@@ -104,11 +154,7 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                        e->runs);
             return 1;
         }
-        sb_appendf(out, "FAILED: %ld finding%s on %d of %d datasets:\n%s", e->findings[id],
-                   e->findings[id] == 1 ? "" : "s", e->datasets_with[id], e->runs,
-                   sb_str(&e->details[id]));
-        if (e->findings[id] > e->shown[id])
-            sb_appendf(out, "(%ld more not shown)\n", e->findings[id] - e->shown[id]);
+        describe_findings(id, e, out);
         sb_appendf(out, "%s\n", advice[id]);
         return 0;
     case CHECK_USES_SHARED_MEMORY:
@@ -138,7 +184,7 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
 }
 
 void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char *not_run,
-                  grade_t *g)
+                  const char *unearned, grade_t *g)
 {
     for (int id = 0; id < CHECK_COUNT; id++) {
         const check_rule_t *rule = &rub->checks[id];
@@ -147,11 +193,18 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
         strbuf_t out = {0};
         int ok = 0;
         if (!not_run && e->instrumented_runs == 0)
-            not_run = "the CPU emulator's checking mode reported no kernel run";
+            not_run = "no kernel was launched, so there was nothing to check";
         if (not_run)
             sb_appendf(&out, "not run: %s\n", not_run);
         else
             ok = judge((check_id_t)id, rule, e, &out);
+        if (ok && unearned) { /* "passed: <what>" becomes "not scored: <why>; found: <what>" */
+            strbuf_t note = {0};
+            sb_appendf(&note, "not scored: %s. Found: %s", unearned, sb_str(&out) + strlen("passed: "));
+            sb_free(&out);
+            out = note;
+            ok = 0;
+        }
         grade_add_test(g, check_name((check_id_t)id), ok ? rule->points : 0, rule->points, ok,
                        rule->visibility, sb_str(&out));
         sb_free(&out);
@@ -161,7 +214,8 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
 void evidence_free(check_evidence_t *e)
 {
     for (int id = 0; id < CHECK_COUNT; id++)
-        sb_free(&e->details[id]);
+        for (int i = 0; i < e->ndetails[id]; i++)
+            free(e->details[id][i].message);
     free(e->insight);
     memset(e, 0, sizeof *e);
 }

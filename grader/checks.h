@@ -13,11 +13,19 @@
 
 #define CHECK_DETAILS_SHOWN 3
 
+/* One distinct finding: the same bug found on several datasets is one. */
+typedef struct {
+    char *message;       /* without the emulator's "(N times in this launch)" */
+    char first_dataset[96];
+    int datasets;        /* on how many datasets it was found */
+} check_detail_t;
+
 typedef struct {
     long findings[CHECK_COUNT];          /* emulator findings mapped to each check */
     int datasets_with[CHECK_COUNT];      /* datasets on which each check found something */
-    strbuf_t details[CHECK_COUNT];       /* the first distinct findings, with their dataset */
-    int shown[CHECK_COUNT];
+    check_detail_t details[CHECK_COUNT][CHECK_DETAILS_SHOWN]; /* the first distinct findings */
+    int ndetails[CHECK_COUNT];
+    long distinct[CHECK_COUNT];          /* distinct findings, shown or not */
     double global_bytes, flop;           /* summed over the runs */
     double staged_loads;                 /* shared loads of data staged in the same block */
     int runs;                            /* runs whose report was read */
@@ -34,9 +42,12 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
                   double flop);
 
 /* Adds one test per check present in the rubric. not_run: NULL when the
- * checks ran, else why they did not (the tests then score 0 and say so). */
+ * checks ran, else why they did not (the tests then score 0 and say so).
+ * unearned: why a clean check still scores nothing (e.g. no dataset passed,
+ * so the stub's empty kernel earns no "race-free"), or NULL; failing checks
+ * report their findings either way. */
 void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char *not_run,
-                  grade_t *g);
+                  const char *unearned, grade_t *g);
 
 void evidence_free(check_evidence_t *e);
 

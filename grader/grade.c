@@ -165,13 +165,14 @@ static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradi
         not_run = "the checks were switched off (--checks none)";
     else if (!compiled)
         not_run = "does not compile";
-    else if (run->datasets_passed == 0)
-        not_run = "no dataset passed yet, so there is no working kernel to check";
     else if (run->backend == BACKEND_EMU)
         gather_evidence(&e, runs, in->nds);
     else
         not_run = check_on_emulator(o, run, &in->lab, jobs, in->nds, &e, &why);
-    checks_score(&in->rub, &e, not_run, &run->grade);
+    const char *unearned =
+        run->datasets_passed == 0 ? "no dataset passed yet, so there is no working kernel to credit"
+                                  : NULL;
+    checks_score(&in->rub, &e, not_run, unearned, &run->grade);
     sb_free(&why);
     evidence_free(&e);
 }

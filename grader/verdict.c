@@ -81,8 +81,33 @@ static void append_program_output(const run_result_t *rr, strbuf_t *msg)
     sb_free(&own);
 }
 
+/* When the emulator found a bug that explains wrong results, say so: the
+ * output pattern alone (e.g. "K is not a multiple of TILE_WIDTH") can
+ * mislead when the real cause is a missing barrier. */
+static const char *likely_cause(const char *report_path)
+{
+    static const struct {
+        const char *kind, *cause;
+    } causes[] = {
+        {"race", "a shared-memory race (below): the results depend on the order threads run in"},
+        {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)"},
+        {"global-oob", "an access outside a matrix (below)"},
+        {"uninit-shared", "a read of shared memory no thread of the block wrote (below)"},
+    };
+    emu_report_t rep;
+    emu_report_read(report_path, &rep);
+    const char *cause = NULL;
+    for (size_t c = 0; c < sizeof causes / sizeof causes[0] && !cause; c++)
+        for (int i = 0; i < rep.nfindings && !cause; i++)
+            if (strcmp(rep.findings[i].kind, causes[c].kind) == 0)
+                cause = causes[c].cause;
+    emu_report_free(&rep);
+    return cause;
+}
+
 /* Compares the child's output file with the expected matrix. */
-static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
+static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const char *cause,
+                        strbuf_t *msg)
 {
     float *data = NULL;
     matbin_header_t hdr;
@@ -100,8 +125,12 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     char summary[512];
     compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
-    if (!cr.passed && cr.hint_text[0])
+    /* a race or a divergent barrier makes the error pattern meaningless */
+    int pattern_meaningful = !cause || (!strstr(cause, "race") && !strstr(cause, "__syncthreads"));
+    if (!cr.passed && cr.hint_text[0] && pattern_meaningful)
         sb_appendf(msg, "hint: %s\n", cr.hint_text);
+    if (!cr.passed && cause)
+        sb_appendf(msg, "likely cause: %s\n", cause);
     append_mismatches(&cr, msg);
     if (hdr.elapsed_ms >= 0)
         sb_appendf(msg, "kernel time: %.3f ms%s\n", hdr.elapsed_ms,
@@ -158,10 +187,14 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg)
 int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
 {
     int passed = 0;
-    if (r->result.exited && r->result.exit_code == 0)
-        passed = judge_output(r, lab, backend, msg);
-    else
+    const char *cause = likely_cause(r->diag_path);
+    if (r->result.exited && r->result.exit_code == 0) {
+        passed = judge_output(r, lab, backend, cause, msg);
+    } else {
         explain_failed_run(r, msg);
+        if (cause)
+            sb_appendf(msg, "likely cause: %s\n", cause);
+    }
     append_findings(r->diag_path, msg);
     append_program_output(&r->result, msg);
     return passed;

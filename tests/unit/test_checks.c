@@ -101,7 +101,7 @@ Test(checks, a_clean_tiled_kernel_passes_every_check)
     lab_rubric_t rub = all_checks(1.0);
     grade_t g;
     memset(&g, 0, sizeof g);
-    checks_score(&rub, &e, NULL, &g);
+    checks_score(&rub, &e, NULL, NULL, &g);
     cr_assert_eq(g.ntests, CHECK_COUNT);
     for (int i = 0; i < g.ntests; i++)
         cr_expect(g.tests[i].passed, "%s: %s", g.tests[i].name, g.tests[i].output);
@@ -124,12 +124,13 @@ Test(checks, a_race_fails_race_free_only_and_names_the_dataset)
     lab_rubric_t rub = all_checks(1.0);
     grade_t g;
     memset(&g, 0, sizeof g);
-    checks_score(&rub, &e, NULL, &g);
+    checks_score(&rub, &e, NULL, NULL, &g);
     const test_result_t *race = test_named(&g, "race-free");
     cr_assert(!race->passed);
     cr_assert_float_eq(race->score, 0.0, 1e-9);
-    cr_assert(strstr(race->output, "1 finding on 1 of 2 datasets"), "%s", race->output);
-    cr_assert(strstr(race->output, "dataset 12 (417x210x519): race on shared tileB (element 3)"),
+    cr_assert(strstr(race->output, "FAILED: 1 distinct finding, on 1 of 2 datasets"), "%s",
+              race->output);
+    cr_assert(strstr(race->output, "race on shared tileB (element 3) (on dataset 12 (417x210x519))"),
               "%s", race->output);
     cr_assert(test_named(&g, "memory-safe")->passed);
     cr_assert(test_named(&g, "barriers-uniform")->passed);
@@ -151,7 +152,7 @@ Test(checks, an_untiled_kernel_fails_shared_memory_and_traffic)
     lab_rubric_t rub = all_checks(1.0);
     grade_t g;
     memset(&g, 0, sizeof g);
-    checks_score(&rub, &e, NULL, &g);
+    checks_score(&rub, &e, NULL, NULL, &g);
     const test_result_t *shared = test_named(&g, "uses-shared-memory");
     cr_assert(!shared->passed);
     cr_assert(strstr(shared->output, "never read back data it had stored in shared memory"));
@@ -175,7 +176,7 @@ Test(checks, not_run_and_not_instrumented_say_so_and_score_zero)
     rub.checks[CHECK_MEMORY_SAFE].present = 0;
     grade_t g;
     memset(&g, 0, sizeof g);
-    checks_score(&rub, &e, "the checks were switched off (--checks none)", &g);
+    checks_score(&rub, &e, "the checks were switched off (--checks none)", NULL, &g);
     cr_assert_eq(g.ntests, CHECK_COUNT - 1, "only the checks the rubric lists");
     for (int i = 0; i < g.ntests; i++) {
         cr_assert(!g.tests[i].passed);
@@ -186,9 +187,56 @@ Test(checks, not_run_and_not_instrumented_say_so_and_score_zero)
     emu_report_t r = read_report("warning\tlaunch\tsomething\n");
     evidence_add(&e, "dataset 0", &r, 1e6);
     memset(&g, 0, sizeof g);
-    checks_score(&rub, &e, NULL, &g);
-    cr_assert(strstr(test_named(&g, "race-free")->output, "not run: the CPU emulator's checking "
-                                                          "mode reported no kernel run"));
+    checks_score(&rub, &e, NULL, NULL, &g);
+    cr_assert(strstr(test_named(&g, "race-free")->output, "not run: no kernel was launched, so "
+                                                          "there was nothing to check"));
+    cr_assert_float_eq(grade_score(&g), 0.0, 1e-9);
+    grade_free(&g);
+    emu_report_free(&r);
+    evidence_free(&e);
+}
+
+Test(checks, one_bug_on_many_datasets_is_one_finding)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t a = read_report("error\trace\tRace on shared tileA at m.cu:40 and m.cu:45. (12 times in this launch)\n" TILED_STATS);
+    emu_report_t b = read_report("error\trace\tRace on shared tileA at m.cu:40 and m.cu:45. (999 times in this launch)\n"
+                                 "error\trace\tRace on shared tileB at m.cu:41 and m.cu:45.\n" TILED_STATS);
+    evidence_add(&e, "dataset 0 (64x64x64)", &a, 1e6);
+    evidence_add(&e, "dataset 1 (48x48x48)", &b, 1e6);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, NULL, &g);
+    const char *out = test_named(&g, "race-free")->output;
+    cr_assert(strstr(out, "FAILED: 2 distinct findings, on 2 of 2 datasets"), "%s", out);
+    cr_assert(strstr(out, "Race on shared tileA at m.cu:40 and m.cu:45. (on dataset 0 (64x64x64) "
+                          "and 1 more dataset)"), "%s", out);
+    cr_assert(strstr(out, "Race on shared tileB at m.cu:41 and m.cu:45. (on dataset 1 (48x48x48))"),
+              "%s", out);
+    grade_free(&g);
+    emu_report_free(&a);
+    emu_report_free(&b);
+    evidence_free(&e);
+}
+
+Test(checks, clean_checks_earn_nothing_when_no_dataset_passed_but_findings_still_show)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t r = read_report("error\trace\tRace on shared tileA.\n" TILED_STATS);
+    evidence_add(&e, "dataset 0 (64x64x64)", &r, 1e6);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, "no dataset passed yet", &g);
+    const test_result_t *race = test_named(&g, "race-free"), *mem = test_named(&g, "memory-safe");
+    cr_assert(!race->passed);
+    cr_assert(strstr(race->output, "Race on shared tileA."), "%s", race->output);
+    cr_assert(!mem->passed);
+    cr_assert(strncmp(mem->output, "not scored: no dataset passed yet. Found: no access outside", 59) == 0,
+              "%s", mem->output);
     cr_assert_float_eq(grade_score(&g), 0.0, 1e-9);
     grade_free(&g);
     emu_report_free(&r);
