@@ -1,0 +1,127 @@
+/* e2e.h - helpers of the end-to-end tests: run bin/cugrade as a child
+ * process (as a TA would), read back its results.json with json-c, and make
+ * small dataset folders with the project's own generator. Runs from the
+ * repository root. */
+#ifndef CUGRADE_E2E_H
+#define CUGRADE_E2E_H
+
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "util.h"
+
+#define SUB "tests/submissions/lab3/"
+
+typedef struct {
+    run_result_t run;
+    json_object *json; /* NULL if no results.json was written */
+    char dir[64];
+} graded_t;
+
+static inline graded_t grade_on(const char *backend, const char *submission,
+                                const char *const *extra, char *const *env);
+
+static inline graded_t grade(const char *submission, const char *const *extra)
+{
+    return grade_on("emu", submission, extra, NULL);
+}
+
+/* Runs `bin/cugrade run --backend B --json <tmp>/r.json [extra...] SUBMISSION`. */
+static inline graded_t grade_on(const char *backend, const char *submission, const char *const *extra,
+                         char *const *env)
+{
+    graded_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(g.dir, sizeof g.dir, "/tmp/cugrade-e2e-XXXXXX");
+    cr_assert_not_null(mkdtemp(g.dir));
+    char json_path[128];
+    snprintf(json_path, sizeof json_path, "%s/r.json", g.dir);
+    char *argv[32] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", (char *)backend, "--color",
+                      "never", "--json", json_path};
+    int n = 10;
+    for (int i = 0; extra && extra[i]; i++)
+        argv[n++] = (char *)extra[i];
+    argv[n++] = (char *)submission;
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 300, .output_cap = 1 << 20};
+    run_one(&spec, &g.run);
+    if (is_file(json_path))
+        g.json = json_object_from_file(json_path);
+    return g;
+}
+
+static inline void release(graded_t *g)
+{
+    json_object_put(g->json);
+    run_result_free(&g->run);
+    rm_rf(g->dir);
+}
+
+static inline int exit_code(const graded_t *g) { return g->run.exited ? g->run.exit_code : -1; }
+
+static inline double num(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "missing key %s", key);
+    return json_object_get_double(v);
+}
+
+static inline const char *str(json_object *o, const char *key)
+{
+    json_object *v;
+    cr_assert(json_object_object_get_ex(o, key, &v), "missing key %s", key);
+    return json_object_get_string(v);
+}
+
+static inline json_object *tests_of(const graded_t *g)
+{
+    json_object *t;
+    cr_assert_not_null(g->json, "no results.json; output:\n%s", g->run.output);
+    cr_assert(json_object_object_get_ex(g->json, "tests", &t));
+    return t;
+}
+
+static inline json_object *test_named(const graded_t *g, const char *prefix)
+{
+    json_object *tests = tests_of(g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        if (strncmp(str(t, "name"), prefix, strlen(prefix)) == 0)
+            return t;
+    }
+    cr_assert_fail("no test named %s", prefix);
+    return NULL;
+}
+
+static inline int passed(json_object *t) { return strcmp(str(t, "status"), "passed") == 0; }
+
+/* Makes a small dataset set with the project's own generator. */
+static inline void make_datasets(const char *dir, const char *const *shapes)
+{
+    for (int i = 0; shapes[i]; i++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s/%d", dir, i);
+        char *argv[] = {"bin/cugrade", "dataset", "--lab", "lab3", "--shape", (char *)shapes[i],
+                        "--seed", "7", "--out", out, NULL};
+        run_spec_t spec = {.argv = argv, .timeout_s = 60};
+        run_result_t r;
+        run_one(&spec, &r);
+        cr_assert(r.exited && r.exit_code == 0, "dataset generation failed: %s", r.output);
+        run_result_free(&r);
+    }
+}
+
+static inline void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+#endif
