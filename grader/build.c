@@ -236,3 +236,82 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
     *log = sb_detach(&sb);
     return rc;
 }
+
+/* Compiles src into the cached object obj (unless up to date) with the given
+ * extra flags; the object is written under a private name and renamed. */
+static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
+                             char *const *flags, int nflags, const char *obj, strbuf_t *log)
+{
+    if (mtime_of(obj) >= mtime_of(src) && mtime_of(obj) >= mtime_of(cc))
+        return 0;
+    char dir[PATH_MAX], tmp[PATH_MAX + 32], arch[64], inc[PATH_MAX + 8], err[512];
+    snprintf(dir, sizeof dir, "%s", obj);
+    *strrchr(dir, '/') = '\0';
+    if (mkdir_p(dir, err, sizeof err) != 0) {
+        sb_appendf(log, "cugrade: %s\n", err);
+        return -1;
+    }
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
+    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
+    char *argv[32] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc};
+    int n = 6;
+    for (int i = 0; i < nflags && n < 26; i++)
+        argv[n++] = flags[i];
+    argv[n++] = (char *)src;
+    argv[n++] = "-o";
+    argv[n++] = tmp;
+    argv[n] = NULL;
+    int rc = run_tool(argv, ctx->timeout_s, log);
+    if (rc == 0 && rename(tmp, obj) != 0)
+        rc = -1;
+    unlink(tmp);
+    return rc;
+}
+
+/* -D<sym>=cugrade_<prefix>_<sym> for every symbol the lab names. */
+static int rename_flags(const lab_t *lab, const char *prefix, char flags[][192])
+{
+    for (int i = 0; i < lab->ntiming_symbols; i++)
+        snprintf(flags[i], 192, "-D%s=cugrade_%s_%s", lab->timing_symbols[i], prefix,
+                 lab->timing_symbols[i]);
+    return lab->ntiming_symbols;
+}
+
+int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_seconds();
+    strbuf_t log = {0};
+    const lab_t *lab = ctx->lab;
+    char cc[PATH_MAX], dir[PATH_MAX - 64], perf_obj[PATH_MAX], ref_obj[PATH_MAX];
+    char base_obj[PATH_MAX], student_obj[PATH_MAX + 16], arch[64];
+    char ref_flags[4][192], base_flags[4][192];
+    char *ref_ptrs[4], *base_ptrs[4];
+    int nref = rename_flags(lab, "reference", ref_flags);
+    rename_flags(lab, "baseline", base_flags);
+    for (int i = 0; i < nref; i++) {
+        ref_ptrs[i] = ref_flags[i];
+        base_ptrs[i] = base_flags[i];
+    }
+    snprintf(dir, sizeof dir, "%s/build/gpu-%s/labs/%s", ctx->root, nvcc_arch(), lab->name);
+    snprintf(perf_obj, sizeof perf_obj, "%s/timing.o", dir);
+    snprintf(ref_obj, sizeof ref_obj, "%s/timing-reference.o", dir);
+    snprintf(base_obj, sizeof base_obj, "%s/timing-baseline.o", dir);
+    snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
+    snprintf(out->program, sizeof out->program, "%s/timing", ctx->scratch);
+    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    char *link[] = {cc, arch, perf_obj, student_obj, ref_obj, base_obj, "-lcublas", "-o",
+                    out->program, NULL};
+    if (compiler_path(ctx, cc, sizeof cc) != 0 ||
+        cached_gpu_object(ctx, cc, lab->timing_program, NULL, 0, perf_obj, &log) != 0 ||
+        cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log) != 0 ||
+        cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref, base_obj, &log) != 0) {
+        out->internal_error = 1;
+    } else {
+        out->ok = run_tool(link, ctx->timeout_s, &log) == 0;
+    }
+    out->seconds = now_seconds() - t0;
+    out->log = sb_detach(&log);
+    return out->ok ? 0 : -1;
+}

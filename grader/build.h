@@ -36,6 +36,12 @@ int find_program(const char *name, char *out, size_t outlen);
 
 
 
+/* GPU only: links the lab's timing program (lab->timing_*) with the
+ * student's object (from build_submission, in ctx->scratch) and the
+ * reference and baseline kernels under renamed symbols, plus cuBLAS. The
+ * timing program and the renamed kernels are built once and cached. */
+int build_timing_program(const build_ctx_t *ctx, build_result_t *out);
+
 /* Builds a standalone program (e.g. tools/devquery.cu) for a backend into
  * <root>/build/<backend>/<name>, unless an up-to-date one is there. The
  * program path goes into out; compiler messages into *log (malloc'd). */

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "emureport.h"
 #include "lab.h"
+#include "perf.h"
 #include "rubric.h"
 #include "runs.h"
 #include "util.h"
@@ -213,6 +214,83 @@ static void summarise(grade_run_t *run)
     run->grade.output = sb_detach(&out);
 }
 
+/* Runs the lab's timing program on the GPU; fills msg, returns the score. */
+static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                          strbuf_t *msg, int *ok)
+{
+    const perf_rule_t *rule = &in->rub.performance;
+    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
+                       .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
+    build_result_t br;
+    if (build_timing_program(&ctx, &br) != 0) {
+        sb_appendf(msg, "not run: the timing program did not build%s:\n%s",
+                   br.internal_error ? " (not the student's fault)" : "", br.log ? br.log : "");
+        build_result_free(&br);
+        return 0;
+    }
+    char cap[32], *argv[2 * PERF_MAX_SHAPES + 4] = {br.program, "--time-cap-s", cap};
+    int n = 3;
+    snprintf(cap, sizeof cap, "%g", rule->time_cap_s);
+    for (int i = 0; i < rule->nshapes; i++) {
+        argv[n++] = "--shape";
+        argv[n++] = (char *)rule->shapes[i];
+    }
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .cwd = run->scratch,
+                       .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
+    run_result_t rr;
+    run_one(&spec, &rr);
+    perf_result_t pr;
+    char err[512], why[256];
+    double score = 0;
+    if (!rr.exited || rr.exit_code != 0) {
+        run_describe(&rr, &spec, why, sizeof why);
+        sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
+    } else if (perf_parse(rr.output, &pr, err, sizeof err) != 0) {
+        sb_appendf(msg, "not run: %s\n", err);
+    } else {
+        score = perf_score(rule, &pr, in->lab.tile_width, msg, ok);
+        grade_set_extra_text(&run->grade, "device", pr.device);
+        grade_set_extra_number(&run->grade, "sm_clock_mhz", pr.sm_clock_mhz);
+        grade_set_extra_number(&run->grade, "driver_version", pr.driver_version);
+        grade_set_extra_number(&run->grade, "cuda_runtime_version", pr.runtime_version);
+    }
+    run_result_free(&rr);
+    build_result_free(&br);
+    return score;
+}
+
+/* The performance test: GPU only, and only once the output is right. */
+static void add_performance_test(const grade_opts_t *o, grade_run_t *run,
+                                 const grading_inputs_t *in, int compiled)
+{
+    const perf_rule_t *rule = &in->rub.performance;
+    if (!rule->present)
+        return;
+    strbuf_t msg = {0};
+    double score = 0, max = rule->points;
+    int ok = 0;
+    if (run->backend != BACKEND_GPU)
+        max = 0; /* not part of the total where it cannot be earned: full marks stay possible */
+    if (!compiled)
+        sb_append(&msg, NOT_COMPILED_MSG "\n");
+    else if (run->backend != BACKEND_GPU)
+        sb_appendf(&msg, "not scored on the emu backend (0 of 0; %g points on a GPU): the CPU "
+                         "emulator's times are not GPU times, so speed is graded on a GPU only\n",
+                   rule->points);
+    else if (!in->lab.has_timing)
+        sb_append(&msg, "not run: the lab has no timing program (lab.json \"timing\")\n");
+    else if (run->datasets_passed < run->datasets_total)
+        sb_appendf(&msg, "not scored: the output must be right on every dataset first (%d of %d "
+                         "pass)\n", run->datasets_passed, run->datasets_total);
+    else
+        score = time_on_gpu(o, run, in, &msg, &ok);
+    /* where it cannot be earned it is 0 of 0 and, for Gradescope, not a failure */
+    int passed = max == 0 ? 1 : ok || score >= max;
+    grade_add_test(&run->grade, "performance", score, max, passed, rule->visibility, sb_str(&msg));
+    sb_free(&msg);
+}
+
 static int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t errlen)
 {
     char rubric_path[PATH_MAX], ds_dir[PATH_MAX];
@@ -309,6 +387,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         add_unrun_dataset_tests(run, jobs, in.nds);
     }
     add_check_tests(o, run, &in, jobs, runs, br.ok);
+    add_performance_test(o, run, &in, br.ok);
     runs_free(runs, in.nds);
     jobs_free(jobs, in.nds);
     build_result_free(&br);

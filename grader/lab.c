@@ -152,18 +152,74 @@ static int read_time_limit(const cfg_t *c, struct json_object *obj, lab_t *out)
     return 0;
 }
 
-static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder, lab_t *out)
+static int read_timing_symbols(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    struct json_object *v = cfg_member(obj, "symbols");
+    if (!v || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0 ||
+        json_object_array_length(v) > 4)
+        return cfg_fail(c, "timing", "symbols", "must be a list of 1 to 4 function names");
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        const char *name = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+        if (!*name || strlen(name) >= sizeof out->timing_symbols[0] || strspn(name,
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
+            return cfg_fail(c, "timing", "symbols", "entry %zu is not a C identifier", i);
+        snprintf(out->timing_symbols[out->ntiming_symbols++], sizeof out->timing_symbols[0], "%s",
+                 name);
+    }
+    return 0;
+}
+
+/* "timing": the program in the lab folder, the two kernels it times beside
+ * the student's under reference/<lab>/. */
+static int read_timing(const cfg_t *c, struct json_object *obj, const char *root, lab_t *out)
+{
+    static const char *const known[] = {"program", "reference", "baseline", "symbols", NULL};
+    struct json_object *t = cfg_member(obj, "timing");
+    if (!t)
+        return 0;
+    char files[3][128];
+    const char *keys[3] = {"program", "reference", "baseline"};
+    if (cfg_require_object(c, t, "timing") != 0 || cfg_check_keys(c, t, "timing", known) != 0)
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        int got = cfg_string(c, t, "timing", keys[i], files[i], sizeof files[i]);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            return cfg_fail(c, "timing", keys[i], "missing (required)");
+    }
+    const char *program = files[0], *reference = files[1], *baseline = files[2];
+    if (!is_plain_name(program) || !is_plain_name(reference) || !is_plain_name(baseline))
+        return cfg_fail(c, "timing", NULL, "program, reference and baseline are plain file names");
+    /* reference/<lab>/ beside labs/, like lab_dir: relative when root is "" or "." */
+    int here = !*root || strcmp(root, ".") == 0;
+    const char *prefix = here ? "" : root, *sep = here || root[strlen(root) - 1] == '/' ? "" : "/";
+    int n1 = snprintf(out->timing_program, sizeof out->timing_program, "%s/%s", out->dir, program);
+    int n2 = snprintf(out->timing_reference, sizeof out->timing_reference, "%s%sreference/%s/%s",
+                      prefix, sep, out->name, reference);
+    int n3 = snprintf(out->timing_baseline, sizeof out->timing_baseline, "%s%sreference/%s/%s",
+                      prefix, sep, out->name, baseline);
+    if (n1 >= (int)sizeof out->timing_program || n2 >= (int)sizeof out->timing_reference ||
+        n3 >= (int)sizeof out->timing_baseline)
+        return cfg_fail(c, "timing", NULL, "path too long");
+    out->has_timing = 1;
+    return read_timing_symbols(c, t, out);
+}
+
+static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
+                          const char *tree, lab_t *out)
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
-                                        "shape_rule", NULL};
+                                        "shape_rule", "timing", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
-        read_shape_rule(c, root, out) != 0)
+        read_shape_rule(c, root, out) != 0 || read_timing(c, root, tree, out) != 0)
         return -1;
     return 0;
 }
@@ -221,7 +277,7 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
     if (!manifest)
         return -1;
     cfg_t c = {path, err, errlen};
-    int rc = parse_manifest(&c, manifest, name, out);
+    int rc = parse_manifest(&c, manifest, name, root, out);
     json_object_put(manifest);
     return rc;
 }

@@ -12,7 +12,13 @@
  *   "shape_rule": "matmul",             how the dataset shapes must relate: "matmul" (input0
  *                                       MxK, input1 KxN, output MxN) or "none" (default)
  *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
- *   "time_limit_s": 20                  default per-dataset limit (rubric may override)
+ *   "time_limit_s": 20,                 default per-dataset limit (rubric may override)
+ *   "timing": {                         optional: the GPU performance test
+ *     "program": "perf.cu",             timing program, in the lab folder
+ *     "reference": "matmul.cu",         reference/<lab>/ files it times beside the student's,
+ *     "baseline": "matmul_naive.cu",    linked under renamed symbols:
+ *     "symbols": ["launchMatrixMultiplyShared", "matrixMultiplyShared"]
+ *   }                                   -D<sym>=cugrade_reference_<sym> / cugrade_baseline_<sym>
  * }
  */
 #ifndef CUGRADE_LAB_H
@@ -35,6 +41,12 @@ typedef struct {
     char shape_rule[16];         /* "matmul" or "none" */
     tolerance_t tol;
     double time_limit_s;
+    int has_timing;
+    char timing_program[PATH_MAX];   /* resolved path */
+    char timing_reference[PATH_MAX]; /* resolved: <root>/reference/<lab>/<file> */
+    char timing_baseline[PATH_MAX];
+    char timing_symbols[4][64];
+    int ntiming_symbols;
 } lab_t;
 
 /* Loads <root>/labs/<name>/lab.json. err names the file on failure. */

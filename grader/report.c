@@ -45,8 +45,19 @@ static int is_gated(const test_result_t *t)
     return t->output && strcmp(t->output, "not run: does not compile\n") == 0;
 }
 
+/* A test that does not apply here (0 of 0, "not scored ..."). */
+static int is_skipped(const test_result_t *t)
+{
+    return t->max_score == 0 && t->output && strncmp(t->output, "not scored", 10) == 0;
+}
+
 static void print_test(FILE *to, const test_result_t *t, const palette_t *p)
 {
+    if (is_skipped(t)) {
+        fprintf(to, "  %sSKIP%s  %5g/%-4g %s: %s", p->dim, p->reset, t->score, t->max_score,
+                t->name, t->output);
+        return;
+    }
     fprintf(to, "  %s%s%s  %5g/%-4g %s\n", t->passed ? p->green : p->red,
             t->passed ? "PASS" : "FAIL", p->reset, t->score, t->max_score, t->name);
     if (t->passed || !t->output)

@@ -229,19 +229,61 @@ static int parse_checks(const cfg_t *c, struct json_object *obj, const char *whe
     return 0;
 }
 
-/* "performance" belongs to a later module: kept as JSON text. */
-static int keep_raw(const cfg_t *c, struct json_object *obj, const char *where, const char *key,
-                    char **out)
+static int parse_perf_shapes(const cfg_t *c, struct json_object *obj, const char *where,
+                             perf_rule_t *rule)
+{
+    struct json_object *v = cfg_member(obj, "shapes");
+    if (!v || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0 ||
+        json_object_array_length(v) > PERF_MAX_SHAPES)
+        return cfg_fail(c, where, "shapes", "must be a list of 1 to %d shapes \"MxKxN\"",
+                        PERF_MAX_SHAPES);
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        const char *text = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+        int m, k, n;
+        char tail;
+        if (sscanf(text, "%dx%dx%d%c", &m, &k, &n, &tail) != 3 || m < 1 || k < 1 || n < 1 ||
+            strlen(text) >= sizeof rule->shapes[0])
+            return cfg_fail(c, where, "shapes", "entry %zu is not a shape \"MxKxN\"", i);
+        snprintf(rule->shapes[rule->nshapes++], sizeof rule->shapes[0], "%s", text);
+    }
+    return 0;
+}
+
+static int read_positive(const cfg_t *c, struct json_object *obj, const char *where,
+                         const char *key, double *out)
 {
     struct json_object *v = cfg_member(obj, key);
     if (!v)
-        return 0;
-    char path[256];
-    subpath(path, sizeof path, where, key);
-    if (cfg_require_object(c, v, path) != 0)
+        return cfg_fail(c, where, key, "missing (required)");
+    if (!cfg_number(v, out) || !(*out > 0))
+        return cfg_fail(c, where, key, "must be a number > 0");
+    return 0;
+}
+
+static int parse_performance(const cfg_t *c, struct json_object *obj, const char *where,
+                             perf_rule_t *rule)
+{
+    static const char *const known[] = {"points", "visibility", "shapes", "zero_at", "full_at",
+                                        "time_cap_s", NULL};
+    if (cfg_require_object(c, obj, where) != 0)
         return -1;
-    *out = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-    return *out ? 0 : cfg_fail(c, path, NULL, "out of memory");
+    if (json_object_object_length(obj) == 0)
+        return 0; /* {} : no performance test */
+    rule->time_cap_s = 30;
+    if (cfg_check_keys(c, obj, where, known) != 0 ||
+        read_points(c, obj, where, "points", &rule->points) != 0 ||
+        read_visibility(c, obj, where, &rule->visibility) != 0 ||
+        parse_perf_shapes(c, obj, where, rule) != 0 ||
+        read_positive(c, obj, where, "zero_at", &rule->zero_at) != 0 ||
+        read_positive(c, obj, where, "full_at", &rule->full_at) != 0)
+        return -1;
+    if (cfg_member(obj, "time_cap_s") && read_positive(c, obj, where, "time_cap_s", &rule->time_cap_s) != 0)
+        return -1;
+    if (!(rule->zero_at < rule->full_at))
+        return cfg_fail(c, where, "full_at", "must be greater than zero_at");
+    rule->present = 1;
+    return 0;
 }
 
 static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where, lab_rubric_t *out)
@@ -264,7 +306,9 @@ static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where,
     subpath(path, sizeof path, where, "checks");
     if (checks && parse_checks(c, checks, path, out) != 0)
         return -1;
-    if (keep_raw(c, obj, where, "performance", &out->performance_json) != 0)
+    struct json_object *perf = cfg_member(obj, "performance");
+    subpath(path, sizeof path, where, "performance");
+    if (perf && parse_performance(c, perf, path, &out->performance) != 0)
         return -1;
     return 0;
 }
@@ -350,8 +394,6 @@ dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_na
 void rubric_free(lab_rubric_t *r)
 {
     free(r->overrides);
-    free(r->performance_json);
     r->overrides = NULL;
     r->noverrides = 0;
-    r->performance_json = NULL;
 }

@@ -13,7 +13,11 @@
  *                   "memory-safe": { "points": 4 }, "uses-shared-memory": { "points": 4 },
  *                   "traffic-reduced": { "points": 4, "max_bytes_per_flop": 1.0 } },
  *                                 each optional, with "visibility" too
- *       "performance": { ... }    reserved for the performance score (issue 4)
+ *       "performance": { "points": 10, "shapes": ["4096x4096x4096", "2000x1500x2500"],
+ *                        "zero_at": 0.25, "full_at": 0.9, "time_cap_s": 30 }
+ *                                 GPU timing: the score grows linearly with the student's speed
+ *                                 relative to the lab's reference kernel (geometric mean over the
+ *                                 shapes), 0 at zero_at, full at full_at
  *     }
  *   }
  * }
@@ -21,8 +25,7 @@
  * instead and is split evenly over the datasets found. Visibility is one of
  * Gradescope's: visible, hidden, after_due_date, after_published.
  * time_limit_s is optional; unset (0) means the lab manifest's time_limit_s.
- * Unknown keys are errors (typos must not silently change grades), except
- * inside the reserved "performance" object. */
+ * Unknown keys are errors (typos must not silently change grades). */
 #ifndef CUGRADE_RUBRIC_H
 #define CUGRADE_RUBRIC_H
 
@@ -44,6 +47,19 @@ typedef struct {
     char name[64];
     dataset_rule_t rule;
 } dataset_override_t;
+
+#define PERF_MAX_SHAPES 4
+
+/* The performance test (GPU only). */
+typedef struct {
+    int present;
+    double points;
+    visibility_t visibility;
+    char shapes[PERF_MAX_SHAPES][32]; /* "MxKxN" */
+    int nshapes;
+    double zero_at, full_at;          /* speed relative to the reference: 0 points, full points */
+    double time_cap_s;                /* per shape, for the repetitions */
+} perf_rule_t;
 
 /* The checks a rubric may award points for (the CPU emulator's findings). */
 typedef enum {
@@ -75,7 +91,7 @@ typedef struct {
     dataset_override_t *overrides;
     int noverrides;
     check_rule_t checks[CHECK_COUNT];
-    char *performance_json;   /* raw JSON text of "performance", or NULL */
+    perf_rule_t performance;
 } lab_rubric_t;
 
 /* Loads the rubric of `lab` from path. On failure returns -1 with err naming

@@ -5,9 +5,11 @@
 #
 # Builds labs/lab3/driver.cu with nvcc, once with each of the reference
 # solution, the untiled baseline and the student stub, into executables under
-# build/gpu-check/, exactly as the grader's GPU backend would. It proves the
-# lab sources are valid CUDA for a real GPU toolchain on machines (CI) that
-# have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
+# build/gpu-check/, exactly as the grader's GPU backend would; then the lab 3
+# timing program labs/lab3/perf.cu, linked with the student stub, the two
+# references under their renamed symbols and cuBLAS (the commands docs/gpu.md
+# gives). It proves the lab sources are valid CUDA for a real GPU toolchain on
+# machines (CI) that have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
 set -u
 
@@ -42,9 +44,30 @@ for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/
     fi
 done
 
+# The timing program: the student's file as is, the references renamed so
+# that their symbols do not clash with the student's (the untiled file names
+# its kernel matrixMultiplyNaive), then one link with cuBLAS.
+perf_objs() {
+    local o=$out/perf nv=("$nvcc" -c -O3 -lineinfo -arch="$arch")
+    mkdir -p "$o" &&
+    "${nv[@]}" -Ilabs/common labs/lab3/perf.cu -o "$o/perf.o" &&
+    "${nv[@]}" student/lab3/matmul.cu -o "$o/student.o" &&
+    "${nv[@]}" -DlaunchMatrixMultiplyShared=cugrade_reference_launch \
+        -DmatrixMultiplyShared=cugrade_reference_kernel reference/lab3/matmul.cu -o "$o/reference.o" &&
+    "${nv[@]}" -DlaunchMatrixMultiplyShared=cugrade_naive_launch \
+        -DmatrixMultiplyShared=cugrade_naive_kernel -DmatrixMultiplyNaive=cugrade_naive_kernel \
+        reference/lab3/matmul_naive.cu -o "$o/naive.o" &&
+    "$nvcc" -arch="$arch" "$o/perf.o" "$o/student.o" "$o/reference.o" "$o/naive.o" -lcublas \
+        -o "$out/lab3-perf-student"
+}
+echo "gpu_build_check: $nvcc -arch=$arch labs/lab3/perf.cu + student stub + renamed references + cuBLAS -> $out/lab3-perf-student"
+if ! perf_objs; then
+    failed+=("labs/lab3/perf.cu (the timing program)")
+fi
+
 if [ ${#failed[@]} -ne 0 ]; then
-    echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build the lab 3 driver with:" >&2
+    echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build for lab 3:" >&2
     printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "gpu_build_check: OK: 3 lab 3 builds for $arch in $out/"
+echo "gpu_build_check: OK: 3 lab 3 driver builds and the timing program for $arch in $out/"

@@ -42,6 +42,12 @@ Test(lab_load, the_real_lab3)
     cr_assert(lab.tol.rtol >= 0 && lab.tol.atol >= 0);
     cr_assert(lab.time_limit_s > 0);
     cr_assert_str_eq(lab.shape_rule, "matmul");
+    cr_assert(lab.has_timing);
+    cr_assert_str_eq(lab.timing_program, "labs/lab3/perf.cu");
+    cr_assert_str_eq(lab.timing_reference, "reference/lab3/matmul.cu");
+    cr_assert_str_eq(lab.timing_baseline, "reference/lab3/matmul_naive.cu");
+    cr_assert_eq(lab.ntiming_symbols, 2);
+    cr_assert_str_eq(lab.timing_symbols[0], "launchMatrixMultiplyShared");
 }
 
 Test(lab_load, paths_under_another_root)
@@ -157,7 +163,7 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, shape_rule)");
+                                "time_limit_s, shape_rule, timing)");
 }
 
 Test(lab_reject, time_limit)
@@ -170,4 +176,11 @@ Test(lab_load, shape_rule)
     cr_assert_str_eq(load_ok(ROOT, "good").shape_rule, "none", "default");
     expect_error("shape_rule_unknown", ": shape_rule: must be \"matmul\" or \"none\", not 'conv'");
     expect_error("shape_rule_needs_two_inputs", ": shape_rule: \"matmul\" needs \"inputs\": 2");
+}
+
+Test(lab_load, timing)
+{
+    cr_assert(!load_ok(ROOT, "good").has_timing, "optional");
+    expect_error("timing_no_baseline", ": timing.baseline: missing (required)");
+    expect_error("timing_bad_symbol", ": timing.symbols: entry 1 is not a C identifier");
 }

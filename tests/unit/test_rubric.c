@@ -39,7 +39,9 @@ Test(rubric_load, the_real_rubric)
     for (int id = 0; id < CHECK_COUNT; id++)
         cr_assert(r.checks[id].present, "%s missing from rubric.json", check_name((check_id_t)id));
     cr_assert_gt(r.checks[CHECK_TRAFFIC_REDUCED].max_bytes_per_flop, 0);
-    cr_assert_not_null(r.performance_json);
+    cr_assert(r.performance.present);
+    cr_assert_geq(r.performance.nshapes, 1);
+    cr_assert_lt(r.performance.zero_at, r.performance.full_at);
     rubric_free(&r);
 }
 
@@ -55,7 +57,7 @@ Test(rubric_load, defaults)
     cr_assert_eq(r.noverrides, 0);
     for (int id = 0; id < CHECK_COUNT; id++)
         cr_assert(!r.checks[id].present);
-    cr_assert_null(r.performance_json);
+    cr_assert(!r.performance.present);
     rubric_free(&r);
 }
 
@@ -74,7 +76,14 @@ Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
     cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].points, 3);
     cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].visibility, VIS_HIDDEN);
     cr_assert_eq(r.checks[CHECK_TRAFFIC_REDUCED].max_bytes_per_flop, 0.5);
-    cr_assert_str_eq(r.performance_json, "{\"points\":10,\"baseline_ms\":[1.5,2]}");
+    cr_assert(r.performance.present);
+    cr_assert_eq(r.performance.points, 10);
+    cr_assert_eq(r.performance.visibility, VIS_AFTER_PUBLISHED);
+    cr_assert_eq(r.performance.nshapes, 2);
+    cr_assert_str_eq(r.performance.shapes[1], "2000x1500x2500");
+    cr_assert_eq(r.performance.zero_at, 0.25);
+    cr_assert_eq(r.performance.full_at, 0.9);
+    cr_assert_eq(r.performance.time_cap_s, 30, "default");
     rubric_free(&r);
 }
 
@@ -261,4 +270,20 @@ Test(rubric_reject, bad_checks)
     expect_error(FIX "check_limit_on_race.json",
                  FIX "check_limit_on_race.json: labs.lab3.checks.race-free.max_bytes_per_flop: "
                      "unknown key (known keys: points, visibility)");
+}
+
+Test(rubric_reject, bad_performance)
+{
+    expect_error(FIX "perf_no_shapes.json",
+                 FIX "perf_no_shapes.json: labs.lab3.performance.shapes: must be a list of 1 to 4 "
+                     "shapes \"MxKxN\"");
+    expect_error(FIX "perf_bad_shape.json",
+                 FIX "perf_bad_shape.json: labs.lab3.performance.shapes: entry 1 is not a shape "
+                     "\"MxKxN\"");
+    expect_error(FIX "perf_scale_backwards.json",
+                 FIX "perf_scale_backwards.json: labs.lab3.performance.full_at: must be greater "
+                     "than zero_at");
+    expect_error(FIX "perf_unknown_key.json",
+                 FIX "perf_unknown_key.json: labs.lab3.performance.baseline_ms: unknown key (known "
+                     "keys: points, visibility, shapes, zero_at, full_at, time_cap_s)");
 }

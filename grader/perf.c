@@ -1,0 +1,140 @@
+/* perf.c - read the timing program's results and score them. */
+#include "perf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_impl(const char *line, perf_shape_t *s)
+{
+    if (s->nimpls == PERF_MAX_IMPLS)
+        return -1;
+    perf_impl_t *im = &s->impls[s->nimpls];
+    memset(im, 0, sizeof *im);
+    int n = sscanf(line, "impl %15s median_ms %lf mean_ms %lf rse %lf reps %d gflops %lf wrong %ld",
+                   im->name, &im->median_ms, &im->mean_ms, &im->rse, &im->reps, &im->gflops,
+                   &im->wrong);
+    if (n != 7)
+        return -1;
+    s->nimpls++;
+    return 0;
+}
+
+static void parse_device_line(const char *key, const char *value, perf_result_t *r)
+{
+    if (strcmp(key, "device") == 0)
+        snprintf(r->device, sizeof r->device, "%s", value);
+    else if (strcmp(key, "sm_clock_mhz") == 0)
+        r->sm_clock_mhz = atof(value);
+    else if (strcmp(key, "bandwidth_gbs") == 0)
+        r->bandwidth_gbs = atof(value);
+    else if (strcmp(key, "l2_bytes") == 0)
+        r->l2_bytes = atol(value);
+    else if (strcmp(key, "sms") == 0)
+        r->sms = atoi(value);
+    else if (strcmp(key, "driver_version") == 0)
+        r->driver_version = atoi(value);
+    else if (strcmp(key, "runtime_version") == 0)
+        r->runtime_version = atoi(value);
+}
+
+int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char *copy = strdup(text);
+    int line_no = 0, rc = 0;
+    for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line && rc == 0;
+         line = strtok_r(NULL, "\n", &save)) {
+        line_no++;
+        char key[32];
+        if (sscanf(line, "%31s", key) != 1)
+            continue;
+        const char *value = line + strlen(key);
+        while (*value == ' ')
+            value++;
+        if (strcmp(key, "shape") == 0) {
+            if (out->nshapes == PERF_MAX_SHAPES)
+                rc = fail(err, errlen, "timing output line %d: too many shapes", line_no);
+            else
+                snprintf(out->shapes[out->nshapes++].shape, sizeof out->shapes[0].shape, "%s", value);
+        } else if (strcmp(key, "impl") == 0) {
+            if (out->nshapes == 0 || parse_impl(line, &out->shapes[out->nshapes - 1]) != 0)
+                rc = fail(err, errlen, "timing output line %d: malformed: %s", line_no, line);
+        } else {
+            parse_device_line(key, value, out);
+        }
+    }
+    free(copy);
+    if (rc == 0 && out->nshapes == 0)
+        rc = fail(err, errlen, "the timing program printed no results");
+    return rc;
+}
+
+const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
+{
+    for (int i = 0; i < s->nimpls; i++)
+        if (strcmp(s->impls[i].name, name) == 0)
+            return &s->impls[i];
+    return NULL;
+}
+
+/* One shape's lines; returns student/reference speed, or -1 if unusable. */
+static double report_shape(const perf_shape_t *s, const perf_result_t *r, int tile_width,
+                           strbuf_t *out)
+{
+    const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
+    const perf_impl_t *naive = perf_impl(s, "naive"), *blas = perf_impl(s, "cublas");
+    if (!st || !ref || !(st->gflops > 0) || !(ref->gflops > 0)) {
+        sb_appendf(out, "%s: no usable timing\n", s->shape);
+        return -1;
+    }
+    double ratio = st->gflops / ref->gflops;
+    sb_appendf(out, "%s: %.0f GFLOP/s (median of %d, rse %.2f%%), %.2fx the reference (%.0f GFLOP/s)",
+               s->shape, st->gflops, st->reps, 100 * st->rse, ratio, ref->gflops);
+    if (blas && blas->gflops > 0)
+        sb_appendf(out, ", %.2fx cuBLAS FP32 (%.0f GFLOP/s)", st->gflops / blas->gflops, blas->gflops);
+    if (naive && naive->gflops > 0)
+        sb_appendf(out, ", %.2fx the untiled kernel", st->gflops / naive->gflops);
+    sb_append(out, "\n");
+    if (r->bandwidth_gbs > 0)
+        sb_appendf(out, "  bandwidth-bound ceiling for TILE_WIDTH %d: %.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
+                   tile_width, r->bandwidth_gbs / 4.0 * tile_width, r->bandwidth_gbs, tile_width);
+    if (st->wrong > 0) {
+        sb_appendf(out, "  FAILED: %ld wrong elements in the timed outputs\n", st->wrong);
+        return -1;
+    }
+    return ratio;
+}
+
+double perf_score(const perf_rule_t *rule, const perf_result_t *r, int tile_width, strbuf_t *out,
+                  int *ok)
+{
+    *ok = 0;
+    double log_sum = 0;
+    int counted = 0, broken = 0;
+    sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d, CUDA %d):\n", r->device, r->sm_clock_mhz,
+               r->driver_version, r->runtime_version);
+    for (int i = 0; i < r->nshapes; i++) {
+        double ratio = report_shape(&r->shapes[i], r, tile_width, out);
+        if (ratio > 0) {
+            log_sum += log(ratio);
+            counted++;
+        } else {
+            broken = 1;
+        }
+    }
+    if (broken || counted == 0) {
+        sb_append(out, "no performance points: a timed output was wrong or a timing is missing\n");
+        return 0;
+    }
+    double speed = exp(log_sum / counted);
+    double frac = (speed - rule->zero_at) / (rule->full_at - rule->zero_at);
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double score = round(rule->points * frac * 100) / 100;
+    sb_appendf(out, "speed relative to the reference (geometric mean): %.2f; 0 points at %.2f, "
+                    "full points at %.2f: %g of %g\n",
+               speed, rule->zero_at, rule->full_at, score, rule->points);
+    *ok = frac >= 1;
+    return score;
+}

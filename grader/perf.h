@@ -1,0 +1,47 @@
+/* perf.h - the performance test: parse what the lab's timing program
+ * (labs/lab3/perf.cu) printed on a GPU, and score the student's speed
+ * relative to the lab's reference kernel on a linear scale from the rubric.
+ * The report gives GFLOP/s, the ratios to the reference and to cuBLAS, the
+ * speed-up over the untiled kernel and the lecture's bandwidth-bound
+ * ceiling, (bandwidth / 4 B) x TILE_WIDTH FLOP/s. */
+#ifndef CUGRADE_PERF_H
+#define CUGRADE_PERF_H
+
+#include "rubric.h"
+#include "util.h"
+
+#define PERF_MAX_IMPLS 4
+
+typedef struct {
+    char name[16];        /* student, reference, naive, cublas */
+    double median_ms, mean_ms, rse, gflops;
+    int reps;
+    long wrong;           /* wrong elements in its timed outputs */
+} perf_impl_t;
+
+typedef struct {
+    char shape[32];
+    perf_impl_t impls[PERF_MAX_IMPLS];
+    int nimpls;
+} perf_shape_t;
+
+typedef struct {
+    char device[128];
+    double sm_clock_mhz, bandwidth_gbs;
+    long l2_bytes;
+    int sms, driver_version, runtime_version;
+    perf_shape_t shapes[PERF_MAX_SHAPES];
+    int nshapes;
+} perf_result_t;
+
+/* Parses the timing program's "key value" lines. */
+int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
+const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
+
+/* Appends the report to out and returns the score (0..rule->points); *ok is
+ * set when the student's timed outputs were all right and the speed earned
+ * the full points. */
+double perf_score(const perf_rule_t *rule, const perf_result_t *r, int tile_width, strbuf_t *out,
+                  int *ok);
+
+#endif

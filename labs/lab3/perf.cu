@@ -1,0 +1,540 @@
+/* perf.cu - lab 3 timing program: the student's kernel against the tiled
+ * reference, the untiled baseline and cuBLAS SGEMM, interleaved, on a GPU.
+ *
+ *     perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]
+ *          [--target-rse F] [--time-cap-s T] [--impl student,reference,naive,cublas]
+ *
+ * Linked with the student's matmul.cu as is, with reference/lab3/matmul.cu and
+ * matmul_naive.cu compiled under renamed symbols (cugrade_reference_launch,
+ * cugrade_naive_launch; docs/gpu.md has the commands) and with cuBLAS.
+ * Protocol (docs/gpu.md says why): A and B made on the device from the seed;
+ * 2 warm-up launches each; before every timed rep the output is poisoned and
+ * L2 flushed; CUDA events on the legacy default stream around each launch;
+ * implementations interleaved rep by rep; reps grow until every relative
+ * standard error of the mean is <= --target-rse (after --min-reps), or
+ * --max-reps, or --time-cap-s per shape (warm-up included); the median is
+ * reported; every timed output is re-checked on the device against cuBLAS in
+ * pure FP32 (pedantic math, never TF32) with the lab's tolerance.
+ *
+ * stdout: "key value" lines (device, then per shape "shape MxKxN", "reps",
+ * "stop", "seconds" and one "impl NAME key value ..." line per implementation).
+ * Exit status (harness.h): 0 ok (wrong outputs are reported, not fatal),
+ * 2 bad usage, 3 a CUDA or cuBLAS error, a failing student launch included. */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include "harness.h"
+
+typedef void (*launch_fn)(const float *, const float *, float *, int, int, int, int, int, int);
+
+/* The student's launch function, and the two reference ones under the names
+ * the -D renames give them. All take device pointers, row-major matrices. */
+void launchMatrixMultiplyShared(const float *, const float *, float *, int, int, int, int, int, int);
+void cugrade_reference_launch(const float *, const float *, float *, int, int, int, int, int, int);
+void cugrade_naive_launch(const float *, const float *, float *, int, int, int, int, int, int);
+
+enum { IMPL_STUDENT, IMPL_REFERENCE, IMPL_NAIVE, IMPL_CUBLAS, N_IMPL };
+static const char *const IMPL_NAME[N_IMPL] = {"student", "reference", "naive", "cublas"};
+static const char *const IMPL_WHAT[N_IMPL] = {
+    "launchMatrixMultiplyShared (the student's kernel)",
+    "cugrade_reference_launch (reference/lab3/matmul.cu)",
+    "cugrade_naive_launch (reference/lab3/matmul_naive.cu)", "cublasGemmEx"};
+static const launch_fn IMPL_LAUNCH[N_IMPL] = {launchMatrixMultiplyShared, cugrade_reference_launch,
+                                              cugrade_naive_launch, NULL};
+
+#define WARMUP_LAUNCHES 2
+#define MAX_SHAPES 16
+#define ATOL 1e-3f /* labs/lab3/lab.json "compare" */
+#define RTOL 1e-4f
+
+typedef struct {
+    int m, k, n;
+} shape_t;
+
+typedef struct {
+    shape_t shape[MAX_SHAPES];
+    int nshapes;
+    unsigned long long seed;
+    long min_reps, max_reps;
+    double target_rse, time_cap_s;
+    int use[N_IMPL];
+} options_t;
+
+/* One shape's device buffers and measured times. */
+typedef struct {
+    shape_t s;
+    float *A, *B, *expected, *C[N_IMPL];
+    unsigned long long *wrong; /* device: wrong elements, [impl * max_reps + rep] */
+    float *ms[N_IMPL];         /* host: event times of the timed reps */
+    int reps;
+} bench_t;
+
+typedef struct {
+    double median, mean, min, max, rse;
+} stats_t;
+
+static cublasHandle_t g_cublas;
+static void *g_flush;
+static size_t g_flush_bytes;
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void usage_error(const char *why, const char *arg)
+{
+    fprintf(stderr, "cugrade: perf: %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "usage: perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]\n"
+                    "            [--target-rse F] [--time-cap-s T]"
+                    " [--impl student,reference,naive,cublas]\n");
+    exit(HARNESS_EXIT_IO);
+}
+
+static void cublas_check(cublasStatus_t st, const char *what, const char *file, int line)
+{
+    if (st == CUBLAS_STATUS_SUCCESS)
+        return;
+    fprintf(stderr, "cugrade: CUDA error in cuBLAS %s at %s:%d: %s (%s)\n", what, file, line,
+            cublasGetStatusName(st), cublasGetStatusString(st));
+    exit(HARNESS_EXIT_CUDA);
+}
+#define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
+
+/* Right after a launch, without waiting: a launch that failed. */
+static void check_launched(const char *what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "cugrade: CUDA error after %s: %s (%s)\n", what, cudaGetErrorName(err),
+            cudaGetErrorString(err));
+    exit(HARNESS_EXIT_CUDA);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static long parse_long(const char *s, long lo, long hi, const char *opt)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        usage_error("bad value for", opt);
+    return v;
+}
+
+static double parse_double(const char *s, double lo, const char *opt)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo) || isinf(v))
+        usage_error("bad value for", opt);
+    return v;
+}
+
+/* "MxKxN", each side >= 1, every matrix under 2^31 elements (kernels index
+ * with int). */
+static shape_t parse_shape(const char *s)
+{
+    long v[3];
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        v[i] = strtol(p, &end, 10);
+        if (end == p || v[i] < 1 || v[i] > INT_MAX || *end != (i < 2 ? 'x' : '\0'))
+            usage_error("bad shape (want MxKxN)", s);
+        p = end + 1;
+    }
+    if (v[0] * v[1] > INT_MAX || v[1] * v[2] > INT_MAX || v[0] * v[2] > INT_MAX)
+        usage_error("shape too large (a matrix over 2^31 - 1 elements)", s);
+    shape_t sh = {(int)v[0], (int)v[1], (int)v[2]};
+    return sh;
+}
+
+static void parse_impls(const char *list, int use[N_IMPL])
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    memset(use, 0, N_IMPL * sizeof use[0]);
+    int any = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < N_IMPL && strcmp(t, IMPL_NAME[i]) != 0)
+            i++;
+        if (i == N_IMPL)
+            usage_error("unknown implementation", t);
+        use[i] = any = 1;
+    }
+    if (!any)
+        usage_error("--impl names no implementation", list);
+}
+
+static void parse_args(int argc, char **argv, options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->min_reps = 10;
+    o->max_reps = 200;
+    o->target_rse = 0.01;
+    o->time_cap_s = 30.0;
+    for (int i = 0; i < N_IMPL; i++)
+        o->use[i] = 1;
+    for (int i = 1; i < argc; i += 2) {
+        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val)
+            usage_error(strncmp(opt, "--", 2) == 0 ? "missing value for" : "bad argument", opt);
+        if (strcmp(opt, "--shape") == 0) {
+            if (o->nshapes == MAX_SHAPES)
+                usage_error("too many --shape options", val);
+            o->shape[o->nshapes++] = parse_shape(val);
+        } else if (strcmp(opt, "--seed") == 0)
+            o->seed = (unsigned long long)parse_long(val, 0, LONG_MAX, opt);
+        else if (strcmp(opt, "--min-reps") == 0)
+            o->min_reps = parse_long(val, 1, 100000, opt);
+        else if (strcmp(opt, "--max-reps") == 0)
+            o->max_reps = parse_long(val, 1, 100000, opt);
+        else if (strcmp(opt, "--target-rse") == 0)
+            o->target_rse = parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--time-cap-s") == 0)
+            o->time_cap_s = parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--impl") == 0)
+            parse_impls(val, o->use);
+        else
+            usage_error("unknown option", opt);
+    }
+    if (o->min_reps > o->max_reps)
+        o->min_reps = o->max_reps;
+    if (o->nshapes == 0)
+        o->shape[o->nshapes++] = parse_shape("4096x4096x4096");
+}
+
+/* ---- device kernels: inputs and the re-check ----------------------------- */
+
+__device__ static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* m[i] = k / 10 with k in 0..40 from a hash of (stream, i). */
+__global__ static void init_matrix(float *m, size_t n, uint64_t stream)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        m[i] = (float)(mix64(stream + mix64(i)) % 41u) / 10.0f;
+}
+
+/* Adds to *wrong the number of elements outside the lab's tolerance; the
+ * negated <= form counts a NaN (the poison) as wrong. */
+__global__ static void count_wrong(const float *got, const float *expected, size_t n,
+                                   unsigned long long *wrong)
+{
+    unsigned int local = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        float g = got[i], e = expected[i];
+        if (!(fabsf(g - e) <= ATOL + RTOL * fabsf(e)))
+            local++;
+    }
+    if (local)
+        atomicAdd(wrong, (unsigned long long)local);
+}
+
+static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
+
+static void fill_input(float *m, size_t n, uint64_t stream)
+{
+    init_matrix<<<g_blocks, 256>>>(m, n, stream);
+    check_launched("init_matrix");
+}
+
+/* ---- device information --------------------------------------------------- */
+
+static int attr(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    HARNESS_CHECK(cudaDeviceGetAttribute(&v, a, dev));
+    return v;
+}
+
+/* Prints the device lines; returns the L2 size in bytes. */
+static size_t print_device(void)
+{
+    int dev, drv, rt, cublas_ver;
+    cudaDeviceProp p;
+    HARNESS_CHECK(cudaGetDevice(&dev));
+    HARNESS_CHECK(cudaGetDeviceProperties(&p, dev));
+    HARNESS_CHECK(cudaDriverGetVersion(&drv));
+    HARNESS_CHECK(cudaRuntimeGetVersion(&rt));
+    CUBLAS_CHECK(cublasGetVersion(g_cublas, &cublas_ver));
+    int sm_khz = attr(cudaDevAttrClockRate, dev);        /* the peak (boost) clock */
+    int mem_khz = attr(cudaDevAttrMemoryClockRate, dev); /* the peak memory clock */
+    int bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth, dev);
+    int l2 = attr(cudaDevAttrL2CacheSize, dev);
+    /* Theoretical peak bandwidth: clock x bus width x 2 (double data rate) /
+     * 8 bits; measured copies reach less. */
+    double gbs = (double)mem_khz * 1e3 * bus_bits * 2.0 / 8.0 / 1e9;
+    printf("device %s\n", p.name);
+    printf("compute_capability %d.%d\n", p.major, p.minor);
+    printf("sm_clock_mhz %d\n", sm_khz / 1000);
+    printf("mem_clock_mhz %d\n", mem_khz / 1000);
+    printf("mem_bus_bits %d\n", bus_bits);
+    printf("bandwidth_gbs %.1f\n", gbs);
+    printf("l2_bytes %d\n", l2);
+    printf("sms %d\n", attr(cudaDevAttrMultiProcessorCount, dev));
+    printf("driver_version %d\n", drv);
+    printf("runtime_version %d\n", rt);
+    printf("cublas_version %d\n", cublas_ver);
+    g_blocks = 4 * attr(cudaDevAttrMultiProcessorCount, dev);
+    return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
+}
+
+static void print_protocol(const options_t *o)
+{
+    printf("flush_bytes %zu\n", g_flush_bytes);
+    printf("warmup %d\n", WARMUP_LAUNCHES);
+    printf("min_reps %ld\n", o->min_reps);
+    printf("max_reps %ld\n", o->max_reps);
+    printf("target_rse %g\n", o->target_rse);
+    printf("time_cap_s %g\n", o->time_cap_s);
+    printf("seed %llu\n", o->seed);
+}
+
+/* ---- launching ------------------------------------------------------------ */
+
+/* Row-major C = A.B is column-major C^T = B^T.A^T: cuBLAS sees B (N x K,
+ * ld N) times A (K x M, ld K) into C (N x M, ld N). Pure FP32. */
+static void cublas_gemm(const bench_t *b, float *C)
+{
+    const float one = 1.0f, zero = 0.0f;
+    CUBLAS_CHECK(cublasGemmEx(g_cublas, CUBLAS_OP_N, CUBLAS_OP_N, b->s.n, b->s.m, b->s.k, &one,
+                              b->B, CUDA_R_32F, b->s.n, b->A, CUDA_R_32F, b->s.k, &zero, C,
+                              CUDA_R_32F, b->s.n, CUBLAS_COMPUTE_32F_PEDANTIC,
+                              CUBLAS_GEMM_DEFAULT));
+    check_launched(IMPL_WHAT[IMPL_CUBLAS]);
+}
+
+static void launch_impl(int impl, const bench_t *b)
+{
+    if (impl == IMPL_CUBLAS) {
+        cublas_gemm(b, b->C[impl]);
+        return;
+    }
+    const shape_t s = b->s;
+    IMPL_LAUNCH[impl](b->A, b->B, b->C[impl], s.m, s.k, s.k, s.n, s.m, s.n);
+    check_launched(IMPL_WHAT[impl]);
+}
+
+static size_t c_elems(const bench_t *b)
+{
+    return (size_t)b->s.m * (size_t)b->s.n;
+}
+
+/* Warm-up launches, each waited for, so that a fault names its kernel. */
+static void warm_up(const bench_t *b, const options_t *o)
+{
+    for (int w = 0; w < WARMUP_LAUNCHES; w++)
+        for (int i = 0; i < N_IMPL; i++)
+            if (o->use[i]) {
+                launch_impl(i, b);
+                harness_check_launch(IMPL_WHAT[i]);
+            }
+}
+
+/* One timed rep of one implementation: poison C, flush L2, events around
+ * the launch, then the re-check (outside the events). */
+static void timed_rep(int impl, const bench_t *b, long slot, cudaEvent_t start, cudaEvent_t stop)
+{
+    static unsigned int flushes;
+    HARNESS_CHECK(cudaMemsetAsync(b->C[impl], POISON_BYTE, c_elems(b) * sizeof(float), 0));
+    HARNESS_CHECK(cudaMemsetAsync(g_flush, (int)(flushes++ % 255u), g_flush_bytes, 0));
+    HARNESS_CHECK(cudaEventRecord(start, 0));
+    launch_impl(impl, b);
+    HARNESS_CHECK(cudaEventRecord(stop, 0));
+    count_wrong<<<g_blocks, 256>>>(b->C[impl], b->expected, c_elems(b), b->wrong + slot);
+    check_launched("count_wrong (re-checking an output)");
+}
+
+/* One round: every implementation once, interleaved; then their times. */
+static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+{
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i])
+            timed_rep(i, b, i * o->max_reps + b->reps, ev[i][0], ev[i][1]);
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i]) {
+            HARNESS_CHECK(cudaEventSynchronize(ev[i][1]));
+            HARNESS_CHECK(cudaEventElapsedTime(&b->ms[i][b->reps], ev[i][0], ev[i][1]));
+        }
+    b->reps++;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, mean, extremes and the relative standard error of the mean
+ * (sample standard deviation / sqrt(n) / mean; infinite for n < 2). */
+static stats_t summarize(const float *ms, int n)
+{
+    float *sorted = (float *)harness_malloc((size_t)n * sizeof *sorted);
+    memcpy(sorted, ms, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_float);
+    stats_t st;
+    st.median = n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
+    st.min = sorted[0];
+    st.max = sorted[n - 1];
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += sorted[i];
+    st.mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (sorted[i] - st.mean) * (sorted[i] - st.mean);
+    st.rse = n < 2 || st.mean <= 0 ? INFINITY : sqrt(sq / (n - 1)) / sqrt((double)n) / st.mean;
+    free(sorted);
+    return st;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Why to stop after this round, or NULL to go on. */
+static const char *stop_reason(const bench_t *b, const options_t *o, double elapsed_s)
+{
+    int converged = b->reps >= o->min_reps;
+    for (int i = 0; i < N_IMPL && converged; i++)
+        if (o->use[i] && !(summarize(b->ms[i], b->reps).rse <= o->target_rse))
+            converged = 0;
+    if (converged)
+        return "rse";
+    if (b->reps >= o->max_reps)
+        return "max_reps";
+    return elapsed_s >= o->time_cap_s ? "time_cap" : NULL;
+}
+
+/* ---- one shape ------------------------------------------------------------ */
+
+static float *device_floats(size_t n)
+{
+    float *p = NULL;
+    HARNESS_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
+    return p;
+}
+
+static void setup(bench_t *b, shape_t s, const options_t *o)
+{
+    memset(b, 0, sizeof *b);
+    b->s = s;
+    b->A = device_floats((size_t)s.m * s.k);
+    b->B = device_floats((size_t)s.k * s.n);
+    b->expected = device_floats(c_elems(b));
+    for (int i = 0; i < N_IMPL; i++) {
+        b->C[i] = device_floats(c_elems(b));
+        b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
+    }
+    size_t wrong_bytes = (size_t)N_IMPL * o->max_reps * sizeof *b->wrong;
+    HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
+    HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
+    fill_input(b->A, (size_t)s.m * s.k, 2 * o->seed);
+    fill_input(b->B, (size_t)s.k * s.n, 2 * o->seed + 1);
+    cublas_gemm(b, b->expected); /* the answer every timed output is checked against */
+    harness_check_launch("computing the expected output with cuBLAS");
+}
+
+static void teardown(bench_t *b)
+{
+    HARNESS_CHECK(cudaFree(b->A));
+    HARNESS_CHECK(cudaFree(b->B));
+    HARNESS_CHECK(cudaFree(b->expected));
+    HARNESS_CHECK(cudaFree(b->wrong));
+    for (int i = 0; i < N_IMPL; i++) {
+        HARNESS_CHECK(cudaFree(b->C[i]));
+        free(b->ms[i]);
+    }
+}
+
+static void report_impl(const bench_t *b, int impl, const unsigned long long *wrong)
+{
+    stats_t st = summarize(b->ms[impl], b->reps);
+    unsigned long long worst = 0;
+    int wrong_reps = 0;
+    for (int r = 0; r < b->reps; r++) {
+        worst = wrong[r] > worst ? wrong[r] : worst;
+        wrong_reps += wrong[r] != 0;
+    }
+    double flop = 2.0 * b->s.m * (double)b->s.k * b->s.n;
+    printf("impl %s median_ms %.4f mean_ms %.4f min_ms %.4f max_ms %.4f rse %.5f reps %d "
+           "gflops %.1f wrong %llu wrong_reps %d\n",
+           IMPL_NAME[impl], st.median, st.mean, st.min, st.max, st.rse, b->reps,
+           flop / (st.median * 1e6), worst, wrong_reps);
+}
+
+static void report(const bench_t *b, const options_t *o, const char *why, double seconds)
+{
+    size_t n = (size_t)N_IMPL * o->max_reps;
+    unsigned long long *wrong = (unsigned long long *)harness_malloc(n * sizeof *wrong);
+    HARNESS_CHECK(cudaMemcpy(wrong, b->wrong, n * sizeof *wrong, cudaMemcpyDeviceToHost));
+    printf("shape %dx%dx%d\n", b->s.m, b->s.k, b->s.n);
+    printf("reps %d\n", b->reps);
+    printf("stop %s\n", why);
+    printf("seconds %.2f\n", seconds);
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i])
+            report_impl(b, i, wrong + i * o->max_reps);
+    fflush(stdout);
+    free(wrong);
+}
+
+static void run_shape(shape_t s, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+{
+    bench_t b;
+    setup(&b, s, o);
+    double t0 = now_s();
+    warm_up(&b, o);
+    const char *why;
+    do
+        run_round(&b, o, ev);
+    while (!(why = stop_reason(&b, o, now_s() - t0)));
+    report(&b, o, why, now_s() - t0);
+    teardown(&b);
+}
+
+int main(int argc, char **argv)
+{
+    options_t o;
+    parse_args(argc, argv, &o);
+    CUBLAS_CHECK(cublasCreate(&g_cublas));
+    CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
+    CUBLAS_CHECK(cublasSetMathMode(g_cublas, CUBLAS_PEDANTIC_MATH)); /* never TF32 */
+    g_flush_bytes = 2 * print_device();
+    HARNESS_CHECK(cudaMalloc(&g_flush, g_flush_bytes));
+    print_protocol(&o);
+    fflush(stdout);
+
+    cudaEvent_t ev[N_IMPL][2];
+    for (int i = 0; i < N_IMPL; i++)
+        for (int j = 0; j < 2; j++)
+            HARNESS_CHECK(cudaEventCreate(&ev[i][j]));
+    for (int i = 0; i < o.nshapes; i++)
+        run_shape(o.shape[i], &o, ev);
+    for (int i = 0; i < N_IMPL; i++)
+        for (int j = 0; j < 2; j++)
+            HARNESS_CHECK(cudaEventDestroy(ev[i][j]));
+    HARNESS_CHECK(cudaFree(g_flush));
+    CUBLAS_CHECK(cublasDestroy(g_cublas));
+    return 0;
+}

@@ -1,0 +1,121 @@
+/* test_perf.c - the performance test without a GPU: the timing program's
+ * output is parsed and scored on the rubric's linear scale (geometric mean
+ * of the speed relative to the reference over the shapes); wrong timed
+ * outputs and missing timings earn nothing. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "perf.h"
+
+#define DEVICE                                                                                     \
+    "device NVIDIA H200\nsm_clock_mhz 1980\nbandwidth_gbs 4800\nl2_bytes 62914560\nsms 132\n"     \
+    "driver_version 13000\nruntime_version 13000\n"
+
+static perf_rule_t rule(void)
+{
+    perf_rule_t r;
+    memset(&r, 0, sizeof r);
+    r.present = 1;
+    r.points = 10;
+    r.zero_at = 0.5;
+    r.full_at = 0.9;
+    return r;
+}
+
+static double score_of(const char *text, strbuf_t *out, int *ok)
+{
+    perf_result_t res;
+    char err[256] = "";
+    cr_assert_eq(perf_parse(text, &res, err, sizeof err), 0, "%s", err);
+    perf_rule_t r = rule();
+    return perf_score(&r, &res, 16, out, ok);
+}
+
+Test(perf, parses_device_and_every_implementation)
+{
+    perf_result_t r;
+    char err[256];
+    cr_assert_eq(perf_parse(DEVICE "shape 4096x4096x4096\n"
+                                   "impl student median_ms 16.9 mean_ms 17.0 rse 0.004 reps 30 gflops 8130 wrong 0\n"
+                                   "impl cublas median_ms 2.67 mean_ms 2.7 rse 0.002 reps 30 gflops 51400 wrong 0\n",
+                            &r, err, sizeof err),
+                 0, "%s", err);
+    cr_assert_str_eq(r.device, "NVIDIA H200");
+    cr_assert_float_eq(r.bandwidth_gbs, 4800, 1e-9);
+    cr_assert_eq(r.driver_version, 13000);
+    cr_assert_eq(r.nshapes, 1);
+    cr_assert_str_eq(r.shapes[0].shape, "4096x4096x4096");
+    cr_assert_eq(r.shapes[0].nimpls, 2);
+    const perf_impl_t *st = perf_impl(&r.shapes[0], "student");
+    cr_assert_not_null(st);
+    cr_assert_float_eq(st->gflops, 8130, 1e-9);
+    cr_assert_eq(st->reps, 30);
+    cr_assert_null(perf_impl(&r.shapes[0], "naive"));
+}
+
+Test(perf, malformed_output_is_an_error)
+{
+    perf_result_t r;
+    char err[256];
+    cr_assert_eq(perf_parse(DEVICE, &r, err, sizeof err), -1);
+    cr_assert_str_eq(err, "the timing program printed no results");
+    cr_assert_eq(perf_parse("shape 8x8x8\nimpl student median_ms x\n", &r, err, sizeof err), -1);
+    cr_assert_str_eq(err, "timing output line 2: malformed: impl student median_ms x");
+}
+
+Test(perf, reference_speed_earns_full_points_and_the_report_has_every_number)
+{
+    strbuf_t out = {0};
+    int ok;
+    double s = score_of(DEVICE "shape 4096x4096x4096\n"
+                               "impl student median_ms 16.9 mean_ms 17.0 rse 0.004 reps 30 gflops 8130 wrong 0\n"
+                               "impl reference median_ms 16.9 mean_ms 17.0 rse 0.004 reps 30 gflops 8130 wrong 0\n"
+                               "impl naive median_ms 25.4 mean_ms 25.5 rse 0.003 reps 30 gflops 5400 wrong 0\n"
+                               "impl cublas median_ms 2.67 mean_ms 2.7 rse 0.002 reps 30 gflops 51400 wrong 0\n",
+                        &out, &ok);
+    cr_assert_float_eq(s, 10, 1e-9);
+    cr_assert(ok);
+    const char *t = sb_str(&out);
+    cr_assert(strstr(t, "4096x4096x4096: 8130 GFLOP/s (median of 30, rse 0.40%), 1.00x the reference"), "%s", t);
+    cr_assert(strstr(t, "0.16x cuBLAS FP32 (51400 GFLOP/s)"), "%s", t);
+    cr_assert(strstr(t, "1.51x the untiled kernel"), "%s", t);
+    cr_assert(strstr(t, "bandwidth-bound ceiling for TILE_WIDTH 16: 19200 GFLOP/s"), "%s", t);
+    sb_free(&out);
+}
+
+Test(perf, linear_scale_on_the_geometric_mean_over_shapes)
+{
+    strbuf_t out = {0};
+    int ok;
+    /* 0.64 and 0.81 of the reference: geometric mean 0.72 -> (0.72-0.5)/0.4 = 55% */
+    double s = score_of(DEVICE "shape 4096x4096x4096\n"
+                               "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 640 wrong 0\n"
+                               "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 1000 wrong 0\n"
+                               "shape 3001x2999x3003\n"
+                               "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 810 wrong 0\n"
+                               "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 1000 wrong 0\n",
+                        &out, &ok);
+    cr_assert_float_eq(s, 5.5, 1e-9, "%s", sb_str(&out));
+    cr_assert(!ok);
+    sb_free(&out);
+    s = score_of(DEVICE "shape 8x8x8\n"
+                        "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 400 wrong 0\n"
+                        "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 1000 wrong 0\n",
+                 &out, &ok);
+    cr_assert_float_eq(s, 0, 1e-9, "below zero_at: nothing");
+    sb_free(&out);
+}
+
+Test(perf, wrong_timed_output_earns_nothing)
+{
+    strbuf_t out = {0};
+    int ok;
+    double s = score_of(DEVICE "shape 4096x4096x4096\n"
+                               "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 9000 wrong 17\n"
+                               "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 8000 wrong 0\n",
+                        &out, &ok);
+    cr_assert_float_eq(s, 0, 1e-9);
+    cr_assert(!ok);
+    cr_assert(strstr(sb_str(&out), "FAILED: 17 wrong elements in the timed outputs"), "%s", sb_str(&out));
+    sb_free(&out);
+}
