@@ -7,8 +7,8 @@
 # solution, the untiled baseline and the student stub, into executables under
 # build/gpu-check/, exactly as the grader's GPU backend would; then the lab 3
 # timing program labs/lab3/perf.cu, linked with the student stub, the two
-# references under their renamed symbols and cuBLAS (the commands docs/gpu.md
-# gives). It proves the lab sources are valid CUDA for a real GPU toolchain on
+# references under their renamed symbols and cuBLAS, with the commands the
+# grader uses (grader/build.c, build_timing_program; docs/gpu.md). It proves the lab sources are valid CUDA for a real GPU toolchain on
 # machines (CI) that have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
 set -u
@@ -44,21 +44,24 @@ for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/
     fi
 done
 
-# The timing program: the student's file as is, the references renamed so
-# that their symbols do not clash with the student's (the untiled file names
-# its kernel matrixMultiplyNaive), then one link with cuBLAS.
+# The timing program: the student's file as is, the reference and the untiled
+# baseline with the symbols of labs/lab3/lab.json "timing" renamed
+# (-D<sym>=cugrade_reference_<sym>, cugrade_baseline_<sym>) so that they do
+# not clash with the student's, then one link with cuBLAS.
 perf_objs() {
-    local o=$out/perf nv=("$nvcc" -c -O3 -lineinfo -arch="$arch")
+    local o=$out/perf nv=("$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common)
+    local s ref=() base=()
+    for s in launchMatrixMultiplyShared matrixMultiplyShared; do
+        ref+=("-D$s=cugrade_reference_$s")
+        base+=("-D$s=cugrade_baseline_$s")
+    done
     mkdir -p "$o" &&
-    "${nv[@]}" -Ilabs/common labs/lab3/perf.cu -o "$o/perf.o" &&
+    "${nv[@]}" labs/lab3/perf.cu -o "$o/timing.o" &&
     "${nv[@]}" student/lab3/matmul.cu -o "$o/student.o" &&
-    "${nv[@]}" -DlaunchMatrixMultiplyShared=cugrade_reference_launch \
-        -DmatrixMultiplyShared=cugrade_reference_kernel reference/lab3/matmul.cu -o "$o/reference.o" &&
-    "${nv[@]}" -DlaunchMatrixMultiplyShared=cugrade_naive_launch \
-        -DmatrixMultiplyShared=cugrade_naive_kernel -DmatrixMultiplyNaive=cugrade_naive_kernel \
-        reference/lab3/matmul_naive.cu -o "$o/naive.o" &&
-    "$nvcc" -arch="$arch" "$o/perf.o" "$o/student.o" "$o/reference.o" "$o/naive.o" -lcublas \
-        -o "$out/lab3-perf-student"
+    "${nv[@]}" "${ref[@]}" reference/lab3/matmul.cu -o "$o/timing-reference.o" &&
+    "${nv[@]}" "${base[@]}" reference/lab3/matmul_naive.cu -o "$o/timing-baseline.o" &&
+    "$nvcc" -arch="$arch" "$o/timing.o" "$o/student.o" "$o/timing-reference.o" \
+        "$o/timing-baseline.o" -lcublas -o "$out/lab3-perf-student"
 }
 echo "gpu_build_check: $nvcc -arch=$arch labs/lab3/perf.cu + student stub + renamed references + cuBLAS -> $out/lab3-perf-student"
 if ! perf_objs; then

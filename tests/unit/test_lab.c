@@ -46,7 +46,7 @@ Test(lab_load, the_real_lab3)
     cr_assert_str_eq(lab.timing_program, "labs/lab3/perf.cu");
     cr_assert_str_eq(lab.timing_reference, "reference/lab3/matmul.cu");
     cr_assert_str_eq(lab.timing_baseline, "reference/lab3/matmul_naive.cu");
-    cr_assert_eq(lab.ntiming_symbols, 2);
+    cr_assert_eq(lab.ntiming_symbols, 3);
     cr_assert_str_eq(lab.timing_symbols[0], "launchMatrixMultiplyShared");
 }
 
