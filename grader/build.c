@@ -154,8 +154,9 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
     /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
     char *emu_argv[] = {(char *)cc, "-c", ctx->checks ? "--checks" : "-O2", incdir, (char *)src,
                         "-o", (char *)obj, NULL};
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, incdir, (char *)src,
-                        "-o", (char *)obj, NULL};
+    /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
+    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
+                        (char *)src, "-o", (char *)obj, NULL};
     return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
 }
 

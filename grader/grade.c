@@ -10,6 +10,7 @@
 #include "emureport.h"
 #include "lab.h"
 #include "perf.h"
+#include "ptxas.h"
 #include "rubric.h"
 #include "runs.h"
 #include "util.h"
@@ -58,8 +59,12 @@ static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const bu
     } else if (br->ok) {
         sb_appendf(&msg, "compiled %s in %.1f s (%s backend)\n", run->student_file, br->seconds,
                    backend_name(run->backend));
-        if (br->log && *br->log)
-            sb_appendf(&msg, "compiler messages:\n%s", br->log);
+        strbuf_t messages = {0};
+        ptxas_summarise(br->log ? br->log : "", &msg);
+        ptxas_strip(br->log ? br->log : "", &messages);
+        if (messages.len > 0)
+            sb_appendf(&msg, "compiler messages:\n%s", sb_str(&messages));
+        sb_free(&messages);
     } else {
         sb_appendf(&msg, "FAILED: %s does not compile; every other test is not run.\n%s",
                    run->student_file, br->log ? br->log : "");
