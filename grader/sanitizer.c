@@ -1,0 +1,141 @@
+/* sanitizer.c - compute-sanitizer's reports as cugrade findings. */
+#include "sanitizer.h"
+#include "build.h"
+#include "runner.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const prefix = "========= ";
+
+static void add_finding(emu_report_t *r, const char *kind, const char *message)
+{
+    for (int i = 0; i < r->nfindings; i++)
+        if (strcmp(r->findings[i].message, message) == 0)
+            return; /* one finding per distinct report */
+    r->findings = realloc(r->findings, (size_t)(r->nfindings + 1) * sizeof *r->findings);
+    emu_finding_t *f = &r->findings[r->nfindings++];
+    snprintf(f->severity, sizeof f->severity, "error");
+    snprintf(f->kind, sizeof f->kind, "%s", kind);
+    f->message = strdup(message);
+}
+
+/* "... in matmul.cu:43 ..." -> "matmul.cu:43" (or "" if none). */
+static void source_of(const char *line, char *out, size_t len)
+{
+    const char *in = strstr(line, " in ");
+    out[0] = '\0';
+    if (!in)
+        return;
+    in += 4;
+    size_t n = strcspn(in, " [\n");
+    snprintf(out, len, "%.*s", (int)n, in);
+}
+
+/* The text of the next line of a report (after the "=========" prefix). */
+static const char *next_line(const char *p, char *out, size_t len)
+{
+    const char *nl = strchr(p, '\n');
+    if (!nl)
+        return NULL;
+    p = nl + 1;
+    const char *end = strchr(p, '\n');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (strncmp(p, prefix, strlen(prefix)) == 0) {
+        p += strlen(prefix);
+        n -= strlen(prefix);
+    }
+    while (n > 0 && *p == ' ') {
+        p++;
+        n--;
+    }
+    snprintf(out, len, "%.*s", (int)n, p);
+    return p;
+}
+
+/* "Race reported between Write access at K+0x360 in f.cu:44" + "and Read access at ... in f.cu:47" */
+static void parse_race(const char *p, const char *first, emu_report_t *out)
+{
+    char writer[256], reader[256], second[512];
+    source_of(first, writer, sizeof writer);
+    reader[0] = '\0';
+    if (next_line(p, second, sizeof second))
+        source_of(second, reader, sizeof reader);
+    char msg[1024];
+    snprintf(msg, sizeof msg, "compute-sanitizer racecheck on the GPU: a shared-memory race between "
+                              "the access at %s and the one at %s (no __syncthreads() between them)",
+             writer, reader[0] ? reader : "another line");
+    add_finding(out, "race", msg);
+}
+
+/* "Invalid __global__ read of size 4 bytes" / "Uninitialized __global__ memory read ..." */
+static void parse_access(const char *p, const char *first, const char *kind, const char *tool,
+                         emu_report_t *out)
+{
+    char at[512] = "", by[512] = "", where[256] = "", detail[512] = "", line[512];
+    const char *q = p;
+    for (int i = 0; i < 4 && (q = next_line(q, line, sizeof line)) != NULL; i++) {
+        if (strncmp(line, "at ", 3) == 0)
+            snprintf(at, sizeof at, "%s", line);
+        else if (strncmp(line, "by thread", 9) == 0)
+            snprintf(by, sizeof by, "%s", line);
+        else if (strncmp(line, "and is ", 7) == 0)
+            snprintf(detail, sizeof detail, "%s", line + 4);
+    }
+    source_of(at, where, sizeof where);
+    char msg[2048];
+    snprintf(msg, sizeof msg, "compute-sanitizer %s on the GPU: %s at %s %s%s%s", tool, first,
+             where[0] ? where : "?", by, detail[0] ? ": " : "", detail);
+    /* one finding per source line: threads differ, the bug does not */
+    for (int i = 0; i < out->nfindings; i++)
+        if (strcmp(out->findings[i].kind, kind) == 0 && where[0] && strstr(out->findings[i].message, where))
+            return;
+    add_finding(out, kind, msg);
+}
+
+int sanitizer_parse(const char *tool, const char *output, emu_report_t *out)
+{
+    int before = out->nfindings;
+    for (const char *p = output; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1), p);
+        const char *text = strncmp(line, prefix, strlen(prefix)) == 0 ? line + strlen(prefix) : NULL;
+        if (text && strstr(text, "Race reported between"))
+            parse_race(p, text, out);
+        else if (text && strncmp(text, "Invalid __", 10) == 0)
+            parse_access(p, text, "global-oob", tool, out);
+        else if (text && strncmp(text, "Uninitialized __global__", 24) == 0)
+            parse_access(p, text, "uninit-global", tool, out);
+        else if (text && strcmp(tool, "synccheck") == 0 && strstr(text, "Barrier error"))
+            parse_access(p, text, "barrier-divergence", tool, out);
+        p = nl ? nl + 1 : NULL;
+    }
+    return out->nfindings - before;
+}
+
+int sanitizer_check_run(const ds_run_t *run, double timeout_s, emu_report_t *out)
+{
+    static const char *const tools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    char sanitizer[PATH_MAX];
+    if (find_program("compute-sanitizer", sanitizer, sizeof sanitizer) != 0)
+        return -1;
+    for (size_t t = 0; t < sizeof tools / sizeof tools[0]; t++) {
+        char *argv[DATASET_MAX_INPUTS + 12] = {sanitizer, "--tool", (char *)tools[t],
+                                               "--print-limit", "20"};
+        int n = 5;
+        for (int a = 0; run->argv[a] && n < DATASET_MAX_INPUTS + 11; a++)
+            argv[n++] = run->argv[a];
+        argv[n] = NULL;
+        run_spec_t spec = {.argv = argv, .cwd = run->dir, .timeout_s = timeout_s,
+                           .output_cap = 512 * 1024};
+        run_result_t rr;
+        run_one(&spec, &rr);
+        sanitizer_parse(tools[t], rr.output ? rr.output : "", out);
+        run_result_free(&rr);
+    }
+    return 0;
+}

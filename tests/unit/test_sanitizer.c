@@ -1,0 +1,63 @@
+/* test_sanitizer.c - compute-sanitizer reports (captured from the lab 3
+ * corpus on an H200: tests/fixtures/sanitizer) turned into cugrade findings:
+ * one per distinct bug, with the source line, mapped to the rubric checks. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks.h"
+#include "sanitizer.h"
+#include "util.h"
+
+static char *fixture(const char *name)
+{
+    char path[256], err[256];
+    snprintf(path, sizeof path, "tests/fixtures/sanitizer/%s", name);
+    char *text = read_file(path, NULL, err, sizeof err);
+    cr_assert_not_null(text, "%s", err);
+    return text;
+}
+
+Test(sanitizer, racecheck_gives_one_race_per_pair_of_lines)
+{
+    char *text = fixture("racecheck.txt");
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(sanitizer_parse("racecheck", text, &r), 2);
+    cr_assert_str_eq(r.findings[0].kind, "race");
+    cr_assert_str_eq(r.findings[0].message,
+                     "compute-sanitizer racecheck on the GPU: a shared-memory race between the access "
+                     "at missing_second_barrier.cu:44 and the one at missing_second_barrier.cu:47 (no "
+                     "__syncthreads() between them)");
+    cr_assert(strstr(r.findings[1].message, "missing_second_barrier.cu:43"), "%s", r.findings[1].message);
+    cr_assert_eq(check_for_finding(r.findings[0].kind), CHECK_RACE_FREE);
+    emu_report_free(&r);
+    free(text);
+}
+
+Test(sanitizer, memcheck_gives_one_out_of_bounds_finding_per_source_line)
+{
+    char *text = fixture("memcheck.txt");
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(sanitizer_parse("memcheck", text, &r), 1, "three threads, one line: one finding");
+    cr_assert_str_eq(r.findings[0].kind, "global-oob");
+    cr_assert_str_eq(r.findings[0].message,
+                     "compute-sanitizer memcheck on the GPU: Invalid __global__ read of size 4 bytes at "
+                     "unguarded_loads.cu:43 by thread (0,8,0) in block (2,2,0): is 1 bytes after the "
+                     "nearest allocation at 0x7fba4e800000 of size 5,920 bytes");
+    cr_assert_eq(check_for_finding(r.findings[0].kind), CHECK_MEMORY_SAFE);
+    emu_report_free(&r);
+    free(text);
+}
+
+Test(sanitizer, a_clean_report_has_no_findings)
+{
+    char *text = fixture("clean.txt");
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(sanitizer_parse("racecheck", text, &r), 0);
+    cr_assert_eq(r.nfindings, 0);
+    free(text);
+}
