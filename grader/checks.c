@@ -1,6 +1,7 @@
 /* checks.c - turn the emulator's findings and statistics into graded checks. */
 #include "checks.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,24 +60,48 @@ static char *normalised(const char *message)
     return m;
 }
 
+/* The same bug found by other threads, in other blocks or on other datasets
+ * reads differently (thread, block, offset, element); what stays is the text
+ * before the first " thread (" and the source lines ("matmul.cu:43") it
+ * names. That is the key under which findings count as one. */
+static char *bug_key(const char *message)
+{
+    strbuf_t key = {0};
+    const char *thread = strstr(message, " thread (");
+    sb_appendn(&key, message, thread ? (size_t)(thread - message) : strlen(message));
+    for (const char *p = strstr(message, ".cu:"); p; p = strstr(p + 4, ".cu:")) {
+        const char *start = p;
+        while (start > message && (isalnum((unsigned char)start[-1]) || start[-1] == '_' ||
+                                   start[-1] == '-' || start[-1] == '.'))
+            start--;
+        size_t len = (size_t)(p + 4 - start) + strspn(p + 4, "0123456789");
+        sb_append(&key, " @");
+        sb_appendn(&key, start, len);
+    }
+    return sb_detach(&key);
+}
+
 static void add_detail(check_evidence_t *e, check_id_t id, const char *dataset_label,
                        const char *message)
 {
-    char *m = normalised(message);
+    char *m = normalised(message), *key = bug_key(m);
     for (int i = 0; i < e->ndetails[id]; i++) {
-        if (strcmp(e->details[id][i].message, m) == 0) {
+        if (strcmp(e->details[id][i].key, key) == 0) {
             e->details[id][i].datasets++;
             free(m);
+            free(key);
             return;
         }
     }
     e->distinct[id]++;
     if (e->ndetails[id] == CHECK_DETAILS_SHOWN) {
         free(m);
+        free(key);
         return;
     }
     check_detail_t *d = &e->details[id][e->ndetails[id]++];
     d->message = m;
+    d->key = key;
     snprintf(d->first_dataset, sizeof d->first_dataset, "%s", dataset_label);
     d->datasets = 1;
 }
@@ -214,8 +239,10 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
 void evidence_free(check_evidence_t *e)
 {
     for (int id = 0; id < CHECK_COUNT; id++)
-        for (int i = 0; i < e->ndetails[id]; i++)
+        for (int i = 0; i < e->ndetails[id]; i++) {
             free(e->details[id][i].message);
+            free(e->details[id][i].key);
+        }
     free(e->insight);
     memset(e, 0, sizeof *e);
 }

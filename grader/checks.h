@@ -16,6 +16,7 @@
 /* One distinct finding: the same bug found on several datasets is one. */
 typedef struct {
     char *message;       /* without the emulator's "(N times in this launch)" */
+    char *key;           /* what makes it the same bug: see bug_key() in checks.c */
     char first_dataset[96];
     int datasets;        /* on how many datasets it was found */
 } check_detail_t;

@@ -242,3 +242,28 @@ Test(checks, clean_checks_earn_nothing_when_no_dataset_passed_but_findings_still
     emu_report_free(&r);
     evidence_free(&e);
 }
+
+Test(checks, the_same_bug_in_other_threads_is_one_finding)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t a = read_report(
+        "error\tglobal-oob\tOut-of-bounds read of A in kernel K launched at m.cu:60: thread (0,4,0) "
+        "of block (0,6,0) reads 4 bytes at byte offset 51200 (element 12800) at m.cu:43, 4 bytes past the end of A\n"
+        "error\tglobal-oob\tOut-of-bounds read of A in kernel K launched at m.cu:60: thread (3,9,0) "
+        "of block (2,6,0) reads 4 bytes at byte offset 52000 (element 13000) at m.cu:43, 804 bytes past the end of A\n"
+        "error\tglobal-oob\tOut-of-bounds read of B in kernel K launched at m.cu:60: thread (0,4,0) "
+        "of block (0,6,0) reads 4 bytes at byte offset 900 (element 225) at m.cu:44, 4 bytes past the end of B\n" TILED_STATS);
+    evidence_add(&e, "dataset 4", &a, 1e6);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, NULL, &g);
+    const char *out = test_named(&g, "memory-safe")->output;
+    cr_assert(strstr(out, "FAILED: 2 distinct findings, on 1 of 1 datasets"), "%s", out);
+    cr_assert(strstr(out, "thread (0,4,0) of block (0,6,0) reads 4 bytes at byte offset 51200"), "%s", out);
+    cr_assert(strstr(out, "past the end of B"), "%s", out);
+    grade_free(&g);
+    emu_report_free(&a);
+    evidence_free(&e);
+}
