@@ -12,6 +12,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_dataset(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 /* The cugrade tree: $CUGRADE_ROOT, else the folder above bin/cugrade. */
 const char *cugrade_root(void);

@@ -16,6 +16,8 @@ static void usage(FILE *to)
           "           [--datasets DIR] [--json FILE] [--rubric FILE] [--jobs N] SUBMISSION\n"
           "  dataset  make or verify datasets: cugrade dataset --lab lab3 --shape MxKxN\n"
           "           [--seed S] [--values course|signed] --out DIR  |  cugrade dataset --check DIR...\n"
+          "  batch    grade a class:  cugrade batch --lab lab3 --out RESULTS_DIR [--jobs N]\n"
+          "           [--backend ...] [--checks all|none] [--resume] [--only ID]... SUBMISSIONS_DIR\n"
           "  info     backends, the device (or the emulated one) and its limits\n"
           "\n"
           "Run 'cugrade <command> --help' for a command's options.\n",
@@ -57,6 +59,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "dataset") == 0)
         return cmd_dataset(argc - 1, argv + 1);
+    if (strcmp(cmd, "batch") == 0)
+        return cmd_batch(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {

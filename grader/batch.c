@@ -1,0 +1,444 @@
+/* batch.c - `cugrade batch`: list the class, hash each submission's inputs,
+ * grade the changed ones in child `cugrade run`s (several at once, one worker
+ * thread per job slot), put each result in place with rename so a kill at any
+ * moment leaves a verifiable result or none, then rebuild the class files. */
+#include "batch.h"
+#include "commands.h"
+#include "results.h"
+#include "runner.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- listing and hashing -------------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The non-hidden entries of dir (folders only if dirs_only), sorted by name.
+ * Returns the count (names malloc'd) or -1. */
+static int list_sorted(const char *dir, int dirs_only, char ***names_out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.' || path_join(path, sizeof path, dir, e->d_name) != 0)
+            continue;
+        if (dirs_only && !is_dir(path))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            names = realloc(names, (size_t)cap * sizeof *names);
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    *names_out = names;
+    return n;
+}
+
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static void hash_str(sha256_t *s, const char *text) { sha256_update(s, text, strlen(text) + 1); }
+
+static void hash_file_contents(sha256_t *s, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        hash_str(s, "unreadable");
+        return;
+    }
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(s, buf, got);
+    fclose(f);
+}
+
+/* Feeds a folder tree (relative names, sorted; hidden entries included) into
+ * s: with contents, or with sizes and mtimes only (datasets: large). */
+static void hash_tree(sha256_t *s, const char *dir, const char *rel, int contents)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        hash_str(s, "missing");
+        return;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            names = realloc(names, (size_t)cap * sizeof *names);
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX], sub[PATH_MAX], line[PATH_MAX + 96];
+        struct stat st;
+        if (path_join(path, sizeof path, dir, names[i]) != 0 || stat(path, &st) != 0)
+            continue;
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(line, sizeof line, "D %s", sub);
+            hash_str(s, line);
+            hash_tree(s, path, sub, contents);
+        } else if (contents) {
+            snprintf(line, sizeof line, "F %s %lld", sub, (long long)st.st_size);
+            hash_str(s, line);
+            hash_file_contents(s, path);
+        } else {
+            snprintf(line, sizeof line, "F %s %lld %lld.%09ld", sub, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+            hash_str(s, line);
+        }
+    }
+    free_names(names, n);
+}
+
+/* The hash of what every submission shares: cugrade's version, the options
+ * that change a grade, the lab folder, the rubric, the datasets. */
+static void common_hash(const batch_opts_t *o, char hex[65])
+{
+    sha256_t s;
+    char path[PATH_MAX];
+    sha256_init(&s);
+    hash_str(&s, "cugrade " CUGRADE_VERSION);
+    hash_str(&s, o->lab);
+    hash_str(&s, o->backend);
+    hash_str(&s, o->checks ? "checks all" : "checks none");
+    snprintf(path, sizeof path, "%s/labs/%s", o->root, o->lab);
+    hash_tree(&s, path, "", 1);
+    if (o->rubric_path)
+        snprintf(path, sizeof path, "%s", o->rubric_path);
+    else
+        snprintf(path, sizeof path, "%s/rubric.json", o->root);
+    hash_file_contents(&s, path);
+    if (o->datasets_dir)
+        snprintf(path, sizeof path, "%s", o->datasets_dir);
+    else
+        snprintf(path, sizeof path, "%s/datasets/%s", o->root, o->lab);
+    hash_tree(&s, path, "", 0);
+    sha256_final_hex(&s, hex);
+}
+
+static void submission_hash(const char *common, const char *dir, char hex[65])
+{
+    sha256_t s;
+    sha256_init(&s);
+    hash_str(&s, common);
+    hash_tree(&s, dir, "", 1);
+    sha256_final_hex(&s, hex);
+}
+
+/* ---- one submission ------------------------------------------------------- */
+
+typedef struct {
+    char id[NAME_MAX + 1];
+    char sub_dir[PATH_MAX];
+    char res_dir[PATH_MAX];
+    char hash[65];
+    char partial[PATH_MAX + 32];
+    char *argv[24];
+    run_spec_t spec;
+    run_result_t result;
+    int cannot_grade; /* the child could not grade: a stand-in results.json */
+} job_t;
+
+static int up_to_date(const job_t *j)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/results.json", j->res_dir);
+    if (!is_file(path))
+        return 0;
+    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
+    char *old = read_file(path, NULL, NULL, 0);
+    int same = old && strncmp(old, j->hash, 64) == 0;
+    free(old);
+    return same;
+}
+
+static void prepare_job(const batch_opts_t *o, job_t *j)
+{
+    static const char *const check_names[] = {"none", "all"};
+    char **a = j->argv;
+    int n = 0;
+    a[n++] = (char *)o->self_exe, a[n++] = "run", a[n++] = "--lab", a[n++] = (char *)o->lab;
+    a[n++] = "--backend", a[n++] = (char *)o->backend;
+    a[n++] = "--checks", a[n++] = (char *)check_names[o->checks != 0];
+    a[n++] = "--color", a[n++] = "never", a[n++] = "--json", a[n++] = j->partial;
+    a[n++] = "--jobs", a[n++] = "1";
+    if (o->datasets_dir)
+        a[n++] = "--datasets", a[n++] = (char *)o->datasets_dir;
+    if (o->rubric_path)
+        a[n++] = "--rubric", a[n++] = (char *)o->rubric_path;
+    a[n++] = j->sub_dir;
+    a[n] = NULL;
+    snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
+    j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20};
+}
+
+/* A results.json for a submission that could not be graded, so the gradebook
+ * still has its row. */
+static int write_cannot_grade(const job_t *j, const char *path, char *err, size_t errlen)
+{
+    char why[256];
+    strbuf_t msg = {0};
+    run_describe(&j->result, &j->spec, why, sizeof why);
+    sb_appendf(&msg, "could not grade: cugrade run %s", why);
+    const char *out = j->result.output ? j->result.output : "";
+    size_t len = strlen(out);
+    if (len > 0)
+        sb_appendf(&msg, "\n%s", len > 4000 ? out + len - 4000 : out);
+    grade_t g = {0};
+    grade_add_test(&g, "grading", 0, 0, 0, VIS_VISIBLE, sb_str(&msg));
+    grade_set_extra_text(&g, "batch_error", why);
+    g.output = strdup(sb_str(&msg));
+    int rc = grade_write_json(&g, path, err, errlen);
+    grade_free(&g);
+    sb_free(&msg);
+    return rc;
+}
+
+/* Puts the child's results in place: run.log, results.json, and last the
+ * inputs hash that vouches for them. */
+static int finish_job(job_t *j, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    const run_result_t *r = &j->result;
+    snprintf(path, sizeof path, "%s/run.log", j->res_dir);
+    if (write_file_atomic(path, r->output ? r->output : "", r->output_len, err, errlen) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/results.json", j->res_dir);
+    if (r->exited && r->exit_code == 0 && is_file(j->partial)) {
+        if (rename(j->partial, path) != 0)
+            return fail(err, errlen, "%s: cannot rename: %s", j->partial, strerror(errno));
+    } else {
+        unlink(j->partial);
+        j->cannot_grade = 1;
+        if (write_cannot_grade(j, path, err, errlen) != 0)
+            return -1;
+    }
+    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
+    char line[80];
+    int len = snprintf(line, sizeof line, "%s\n", j->hash);
+    return write_file_atomic(path, line, (size_t)len, err, errlen);
+}
+
+/* ---- the workers ------------------------------------------------------------ */
+
+typedef struct {
+    job_t **todo;
+    int ntodo, next, done, failed, cannot;
+    pthread_mutex_t lock;
+    FILE *out;
+} queue_t;
+
+static void report_job(queue_t *q, job_t *j, int ok, const char *err)
+{
+    char what[160];
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/results.json", j->res_dir);
+    if (!ok)
+        snprintf(what, sizeof what, "ERROR %s", err);
+    else
+        batch_row_line(path, what, sizeof what);
+    fprintf(q->out, "[%d/%d] %s  %s  %.1f s\n", q->done, q->ntodo, j->id, what, j->result.wall_s);
+    fflush(q->out);
+}
+
+static void *worker(void *arg)
+{
+    queue_t *q = arg;
+    for (;;) {
+        pthread_mutex_lock(&q->lock);
+        int i = q->next++;
+        pthread_mutex_unlock(&q->lock);
+        if (i >= q->ntodo)
+            return NULL;
+        job_t *j = q->todo[i];
+        char err[512] = "";
+        run_one(&j->spec, &j->result);
+        int ok = finish_job(j, err, sizeof err) == 0;
+        pthread_mutex_lock(&q->lock);
+        q->done++;
+        q->failed += !ok;
+        q->cannot += ok && j->cannot_grade;
+        report_job(q, j, ok, err);
+        pthread_mutex_unlock(&q->lock);
+        run_result_free(&j->result);
+    }
+}
+
+static void run_queue(queue_t *q, int jobs)
+{
+    if (jobs > q->ntodo)
+        jobs = q->ntodo;
+    pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
+    int started = 0;
+    for (int i = 0; i < jobs; i++)
+        started += pthread_create(&threads[started], NULL, worker, q) == 0;
+    if (started == 0 && q->ntodo > 0)
+        worker(q); /* no threads: grade here, one at a time */
+    for (int i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
+    free(threads);
+}
+
+/* ---- the batch -------------------------------------------------------------- */
+
+static int selected(const batch_opts_t *o, const char *id)
+{
+    if (o->nonly == 0)
+        return 1;
+    for (int i = 0; i < o->nonly; i++)
+        if (strcmp(o->only[i], id) == 0)
+            return 1;
+    return 0;
+}
+
+static int check_only_ids(const batch_opts_t *o, char **ids, int n, FILE *out)
+{
+    for (int i = 0; i < o->nonly; i++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++)
+            found = strcmp(ids[k], o->only[i]) == 0;
+        if (!found) {
+            fprintf(out, "cugrade batch: --only %s: no such submission in %s\n", o->only[i],
+                    o->submissions_dir);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Fills jobs for the selected ids; returns how many need grading (the rest
+ * are unchanged since their last grade and skipped under --resume). */
+static int plan(const batch_opts_t *o, char **ids, int n, job_t *jobs, job_t **todo, int *skipped)
+{
+    char common[65];
+    int ntodo = 0;
+    common_hash(o, common);
+    *skipped = 0;
+    for (int i = 0; i < n; i++) {
+        job_t *j = &jobs[i];
+        if (!selected(o, ids[i]))
+            continue;
+        snprintf(j->id, sizeof j->id, "%s", ids[i]);
+        snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, ids[i]);
+        snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, ids[i]);
+        submission_hash(common, j->sub_dir, j->hash);
+        if (o->resume && up_to_date(j)) {
+            (*skipped)++;
+            continue;
+        }
+        prepare_job(o, j);
+        todo[ntodo++] = j;
+    }
+    return ntodo;
+}
+
+/* Before grading: the old hash goes first, so a kill from here on leaves a
+ * result that is regraded next time. */
+static int open_result_dirs(job_t **todo, int ntodo, FILE *out)
+{
+    for (int i = 0; i < ntodo; i++) {
+        char err[512], path[PATH_MAX + 32];
+        if (mkdir_p(todo[i]->res_dir, err, sizeof err) != 0) {
+            fprintf(out, "cugrade batch: %s\n", err);
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s/inputs.sha256", todo[i]->res_dir);
+        if (unlink(path) != 0 && errno != ENOENT) {
+            fprintf(out, "cugrade batch: %s: cannot remove: %s\n", path, strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int all_have_results(const batch_opts_t *o, char **ids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        if (!selected(o, ids[i]))
+            continue;
+        snprintf(path, sizeof path, "%s/%s/results.json", o->out_dir, ids[i]);
+        if (!is_file(path))
+            return 0;
+    }
+    return 1;
+}
+
+int batch_run(const batch_opts_t *o, FILE *out)
+{
+    char **ids = NULL, err[1024];
+    int n = list_sorted(o->submissions_dir, 1, &ids);
+    if (n < 0) {
+        fprintf(out, "cugrade batch: %s: %s\n", o->submissions_dir, strerror(errno));
+        return EXIT_CANNOT_GRADE;
+    }
+    if (check_only_ids(o, ids, n, out) != 0) {
+        free_names(ids, n);
+        return EXIT_USAGE;
+    }
+    if (mkdir_p(o->out_dir, err, sizeof err) != 0) {
+        fprintf(out, "cugrade batch: %s\n", err);
+        free_names(ids, n);
+        return EXIT_CANNOT_GRADE;
+    }
+    job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
+    job_t **todo = calloc((size_t)n + 1, sizeof *todo);
+    queue_t q = {.todo = todo, .out = out, .lock = PTHREAD_MUTEX_INITIALIZER};
+    int skipped = 0;
+    double t0 = now_seconds();
+    q.ntodo = plan(o, ids, n, jobs, todo, &skipped);
+    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped)\n",
+            q.ntodo + skipped, q.ntodo, skipped);
+    int rc = EXIT_GRADED;
+    if (open_result_dirs(todo, q.ntodo, out) != 0) {
+        rc = EXIT_CANNOT_GRADE;
+        q.ntodo = 0;
+    }
+    run_queue(&q, o->jobs > 0 ? o->jobs : cpu_count());
+    fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
+            q.done - q.failed - q.cannot, q.cannot, skipped, q.failed, now_seconds() - t0);
+    if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
+        fprintf(out, "cugrade batch: %s\n", err);
+        rc = EXIT_CANNOT_GRADE;
+    }
+    if (!all_have_results(o, ids, n))
+        rc = EXIT_CANNOT_GRADE;
+    free(todo);
+    free(jobs);
+    free_names(ids, n);
+    return rc;
+}

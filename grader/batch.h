@@ -1,0 +1,42 @@
+/* batch.h - `cugrade batch`: grade every submission of a class folder, each
+ * in a child `cugrade run`, keep per-student results under RESULTS_DIR, skip
+ * unchanged ones on --resume, and rebuild gradebook.csv and summary.json. */
+#ifndef CUGRADE_BATCH_H
+#define CUGRADE_BATCH_H
+
+#include <stdio.h>
+
+#define BATCH_MAX_ONLY 256
+
+typedef struct {
+    const char *root;            /* the cugrade tree */
+    const char *self_exe;        /* bin/cugrade, run once per submission */
+    const char *lab;
+    const char *submissions_dir; /* one sub-folder per student id */
+    const char *out_dir;         /* RESULTS_DIR */
+    const char *backend;         /* "auto", "emu" or "gpu" */
+    int checks;                  /* --checks all (1) or none (0) */
+    int jobs;                    /* submissions graded at once; 0: cpu_count() */
+    double timeout_s;            /* wall-clock limit per submission */
+    int resume;                  /* skip submissions whose inputs are unchanged */
+    const char *only[BATCH_MAX_ONLY]; /* --only IDs */
+    int nonly;
+    const char *datasets_dir;    /* NULL: the lab's shipped datasets */
+    const char *rubric_path;     /* NULL: <root>/rubric.json */
+} batch_opts_t;
+
+/* Runs the batch, printing one line per finished submission and a summary to
+ * out. Returns 0 when every selected submission has a results.json, 2
+ * otherwise, 64 for an unknown --only id. */
+int batch_run(const batch_opts_t *o, FILE *out);
+
+/* Rebuilds RESULTS_DIR/gradebook.csv and summary.json from every
+ * RESULTS_DIR/<id>/results.json and prints the class summary to out (if not
+ * NULL). In batch_class.c. */
+int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t errlen);
+
+/* One submission's result for the terminal: "82.5/90" or "could not grade
+ * (why)" (batch_class.c). */
+int batch_row_line(const char *results_path, char *buf, size_t buflen);
+
+#endif

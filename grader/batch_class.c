@@ -1,0 +1,359 @@
+/* batch_class.c - the class files of `cugrade batch`: gradebook.csv and
+ * summary.json, rebuilt from every RESULTS_DIR/<id>/results.json, and the
+ * class summary printed at the end of a batch. */
+#include "batch.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <json-c/json.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *name;
+    double score;
+    int passed;
+} cell_t;
+
+typedef struct {
+    char *id;
+    double total, max;
+    int cannot_grade, no_compile, timed_out, crashed;
+    cell_t *tests;
+    int ntests;
+} row_t;
+
+typedef struct {
+    row_t *rows;
+    int n, cap;
+    char **cols;
+    int ncols, colcap;
+} class_t;
+
+static const char *get_str(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+}
+
+static double get_num(json_object *o, const char *key)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+static void read_test(row_t *r, json_object *t)
+{
+    cell_t *c = &r->tests[r->ntests++];
+    const char *out = get_str(t, "output");
+    c->name = strdup(get_str(t, "name"));
+    c->score = get_num(t, "score");
+    c->passed = strcmp(get_str(t, "status"), "passed") == 0;
+    r->max += get_num(t, "max_score");
+    if (strcmp(c->name, "compiles") == 0 && !c->passed)
+        r->no_compile = 1;
+    if (strstr(out, "exceeded the time limit"))
+        r->timed_out = 1;
+    if (strstr(out, "killed by signal"))
+        r->crashed = 1;
+}
+
+/* Reads one results.json into r. Returns -1 if it cannot be read. */
+static int load_row(const char *path, const char *id, row_t *r)
+{
+    memset(r, 0, sizeof *r);
+    json_object *j = json_object_from_file(path), *tests, *extra, *v;
+    if (!j)
+        return -1;
+    r->id = strdup(id);
+    r->total = get_num(j, "score");
+    if (json_object_object_get_ex(j, "extra_data", &extra) &&
+        json_object_object_get_ex(extra, "batch_error", &v))
+        r->cannot_grade = 1;
+    if (json_object_object_get_ex(j, "tests", &tests) && json_object_is_type(tests, json_type_array)) {
+        size_t n = json_object_array_length(tests);
+        r->tests = calloc(n ? n : 1, sizeof *r->tests);
+        for (size_t i = 0; i < n; i++)
+            read_test(r, json_object_array_get_idx(tests, i));
+    }
+    json_object_put(j);
+    return 0;
+}
+
+static void free_row(row_t *r)
+{
+    for (int i = 0; i < r->ntests; i++)
+        free(r->tests[i].name);
+    free(r->tests);
+    free(r->id);
+}
+
+int batch_row_line(const char *results_path, char *buf, size_t buflen)
+{
+    row_t r;
+    if (load_row(results_path, "", &r) != 0)
+        return snprintf(buf, buflen, "results.json unreadable"), -1;
+    if (r.cannot_grade) {
+        json_object *j = json_object_from_file(results_path), *extra, *v;
+        const char *why = "";
+        if (j && json_object_object_get_ex(j, "extra_data", &extra) &&
+            json_object_object_get_ex(extra, "batch_error", &v))
+            why = json_object_get_string(v);
+        snprintf(buf, buflen, "could not grade (%s)", why);
+        json_object_put(j);
+    } else {
+        snprintf(buf, buflen, "%g/%g", r.total, r.max);
+    }
+    free_row(&r);
+    return 0;
+}
+
+/* ---- loading the class ------------------------------------------------------ */
+
+static void add_column(class_t *c, const char *name)
+{
+    for (int i = 0; i < c->ncols; i++)
+        if (strcmp(c->cols[i], name) == 0)
+            return;
+    if (c->ncols == c->colcap) {
+        c->colcap = c->colcap ? 2 * c->colcap : 16;
+        c->cols = realloc(c->cols, (size_t)c->colcap * sizeof *c->cols);
+    }
+    c->cols[c->ncols++] = strdup(name);
+}
+
+/* Columns: the tests of the first graded submission in order, then any new
+ * names in the order the rows bring them. */
+static void make_columns(class_t *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        if (c->rows[i].cannot_grade)
+            continue;
+        for (int t = 0; t < c->rows[i].ntests; t++)
+            add_column(c, c->rows[i].tests[t].name);
+        break;
+    }
+    for (int i = 0; i < c->n; i++)
+        for (int t = 0; t < c->rows[i].ntests; t++)
+            add_column(c, c->rows[i].tests[t].name);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int load_class(const char *out_dir, class_t *c)
+{
+    memset(c, 0, sizeof *c);
+    DIR *d = opendir(out_dir);
+    if (!d)
+        return -1;
+    char **ids = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            ids = realloc(ids, (size_t)cap * sizeof *ids);
+        }
+        ids[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(ids, (size_t)n, sizeof *ids, cmp_name);
+    c->rows = calloc((size_t)n + 1, sizeof *c->rows);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s/results.json", out_dir, ids[i]);
+        if (is_file(path) && load_row(path, ids[i], &c->rows[c->n]) == 0)
+            c->n++;
+        free(ids[i]);
+    }
+    free(ids);
+    make_columns(c);
+    return 0;
+}
+
+static void free_class(class_t *c)
+{
+    for (int i = 0; i < c->n; i++)
+        free_row(&c->rows[i]);
+    for (int i = 0; i < c->ncols; i++)
+        free(c->cols[i]);
+    free(c->rows);
+    free(c->cols);
+}
+
+/* ---- gradebook.csv ---------------------------------------------------------- */
+
+static void csv_field(strbuf_t *sb, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        sb_append(sb, s);
+        return;
+    }
+    sb_append(sb, "\"");
+    for (; *s; s++)
+        sb_appendn(sb, *s == '"' ? "\"\"" : s, *s == '"' ? 2 : 1);
+    sb_append(sb, "\"");
+}
+
+static const cell_t *find_cell(const row_t *r, const char *name)
+{
+    for (int t = 0; t < r->ntests; t++)
+        if (strcmp(r->tests[t].name, name) == 0)
+            return &r->tests[t];
+    return NULL;
+}
+
+static char *gradebook_csv(const class_t *c)
+{
+    strbuf_t sb = {0};
+    sb_append(&sb, "id,total,max");
+    for (int k = 0; k < c->ncols; k++) {
+        sb_append(&sb, ",");
+        csv_field(&sb, c->cols[k]);
+    }
+    sb_append(&sb, "\n");
+    for (int i = 0; i < c->n; i++) {
+        const row_t *r = &c->rows[i];
+        csv_field(&sb, r->id);
+        sb_appendf(&sb, ",%g,%g", r->total, r->max);
+        for (int k = 0; k < c->ncols; k++) {
+            const cell_t *cell = find_cell(r, c->cols[k]);
+            sb_append(&sb, ",");
+            if (cell)
+                sb_appendf(&sb, "%g", cell->score);
+        }
+        sb_append(&sb, "\n");
+    }
+    return sb_detach(&sb);
+}
+
+/* ---- summary.json ----------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static json_object *totals_json(const class_t *c, double *mean_out)
+{
+    double *v = calloc((size_t)c->n + 1, sizeof *v), sum = 0, top = 0;
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (c->rows[i].cannot_grade)
+            continue;
+        v[n++] = c->rows[i].total;
+        sum += c->rows[i].total;
+        top = fmax(top, c->rows[i].max);
+    }
+    json_object *o = json_object_new_object();
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    *mean_out = n ? sum / n : 0;
+    double median = n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+    json_object_object_add(o, "mean", n ? json_object_new_double(sum / n) : NULL);
+    json_object_object_add(o, "median", n ? json_object_new_double(median) : NULL);
+    json_object_object_add(o, "min", n ? json_object_new_double(v[0]) : NULL);
+    json_object_object_add(o, "max", n ? json_object_new_double(v[n - 1]) : NULL);
+    json_object_object_add(o, "max_possible", json_object_new_double(top));
+    int bins[10] = {0};
+    for (int i = 0; i < n; i++) {
+        int b = top > 0 ? (int)floor(v[i] / top * 10) : 0;
+        bins[b < 0 ? 0 : b > 9 ? 9 : b]++;
+    }
+    json_object *h = json_object_new_array();
+    for (int b = 0; b < 10; b++)
+        json_object_array_add(h, json_object_new_int(bins[b]));
+    json_object_object_add(o, "histogram", h);
+    json_object_object_add(o, "histogram_bin_width", json_object_new_double(top / 10));
+    free(v);
+    return o;
+}
+
+static json_object *pass_rates_json(const class_t *c)
+{
+    json_object *o = json_object_new_object();
+    for (int k = 0; k < c->ncols; k++) {
+        int have = 0, pass = 0;
+        for (int i = 0; i < c->n; i++) {
+            const cell_t *cell = c->rows[i].cannot_grade ? NULL : find_cell(&c->rows[i], c->cols[k]);
+            have += cell != NULL;
+            pass += cell && cell->passed;
+        }
+        if (have > 0)
+            json_object_object_add(o, c->cols[k], json_object_new_double((double)pass / have));
+    }
+    return o;
+}
+
+typedef struct {
+    int graded, cannot, no_compile, timed_out, crashed;
+    double mean, max;
+} counts_t;
+
+static counts_t count_class(const class_t *c)
+{
+    counts_t k = {0};
+    for (int i = 0; i < c->n; i++) {
+        const row_t *r = &c->rows[i];
+        k.cannot += r->cannot_grade;
+        k.graded += !r->cannot_grade;
+        k.no_compile += r->no_compile;
+        k.timed_out += r->timed_out;
+        k.crashed += r->crashed;
+        k.max = fmax(k.max, r->max);
+    }
+    return k;
+}
+
+static char *summary_json(const class_t *c, counts_t *k)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "submissions", json_object_new_int(c->n));
+    json_object_object_add(o, "graded", json_object_new_int(k->graded));
+    json_object_object_add(o, "could_not_grade", json_object_new_int(k->cannot));
+    json_object_object_add(o, "did_not_compile", json_object_new_int(k->no_compile));
+    json_object_object_add(o, "timed_out", json_object_new_int(k->timed_out));
+    json_object_object_add(o, "crashed", json_object_new_int(k->crashed));
+    json_object_object_add(o, "total", totals_json(c, &k->mean));
+    json_object_object_add(o, "pass_rate", pass_rates_json(c));
+    char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+    json_object_put(o);
+    return text;
+}
+
+static int write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    if (path_join(path, sizeof path, dir, name) != 0)
+        return fail(err, errlen, "%s/%s: path too long", dir, name);
+    return write_file_atomic(path, text, strlen(text), err, errlen);
+}
+
+int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t errlen)
+{
+    class_t c;
+    if (load_class(out_dir, &c) != 0)
+        return fail(err, errlen, "%s: cannot read the results folder", out_dir);
+    counts_t k = count_class(&c);
+    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k);
+    int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
+    if (rc == 0)
+        rc = write_text(out_dir, "summary.json", sum, err, errlen);
+    if (out)
+        fprintf(out,
+                "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"
+                " %d did not compile, %d timed out, %d crashed\n",
+                c.n, k.graded, k.cannot, k.mean, k.max, k.no_compile, k.timed_out, k.crashed);
+    free(csv);
+    free(sum);
+    free_class(&c);
+    return rc;
+}
