@@ -2,8 +2,11 @@
  * grade the changed ones in child `cugrade run`s (several at once, one worker
  * thread per job slot), put each result in place with rename so a kill at any
  * moment leaves a verifiable result or none, then rebuild the class files. */
+#include "archive.h"
 #include "batch.h"
+#include "batch_job.h"
 #include "commands.h"
+#include "lab.h"
 #include "results.h"
 #include "runner.h"
 #include "sha256.h"
@@ -23,35 +26,6 @@
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The non-hidden entries of dir (folders only if dirs_only), sorted by name.
- * Returns the count (names malloc'd) or -1. */
-static int list_sorted(const char *dir, int dirs_only, char ***names_out)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    char **names = NULL;
-    int n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
-        if (e->d_name[0] == '.' || path_join(path, sizeof path, dir, e->d_name) != 0)
-            continue;
-        if (dirs_only && !is_dir(path))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            names = realloc(names, (size_t)cap * sizeof *names);
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (n > 0)
-        qsort(names, (size_t)n, sizeof *names, cmp_str);
-    *names_out = names;
-    return n;
 }
 
 static void free_names(char **names, int n)
@@ -155,23 +129,16 @@ static void submission_hash(const char *common, const char *dir, char hex[65])
     sha256_t s;
     sha256_init(&s);
     hash_str(&s, common);
-    hash_tree(&s, dir, "", 1);
+    if (is_file(dir)) {
+        hash_str(&s, "archive");
+        hash_file_contents(&s, dir);
+    } else {
+        hash_tree(&s, dir, "", 1);
+    }
     sha256_final_hex(&s, hex);
 }
 
 /* ---- one submission ------------------------------------------------------- */
-
-typedef struct {
-    char id[NAME_MAX + 1];
-    char sub_dir[PATH_MAX];
-    char res_dir[PATH_MAX];
-    char hash[65];
-    char partial[PATH_MAX + 32];
-    char *argv[24];
-    run_spec_t spec;
-    run_result_t result;
-    int cannot_grade; /* the child could not grade: a stand-in results.json */
-} job_t;
 
 static int up_to_date(const job_t *j)
 {
@@ -200,7 +167,7 @@ static void prepare_job(const batch_opts_t *o, job_t *j)
         a[n++] = "--datasets", a[n++] = (char *)o->datasets_dir;
     if (o->rubric_path)
         a[n++] = "--rubric", a[n++] = (char *)o->rubric_path;
-    a[n++] = j->sub_dir;
+    a[n++] = j->student;
     a[n] = NULL;
     snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
     j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20};
@@ -235,7 +202,12 @@ static int finish_job(job_t *j, char *err, size_t errlen)
     char path[PATH_MAX + 32];
     const run_result_t *r = &j->result;
     snprintf(path, sizeof path, "%s/run.log", j->res_dir);
-    if (write_file_atomic(path, r->output ? r->output : "", r->output_len, err, errlen) != 0)
+    strbuf_t log = {0};
+    sb_append(&log, j->note);
+    sb_appendn(&log, r->output ? r->output : "", r->output_len);
+    int wrote = write_file_atomic(path, sb_str(&log), log.len, err, errlen);
+    sb_free(&log);
+    if (wrote != 0)
         return -1;
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
     if (r->exited && r->exit_code == 0 && is_file(j->partial)) {
@@ -256,8 +228,9 @@ static int finish_job(job_t *j, char *err, size_t errlen)
 /* ---- the workers ------------------------------------------------------------ */
 
 typedef struct {
-    job_t **todo;
+    job_t **todo;             /* the jobs the workers grade */
     int ntodo, next, done, failed, cannot;
+    int total;                /* ntodo and the jobs finished without grading */
     pthread_mutex_t lock;
     FILE *out;
 } queue_t;
@@ -269,9 +242,12 @@ static void report_job(queue_t *q, job_t *j, int ok, const char *err)
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
     if (!ok)
         snprintf(what, sizeof what, "ERROR %s", err);
+    else if (j->reject[0])
+        snprintf(what, sizeof what, "rejected (%.120s)", j->reject);
     else
         batch_row_line(path, what, sizeof what);
-    fprintf(q->out, "[%d/%d] %s  %s  %.1f s\n", q->done, q->ntodo, j->id, what, j->result.wall_s);
+    fprintf(q->out, "[%d/%d] %s  %s  %.1f s%s%s\n", q->done, q->total, j->id, what, j->result.wall_s,
+            j->same_as ? "  identical to " : "", j->same_as ? j->same_as->id : "");
     fflush(q->out);
 }
 
@@ -342,7 +318,8 @@ static int check_only_ids(const batch_opts_t *o, char **ids, int n, FILE *out)
 
 /* Fills jobs for the selected ids; returns how many need grading (the rest
  * are unchanged since their last grade and skipped under --resume). */
-static int plan(const batch_opts_t *o, char **ids, int n, job_t *jobs, job_t **todo, int *skipped)
+static int plan(const batch_opts_t *o, char **names, char **ids, int n, job_t *jobs, job_t **todo,
+                int *skipped)
 {
     char common[65];
     int ntodo = 0;
@@ -353,17 +330,72 @@ static int plan(const batch_opts_t *o, char **ids, int n, job_t *jobs, job_t **t
         if (!selected(o, ids[i]))
             continue;
         snprintf(j->id, sizeof j->id, "%s", ids[i]);
-        snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, ids[i]);
+        snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, names[i]);
         snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, ids[i]);
         submission_hash(common, j->sub_dir, j->hash);
         if (o->resume && up_to_date(j)) {
             (*skipped)++;
             continue;
         }
-        prepare_job(o, j);
         todo[ntodo++] = j;
     }
     return ntodo;
+}
+
+/* Unpacks archives, finds each student file, links identical ones, and
+ * readies the child of every job that is graded itself. */
+static void stage_all(const batch_opts_t *o, job_t **todo, int ntodo)
+{
+    lab_t *lab = calloc(1, sizeof *lab);
+    char common[65], err[512];
+    common_hash(o, common);
+    int have_lab = lab_load(o->root, o->lab, lab, err, sizeof err) == 0;
+    for (int i = 0; i < ntodo; i++) {
+        if (have_lab)
+            batch_stage(todo[i], o->lab, lab->student_file, common);
+        else
+            snprintf(todo[i]->student, sizeof todo[i]->student, "%s", todo[i]->sub_dir);
+    }
+    batch_mark_identical(todo, ntodo);
+    for (int i = 0; i < ntodo; i++)
+        prepare_job(o, todo[i]);
+    free(lab);
+}
+
+/* Moves the jobs that are graded by a child to the front; returns how many. */
+static int graded_first(job_t **todo, int ntodo)
+{
+    job_t **tmp = calloc((size_t)ntodo + 1, sizeof *tmp);
+    int k = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < ntodo; i++)
+            if ((pass == 0) == (!todo[i]->reject[0] && !todo[i]->same_as))
+                tmp[k++] = todo[i];
+    int ngraded = 0;
+    for (int i = 0; i < ntodo; i++)
+        ngraded += !tmp[i]->reject[0] && !tmp[i]->same_as;
+    memcpy(todo, tmp, (size_t)ntodo * sizeof *todo);
+    free(tmp);
+    return ngraded;
+}
+
+/* Rejected and identical submissions, once the graded ones are done. */
+static void finish_ungraded(queue_t *q, job_t **rest, int nrest)
+{
+    for (int i = 0; i < nrest; i++) {
+        char err[512] = "";
+        int ok = batch_finish_ungraded(rest[i], err, sizeof err) == 0;
+        q->done++;
+        q->failed += !ok;
+        report_job(q, rest[i], ok, err);
+    }
+}
+
+static void remove_scratch(job_t **todo, int ntodo)
+{
+    for (int i = 0; i < ntodo; i++)
+        if (todo[i]->scratch[0])
+            rm_rf(todo[i]->scratch);
 }
 
 /* Before grading: the old hash goes first, so a kill from here on leaves a
@@ -398,37 +430,29 @@ static int all_have_results(const batch_opts_t *o, char **ids, int n)
     return 1;
 }
 
-int batch_run(const batch_opts_t *o, FILE *out)
+/* Plans, stages and grades the listed submissions, then the class files. */
+static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FILE *out)
 {
-    char **ids = NULL, err[1024];
-    int n = list_sorted(o->submissions_dir, 1, &ids);
-    if (n < 0) {
-        fprintf(out, "cugrade batch: %s: %s\n", o->submissions_dir, strerror(errno));
-        return EXIT_CANNOT_GRADE;
-    }
-    if (check_only_ids(o, ids, n, out) != 0) {
-        free_names(ids, n);
-        return EXIT_USAGE;
-    }
-    if (mkdir_p(o->out_dir, err, sizeof err) != 0) {
-        fprintf(out, "cugrade batch: %s\n", err);
-        free_names(ids, n);
-        return EXIT_CANNOT_GRADE;
-    }
+    char err[1024];
     job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
     job_t **todo = calloc((size_t)n + 1, sizeof *todo);
     queue_t q = {.todo = todo, .out = out, .lock = PTHREAD_MUTEX_INITIALIZER};
     int skipped = 0;
     double t0 = now_seconds();
-    q.ntodo = plan(o, ids, n, jobs, todo, &skipped);
+    q.total = plan(o, names, ids, n, jobs, todo, &skipped);
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped)\n",
-            q.ntodo + skipped, q.ntodo, skipped);
+            q.total + skipped, q.total, skipped);
+    fflush(out);
     int rc = EXIT_GRADED;
-    if (open_result_dirs(todo, q.ntodo, out) != 0) {
+    if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
-        q.ntodo = 0;
+        q.total = 0;
     }
+    stage_all(o, todo, q.total);
+    q.ntodo = graded_first(todo, q.total);
     run_queue(&q, o->jobs > 0 ? o->jobs : cpu_count());
+    finish_ungraded(&q, todo + q.ntodo, q.total - q.ntodo);
+    remove_scratch(todo, q.total);
     fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
             q.done - q.failed - q.cannot, q.cannot, skipped, q.failed, now_seconds() - t0);
     if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
@@ -439,6 +463,27 @@ int batch_run(const batch_opts_t *o, FILE *out)
         rc = EXIT_CANNOT_GRADE;
     free(todo);
     free(jobs);
+    return rc;
+}
+
+int batch_run(const batch_opts_t *o, FILE *out)
+{
+    char **ids = NULL, **names = NULL, err[1024];
+    int n = batch_list(o->submissions_dir, &names, &ids);
+    if (n < 0) {
+        fprintf(out, "cugrade batch: %s: %s\n", o->submissions_dir, strerror(errno));
+        return EXIT_CANNOT_GRADE;
+    }
+    int rc = EXIT_GRADED;
+    if (check_only_ids(o, ids, n, out) != 0)
+        rc = EXIT_USAGE;
+    else if (mkdir_p(o->out_dir, err, sizeof err) != 0) {
+        fprintf(out, "cugrade batch: %s\n", err);
+        rc = EXIT_CANNOT_GRADE;
+    }
+    if (rc == EXIT_GRADED)
+        rc = grade_all(o, names, ids, n, out);
     free_names(ids, n);
+    free_names(names, n);
     return rc;
 }

@@ -1,0 +1,51 @@
+/* batch_job.h - internal to `cugrade batch`: one submission's job, and the
+ * staging of submissions (batch_prep.c): unpack archives, find the student
+ * file anywhere in a Gradescope-style tree, spot identical submissions. */
+#ifndef CUGRADE_BATCH_JOB_H
+#define CUGRADE_BATCH_JOB_H
+
+#include "batch.h"
+#include "runner.h"
+
+#include <limits.h>
+
+typedef struct job {
+    char id[NAME_MAX + 1];
+    char sub_dir[PATH_MAX];   /* the folder or archive in SUBMISSIONS_DIR */
+    char res_dir[PATH_MAX];
+    char hash[65];            /* inputs hash, for --resume */
+    char partial[PATH_MAX + 32];
+    char scratch[PATH_MAX];   /* where an archive was unpacked ("" if none) */
+    char student[PATH_MAX];   /* what `cugrade run` grades: the file, or the folder */
+    char file_hash[65];       /* the student file's content hash ("" if not found) */
+    char note[PATH_MAX + 256]; /* first lines of run.log */
+    char reject[512];         /* why the submission cannot be graded at all */
+    struct job *same_as;      /* identical to this one: copy its results */
+    char *argv[24];
+    run_spec_t spec;
+    run_result_t result;
+    int cannot_grade; /* the child could not grade: a stand-in results.json */
+} job_t;
+
+/* Finds lab's student file under dir: <dir>/<lab>/<file>, <dir>/<file>, else
+ * the shallowest match at depth <= 4 (hidden folders and __MACOSX skipped).
+ * note says what was taken when searched. 0 found, -1 none. */
+int batch_find_file(const char *dir, const char *lab, const char *file, char *out, size_t outlen,
+                    char *note, size_t notelen);
+
+/* Unpacks j's archive (if it is one) and finds its student file; sets
+ * j->student, j->file_hash (salted with common), j->note or j->reject. */
+void batch_stage(job_t *j, const char *lab, const char *file, const char *common);
+
+/* Links each job to an earlier one with the same student file. */
+void batch_mark_identical(job_t **todo, int n);
+
+/* Writes results for a job that was not graded itself: a rejected
+ * submission, or a copy of the identical job's results. */
+int batch_finish_ungraded(job_t *j, char *err, size_t errlen);
+
+/* The entry names of SUBMISSIONS_DIR that are submissions: folders and
+ * archives, sorted; ids gets each one's student id. Returns the count or -1. */
+int batch_list(const char *dir, char ***names, char ***ids);
+
+#endif

@@ -1,0 +1,241 @@
+/* batch_prep.c - staging submissions for `cugrade batch`: list folders and
+ * archives, unpack archives safely into scratch folders, find the student
+ * file in a Gradescope-style tree, and grade identical submissions once by
+ * copying the results of the first (with its paths made the student's own). */
+#include "archive.h"
+#include "batch_job.h"
+#include "grade.h"
+#include "results.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SEARCH_DEPTH 4
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int already(char **ids, int n, const char *id)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(ids[i], id) == 0)
+            return 1;
+    return 0;
+}
+
+int batch_list(const char *dir, char ***names_out, char ***ids_out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    char **all = NULL;
+    int nall = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (e->d_name[0] != '.') {
+            all = realloc(all, (size_t)(nall + 1) * sizeof *all);
+            all[nall++] = strdup(e->d_name);
+        }
+    closedir(d);
+    if (nall > 0)
+        qsort(all, (size_t)nall, sizeof *all, cmp_str);
+    char **names = calloc((size_t)nall + 1, sizeof *names), **ids = calloc((size_t)nall + 1, sizeof *ids);
+    int n = 0;
+    for (int i = 0; i < nall; i++) {
+        char path[PATH_MAX];
+        size_t stem = strlen(all[i]);
+        int ok = path_join(path, sizeof path, dir, all[i]) == 0 &&
+                 (is_dir(path) || (is_file(path) && archive_kind(all[i], &stem) != ARCHIVE_NONE));
+        char *id = ok ? strndup(all[i], stem) : NULL;
+        if (ok && stem > 0 && !already(ids, n, id)) {
+            names[n] = all[i], ids[n++] = id;
+            continue;
+        }
+        free(id), free(all[i]);
+    }
+    free(all);
+    *names_out = names, *ids_out = ids;
+    return n;
+}
+
+/* Depth-first search for file under dir; keeps the shallowest in best. */
+static void search(const char *dir, const char *file, int depth, char *best, int *best_depth,
+                   int *count)
+{
+    DIR *d = depth <= SEARCH_DEPTH ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "__MACOSX") == 0 ||
+            path_join(path, sizeof path, dir, e->d_name) != 0)
+            continue;
+        if (is_dir(path)) {
+            search(path, file, depth + 1, best, best_depth, count);
+        } else if (strcmp(e->d_name, file) == 0 && is_file(path)) {
+            (*count)++;
+            if (depth < *best_depth || (depth == *best_depth && strcmp(path, best) < 0))
+                snprintf(best, PATH_MAX, "%s", path), *best_depth = depth;
+        }
+    }
+    closedir(d);
+}
+
+int batch_find_file(const char *dir, const char *lab, const char *file, char *out, size_t outlen,
+                    char *note, size_t notelen)
+{
+    char best[PATH_MAX] = "";
+    int best_depth = SEARCH_DEPTH + 1, count = 0;
+    note[0] = '\0';
+    if (find_student_file(dir, lab, file, out, outlen) == 0)
+        return 0;
+    search(dir, file, 1, best, &best_depth, &count);
+    if (count == 0)
+        return -1;
+    const char *rel = best + strlen(dir) + 1;
+    snprintf(out, outlen, "%s", best);
+    if (count == 1)
+        snprintf(note, notelen, "batch: took %s (the only %s in the submission)\n", rel, file);
+    else
+        snprintf(note, notelen, "batch: took %s (the shallowest of %d files named %s)\n", rel,
+                 count, file);
+    return 0;
+}
+
+static void hash_student_file(job_t *j, const char *common)
+{
+    size_t len;
+    char *text = read_file(j->student, &len, NULL, 0);
+    if (!text)
+        return;
+    sha256_t s;
+    sha256_init(&s);
+    sha256_update(&s, common, strlen(common));
+    sha256_update(&s, text, len);
+    sha256_final_hex(&s, j->file_hash);
+    free(text);
+}
+
+void batch_stage(job_t *j, const char *lab, const char *file, const char *common)
+{
+    char root[PATH_MAX], note[sizeof j->note];
+    snprintf(root, sizeof root, "%s", j->sub_dir);
+    if (archive_kind(j->sub_dir, NULL) != ARCHIVE_NONE && is_file(j->sub_dir)) {
+        snprintf(j->scratch, sizeof j->scratch, "/tmp/cugrade-sub-XXXXXX");
+        if (!mkdtemp(j->scratch)) {
+            j->scratch[0] = '\0';
+            snprintf(j->reject, sizeof j->reject, "cannot make a scratch folder");
+            return;
+        }
+        if (archive_unpack(j->sub_dir, j->scratch, j->reject, sizeof j->reject) != 0)
+            return;
+        snprintf(root, sizeof root, "%s", j->scratch);
+        snprintf(j->note, sizeof j->note, "batch: unpacked %s\n", path_base(j->sub_dir));
+    }
+    if (batch_find_file(root, lab, file, j->student, sizeof j->student, note, sizeof note) != 0) {
+        snprintf(j->student, sizeof j->student, "%s", root);
+        return;
+    }
+    size_t used = strlen(j->note);
+    snprintf(j->note + used, sizeof j->note - used, "%s", note);
+    hash_student_file(j, common);
+}
+
+void batch_mark_identical(job_t **todo, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < i && todo[i]->file_hash[0] && !todo[i]->reject[0]; k++)
+            if (!todo[k]->same_as && !todo[k]->reject[0] &&
+                strcmp(todo[k]->file_hash, todo[i]->file_hash) == 0) {
+                todo[i]->same_as = todo[k];
+                break;
+            }
+}
+
+/* text with every `from` replaced by `to` (malloc'd). */
+static char *replace_all(const char *text, const char *from, const char *to)
+{
+    strbuf_t sb = {0};
+    size_t n = strlen(from);
+    const char *p;
+    while (n > 0 && (p = strstr(text, from)) != NULL) {
+        sb_appendn(&sb, text, (size_t)(p - text));
+        sb_append(&sb, to);
+        text = p + n;
+    }
+    sb_append(&sb, text);
+    return sb_detach(&sb);
+}
+
+/* path as json-c writes it in a string: slashes escaped. */
+static void json_escaped(const char *path, char *out, size_t outlen)
+{
+    size_t k = 0;
+    for (const char *p = path; *p && k + 2 < outlen; p++) {
+        if (*p == '/')
+            out[k++] = '\\';
+        out[k++] = *p;
+    }
+    out[k] = '\0';
+}
+
+/* The original's results.json, its student path made j's own. */
+static int copy_results(job_t *j, const char *dst, char *err, size_t errlen)
+{
+    char src[PATH_MAX + 32], from[2 * PATH_MAX], to[2 * PATH_MAX];
+    snprintf(src, sizeof src, "%s/results.json", j->same_as->res_dir);
+    char *text = read_file(src, NULL, err, errlen);
+    if (!text)
+        return -1;
+    char *a = replace_all(text, j->same_as->student, j->student);
+    json_escaped(j->same_as->student, from, sizeof from);
+    json_escaped(j->student, to, sizeof to);
+    char *b = replace_all(a, from, to);
+    int rc = write_file_atomic(dst, b, strlen(b), err, errlen);
+    free(text), free(a), free(b);
+    return rc;
+}
+
+static int write_rejected(const job_t *j, const char *path, char *err, size_t errlen)
+{
+    grade_t g = {0};
+    char msg[sizeof j->reject + 64];
+    snprintf(msg, sizeof msg, "submission rejected: %s", j->reject);
+    grade_add_test(&g, "submission", 0, 0, 0, VIS_VISIBLE, msg);
+    grade_set_extra_text(&g, "submission_error", j->reject);
+    g.output = strdup(msg);
+    int rc = grade_write_json(&g, path, err, errlen);
+    grade_free(&g);
+    return rc;
+}
+
+int batch_finish_ungraded(job_t *j, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    strbuf_t log = {0};
+    sb_append(&log, j->note);
+    if (j->reject[0])
+        sb_appendf(&log, "batch: %s rejected: %s\n", path_base(j->sub_dir), j->reject);
+    else
+        sb_appendf(&log, "batch: identical to %s, graded once\n", j->same_as->id);
+    snprintf(path, sizeof path, "%s/run.log", j->res_dir);
+    int rc = write_file_atomic(path, sb_str(&log), log.len, err, errlen);
+    sb_free(&log);
+    snprintf(path, sizeof path, "%s/results.json", j->res_dir);
+    if (rc == 0)
+        rc = j->reject[0] ? write_rejected(j, path, err, errlen) : copy_results(j, path, err, errlen);
+    if (rc != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
+    char line[80];
+    int len = snprintf(line, sizeof line, "%s\n", j->hash);
+    return write_file_atomic(path, line, (size_t)len, err, errlen);
+}
