@@ -5,9 +5,11 @@
 #include "grade.h"
 #include "report.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +32,23 @@ static void on_fatal_signal(int sig)
     run_kill_all();
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* The folder that will hold FILE, as an absolute path, hidden from student
+ * programs by the sandbox (bwrap needs absolute paths). */
+static void hide_results_folder(const char *file)
+{
+    char dir[PATH_MAX], abs[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", file);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    if (realpath(dir, abs) && strcmp(abs, "/") != 0)
+        sandbox_set_results_dir(abs);
 }
 
 static int parse_color(const char *s, color_mode_t *c)
@@ -95,6 +114,8 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     o.submission = argv[optind];
+    if (json_path) /* the student's program must not see or touch the results */
+        hide_results_folder(json_path);
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);

@@ -12,6 +12,7 @@
 #include "perf.h"
 #include "ptxas.h"
 #include "sanitizer.h"
+#include "sandbox.h"
 #include "rubric.h"
 #include "runs.h"
 #include "util.h"
@@ -252,6 +253,7 @@ static void summarise(grade_run_t *run)
                run->student_file[0] ? run->student_file : "submission", run->datasets_passed,
                run->datasets_total, backend_name(run->backend), run->backend_why,
                grade_score(&run->grade), grade_max_score(&run->grade));
+    sb_appendf(&out, "%s\n", sandbox_description());
     if (run->cannot_grade)
         sb_appendf(&out, "Some datasets could not be graded: %s\n", run->error);
     free(run->grade.output);

@@ -1,5 +1,6 @@
 /* report.c - render a grade_run_t for a person at a terminal. */
 #include "report.h"
+#include "sandbox.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,8 @@ void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_
     palette_t p = pick_palette(to, color);
     fprintf(to, "%scugrade%s %s  %s\n", p.bold, p.reset, lab,
             run->student_file[0] ? run->student_file : "(no student file)");
-    fprintf(to, "  backend: %s (%s)\n\n", backend_name(run->backend), run->backend_why);
+    fprintf(to, "  backend: %s (%s); %s\n\n", backend_name(run->backend), run->backend_why,
+            sandbox_description());
     int not_run = 0;
     for (int i = 0; i < run->grade.ntests; i++) {
         const test_result_t *t = &run->grade.tests[i];

@@ -6,6 +6,7 @@
  * grandchild keeps the pipe open after the group was killed, after a short
  * grace period). */
 #include "runner.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <errno.h>
@@ -26,6 +27,7 @@
 typedef struct {
     const run_spec_t *spec;
     run_result_t *res;
+    char **wrapped; /* the bwrap argv of a sandboxed spec, or NULL */
     pid_t pid;     /* 0 once reaped */
     int fd;        /* -1 once closed */
     double start, deadline, reaped_at;
@@ -57,9 +59,14 @@ void run_kill_all(void)
 }
 
 /* In the child: never returns. */
-static void exec_child(const run_spec_t *spec, int out_fd, pid_t parent)
+static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t parent)
 {
-    setpgid(0, 0);
+    if (spec->sandboxed) {
+        setsid(); /* new session and process group: no controlling terminal */
+        sandbox_apply_rlimits();
+    } else {
+        setpgid(0, 0);
+    }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(127);
@@ -80,7 +87,10 @@ static void exec_child(const run_spec_t *spec, int out_fd, pid_t parent)
     }
     for (char *const *e = spec->extra_env; e && *e; e++)
         putenv(*e);
-    execv(spec->argv[0], spec->argv);
+    if (wrapped)
+        execv(wrapped[0], wrapped);
+    else
+        execv(spec->argv[0], spec->argv);
     dprintf(2, "cugrade: cannot run %s: %s\n", spec->argv[0], strerror(errno));
     _exit(127);
 }
@@ -95,8 +105,13 @@ static int start_child(child_t *c)
         return -1;
     }
     pid_t parent = getpid();
+    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec) : NULL;
     fflush(NULL);
     pid_t pid = fork();
+    if (pid != 0) {
+        sandbox_argv_free(c->wrapped);
+        c->wrapped = NULL;
+    }
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
@@ -105,9 +120,10 @@ static int start_child(child_t *c)
     }
     if (pid == 0) {
         close(fds[0]);
-        exec_child(c->spec, fds[1], parent);
+        exec_child(c->spec, c->wrapped, fds[1], parent);
     }
-    setpgid(pid, pid); /* also done in the child; whichever runs first wins */
+    if (!c->spec->sandboxed)
+        setpgid(pid, pid); /* also done in the child; whichever runs first wins */
     track_group(pid, 1);
     close(fds[1]);
     fcntl(fds[0], F_SETFL, O_NONBLOCK);
@@ -149,7 +165,11 @@ static void reap(child_t *c)
         return;
     double t = now_seconds();
     c->res->wall_s = t - c->start;
-    if (WIFEXITED(status)) {
+    if (WIFEXITED(status) && c->spec->sandboxed && sandbox_available() &&
+        WEXITSTATUS(status) > 128 && !c->res->timed_out) {
+        c->res->signaled = 1; /* bwrap reports a signal as 128 + signal */
+        c->res->term_signal = WEXITSTATUS(status) - 128;
+    } else if (WIFEXITED(status)) {
         c->res->exited = 1;
         c->res->exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status) && !c->res->timed_out) {

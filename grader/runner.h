@@ -18,6 +18,8 @@ typedef struct {
     char *const *extra_env;  /* "NAME=value" strings added to the environment; may be NULL */
     double timeout_s;        /* wall-clock limit, > 0 */
     size_t output_cap;       /* bytes of output kept; 0 means RUN_OUTPUT_CAP_DEFAULT */
+    int sandboxed;           /* student code: run inside the sandbox (sandbox.h) with cwd
+                              * as its only writable folder; cwd is then required */
 } run_spec_t;
 
 typedef struct {

@@ -1,6 +1,7 @@
 /* runs.c - load datasets and run the lab program on each of them. */
 #include "runs.h"
 #include "matbin.h"
+#include "sandbox.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -48,6 +49,19 @@ void job_test_name(const ds_job_t *j, char *buf, size_t len)
         snprintf(buf, len, "dataset %s", j->ref.name);
 }
 
+/* The folder of the datasets (and <tree>/datasets above it) stay out of the
+ * student's sight: they hold the expected outputs. */
+static void hide_datasets(const ds_job_t *j)
+{
+    char dir[PATH_MAX + 8];
+    snprintf(dir, sizeof dir, "%s/..", j->ref.dir);
+    sandbox_hide_dir(dir);
+    snprintf(dir, sizeof dir, "%s/../..", j->ref.dir);
+    char real[PATH_MAX];
+    if (realpath(dir, real) && strcmp(path_base(real), "datasets") == 0)
+        sandbox_hide_dir(real);
+}
+
 /* Writes the inputs into the run's folder and fills its argv and env. */
 static int prepare_run(ds_run_t *r, const char *program, const char *scratch, const char *prefix)
 {
@@ -76,7 +90,7 @@ static int prepare_run(ds_run_t *r, const char *program, const char *scratch, co
     snprintf(r->env_diag, sizeof r->env_diag, "CUGRADE_EMU_DIAG=%s", r->diag_path);
     r->env[0] = r->env_diag;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .extra_env = r->env,
-                           .timeout_s = j->rule.time_limit_s};
+                           .timeout_s = j->rule.time_limit_s, .sandboxed = 1};
     r->started = 1;
     return 0;
 }
@@ -90,11 +104,13 @@ ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const c
     int *index = calloc((size_t)n, sizeof *index), nrun = 0;
     for (int i = 0; i < n; i++) {
         runs[i].job = &jobs[i];
+        hide_datasets(&jobs[i]);
         if (prepare_run(&runs[i], program, scratch, prefix) == 0) {
             index[nrun] = i;
             specs[nrun++] = runs[i].spec;
         }
     }
+    sandbox_available(); /* the trial run, once, before the student runs */
     run_many(specs, results, nrun, max_parallel);
     for (int r = 0; r < nrun; r++)
         runs[index[r]].result = results[r];

@@ -1,0 +1,150 @@
+/* test_sandbox.c - end to end: hostile lab 3 submissions graded under the
+ * bubblewrap sandbox (skipped where it is unavailable). A fork bomb leaves no
+ * process behind, the expected outputs cannot be read, the results folder
+ * cannot be written, and a 1 GB printf is cut. Runs from the repository root. */
+#include <dirent.h>
+#include <limits.h>
+
+#include "e2e.h"
+#include "sandbox.h"
+
+typedef struct {
+    char dir[64], datasets[128], rubric[128], results[128];
+    char env_mark[160], env_ds[PATH_MAX + 40], env_results[200];
+    char *env[4];
+} setup_t;
+
+static void skip_without_sandbox(void)
+{
+    if (!sandbox_available())
+        cr_skip_test("%s", sandbox_description());
+}
+
+/* Two small datasets, a rubric with a 5 s limit, a results folder, and the
+ * environment the submissions read (the marker finds their processes). */
+static void setup(setup_t *s)
+{
+    snprintf(s->dir, sizeof s->dir, "/tmp/cugrade-sbx-XXXXXX");
+    cr_assert_not_null(mkdtemp(s->dir));
+    snprintf(s->datasets, sizeof s->datasets, "%s/ds", s->dir);
+    snprintf(s->rubric, sizeof s->rubric, "%s/rubric.json", s->dir);
+    snprintf(s->results, sizeof s->results, "%s/results", s->dir);
+    cr_assert_eq(mkdir_p(s->results, NULL, 0), 0);
+    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
+    make_datasets(s->datasets, shapes);
+    write_text(s->rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
+                          " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5}}}}");
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(s->env_mark, sizeof s->env_mark, "CUGRADE_SANDBOX_TEST_MARK=%s", s->dir);
+    snprintf(s->env_ds, sizeof s->env_ds, "CUGRADE_SANDBOX_TEST_DS=%s/datasets/lab3", cwd);
+    snprintf(s->env_results, sizeof s->env_results, "CUGRADE_SANDBOX_TEST_RESULTS=%s", s->results);
+    s->env[0] = s->env_mark;
+    s->env[1] = s->env_ds;
+    s->env[2] = s->env_results;
+    s->env[3] = NULL;
+}
+
+/* Grades submission; shipped datasets unless own_datasets. */
+static graded_t grade_hostile(setup_t *s, const char *submission, int own_datasets)
+{
+    const char *with[] = {"--checks", "none", "--rubric", s->rubric, "--datasets", s->datasets, NULL};
+    if (!own_datasets)
+        with[4] = NULL;
+    return grade_on("emu", submission, with, s->env);
+}
+
+/* Processes whose environment holds marker. */
+static int count_marked(const char *marker)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    cr_assert_not_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[300];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/environ", e->d_name);
+        size_t len = 0;
+        char *env = read_file(path, &len, NULL, 0);
+        for (size_t i = 0; env && i < len; i += strlen(env + i) + 1)
+            n += strcmp(env + i, marker) == 0;
+        free(env);
+    }
+    closedir(d);
+    return n;
+}
+
+static void expect_datasets_failed(const graded_t *g, int count)
+{
+    cr_assert_eq(exit_code(g), 0, "%s", g->run.output);
+    cr_expect(passed(test_named(g, "compiles")), "%s", g->run.output);
+    for (int i = 0; i < count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "dataset %d ", i);
+        cr_expect(!passed(test_named(g, name)), "%s should fail", name);
+    }
+}
+
+Test(sandbox, fork_bomb_is_killed_with_its_namespace, .timeout = 120)
+{
+    skip_without_sandbox();
+    setup_t s;
+    setup(&s);
+    graded_t g = grade_hostile(&s, SUB "fork_bomb.cu", 1);
+    expect_datasets_failed(&g, 2);
+    cr_expect(strstr(str(test_named(&g, "dataset 0 "), "output"), "time limit"), "%s",
+              str(test_named(&g, "dataset 0 "), "output"));
+    usleep(200 * 1000);
+    cr_assert_eq(count_marked(s.env_mark), 0, "fork bomb processes survived");
+    release(&g);
+    rm_rf(s.dir);
+}
+
+Test(sandbox, expected_outputs_are_hidden, .timeout = 120)
+{
+    skip_without_sandbox();
+    setup_t s;
+    setup(&s);
+    graded_t g = grade_hostile(&s, SUB "read_expected.cu", 0);
+    expect_datasets_failed(&g, 2);
+    cr_assert_null(strstr(g.run.output, "READ-EXPECTED-OK"), "%s", g.run.output);
+    cr_assert_null(strstr(json_object_to_json_string(g.json), "READ-EXPECTED-OK"));
+    release(&g);
+    rm_rf(s.dir);
+}
+
+Test(sandbox, results_folder_is_not_writable, .timeout = 120)
+{
+    skip_without_sandbox();
+    setup_t s;
+    setup(&s);
+    graded_t g = grade_hostile(&s, SUB "write_results.cu", 1);
+    expect_datasets_failed(&g, 2);
+    char stray[200];
+    snprintf(stray, sizeof stray, "%s/stray.txt", s.results);
+    cr_assert(!is_file(stray), "the submission wrote into the results folder");
+    cr_assert_null(strstr(g.run.output, "WRITE-RESULTS-OK"), "%s", g.run.output);
+    release(&g);
+    rm_rf(s.dir);
+}
+
+Test(sandbox, printf_flood_is_cut, .timeout = 200)
+{
+    skip_without_sandbox();
+    setup_t s;
+    setup(&s);
+    graded_t g = grade_hostile(&s, SUB "printf_flood.cu", 1);
+    expect_datasets_failed(&g, 2);
+    const char *out = str(test_named(&g, "dataset 0 "), "output");
+    cr_expect(strstr(out, "output cut"), "%.2000s", out);
+    cr_expect_lt(strlen(json_object_to_json_string(g.json)), 4u << 20, "results.json too big");
+    release(&g);
+    rm_rf(s.dir);
+}
+
+Test(sandbox, description_names_bubblewrap)
+{
+    skip_without_sandbox();
+    cr_assert_str_eq(sandbox_description(), "sandbox: bubblewrap");
+}
