@@ -57,57 +57,15 @@ __global__ void matmul_dynamic(const float *A, const float *B, float *C, int M, 
         C[row * N + col] = sum;
 }
 
-struct problem {
-    int M, K, N;
-    std::vector<float> A, B, expected;
-    float *dA, *dB, *dC;
-
-    problem(int m, int k, int n) : M(m), K(k), N(n), A(size_t(m) * k), B(size_t(k) * n), expected(size_t(m) * n)
-    {
-        for (size_t i = 0; i < A.size(); i++)
-            A[i] = float(int(i * 37 % 19) - 9) / 4.0f;
-        for (size_t i = 0; i < B.size(); i++)
-            B[i] = float(int(i * 53 % 23) - 11) / 8.0f;
-        for (int r = 0; r < M; r++)
-            for (int c = 0; c < N; c++) {
-                double s = 0;
-                for (int j = 0; j < K; j++)
-                    s += double(A[size_t(r) * K + j]) * B[size_t(j) * N + c];
-                expected[size_t(r) * N + c] = float(s);
-            }
-        cudaMalloc(&dA, A.size() * sizeof(float));
-        cudaMalloc(&dB, B.size() * sizeof(float));
-        cudaMalloc(&dC, expected.size() * sizeof(float));
-        cudaMemcpy(dA, A.data(), A.size() * sizeof(float), cudaMemcpyHostToDevice);
-        cudaMemcpy(dB, B.data(), B.size() * sizeof(float), cudaMemcpyHostToDevice);
-        cudaMemset(dC, 0xFF, expected.size() * sizeof(float));
-    }
-    ~problem()
-    {
-        cudaFree(dA);
-        cudaFree(dB);
-        cudaFree(dC);
-    }
-    dim3 grid() const { return dim3((N + TILE - 1) / TILE, (M + TILE - 1) / TILE); }
-
-    /* Elements of C that differ from the CPU result. */
-    int wrong() const
-    {
-        std::vector<float> got(expected.size());
-        cudaMemcpy(got.data(), dC, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
-        int bad = 0;
-        for (size_t i = 0; i < got.size(); i++)
-            bad += !(std::fabs(got[i] - expected[i]) <= 1e-3f + 1e-4f * std::fabs(expected[i]));
-        return bad;
-    }
-};
+/* Blocks covering C for the tests' TILE. */
+static dim3 grid_for(const matrices &p) { return dim3((p.N + TILE - 1) / TILE, (p.M + TILE - 1) / TILE); }
 
 static void check_static_tiles(const char *schedule)
 {
     use_schedule(schedule);
-    problem p(67, 45, 93);
+    matrices p(67, 45, 93);
     ::cugrade::kernel_launch(matmul_tiled, "matmul_tiled", __FILE__, __LINE__)
-        .config(p.grid(), dim3(TILE, TILE))(p.dA, p.dB, p.dC, p.M, p.K, p.N, true);
+        .config(grid_for(p), dim3(TILE, TILE))(p.dA, p.dB, p.dC, p.M, p.K, p.N, true);
     cr_assert_eq(cudaGetLastError(), cudaSuccess);
     cr_assert_eq(p.wrong(), 0, "%s schedule", schedule);
 }
@@ -118,17 +76,17 @@ Test(emu_matmul, uneven_shape_reverse) { check_static_tiles("reverse"); }
 
 Test(emu_matmul, dynamic_shared_tiles)
 {
-    problem p(33, 70, 17);
+    matrices p(33, 70, 17);
     ::cugrade::kernel_launch(matmul_dynamic, "matmul_dynamic", __FILE__, __LINE__)
-        .config(p.grid(), dim3(TILE, TILE), 2 * TILE * TILE * sizeof(float))(p.dA, p.dB, p.dC, p.M, p.K, p.N);
+        .config(grid_for(p), dim3(TILE, TILE), 2 * TILE * TILE * sizeof(float))(p.dA, p.dB, p.dC, p.M, p.K, p.N);
     cr_assert_eq(cudaGetLastError(), cudaSuccess);
     cr_assert_eq(p.wrong(), 0);
 }
 
 Test(emu_matmul, missing_zero_fill_is_caught)
 {
-    problem p(40, 45, 40);
+    matrices p(40, 45, 40);
     ::cugrade::kernel_launch(matmul_tiled, "matmul_tiled", __FILE__, __LINE__)
-        .config(p.grid(), dim3(TILE, TILE))(p.dA, p.dB, p.dC, p.M, p.K, p.N, false);
+        .config(grid_for(p), dim3(TILE, TILE))(p.dA, p.dB, p.dC, p.M, p.K, p.N, false);
     cr_assert_gt(p.wrong(), 0, "partial tiles read unwritten shared memory");
 }
