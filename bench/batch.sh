@@ -1,35 +1,112 @@
 #!/usr/bin/env bash
-# batch.sh - benchmark of `cugrade batch`: a synthetic class of N submissions
-# (default 40) mixing the reference and known-bad lab 3 submissions, with a
-# few byte-identical copies, graded on the emulator with the shipped
-# datasets; prints submissions per minute and the time of an unchanged --resume.
-# Usage: bench/batch.sh [N] (from the repository root, after `make all`).
+# batch.sh - benchmark of `cugrade batch` on a synthetic class: N submissions
+# (default 100) mixing the reference, a tile-32 solution, an integer-division
+# grid, a missing barrier, unguarded loads, a compile error, a host crash and
+# an endless kernel, each with a unique comment (so none is graded as a copy
+# of another), graded with the shipped rubric and datasets on the default
+# backend (auto: the GPU when there is one). Prints submissions per minute,
+# checks every student's verdict against its kind, then times an unchanged
+# --resume.
+# Usage: bench/batch.sh [N] [extra cugrade batch options...]
+# (from the repository root, after `make all`; needs python3 for the checks).
 set -euo pipefail
-n=${1:-40}
+n=${1:-100}
+shift || true
 tmp=$(mktemp -d /tmp/cugrade-bench-batch-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-kinds=(reference/lab3/matmul.cu tests/submissions/lab3/intdiv_grid.cu
-       tests/submissions/lab3/missing_second_barrier.cu tests/submissions/lab3/compile_error.cu
-       tests/submissions/lab3/host_segfault.cu tests/submissions/lab3/endless_kernel.cu)
-for ((i = 0; i < n; i++)); do
-    d="$tmp/subs/s$(printf %03d "$i")/lab3"
-    mkdir -p "$d"
-    cp "${kinds[i % ${#kinds[@]}]}" "$d/matmul.cu"
-    # all but every fourth get a unique comment: the rest are byte-identical copies
-    if ((i % 4 != 3)); then echo "// student $i" >>"$d/matmul.cu"; fi
+
+# kind  weight  file
+kinds=(
+    "reference 30 reference/lab3/matmul.cu"
+    "tile32 10 tests/submissions/lab3/tile32.cu"
+    "intdiv_grid 15 tests/submissions/lab3/intdiv_grid.cu"
+    "missing_barrier 15 tests/submissions/lab3/missing_second_barrier.cu"
+    "unguarded_loads 10 tests/submissions/lab3/unguarded_loads.cu"
+    "compile_error 8 tests/submissions/lab3/compile_error.cu"
+    "host_segfault 7 tests/submissions/lab3/host_segfault.cu"
+    "endless_kernel 5 tests/submissions/lab3/endless_kernel.cu"
+)
+pattern=()
+for k in "${kinds[@]}"; do
+    read -r name weight file <<<"$k"
+    for ((w = 0; w < weight; w++)); do pattern+=("$name:$file"); done
 done
-cat >"$tmp/rubric.json" <<'JSON'
-{"version": 1, "labs": {"lab3": {"compile": {"name": "compiles", "points": 0},
- "datasets": {"points": 1, "time_limit_s": 5}}}}
-JSON
+: >"$tmp/kinds.txt"
+for ((i = 0; i < n; i++)); do
+    # spread the kinds over the class, as a real class would have them
+    entry=${pattern[(i * 37) % ${#pattern[@]}]}
+    id=$(printf "s%03d" "$i")
+    mkdir -p "$tmp/subs/$id/lab3"
+    cp "${entry#*:}" "$tmp/subs/$id/lab3/matmul.cu"
+    echo "// student $id" >>"$tmp/subs/$id/lab3/matmul.cu"
+    echo "$id ${entry%%:*}" >>"$tmp/kinds.txt"
+done
+
+echo "machine: $(nproc) cores; $(bin/cugrade info 2>/dev/null | grep -m1 '^using:' || true)"
+echo "class: $n submissions: $(cut -d' ' -f2 "$tmp/kinds.txt" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')"
 t0=$(date +%s.%N)
-bin/cugrade batch --lab lab3 --backend emu --rubric "$tmp/rubric.json" --out "$tmp/out" "$tmp/subs" \
-    >"$tmp/first.log" || true
+bin/cugrade batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || true
 t1=$(date +%s.%N)
-bin/cugrade batch --lab lab3 --backend emu --rubric "$tmp/rubric.json" --out "$tmp/out" --resume \
-    "$tmp/subs" >"$tmp/resume.log" || true
+bin/cugrade batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || true
 t2=$(date +%s.%N)
-grep -E '^batch: ' "$tmp/first.log" || true
+grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" || true
 awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
-    printf "batch: %d submissions in %.1f s: %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
-    printf "batch --resume (unchanged class): %.2f s (target < 30 s)\n", c - b }'
+    printf "throughput: %d submissions in %.1f s = %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
+    printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }'
+
+python3 - "$tmp/out" "$tmp/kinds.txt" <<'PY'
+import json, sys, collections
+out, kinds = sys.argv[1], sys.argv[2]
+
+def tests(r):
+    return {t["name"]: t for t in r["tests"]}
+
+def status(r, name):
+    t = tests(r).get(name)
+    return t and t["status"]
+
+def datasets(r):
+    return [t for n, t in tests(r).items() if n.startswith("dataset ")]
+
+def all_pass(r):
+    return all(t["status"] == "passed" for t in datasets(r))
+
+def some_fail(r):
+    d = datasets(r)
+    return any(t["status"] != "passed" for t in d) and any(t["status"] == "passed" for t in d)
+
+def any_output(r, text):
+    return any(text in (t.get("output") or "") for t in datasets(r))
+
+expect = {
+    "reference": lambda r: all_pass(r) and status(r, "race-free") == "passed",
+    "tile32": lambda r: all_pass(r),
+    "intdiv_grid": lambda r: some_fail(r) and any_output(r, "never written"),
+    "missing_barrier": lambda r: status(r, "race-free") == "failed",
+    "unguarded_loads": lambda r: status(r, "memory-safe") == "failed",
+    "compile_error": lambda r: status(r, "compiles") == "failed",
+    "host_segfault": lambda r: any_output(r, "killed by signal"),
+    "endless_kernel": lambda r: any_output(r, "exceeded the time limit"),
+}
+rows = collections.defaultdict(lambda: [0, 0, 0.0])
+bad = []
+for line in open(kinds):
+    sid, kind = line.split()
+    try:
+        r = json.load(open(f"{out}/{sid}/results.json"))
+        ok = expect[kind](r)
+        score = r["score"]
+    except Exception as e:
+        ok, score = False, 0
+    row = rows[kind]
+    row[0] += 1
+    row[1] += ok
+    row[2] += score
+    if not ok:
+        bad.append(f"{sid} ({kind})")
+print(f"{'kind':<17} {'n':>3} {'verdict ok':>10} {'mean score':>10}")
+for kind, (count, ok, total) in sorted(rows.items()):
+    print(f"{kind:<17} {count:>3} {ok:>10} {total / count:>10.1f}")
+print("verdicts: all as expected" if not bad else "verdicts NOT as expected: " + ", ".join(bad))
+sys.exit(1 if bad else 0)
+PY

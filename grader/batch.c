@@ -1,10 +1,14 @@
 /* batch.c - `cugrade batch`: list the class, hash each submission's inputs,
  * grade the changed ones in child `cugrade run`s (several at once, one worker
  * thread per job slot), put each result in place with rename so a kill at any
- * moment leaves a verifiable result or none, then rebuild the class files. */
+ * moment leaves a verifiable result or none, then rebuild the class files.
+ * On a GPU machine worker w's children use GPU w % ngpu and join its timing
+ * queue (gpuqueue.h): correctness runs overlap, timed runs are alone. */
 #include "archive.h"
+#include "backend.h"
 #include "batch.h"
 #include "batch_job.h"
+#include "batch_progress.h"
 #include "commands.h"
 #include "lab.h"
 #include "results.h"
@@ -116,10 +120,15 @@ static void common_hash(const batch_opts_t *o, char hex[65])
     else
         snprintf(path, sizeof path, "%s/rubric.json", o->root);
     hash_file_contents(&s, path);
+    lab_t *lab = calloc(1, sizeof *lab);
+    char err[512];
     if (o->datasets_dir)
         snprintf(path, sizeof path, "%s", o->datasets_dir);
+    else if (lab_load(o->root, o->lab, lab, err, sizeof err) == 0)
+        snprintf(path, sizeof path, "%s/datasets/%s", o->root, lab->datasets);
     else
         snprintf(path, sizeof path, "%s/datasets/%s", o->root, o->lab);
+    free(lab);
     hash_tree(&s, path, "", 0);
     sha256_final_hex(&s, hex);
 }
@@ -153,7 +162,27 @@ static int up_to_date(const job_t *j)
     return same;
 }
 
-static void prepare_job(const batch_opts_t *o, job_t *j)
+/* How the children use the GPUs: the number of GPUs (0: emulator) and the
+ * folder of their timing queues. */
+typedef struct {
+    int ngpu;
+    char queue_dir[PATH_MAX];
+} gpu_plan_t;
+
+static void plan_gpus(const batch_opts_t *o, gpu_plan_t *g)
+{
+    memset(g, 0, sizeof *g);
+    if (strcmp(o->backend, "emu") == 0 || (g->ngpu = gpu_device_count()) <= 0) {
+        g->ngpu = 0;
+        return;
+    }
+    if (o->gpu_queue)
+        snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
+    else
+        snprintf(g->queue_dir, sizeof g->queue_dir, "%s/.gpu-queue", o->out_dir);
+}
+
+static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
 {
     static const char *const check_names[] = {"none", "all"};
     char **a = j->argv;
@@ -167,10 +196,29 @@ static void prepare_job(const batch_opts_t *o, job_t *j)
         a[n++] = "--datasets", a[n++] = (char *)o->datasets_dir;
     if (o->rubric_path)
         a[n++] = "--rubric", a[n++] = (char *)o->rubric_path;
+    if (o->budget_s > 0) {
+        snprintf(j->budget_arg, sizeof j->budget_arg, "%g", o->budget_s);
+        a[n++] = "--budget-s", a[n++] = j->budget_arg;
+    }
+    if (g->ngpu > 0) /* the GPU itself is chosen by the worker that runs it */
+        a[n++] = "--gpu-queue", a[n++] = (char *)g->queue_dir, a[n++] = "--gpu", a[n++] = j->gpu_arg;
     a[n++] = j->student;
     a[n] = NULL;
     snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
     j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20};
+    if (g->ngpu > 0)
+        j->spec.extra_env = j->env;
+}
+
+/* Worker w's children run on GPU w % ngpu, seeing only that one. */
+static void assign_gpu(job_t *j, int worker, int ngpu)
+{
+    if (ngpu <= 0)
+        return;
+    snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", worker % ngpu);
+    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%d", worker % ngpu);
+    j->env[0] = j->gpu_env;
+    j->env[1] = NULL;
 }
 
 /* A results.json for a submission that could not be graded, so the gradebook
@@ -231,9 +279,15 @@ typedef struct {
     job_t **todo;             /* the jobs the workers grade */
     int ntodo, next, done, failed, cannot;
     int total;                /* ntodo and the jobs finished without grading */
+    int ngpu;
     pthread_mutex_t lock;
-    FILE *out;
+    progress_t progress;
 } queue_t;
+
+typedef struct {
+    queue_t *q;
+    int index;
+} worker_t;
 
 static void report_job(queue_t *q, job_t *j, int ok, const char *err)
 {
@@ -246,14 +300,16 @@ static void report_job(queue_t *q, job_t *j, int ok, const char *err)
         snprintf(what, sizeof what, "rejected (%.120s)", j->reject);
     else
         batch_row_line(path, what, sizeof what);
-    fprintf(q->out, "[%d/%d] %s  %s  %.1f s%s%s\n", q->done, q->total, j->id, what, j->result.wall_s,
-            j->same_as ? "  identical to " : "", j->same_as ? j->same_as->id : "");
-    fflush(q->out);
+    char line[sizeof what + 2 * NAME_MAX + 96];
+    snprintf(line, sizeof line, "%s  %s  %.1f s%s%s", j->id, what, j->result.wall_s,
+             j->same_as ? "  identical to " : "", j->same_as ? j->same_as->id : "");
+    progress_done(&q->progress, !j->reject[0] && !j->same_as, line);
 }
 
 static void *worker(void *arg)
 {
-    queue_t *q = arg;
+    queue_t *q = ((worker_t *)arg)->q;
+    int index = ((worker_t *)arg)->index;
     for (;;) {
         pthread_mutex_lock(&q->lock);
         int i = q->next++;
@@ -262,6 +318,7 @@ static void *worker(void *arg)
             return NULL;
         job_t *j = q->todo[i];
         char err[512] = "";
+        assign_gpu(j, index, q->ngpu);
         run_one(&j->spec, &j->result);
         int ok = finish_job(j, err, sizeof err) == 0;
         pthread_mutex_lock(&q->lock);
@@ -274,18 +331,40 @@ static void *worker(void *arg)
     }
 }
 
+/* Redraws the progress bar about once a second until the workers are done. */
+static void tick_until_done(queue_t *q)
+{
+    for (int ticks = 0;; ticks++) {
+        pthread_mutex_lock(&q->lock);
+        int busy = q->done < q->ntodo;
+        if (busy && ticks % 5 == 4)
+            progress_tick(&q->progress);
+        pthread_mutex_unlock(&q->lock);
+        if (!busy)
+            return;
+        usleep(200 * 1000);
+    }
+}
+
 static void run_queue(queue_t *q, int jobs)
 {
     if (jobs > q->ntodo)
         jobs = q->ntodo;
     pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
+    worker_t *args = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *args);
     int started = 0;
-    for (int i = 0; i < jobs; i++)
-        started += pthread_create(&threads[started], NULL, worker, q) == 0;
-    if (started == 0 && q->ntodo > 0)
-        worker(q); /* no threads: grade here, one at a time */
+    for (int i = 0; i < jobs; i++) {
+        args[started] = (worker_t){.q = q, .index = started};
+        started += pthread_create(&threads[started], NULL, worker, &args[started]) == 0;
+    }
+    if (started == 0 && q->ntodo > 0) {
+        args[0] = (worker_t){.q = q, .index = 0};
+        worker(&args[0]); /* no threads: grade here, one at a time */
+    }
+    tick_until_done(q);
     for (int i = 0; i < started; i++)
         pthread_join(threads[i], NULL);
+    free(args);
     free(threads);
 }
 
@@ -344,7 +423,7 @@ static int plan(const batch_opts_t *o, char **names, char **ids, int n, job_t *j
 
 /* Unpacks archives, finds each student file, links identical ones, and
  * readies the child of every job that is graded itself. */
-static void stage_all(const batch_opts_t *o, job_t **todo, int ntodo)
+static void stage_all(const batch_opts_t *o, const gpu_plan_t *g, job_t **todo, int ntodo)
 {
     lab_t *lab = calloc(1, sizeof *lab);
     char common[65], err[512];
@@ -358,7 +437,7 @@ static void stage_all(const batch_opts_t *o, job_t **todo, int ntodo)
     }
     batch_mark_identical(todo, ntodo);
     for (int i = 0; i < ntodo; i++)
-        prepare_job(o, todo[i]);
+        prepare_job(o, g, todo[i]);
     free(lab);
 }
 
@@ -436,22 +515,30 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     char err[1024];
     job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
     job_t **todo = calloc((size_t)n + 1, sizeof *todo);
-    queue_t q = {.todo = todo, .out = out, .lock = PTHREAD_MUTEX_INITIALIZER};
-    int skipped = 0;
+    queue_t q = {.todo = todo, .lock = PTHREAD_MUTEX_INITIALIZER};
+    gpu_plan_t gpus;
+    int skipped = 0, njobs = o->jobs > 0 ? o->jobs : cpu_count();
     double t0 = now_seconds();
     q.total = plan(o, names, ids, n, jobs, todo, &skipped);
-    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped)\n",
-            q.total + skipped, q.total, skipped);
+    plan_gpus(o, &gpus);
+    q.ngpu = gpus.ngpu;
+    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped); %d at "
+            "once", q.total + skipped, q.total, skipped, njobs);
+    if (gpus.ngpu > 0)
+        fprintf(out, " on %d GPU(s), one timing queue each (%s)", gpus.ngpu, gpus.queue_dir);
+    fprintf(out, "\n");
     fflush(out);
     int rc = EXIT_GRADED;
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
         q.total = 0;
     }
-    stage_all(o, todo, q.total);
+    stage_all(o, &gpus, todo, q.total);
     q.ntodo = graded_first(todo, q.total);
-    run_queue(&q, o->jobs > 0 ? o->jobs : cpu_count());
+    progress_start(&q.progress, out, q.total, q.ntodo);
+    run_queue(&q, njobs);
     finish_ungraded(&q, todo + q.ntodo, q.total - q.ntodo);
+    progress_end(&q.progress);
     remove_scratch(todo, q.total);
     fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
             q.done - q.failed - q.cannot, q.cannot, skipped, q.failed, now_seconds() - t0);

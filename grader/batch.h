@@ -18,6 +18,8 @@ typedef struct {
     int checks;                  /* --checks all (1) or none (0) */
     int jobs;                    /* submissions graded at once; 0: cpu_count() */
     double timeout_s;            /* wall-clock limit per submission */
+    double budget_s;             /* --budget-s for each `cugrade run` (0: the rubric's) */
+    const char *gpu_queue;       /* timing queues' folder; NULL: RESULTS_DIR/.gpu-queue */
     int resume;                  /* skip submissions whose inputs are unchanged */
     const char *only[BATCH_MAX_ONLY]; /* --only IDs */
     int nonly;
@@ -30,9 +32,9 @@ typedef struct {
  * otherwise, 64 for an unknown --only id. */
 int batch_run(const batch_opts_t *o, FILE *out);
 
-/* Rebuilds RESULTS_DIR/gradebook.csv and summary.json from every
- * RESULTS_DIR/<id>/results.json and prints the class summary to out (if not
- * NULL). In batch_class.c. */
+/* Rebuilds RESULTS_DIR/gradebook.csv, summary.json, class.html and every
+ * RESULTS_DIR/<id>/report.html from every RESULTS_DIR/<id>/results.json and
+ * prints the class summary to out (if not NULL). In batch_class.c. */
 int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t errlen);
 
 /* One submission's result for the terminal: "82.5/90" or "could not grade

@@ -1,7 +1,11 @@
-/* batch_class.c - the class files of `cugrade batch`: gradebook.csv and
- * summary.json, rebuilt from every RESULTS_DIR/<id>/results.json, and the
- * class summary printed at the end of a batch. */
+/* batch_class.c - the class files of `cugrade batch`: gradebook.csv,
+ * summary.json, class.html and every student's report.html, rebuilt from
+ * every RESULTS_DIR/<id>/results.json, and the class summary printed at the
+ * end of a batch. */
 #include "batch.h"
+#include "html_class.h"
+#include "html_report.h"
+#include "results.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -11,31 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *name;
-    double score;
-    int passed;
-} cell_t;
-
-typedef struct {
-    char *id;
-    double total, max;
-    int cannot_grade, no_compile, timed_out, crashed;
-    cell_t *tests;
-    int ntests;
-} row_t;
-
-typedef struct {
-    row_t *rows;
-    int n, cap;
-    char **cols;
-    int ncols, colcap;
-} class_t;
+typedef class_row_t row_t;
+typedef class_cell_t cell_t;
+typedef class_data_t class_t;
+typedef class_counts_t counts_t;
 
 static const char *get_str(json_object *o, const char *key)
 {
     json_object *v;
-    return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "";
+    const char *s = json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+    return s ? s : ""; /* also for a JSON null */
 }
 
 static double get_num(json_object *o, const char *key)
@@ -44,14 +33,33 @@ static double get_num(json_object *o, const char *key)
     return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
 }
 
+/* The first failing test's error map becomes the row's thumbnail. */
+static void read_map(row_t *r, json_object *t)
+{
+    json_object *extra, *map;
+    error_map_t m;
+    if (r->map || !json_object_object_get_ex(t, "extra_data", &extra) ||
+        !json_object_object_get_ex(extra, "error_map", &map) || error_map_from_json(map, &m) != 0)
+        return;
+    r->map = malloc(sizeof *r->map);
+    if (r->map) {
+        *r->map = m;
+        r->map_test = r->ntests - 1;
+    }
+}
+
 static void read_test(row_t *r, json_object *t)
 {
     cell_t *c = &r->tests[r->ntests++];
     const char *out = get_str(t, "output");
     c->name = strdup(get_str(t, "name"));
     c->score = get_num(t, "score");
+    c->max_score = get_num(t, "max_score");
     c->passed = strcmp(get_str(t, "status"), "passed") == 0;
-    r->max += get_num(t, "max_score");
+    c->skipped = c->max_score == 0 && strncmp(out, "not ", 4) == 0;
+    r->max += c->max_score;
+    if (!c->passed)
+        read_map(r, t);
     if (strcmp(c->name, "compiles") == 0 && !c->passed)
         r->no_compile = 1;
     if (strstr(out, "exceeded the time limit"))
@@ -69,9 +77,11 @@ static int load_row(const char *path, const char *id, row_t *r)
         return -1;
     r->id = strdup(id);
     r->total = get_num(j, "score");
-    if (json_object_object_get_ex(j, "extra_data", &extra) &&
-        json_object_object_get_ex(extra, "batch_error", &v))
-        r->cannot_grade = 1;
+    if (json_object_object_get_ex(j, "extra_data", &extra)) {
+        r->cannot_grade = json_object_object_get_ex(extra, "batch_error", &v);
+        r->perf_ratio = get_num(extra, "perf_ratio");
+        snprintf(r->lab, sizeof r->lab, "%s", get_str(extra, "lab"));
+    }
     if (json_object_object_get_ex(j, "tests", &tests) && json_object_is_type(tests, json_type_array)) {
         size_t n = json_object_array_length(tests);
         r->tests = calloc(n ? n : 1, sizeof *r->tests);
@@ -87,6 +97,7 @@ static void free_row(row_t *r)
     for (int i = 0; i < r->ntests; i++)
         free(r->tests[i].name);
     free(r->tests);
+    free(r->map);
     free(r->id);
 }
 
@@ -203,14 +214,6 @@ static void csv_field(strbuf_t *sb, const char *s)
     sb_append(sb, "\"");
 }
 
-static const cell_t *find_cell(const row_t *r, const char *name)
-{
-    for (int t = 0; t < r->ntests; t++)
-        if (strcmp(r->tests[t].name, name) == 0)
-            return &r->tests[t];
-    return NULL;
-}
-
 static char *gradebook_csv(const class_t *c)
 {
     strbuf_t sb = {0};
@@ -225,7 +228,7 @@ static char *gradebook_csv(const class_t *c)
         csv_field(&sb, r->id);
         sb_appendf(&sb, ",%g,%g", r->total, r->max);
         for (int k = 0; k < c->ncols; k++) {
-            const cell_t *cell = find_cell(r, c->cols[k]);
+            const cell_t *cell = class_find_cell(r, c->cols[k]);
             sb_append(&sb, ",");
             if (cell)
                 sb_appendf(&sb, "%g", cell->score);
@@ -283,7 +286,7 @@ static json_object *pass_rates_json(const class_t *c)
     for (int k = 0; k < c->ncols; k++) {
         int have = 0, pass = 0;
         for (int i = 0; i < c->n; i++) {
-            const cell_t *cell = c->rows[i].cannot_grade ? NULL : find_cell(&c->rows[i], c->cols[k]);
+            const cell_t *cell = c->rows[i].cannot_grade ? NULL : class_find_cell(&c->rows[i], c->cols[k]);
             have += cell != NULL;
             pass += cell && cell->passed;
         }
@@ -292,11 +295,6 @@ static json_object *pass_rates_json(const class_t *c)
     }
     return o;
 }
-
-typedef struct {
-    int graded, cannot, no_compile, timed_out, crashed;
-    double mean, max;
-} counts_t;
 
 static counts_t count_class(const class_t *c)
 {
@@ -337,6 +335,26 @@ static int write_text(const char *dir, const char *name, const char *text, char 
     return write_file_atomic(path, text, strlen(text), err, errlen);
 }
 
+/* Every student's report.html (linking back to the class page), then
+ * class.html. */
+static int write_html(const char *out_dir, const class_t *c, const counts_t *k, char *err,
+                      size_t errlen)
+{
+    for (int i = 0; i < c->n; i++) {
+        char src[PATH_MAX], dst[PATH_MAX];
+        int a = snprintf(src, sizeof src, "%s/%s/results.json", out_dir, c->rows[i].id);
+        int b = snprintf(dst, sizeof dst, "%s/%s/report.html", out_dir, c->rows[i].id);
+        if (a < 0 || (size_t)a >= sizeof src || b < 0 || (size_t)b >= sizeof dst)
+            return fail(err, errlen, "%s/%s: path too long", out_dir, c->rows[i].id);
+        if (html_write_student_page(src, c->rows[i].id, dst, "../class.html", err, errlen) != 0)
+            return -1;
+    }
+    char *html = html_class_page(c, k);
+    int rc = write_text(out_dir, "class.html", html, err, errlen);
+    free(html);
+    return rc;
+}
+
 int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t errlen)
 {
     class_t c;
@@ -347,6 +365,8 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);
+    if (rc == 0)
+        rc = write_html(out_dir, &c, &k, err, errlen);
     if (out)
         fprintf(out,
                 "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"

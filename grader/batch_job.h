@@ -21,7 +21,11 @@ typedef struct job {
     char note[PATH_MAX + 256]; /* first lines of run.log */
     char reject[512];         /* why the submission cannot be graded at all */
     struct job *same_as;      /* identical to this one: copy its results */
-    char *argv[24];
+    char *argv[32];
+    char budget_arg[32];
+    char gpu_arg[16];         /* the GPU whose queue the child joins */
+    char gpu_env[48];         /* CUDA_VISIBLE_DEVICES=N */
+    char *env[2];
     run_spec_t spec;
     run_result_t result;
     int cannot_grade; /* the child could not grade: a stand-in results.json */

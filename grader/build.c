@@ -144,33 +144,45 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
                            const char *obj, strbuf_t *log)
 {
-    char incdir[PATH_MAX + 8], arch[64];
+    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
     const char *slash = strrchr(src, '/');
     if (slash)
         snprintf(incdir, sizeof incdir, "-I%.*s", (int)(slash - src), src);
     else
         snprintf(incdir, sizeof incdir, "-I.");
+    /* labs/common: wb.h for libwb-style programs (after the student's folder) */
+    snprintf(common, sizeof common, "-I%s/labs/common", ctx->root);
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
     /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
-    char *emu_argv[] = {(char *)cc, "-c", ctx->checks ? "--checks" : "-O2", incdir, (char *)src,
-                        "-o", (char *)obj, NULL};
+    char *emu_argv[] = {(char *)cc, "-c", ctx->checks ? "--checks" : "-O2", incdir, common,
+                        (char *)src, "-o", (char *)obj, NULL};
     /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
-                        (char *)src, "-o", (char *)obj, NULL};
+                        common, (char *)src, "-o", (char *)obj, NULL};
     return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
 }
 
+/* Links the student's object with the driver's ("" for program-style labs,
+ * where the student's file is the whole program). */
 static int link_program(const build_ctx_t *ctx, const char *cc, const char *driver_obj,
                         const char *student_obj, const char *program, strbuf_t *log)
 {
-    char arch[64];
+    char arch[64], *argv[8];
+    int n = 0;
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    char *emu_argv[] = {(char *)cc, (char *)driver_obj, (char *)student_obj, "-o",
-                        (char *)program, NULL};
-    char *gpu_argv[] = {(char *)cc, arch, (char *)driver_obj, (char *)student_obj, "-o",
-                        (char *)program, NULL};
-    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
+    argv[n++] = (char *)cc;
+    if (ctx->backend != BACKEND_EMU)
+        argv[n++] = arch;
+    if (driver_obj[0])
+        argv[n++] = (char *)driver_obj;
+    argv[n++] = (char *)student_obj;
+    argv[n++] = "-o";
+    argv[n++] = (char *)program;
+    argv[n] = NULL;
+    return run_tool(argv, ctx->timeout_s, log);
 }
+
+static int is_program_style(const lab_t *lab) { return strcmp(lab->style, "program") == 0; }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
 {
@@ -182,9 +194,12 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         sb_appendf(&log, "cugrade: no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
                    ctx->backend == BACKEND_EMU ? "bin/emucc missing: run make" : "nvcc not found");
         out->internal_error = 1;
-    } else if (ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log) != 0) {
+    } else if (!is_program_style(ctx->lab) &&
+               ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log) != 0) {
         out->internal_error = 1;
     } else {
+        if (is_program_style(ctx->lab))
+            driver_obj[0] = '\0';
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
         out->ok = compile_student(ctx, cc, student_src, student_obj, &log) == 0 &&

@@ -17,7 +17,8 @@ static void batch_usage(FILE *to)
 {
     fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
-          "                     [--datasets DIR] [--rubric FILE] SUBMISSIONS_DIR\n"
+          "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
+          "                     SUBMISSIONS_DIR\n"
           "\n"
           "Each sub-folder of SUBMISSIONS_DIR is one student's submission (its name is the id),\n"
           "graded by `cugrade run` in a child process. Writes RESULTS_DIR/<id>/results.json,\n"
@@ -25,6 +26,11 @@ static void batch_usage(FILE *to)
           "--resume skips submissions whose inputs are unchanged since they were graded;\n"
           "--only ID grades just those students (repeatable). --jobs: default the core count;\n"
           "--timeout-s: wall-clock limit per submission (default 600).\n"
+          "--budget-s: time for all dataset runs of a submission together (default: the\n"
+          "rubric's datasets.budget_s), so an endless loop costs it once, not once per dataset.\n"
+          "On a GPU machine, worker w grades on GPU w mod ngpu and timed runs wait in that GPU's\n"
+          "timing queue (--gpu-queue DIR, default RESULTS_DIR/.gpu-queue; share one folder\n"
+          "between batches run at the same time).\n"
           "Exit status: 0 every submission has a results.json, 2 otherwise, 64 bad usage.\n",
           to);
 }
@@ -44,6 +50,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         {"checks", required_argument, 0, 'C'},   {"timeout-s", required_argument, 0, 't'},
         {"resume", no_argument, 0, 'R'},         {"only", required_argument, 0, 'O'},
         {"datasets", required_argument, 0, 'd'}, {"rubric", required_argument, 0, 'r'},
+        {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -71,11 +78,13 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
             break;
         case 'd': o->datasets_dir = optarg; break;
         case 'r': o->rubric_path = optarg; break;
+        case 'B': o->budget_s = atof(optarg); break;
+        case 'Q': o->gpu_queue = optarg; break;
         case 'h': batch_usage(stdout); exit(0);
         default: return -1;
         }
     }
-    if (optind != argc - 1 || !o->out_dir || o->timeout_s <= 0 || o->jobs < 0)
+    if (optind != argc - 1 || !o->out_dir || o->timeout_s <= 0 || o->jobs < 0 || o->budget_s < 0)
         return -1;
     o->submissions_dir = argv[optind];
     return 0;

@@ -3,6 +3,7 @@
  * could not grade (bad rubric, missing datasets, broken lab or toolchain). */
 #include "commands.h"
 #include "grade.h"
+#include "html_report.h"
 #include "report.h"
 #include "runner.h"
 #include "sandbox.h"
@@ -19,12 +20,31 @@ static void run_usage(FILE *to)
 {
     fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
-          "                   [--color auto|always|never] SUBMISSION\n"
+          "                   [--color auto|always|never] [--budget-s S]\n"
+          "                   [--gpu-queue DIR --gpu N] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
           "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
+          "--html FILE: also write the report as one self-contained HTML page.\n"
+          "--budget-s S: wall-clock budget for all dataset runs of one program together; a\n"
+          "dataset not run when it is used up fails with that reason (default: none).\n"
+          "--gpu-queue DIR --gpu N: join GPU N's timing queue in DIR (as `cugrade batch` does):\n"
+          "correctness runs share the GPU, the timed run has it alone.\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n",
           to);
+}
+
+/* --html FILE: the report as one HTML page, its path printed like results'. */
+static int write_html(const grade_run_t *run, const char *path)
+{
+    char err[1024];
+    const char *who = run->student_file[0] ? run->student_file : "submission";
+    if (html_write_grade_page(&run->grade, who, path, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade: %s\n", err);
+        return -1;
+    }
+    printf("  report: %s\n", path);
+    return 0;
 }
 
 static void on_fatal_signal(int sig)
@@ -72,9 +92,13 @@ int cmd_run(int argc, char **argv)
         {"rubric", required_argument, 0, 'r'},  {"jobs", required_argument, 0, 'J'},
         {"keep", no_argument, 0, 'k'},          {"color", required_argument, 0, 'c'},
         {"checks", required_argument, 0, 'C'},
+        {"html", required_argument, 0, 'H'},
+        {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
+        {"gpu", required_argument, 0, 'G'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
+    const char *html_path = NULL;
     color_mode_t color = COLOR_AUTO;
     int c;
     optind = 1;
@@ -89,6 +113,7 @@ int cmd_run(int argc, char **argv)
             break;
         case 'd': o.datasets_dir = optarg; break;
         case 'j': json_path = optarg; break;
+        case 'H': html_path = optarg; break;
         case 'r': o.rubric_path = optarg; break;
         case 'J': o.jobs = atoi(optarg); break;
         case 'k': o.keep_scratch = 1; break;
@@ -105,6 +130,9 @@ int cmd_run(int argc, char **argv)
             }
             o.checks = strcmp(optarg, "all") == 0;
             break;
+        case 'B': o.budget_s = atof(optarg); break;
+        case 'Q': o.gpu_queue = optarg; break;
+        case 'G': o.gpu_index = atoi(optarg); break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EXIT_USAGE;
         }
@@ -116,6 +144,8 @@ int cmd_run(int argc, char **argv)
     o.submission = argv[optind];
     if (json_path) /* the student's program must not see or touch the results */
         hide_results_folder(json_path);
+    else if (html_path)
+        hide_results_folder(html_path);
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
@@ -137,6 +167,8 @@ int cmd_run(int argc, char **argv)
             printf("  results: %s\n", json_path);
         }
     }
+    if (html_path && write_html(&run, html_path) != 0)
+        rc = EXIT_CANNOT_GRADE;
     if (run.scratch[0])
         printf("  build and run files kept in %s\n", run.scratch);
     grade_run_free(&run);

@@ -21,7 +21,10 @@
  * kernel never ran or never stored), only the last partial tile rows and
  * columns (the grid was computed with integer division, or the boundary
  * checks are wrong), nearly everything slightly wrong with K not a multiple
- * of the tile (the last phase loads outside the matrix), and so on. */
+ * of the tile (the last phase loads outside the matrix), and so on.
+ *
+ * The error map keeps the same picture for the reports: the output in at
+ * most 64x64 blocks, each right, wrong or never written (compare.h). */
 #include "compare.h"
 
 #include <math.h>
@@ -244,6 +247,68 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, int rows, int 
              r->wrong, r->total, m->row, m->col, m->expected, m->got);
 }
 
+/* ---- the error map ------------------------------------------------------------- */
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+static int cell_rank(char c) { return c == MAP_UNWRITTEN ? 2 : c == MAP_WRONG ? 1 : 0; }
+
+/* An empty map of rows x cols elements in blocks of block_r x block_c. */
+static void map_init(error_map_t *m, int rows, int cols, int block_r, int block_c)
+{
+    m->rows = rows;
+    m->cols = cols;
+    m->map_rows = rows > 0 && cols > 0 ? ceil_div(rows, block_r) : 0;
+    m->map_cols = rows > 0 && cols > 0 ? ceil_div(cols, block_c) : 0;
+    size_t n = (size_t)m->map_rows * m->map_cols;
+    memset(m->cells, MAP_RIGHT, n);
+    m->cells[n] = '\0';
+}
+
+/* Raises cell (r, c) to state if that is worse than what it holds. */
+static void map_raise(error_map_t *m, int r, int c, char state)
+{
+    char *cell = &m->cells[(size_t)r * m->map_cols + c];
+    if (cell_rank(state) > cell_rank(*cell))
+        *cell = state;
+}
+
+int error_map_cell_rows(const error_map_t *m)
+{
+    return m->map_rows > 0 ? ceil_div(m->rows, m->map_rows) : 1;
+}
+
+int error_map_cell_cols(const error_map_t *m)
+{
+    return m->map_cols > 0 ? ceil_div(m->cols, m->map_cols) : 1;
+}
+
+void error_map_shrink(const error_map_t *m, int max_rows, int max_cols, error_map_t *out)
+{
+    if (m->map_rows <= 0 || m->map_cols <= 0 || max_rows <= 0 || max_cols <= 0) {
+        memset(out, 0, sizeof *out);
+        out->rows = m->rows;
+        out->cols = m->cols;
+        return;
+    }
+    int fr = ceil_div(m->map_rows, max_rows), fc = ceil_div(m->map_cols, max_cols);
+    error_map_t tmp; /* m and out may be the same map */
+    map_init(&tmp, m->map_rows, m->map_cols, fr, fc);
+    for (int r = 0; r < m->map_rows; r++)
+        for (int c = 0; c < m->map_cols; c++)
+            map_raise(&tmp, r / fr, c / fc, m->cells[(size_t)r * m->map_cols + c]);
+    tmp.rows = m->rows;
+    tmp.cols = m->cols;
+    *out = tmp;
+}
+
+static void map_note(compare_result_t *r, int row, int col, elem_status_t status)
+{
+    error_map_t *m = &r->map;
+    map_raise(m, row / error_map_cell_rows(m), col / error_map_cell_cols(m),
+              status == ELEM_UNWRITTEN ? MAP_UNWRITTEN : MAP_WRONG);
+}
+
 /* ---- comparison ----------------------------------------------------------------- */
 
 static void note_error_size(compare_result_t *r, float exp, float got)
@@ -280,6 +345,7 @@ static void compare_elements(const matrix_t *exp, const matrix_t *got, tolerance
                 note_error_size(r, e, g);
             if (status != ELEM_OK) {
                 note_wrong(r, i, j, e, g);
+                map_note(r, i, j, status);
                 note_wrong_in_stripes(st, i, j, status);
             }
         }
@@ -304,6 +370,8 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
         return r->passed;
     }
     r->total = (long)exp->rows * exp->cols;
+    map_init(&r->map, exp->rows, exp->cols, ceil_div(exp->rows, ERROR_MAP_MAX),
+             ceil_div(exp->cols, ERROR_MAP_MAX));
     stripes_t st;
     init_stripes(&st, tile_width, exp->rows, exp->cols);
     compare_elements(exp, got, tol, &st, r);

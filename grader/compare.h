@@ -12,6 +12,22 @@
 
 #define COMPARE_MAX_SHOWN 5
 
+/* The error map: the output matrix downsampled to at most ERROR_MAP_MAX x
+ * ERROR_MAP_MAX cells, each covering a block of ceil(rows / map_rows) x
+ * ceil(cols / map_cols) elements (the last row and column of cells may be
+ * smaller). A cell is the worst state of its elements: never written beats
+ * wrong beats right. */
+#define ERROR_MAP_MAX 64
+#define MAP_RIGHT '.'     /* every element of the block is right */
+#define MAP_WRONG 'x'     /* some element was written but is wrong */
+#define MAP_UNWRITTEN 'o' /* some element still holds the poison */
+
+typedef struct {
+    int rows, cols;         /* the output matrix */
+    int map_rows, map_cols; /* 0 when there is no map (wrong shape, empty matrix) */
+    char cells[ERROR_MAP_MAX * ERROR_MAP_MAX + 1]; /* map_rows*map_cols chars, row-major */
+} error_map_t;
+
 typedef struct {
     double rtol, atol;
 } tolerance_t;
@@ -45,6 +61,7 @@ typedef struct {
     int nshown;
     hint_t hint;
     char hint_text[512]; /* one line for the student; "" when passed */
+    error_map_t map;     /* where the wrong elements are; none on a shape mismatch */
 } compare_result_t;
 
 /* Compares got against exp. tile_width is the lab's tile (used, with 8, 16
@@ -56,5 +73,13 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
 /* One-line summary, e.g. "312 of 65536 elements wrong (max abs err 3.2, max
  * rel err 0.5); 0 never written". Writes into buf. */
 void compare_summary(const compare_result_t *r, char *buf, size_t buflen);
+
+/* Elements per cell along each axis (1 when there is no map). */
+int error_map_cell_rows(const error_map_t *m);
+int error_map_cell_cols(const error_map_t *m);
+
+/* Downsamples m further to at most max_rows x max_cols cells (the same
+ * rule: whole blocks of cells, the worst state wins) into out. */
+void error_map_shrink(const error_map_t *m, int max_rows, int max_cols, error_map_t *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include "checks.h"
 #include "commands.h"
 #include "emureport.h"
+#include "gpuqueue.h"
 #include "lab.h"
 #include "perf.h"
 #include "ptxas.h"
@@ -132,6 +133,12 @@ static int rubric_has_checks(const lab_rubric_t *rub)
     return 0;
 }
 
+/* When the dataset runs starting now must have finished (0: no budget). */
+static double budget_ends(const grade_run_t *run)
+{
+    return run->budget_s > 0 ? now_seconds() + run->budget_s : 0;
+}
+
 /* On the gpu backend the checks come from a checked emulator build run on
  * the same datasets. Returns NULL, or why the checks could not run. */
 static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run, const lab_t *lab,
@@ -152,12 +159,24 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run, co
         build_result_free(&br);
         return sb_str(why);
     }
-    int jobs_at_once = o->jobs > 0 ? o->jobs : cpu_count();
-    ds_run_t *runs = runs_execute(jobs, n, br.program, scratch, "check", jobs_at_once);
+    runs_how_t how = {.lab = lab, .program = br.program, .scratch = scratch, .prefix = "check",
+                      .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(),
+                      .budget_s = run->budget_s};
+    how.not_after = budget_ends(run);
+    ds_run_t *runs = runs_execute(jobs, n, &how);
     gather_evidence(e, runs, n);
     runs_free(runs, n);
     build_result_free(&br);
     return NULL;
+}
+
+/* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
+ * used is reported and grading goes on without it. */
+static void gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
+{
+    char err[512];
+    if (gpu_queue_enter(o->gpu_queue, o->gpu_index, use, slot, err, sizeof err) != 0)
+        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
 }
 
 static int is_uneven(const ds_job_t *j, int tile)
@@ -213,8 +232,12 @@ static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradi
         not_run = "does not compile";
     else if (run->backend == BACKEND_EMU)
         gather_evidence(&e, runs, in->nds);
-    else if ((not_run = check_on_emulator(o, run, &in->lab, jobs, in->nds, &e, &why)) == NULL)
+    else if ((not_run = check_on_emulator(o, run, &in->lab, jobs, in->nds, &e, &why)) == NULL) {
+        gpu_slot_t slot;
+        gpu_enter(o, GPU_SHARED, &slot);
         sanitize_on_gpu(&e, runs, in->nds, &in->lab);
+        gpu_queue_leave(&slot);
+    }
     const char *unearned =
         run->datasets_passed == 0 ? "no dataset passed yet, so there is no working kernel to credit"
                                   : NULL;
@@ -285,7 +308,13 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     run_spec_t spec = {.argv = argv, .cwd = run->scratch,
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     run_result_t rr;
+    gpu_slot_t slot;
+    gpu_enter(o, GPU_EXCLUSIVE, &slot); /* timed alone: no other kernel on this GPU */
     run_one(&spec, &rr);
+    gpu_queue_leave(&slot);
+    if (o->gpu_queue && o->gpu_queue[0])
+        sb_appendf(msg, "timed alone on GPU %d (waited %.1f s in its timing queue)\n",
+                   o->gpu_index, slot.waited_s);
     perf_result_t pr;
     char err[512], why[256];
     double score = 0;
@@ -300,6 +329,7 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
         grade_set_extra_number(&run->grade, "sm_clock_mhz", pr.sm_clock_mhz);
         grade_set_extra_number(&run->grade, "driver_version", pr.driver_version);
         grade_set_extra_number(&run->grade, "cuda_runtime_version", pr.runtime_version);
+        grade_set_extra_number(&run->grade, "perf_ratio", pr.speed_ratio);
     }
     run_result_free(&rr);
     build_result_free(&br);
@@ -346,11 +376,11 @@ static int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, s
         snprintf(rubric_path, sizeof rubric_path, "%s/rubric.json", o->root);
     if (o->datasets_dir)
         snprintf(ds_dir, sizeof ds_dir, "%s", o->datasets_dir);
-    else
-        snprintf(ds_dir, sizeof ds_dir, "%s/datasets/%s", o->root, o->lab);
     memset(in, 0, sizeof *in);
     if (lab_load(o->root, o->lab, &in->lab, err, errlen) != 0)
         return -1;
+    if (!o->datasets_dir)
+        snprintf(ds_dir, sizeof ds_dir, "%s/datasets/%s", o->root, in->lab.datasets);
     if (rubric_load(rubric_path, o->lab, &in->rub, err, errlen) != 0)
         return -1;
     if (dataset_list(ds_dir, &in->refs, &in->nds, err, errlen) != 0) {
@@ -406,10 +436,44 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
     return 0;
 }
 
+/* Runs the student's program on every dataset and adds their tests. */
+static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                              const ds_job_t *jobs, const build_result_t *br)
+{
+    run->datasets_total = in->nds;
+    if (!br->ok) {
+        add_unrun_dataset_tests(run, jobs, in->nds);
+        return NULL;
+    }
+    runs_how_t how = {.lab = &in->lab, .program = br->program, .scratch = run->scratch,
+                      .prefix = "run",
+                      .max_parallel = o->jobs > 0 ? o->jobs
+                                      : run->backend == BACKEND_GPU ? 1 : cpu_count(),
+                      .budget_s = run->budget_s};
+    gpu_slot_t slot;
+    gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
+    how.not_after = budget_ends(run);  /* waiting in the queue is not the student's time */
+    ds_run_t *runs = runs_execute(jobs, in->nds, &how);
+    gpu_queue_leave(&slot);
+    add_dataset_tests(run, runs, in->nds, &in->lab);
+    return runs;
+}
+
+/* "build 3.1 s, datasets 6.0 s, checks 8.2 s, performance 9.4 s" */
+static void record_phase_times(grade_run_t *run, const double *t)
+{
+    static const char *const names[] = {"build", "datasets", "checks", "performance"};
+    strbuf_t sb = {0};
+    for (int i = 0; i < 4; i++)
+        sb_appendf(&sb, "%s%s %.1f s", i ? ", " : "", names[i], t[i + 1] - t[i]);
+    grade_set_extra_text(&run->grade, "phase_times", sb_str(&sb));
+    sb_free(&sb);
+}
+
 int grade_submission(const grade_opts_t *o, grade_run_t *run)
 {
     memset(run, 0, sizeof *run);
-    double t0 = now_seconds();
+    double t[5] = {now_seconds()};
     grading_inputs_t in;
     if (load_inputs(o, &in, run->error, sizeof run->error) != 0)
         return -1;
@@ -422,18 +486,15 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         free_inputs(&in);
         return -1;
     }
+    run->budget_s = o->budget_s > 0 ? o->budget_s : in.rub.budget_s;
     ds_job_t *jobs = jobs_load(in.refs, in.nds, &in.lab, &in.rub);
-    ds_run_t *runs = NULL;
-    run->datasets_total = in.nds;
-    if (br.ok) {
-        int at_once = o->jobs > 0 ? o->jobs : (run->backend == BACKEND_GPU ? 1 : cpu_count());
-        runs = runs_execute(jobs, in.nds, br.program, run->scratch, "run", at_once);
-        add_dataset_tests(run, runs, in.nds, &in.lab);
-    } else {
-        add_unrun_dataset_tests(run, jobs, in.nds);
-    }
+    t[1] = now_seconds();
+    ds_run_t *runs = run_datasets(o, run, &in, jobs, &br);
+    t[2] = now_seconds();
     add_check_tests(o, run, &in, jobs, runs, br.ok);
+    t[3] = now_seconds();
     add_performance_test(o, run, &in, br.ok);
+    t[4] = now_seconds();
     runs_free(runs, in.nds);
     jobs_free(jobs, in.nds);
     build_result_free(&br);
@@ -442,8 +503,9 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         rm_rf(run->scratch);
         run->scratch[0] = '\0';
     }
-    run->grade.execution_time = now_seconds() - t0;
+    run->grade.execution_time = now_seconds() - t[0];
     record_facts(run, o->lab);
+    record_phase_times(run, t);
     summarise(run);
     return 0;
 }

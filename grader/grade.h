@@ -19,6 +19,11 @@ typedef struct {
     int jobs;                  /* datasets run at once; 0: cores (emu) or 1 (gpu) */
     int keep_scratch;          /* keep the build/run folder and print where */
     int checks;                /* run the emulator's checks (cugrade run --checks all|none) */
+    double budget_s;           /* wall-clock budget for all the dataset runs of one program
+                                * (the student's; the checked emulator build's);
+                                * 0: the rubric's datasets.budget_s */
+    const char *gpu_queue;     /* folder of the per-GPU timing queues (gpuqueue.h); NULL: none */
+    int gpu_index;             /* whose queue this run joins (batch: the GPU it was given) */
 } grade_opts_t;
 
 typedef struct {
@@ -30,6 +35,7 @@ typedef struct {
     int cannot_grade;              /* 1: the grader could not (fully) grade: exit 2 */
     char error[4096];              /* why, when cannot_grade */
     char scratch[PATH_MAX];        /* kept folder, when keep_scratch */
+    double budget_s;               /* in force: --budget-s, else the rubric's (0: none) */
 } grade_run_t;
 
 /* Grades one submission. Returns 0 if a grade was produced (possibly with

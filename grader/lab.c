@@ -207,19 +207,48 @@ static int read_timing(const cfg_t *c, struct json_object *obj, const char *root
     return read_timing_symbols(c, t, out);
 }
 
+/* "wb_type": what a program-style lab passes as `-t TYPE` (libwb's dataset
+ * type, e.g. "matrix", "vector"); default "matrix". */
+static int read_wb_type(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    int rc = cfg_string(c, obj, NULL, "wb_type", out->wb_type, sizeof out->wb_type);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        snprintf(out->wb_type, sizeof out->wb_type, "matrix");
+    else if (!is_plain_name(out->wb_type))
+        return cfg_fail(c, NULL, "wb_type", "must be a plain word like \"matrix\"");
+    return 0;
+}
+
+/* "datasets": the folder under datasets/ (default: the lab's name), so a
+ * variant of a lab (lab3-wb) grades on the same datasets. */
+static int read_datasets_name(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    int rc = cfg_string(c, obj, NULL, "datasets", out->datasets, sizeof out->datasets);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        snprintf(out->datasets, sizeof out->datasets, "%s", out->name);
+    else if (!is_plain_name(out->datasets))
+        return cfg_fail(c, NULL, "datasets", "must be a folder name under datasets/");
+    return 0;
+}
+
 static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
                           const char *tree, lab_t *out)
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
-                                        "shape_rule", "timing", NULL};
+                                        "shape_rule", "timing", "wb_type", "datasets", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
-        read_shape_rule(c, root, out) != 0 || read_timing(c, root, tree, out) != 0)
+        read_shape_rule(c, root, out) != 0 || read_timing(c, root, tree, out) != 0 ||
+        read_wb_type(c, root, out) != 0 || read_datasets_name(c, root, out) != 0)
         return -1;
     return 0;
 }

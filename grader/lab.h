@@ -4,7 +4,11 @@
  * {
  *   "name": "lab3",
  *   "title": "Tiled matrix multiplication",
- *   "style": "kernel",                  "kernel" (harness owns the host) or "program" (libwb, issue 6)
+ *   "style": "kernel",                  "kernel" (harness owns the host) or "program" (a
+ *                                       libwb-style program with its own main(), labs/common/wb.h;
+ *                                       run as PROG -e EXPECTED -i IN0,IN1 -o OUT -t TYPE)
+ *   "wb_type": "matrix",                program style: TYPE above (default "matrix")
+ *   "datasets": "lab3",                 folder under datasets/ (default: the lab's name)
  *   "student_file": "matmul.cu",        file name under student/<lab>/ and reference/<lab>/
  *   "driver": "driver.cu",              host harness, relative to the lab folder
  *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset
@@ -32,7 +36,9 @@
 typedef struct {
     char name[64];
     char title[128];
-    char style[16];
+    char style[16];              /* "kernel" or "program" */
+    char wb_type[32];            /* program style: the `-t TYPE` argument ("matrix") */
+    char datasets[64];           /* datasets/<this>: the lab's datasets (default: name) */
     char dir[PATH_MAX];          /* the lab folder, e.g. <root>/labs/lab3 */
     char student_file[128];
     char driver_path[PATH_MAX];  /* absolute or root-relative path of the driver */

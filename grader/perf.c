@@ -39,6 +39,37 @@ static void parse_device_line(const char *key, const char *value, perf_result_t 
         r->runtime_version = atoi(value);
 }
 
+const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
+{
+    for (int i = 0; i < s->nimpls; i++)
+        if (strcmp(s->impls[i].name, name) == 0)
+            return &s->impls[i];
+    return NULL;
+}
+
+/* Student / reference speed on one shape; -1 without usable timings or
+ * when the student's timed output was wrong. */
+static double shape_ratio(const perf_shape_t *s)
+{
+    const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
+    if (!st || !ref || !(st->gflops > 0) || !(ref->gflops > 0) || st->wrong > 0)
+        return -1;
+    return st->gflops / ref->gflops;
+}
+
+/* The geometric mean of the shapes' ratios, 0 if any is unusable. */
+static double speed_ratio(const perf_result_t *r)
+{
+    double log_sum = 0;
+    for (int i = 0; i < r->nshapes; i++) {
+        double ratio = shape_ratio(&r->shapes[i]);
+        if (!(ratio > 0))
+            return 0;
+        log_sum += log(ratio);
+    }
+    return r->nshapes > 0 ? exp(log_sum / r->nshapes) : 0;
+}
+
 int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -68,26 +99,19 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
     free(copy);
     if (rc == 0 && out->nshapes == 0)
         rc = fail(err, errlen, "the timing program printed no results");
+    out->speed_ratio = rc == 0 ? speed_ratio(out) : 0;
     return rc;
 }
 
-const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
-{
-    for (int i = 0; i < s->nimpls; i++)
-        if (strcmp(s->impls[i].name, name) == 0)
-            return &s->impls[i];
-    return NULL;
-}
-
-/* One shape's lines; returns student/reference speed, or -1 if unusable. */
-static double report_shape(const perf_shape_t *s, const perf_result_t *r, int tile_width,
-                           strbuf_t *out)
+/* One shape's lines. */
+static void report_shape(const perf_shape_t *s, const perf_result_t *r, int tile_width,
+                         strbuf_t *out)
 {
     const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
     const perf_impl_t *naive = perf_impl(s, "naive"), *blas = perf_impl(s, "cublas");
     if (!st || !ref || !(st->gflops > 0) || !(ref->gflops > 0)) {
         sb_appendf(out, "%s: no usable timing\n", s->shape);
-        return -1;
+        return;
     }
     double ratio = st->gflops / ref->gflops;
     sb_appendf(out, "%s: %.0f GFLOP/s (median of %d, rse %.2f%%), %.2fx the reference (%.0f GFLOP/s)",
@@ -100,35 +124,23 @@ static double report_shape(const perf_shape_t *s, const perf_result_t *r, int ti
     if (r->bandwidth_gbs > 0)
         sb_appendf(out, "  bandwidth-bound ceiling for TILE_WIDTH %d: %.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
                    tile_width, r->bandwidth_gbs / 4.0 * tile_width, r->bandwidth_gbs, tile_width);
-    if (st->wrong > 0) {
+    if (st->wrong > 0)
         sb_appendf(out, "  FAILED: %ld wrong elements in the timed outputs\n", st->wrong);
-        return -1;
-    }
-    return ratio;
 }
 
 double perf_score(const perf_rule_t *rule, const perf_result_t *r, int tile_width, strbuf_t *out,
                   int *ok)
 {
     *ok = 0;
-    double log_sum = 0;
-    int counted = 0, broken = 0;
     sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d, CUDA %d):\n", r->device, r->sm_clock_mhz,
                r->driver_version, r->runtime_version);
-    for (int i = 0; i < r->nshapes; i++) {
-        double ratio = report_shape(&r->shapes[i], r, tile_width, out);
-        if (ratio > 0) {
-            log_sum += log(ratio);
-            counted++;
-        } else {
-            broken = 1;
-        }
-    }
-    if (broken || counted == 0) {
+    for (int i = 0; i < r->nshapes; i++)
+        report_shape(&r->shapes[i], r, tile_width, out);
+    double speed = speed_ratio(r);
+    if (!(speed > 0)) {
         sb_append(out, "no performance points: a timed output was wrong or a timing is missing\n");
         return 0;
     }
-    double speed = exp(log_sum / counted);
     double frac = (speed - rule->zero_at) / (rule->full_at - rule->zero_at);
     frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
     double score = round(rule->points * frac * 100) / 100;

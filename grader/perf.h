@@ -32,9 +32,12 @@ typedef struct {
     int sms, driver_version, runtime_version;
     perf_shape_t shapes[PERF_MAX_SHAPES];
     int nshapes;
+    double speed_ratio;   /* student / reference speed, geometric mean over the
+                             shapes; 0 when a shape has no usable timing or a
+                             wrong timed output (results.json "perf_ratio") */
 } perf_result_t;
 
-/* Parses the timing program's "key value" lines. */
+/* Parses the timing program's "key value" lines (and sets speed_ratio). */
 int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 

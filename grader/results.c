@@ -27,6 +27,23 @@ static void reserve_test(grade_t *g)
     g->cap = cap;
 }
 
+/* The map for the next test (grade_attach_error_map); per thread. */
+static _Thread_local error_map_t *pending_map;
+
+void grade_attach_error_map(const error_map_t *map)
+{
+    free(pending_map);
+    pending_map = NULL;
+    if (!map || map->map_rows <= 0 || map->map_cols <= 0)
+        return;
+    pending_map = malloc(sizeof *pending_map);
+    if (!pending_map) {
+        fputs("cugrade: out of memory\n", stderr);
+        abort();
+    }
+    *pending_map = *map;
+}
+
 test_result_t *grade_add_test(grade_t *g, const char *name, double score, double max_score,
                               int passed, visibility_t vis, const char *output)
 {
@@ -39,6 +56,8 @@ test_result_t *grade_add_test(grade_t *g, const char *name, double score, double
     t->passed = passed;
     t->visibility = vis;
     t->output = output ? strdup(output) : NULL;
+    t->error_map = pending_map; /* the test owns it now */
+    pending_map = NULL;
     return t;
 }
 
@@ -77,6 +96,51 @@ static void add_string(struct json_object *obj, const char *key, const char *s)
     json_object_object_add(obj, key, json_object_new_string(s ? s : ""));
 }
 
+struct json_object *error_map_to_json(const error_map_t *m)
+{
+    struct json_object *o = json_object_new_object();
+    json_object_object_add(o, "rows", json_object_new_int(m->rows));
+    json_object_object_add(o, "cols", json_object_new_int(m->cols));
+    json_object_object_add(o, "map_rows", json_object_new_int(m->map_rows));
+    json_object_object_add(o, "map_cols", json_object_new_int(m->map_cols));
+    add_string(o, "cells", m->cells);
+    return o;
+}
+
+static int get_int(struct json_object *obj, const char *key, int lo, int hi, int *out)
+{
+    struct json_object *v;
+    if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
+        return -1;
+    int64_t n = json_object_get_int64(v);
+    if (n < lo || n > hi)
+        return -1;
+    *out = (int)n;
+    return 0;
+}
+
+int error_map_from_json(struct json_object *obj, error_map_t *m)
+{
+    struct json_object *cells;
+    memset(m, 0, sizeof *m);
+    if (!obj || get_int(obj, "rows", 1, 1 << 20, &m->rows) != 0 ||
+        get_int(obj, "cols", 1, 1 << 20, &m->cols) != 0 ||
+        get_int(obj, "map_rows", 1, ERROR_MAP_MAX, &m->map_rows) != 0 ||
+        get_int(obj, "map_cols", 1, ERROR_MAP_MAX, &m->map_cols) != 0 ||
+        !json_object_object_get_ex(obj, "cells", &cells) ||
+        !json_object_is_type(cells, json_type_string))
+        goto bad;
+    const char *s = json_object_get_string(cells);
+    size_t n = (size_t)m->map_rows * m->map_cols;
+    if (strlen(s) != n || strspn(s, ".xo") != n || m->map_rows > m->rows || m->map_cols > m->cols)
+        goto bad;
+    memcpy(m->cells, s, n + 1);
+    return 0;
+bad:
+    memset(m, 0, sizeof *m);
+    return -1;
+}
+
 static struct json_object *test_to_json(const test_result_t *t)
 {
     struct json_object *o = json_object_new_object();
@@ -86,6 +150,11 @@ static struct json_object *test_to_json(const test_result_t *t)
     add_string(o, "status", t->passed ? "passed" : "failed");
     add_string(o, "output", t->output);
     add_string(o, "visibility", visibility_name(t->visibility));
+    if (t->error_map) {
+        struct json_object *extra = json_object_new_object();
+        json_object_object_add(extra, "error_map", error_map_to_json(t->error_map));
+        json_object_object_add(o, "extra_data", extra);
+    }
     return o;
 }
 
@@ -155,8 +224,10 @@ int grade_write_json(const grade_t *g, const char *path, char *err, size_t errle
 
 void grade_free(grade_t *g)
 {
-    for (int i = 0; i < g->ntests; i++)
+    for (int i = 0; i < g->ntests; i++) {
         free(g->tests[i].output);
+        free(g->tests[i].error_map);
+    }
     free(g->tests);
     free(g->output);
     for (int i = 0; i < g->nextra; i++)

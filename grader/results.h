@@ -3,14 +3,18 @@
  * The JSON follows Gradescope's autograder specification: top-level "score",
  * "execution_time", "output", "extra_data" (cugrade's own facts: lab,
  * backend, version, ...), "tests": [ { "name", "score", "max_score",
- * "status" ("passed"/"failed"), "output", "visibility" } ]. Written through a
- * temporary file and rename. */
+ * "status" ("passed"/"failed"), "output", "visibility", and for a failing
+ * dataset "extra_data": { "error_map": { "rows", "cols", "map_rows",
+ * "map_cols", "cells" } } } ]. Written through a temporary file and rename. */
 #ifndef CUGRADE_RESULTS_H
 #define CUGRADE_RESULTS_H
 
 #include <stddef.h>
 
+#include "compare.h"
 #include "rubric.h"
+
+struct json_object;
 
 typedef struct {
     char name[128];
@@ -18,9 +22,10 @@ typedef struct {
     int passed;
     visibility_t visibility;
     char *output; /* malloc'd, may be NULL */
+    error_map_t *error_map; /* malloc'd, NULL if none: the test's "extra_data" */
 } test_result_t;
 
-#define GRADE_MAX_EXTRA 16
+#define GRADE_MAX_EXTRA 24
 
 /* One entry of Gradescope's free-form "extra_data" object. */
 typedef struct {
@@ -41,6 +46,17 @@ typedef struct {
 /* Appends a test; output is copied. Returns the new test. */
 test_result_t *grade_add_test(grade_t *g, const char *name, double score, double max_score,
                               int passed, visibility_t vis, const char *output);
+/* Hands an error map to the next grade_add_test (a copy; NULL clears it).
+ * verdict_dataset judges a dataset just before the grader adds its test, so
+ * the map of a failing dataset lands on that dataset's test. */
+void grade_attach_error_map(const error_map_t *map);
+
+/* The "error_map" object of a test's "extra_data", and back: from_json
+ * returns 0 when obj is a well-formed map (at most ERROR_MAP_MAX cells a side,
+ * map_rows*map_cols cells of '.', 'x', 'o'), -1 otherwise. */
+struct json_object *error_map_to_json(const error_map_t *m);
+int error_map_from_json(struct json_object *obj, error_map_t *m);
+
 /* Adds "key": value to the top-level "extra_data" (silently ignored past
  * GRADE_MAX_EXTRA entries). */
 void grade_set_extra_text(grade_t *g, const char *key, const char *value);

@@ -25,6 +25,9 @@
  * instead and is split evenly over the datasets found. Visibility is one of
  * Gradescope's: visible, hidden, after_due_date, after_published.
  * time_limit_s is optional; unset (0) means the lab manifest's time_limit_s.
+ * "datasets.budget_s" (optional) caps the wall-clock time of all the dataset
+ * runs of one program together, so an endless loop costs the budget once,
+ * not the time limit once per dataset; datasets not run by then fail.
  * Unknown keys are errors (typos must not silently change grades). */
 #ifndef CUGRADE_RUBRIC_H
 #define CUGRADE_RUBRIC_H
@@ -86,6 +89,8 @@ typedef struct {
     double compile_points;
     visibility_t compile_visibility;
     dataset_rule_t datasets;  /* defaults for every dataset */
+    double budget_s;          /* datasets.budget_s: all dataset runs of one program together
+                               * (0: no budget) */
     int datasets_total_given; /* 1 if "total" was given instead of "points" */
     double datasets_total;
     dataset_override_t *overrides;

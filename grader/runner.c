@@ -131,9 +131,22 @@ static int start_child(child_t *c)
     c->fd = fds[0];
     c->start = now_seconds();
     c->deadline = c->start + c->spec->timeout_s;
+    if (c->spec->not_after > 0 && c->spec->not_after < c->deadline)
+        c->deadline = c->spec->not_after;
     c->reaped_at = 0;
     c->res->started = 1;
     return 0;
+}
+
+/* A run whose submission's time budget has already run out is not started. */
+static int budget_used_up(child_t *c)
+{
+    if (c->spec->not_after <= 0 || now_seconds() < c->spec->not_after)
+        return 0;
+    memset(c->res, 0, sizeof *c->res);
+    c->res->budget_out = 1;
+    c->res->output = strdup("");
+    return 1;
 }
 
 static void drain(child_t *c)
@@ -187,6 +200,7 @@ static void enforce_deadline(child_t *c, double t)
 {
     if (c->pid > 0 && t >= c->deadline && !c->res->timed_out) {
         c->res->timed_out = 1;
+        c->res->budget_out = c->deadline < c->start + c->spec->timeout_s;
         kill(-c->pid, SIGKILL);
         kill(c->pid, SIGKILL);
     }
@@ -218,7 +232,7 @@ int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_para
             c->res = &results[next];
             c->fd = -1;
             next++;
-            if (start_child(c) != 0) {
+            if (budget_used_up(c) || start_child(c) != 0) {
                 finished++;
                 continue;
             }
@@ -261,8 +275,14 @@ int run_one(const run_spec_t *spec, run_result_t *result) { return run_many(spec
 
 void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen)
 {
-    if (!r->started)
+    if (!r->started && r->budget_out)
+        snprintf(buf, buflen, "was not run: the submission's time budget of %g s for all its "
+                 "datasets was used up by the datasets before it", spec->budget_s);
+    else if (!r->started)
         snprintf(buf, buflen, "could not be started");
+    else if (r->timed_out && r->budget_out)
+        snprintf(buf, buflen, "exceeded the time limit (the submission's budget of %g s for all "
+                 "its datasets ran out) and was killed", spec->budget_s);
     else if (r->timed_out)
         snprintf(buf, buflen, "exceeded the time limit of %g s and was killed", spec->timeout_s);
     else if (r->signaled)

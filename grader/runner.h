@@ -20,6 +20,9 @@ typedef struct {
     size_t output_cap;       /* bytes of output kept; 0 means RUN_OUTPUT_CAP_DEFAULT */
     int sandboxed;           /* student code: run inside the sandbox (sandbox.h) with cwd
                               * as its only writable folder; cwd is then required */
+    double not_after;        /* now_seconds() time at which the submission's time budget
+                              * ends: not started after it, killed at it (0: no budget) */
+    double budget_s;         /* that budget in seconds, for messages */
 } run_spec_t;
 
 typedef struct {
@@ -28,7 +31,8 @@ typedef struct {
     int exit_code;
     int signaled;         /* killed by term_signal (not by our time limit) */
     int term_signal;
-    int timed_out;        /* killed because it ran past timeout_s */
+    int timed_out;        /* killed because it ran past timeout_s (or not_after) */
+    int budget_out;       /* not started, or killed, because not_after had come */
     double wall_s;
     char *output;         /* captured stdout+stderr, NUL-terminated, malloc'd */
     size_t output_len;    /* bytes kept */

@@ -62,18 +62,18 @@ static void hide_datasets(const ds_job_t *j)
         sandbox_hide_dir(real);
 }
 
-/* Writes the inputs into the run's folder and fills its argv and env. */
-static int prepare_run(ds_run_t *r, const char *program, const char *scratch, const char *prefix)
+static char *own(ds_run_t *r, char *s)
+{
+    r->owned[r->nowned++] = s;
+    return s;
+}
+
+/* Kernel style: the inputs as matbin files, PROG IN0 IN1 OUT. */
+static int prepare_driver_args(ds_run_t *r, const char *program)
 {
     const ds_job_t *j = r->job;
-    if (j->load_failed) {
-        snprintf(r->error, sizeof r->error, "%s", j->load_error);
-        return -1;
-    }
-    snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", scratch, prefix, j->ref.name);
-    if (mkdir_p(r->dir, r->error, sizeof r->error) != 0)
-        return -1;
-    r->argv[0] = strdup(program);
+    int n = 0;
+    r->argv[n++] = own(r, strdup(program));
     for (int i = 0; i < j->data.ninputs; i++) {
         char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/input%d.bin", r->dir, i);
@@ -82,21 +82,85 @@ static int prepare_run(ds_run_t *r, const char *program, const char *scratch, co
             snprintf(r->error, sizeof r->error, "%.2000s: cannot write", path);
             return -1;
         }
-        r->argv[i + 1] = strdup(path);
+        r->argv[n++] = own(r, strdup(path));
     }
     snprintf(r->out_path, sizeof r->out_path, "%s/output.bin", r->dir);
+    r->argv[n++] = r->out_path;
+    r->argv[n] = NULL;
+    return 0;
+}
+
+/* Copies a dataset file byte for byte (course files keep their quirks). */
+static int copy_input(const char *from, const char *to, char *err, size_t errlen)
+{
+    size_t len;
+    char *data = read_file(from, &len, err, errlen);
+    if (!data)
+        return -1;
+    int rc = write_file_atomic(to, data, len, err, errlen);
+    free(data);
+    return rc;
+}
+
+/* Program style (libwb): PROG -e EXPECTED -i IN0,IN1 -o OUT -t TYPE. */
+static int prepare_program_args(ds_run_t *r, const char *program, const lab_t *lab)
+{
+    const ds_job_t *j = r->job;
+    strbuf_t inputs = {0};
+    for (int i = 0; i < j->data.ninputs; i++) {
+        char from[PATH_MAX + 32], to[PATH_MAX + 32];
+        snprintf(from, sizeof from, "%s/input%d.raw", j->ref.dir, i);
+        snprintf(to, sizeof to, "%s/input%d.raw", r->dir, i);
+        if (copy_input(from, to, r->error, sizeof r->error) != 0) {
+            sb_free(&inputs);
+            return -1;
+        }
+        sb_appendf(&inputs, "%s%s", i ? "," : "", to);
+    }
+    char expected[PATH_MAX + 32];
+    /* where libwb's runs name output.raw; nothing is there: the grader compares */
+    snprintf(expected, sizeof expected, "%s/expected-output-is-hidden.raw", r->dir);
+    snprintf(r->out_path, sizeof r->out_path, "%s/output.raw", r->dir);
+    snprintf(r->wbtime_path, sizeof r->wbtime_path, "%s/wbtime.tsv", r->dir);
+    snprintf(r->env_wbtime, sizeof r->env_wbtime, "CUGRADE_WB_TIMES=%s", r->wbtime_path);
+    char **a = r->argv;
+    int n = 0;
+    a[n++] = own(r, strdup(program));
+    a[n++] = "-e", a[n++] = own(r, strdup(expected));
+    a[n++] = "-i", a[n++] = own(r, sb_detach(&inputs));
+    a[n++] = "-o", a[n++] = r->out_path;
+    a[n++] = "-t", a[n++] = (char *)lab->wb_type;
+    a[n] = NULL;
+    return 0;
+}
+
+/* Writes the inputs into the run's folder and fills its argv and env. */
+static int prepare_run(ds_run_t *r, const runs_how_t *how)
+{
+    const ds_job_t *j = r->job;
+    if (j->load_failed) {
+        snprintf(r->error, sizeof r->error, "%s", j->load_error);
+        return -1;
+    }
+    snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", how->scratch, how->prefix, j->ref.name);
+    if (mkdir_p(r->dir, r->error, sizeof r->error) != 0)
+        return -1;
+    int program_style = strcmp(how->lab->style, "program") == 0;
+    if ((program_style ? prepare_program_args(r, how->program, how->lab)
+                       : prepare_driver_args(r, how->program)) != 0)
+        return -1;
     snprintf(r->diag_path, sizeof r->diag_path, "%s/emu-report.txt", r->dir);
-    r->argv[j->data.ninputs + 1] = r->out_path;
     snprintf(r->env_diag, sizeof r->env_diag, "CUGRADE_EMU_DIAG=%s", r->diag_path);
     r->env[0] = r->env_diag;
+    r->env[1] = program_style ? r->env_wbtime : NULL;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .extra_env = r->env,
-                           .timeout_s = j->rule.time_limit_s, .sandboxed = 1};
+                           .timeout_s = j->rule.time_limit_s, .sandboxed = 1,
+                           .not_after = how->not_after, .budget_s = how->budget_s};
     r->started = 1;
     return 0;
 }
 
-ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const char *scratch,
-                       const char *prefix, int max_parallel)
+ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how)
 {
     ds_run_t *runs = calloc((size_t)n, sizeof *runs);
     run_spec_t *specs = calloc((size_t)n, sizeof *specs);
@@ -105,13 +169,13 @@ ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const c
     for (int i = 0; i < n; i++) {
         runs[i].job = &jobs[i];
         hide_datasets(&jobs[i]);
-        if (prepare_run(&runs[i], program, scratch, prefix) == 0) {
+        if (prepare_run(&runs[i], how) == 0) {
             index[nrun] = i;
             specs[nrun++] = runs[i].spec;
         }
     }
     sandbox_available(); /* the trial run, once, before the student runs */
-    run_many(specs, results, nrun, max_parallel);
+    run_many(specs, results, nrun, how->max_parallel);
     for (int r = 0; r < nrun; r++)
         runs[index[r]].result = results[r];
     free(specs);
@@ -123,8 +187,8 @@ ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const c
 void runs_free(ds_run_t *runs, int n)
 {
     for (int i = 0; runs && i < n; i++) {
-        for (int a = 0; a < DATASET_MAX_INPUTS + 1 && runs[i].argv[a] != runs[i].out_path; a++)
-            free(runs[i].argv[a]);
+        for (int k = 0; k < runs[i].nowned; k++)
+            free(runs[i].owned[k]);
         run_result_free(&runs[i].result);
     }
     free(runs);

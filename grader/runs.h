@@ -30,9 +30,13 @@ typedef struct {
     char dir[PATH_MAX - 64];    /* scratch folder of this run (room left for file names) */
     char out_path[PATH_MAX];
     char diag_path[PATH_MAX];   /* the emulator's report (CUGRADE_EMU_DIAG) */
-    char *argv[DATASET_MAX_INPUTS + 3];
+    char *argv[DATASET_MAX_INPUTS + 10];
+    char *owned[DATASET_MAX_INPUTS + 2]; /* malloc'd argv strings */
+    int nowned;
     char env_diag[PATH_MAX + 32];
-    char *env[2];
+    char env_wbtime[PATH_MAX + 32];
+    char wbtime_path[PATH_MAX];  /* program style: wbTime_stop lines (CUGRADE_WB_TIMES) */
+    char *env[3];
     run_spec_t spec;
     run_result_t result;
 } ds_run_t;
@@ -43,10 +47,24 @@ void jobs_free(ds_job_t *jobs, int n);
 /* "dataset 12 (417x210x519)" */
 void job_test_name(const ds_job_t *j, char *buf, size_t len);
 
-/* Runs program on every loaded dataset, max_parallel at a time, each in
- * <scratch>/<prefix>-<dataset>; returns n runs (in dataset order). */
-ds_run_t *runs_execute(const ds_job_t *jobs, int n, const char *program, const char *scratch,
-                       const char *prefix, int max_parallel);
+/* How to run a program on the datasets. */
+typedef struct {
+    const lab_t *lab;     /* its style says how the program is called */
+    const char *program;
+    const char *scratch;  /* each run gets <scratch>/<prefix>-<dataset> */
+    const char *prefix;
+    int max_parallel;
+    double not_after;     /* the submission's time budget ends (now_seconds()); 0: none */
+    double budget_s;      /* that budget, for messages */
+} runs_how_t;
+
+/* Runs how->program on every loaded dataset; returns n runs (in dataset
+ * order). A kernel-style lab's driver is called as PROG IN0.bin IN1.bin
+ * OUT.bin (matbin files); a program-style (libwb) lab's program as
+ * PROG -e EXPECTED -i IN0.raw,IN1.raw -o OUT.raw -t TYPE, like libwb's runs,
+ * with copies of the dataset's own .raw inputs and an EXPECTED path that
+ * does not exist (the grader compares OUT itself). */
+ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how);
 void runs_free(ds_run_t *runs, int n);
 
 #endif

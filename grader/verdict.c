@@ -1,8 +1,11 @@
-/* verdict.c - judge one dataset run and explain the verdict. */
+/* verdict.c - judge one dataset run and explain the verdict; a failing
+ * comparison also hands its error map to the dataset's test (results.h). */
 #include "verdict.h"
 #include "compare.h"
 #include "emureport.h"
 #include "matbin.h"
+#include "results.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +30,12 @@ static void append_harness_lines(const char *output, strbuf_t *msg)
 
 static const char *cuda_error_hint(const char *output)
 {
-    if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration"))
+    if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration") ||
+        strstr(output, "invalid configuration argument"))
         return "hint: a launch with an invalid configuration: a grid dimension of 0 (integer "
                "division of a size smaller than TILE_WIDTH?) or more than 1024 threads per block.\n";
-    if (strstr(output, "cudaErrorIllegalAddress") || strstr(output, "cudaErrorLaunchFailure"))
+    if (strstr(output, "cudaErrorIllegalAddress") || strstr(output, "cudaErrorLaunchFailure") ||
+        strstr(output, "illegal memory access"))
         return "hint: the kernel accessed memory outside the matrices: check the boundary "
                "conditions of the loads and of the store.\n";
     return "";
@@ -105,20 +110,50 @@ static const char *likely_cause(const char *report_path)
     return cause;
 }
 
-/* Compares the child's output file with the expected matrix. */
-static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const char *cause,
-                        strbuf_t *msg)
+static int is_program_style(const lab_t *lab) { return strcmp(lab->style, "program") == 0; }
+
+/* Reads what the program wrote: the driver's matbin file (with the kernel
+ * time), or a program-style lab's wbSolution file (libwb .raw). 0, or -1
+ * with the verdict in msg. */
+static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, double *elapsed_ms,
+                       strbuf_t *msg)
 {
+    *elapsed_ms = -1;
+    if (is_program_style(lab)) {
+        char err[1024];
+        if (!is_file(r->out_path)) {
+            sb_append(msg, "FAILED: the program wrote no solution (wbSolution was not called, or "
+                           "the program stopped before it)\n");
+            return -1;
+        }
+        if (raw_read(r->out_path, got, err, sizeof err) != 0) {
+            sb_appendf(msg, "FAILED: the solution wbSolution wrote is malformed: %s\n", err);
+            return -1;
+        }
+        return 0;
+    }
     float *data = NULL;
     matbin_header_t hdr;
-    const ds_job_t *j = r->job;
     int rc = matbin_read(r->out_path, &data, &hdr);
     if (rc != 0) {
         sb_appendf(msg, "FAILED: the program %s no output\n",
                    rc == -1 ? "produced" : "produced a truncated or malformed");
-        return 0;
+        return -1;
     }
-    matrix_t got = {.rows = (int)hdr.rows, .cols = (int)hdr.cols, .data = data};
+    *got = (matrix_t){.rows = (int)hdr.rows, .cols = (int)hdr.cols, .data = data};
+    *elapsed_ms = hdr.elapsed_ms;
+    return 0;
+}
+
+/* Compares the child's output file with the expected matrix. */
+static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const char *cause,
+                        strbuf_t *msg)
+{
+    const ds_job_t *j = r->job;
+    matrix_t got = {0};
+    double elapsed_ms;
+    if (read_output(r, lab, &got, &elapsed_ms, msg) != 0)
+        return 0;
     compare_result_t cr;
     int inner = j->data.ninputs == 2 ? j->data.inputs[0].cols : 0;
     compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width, inner, &cr);
@@ -132,11 +167,38 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     if (!cr.passed && cause)
         sb_appendf(msg, "likely cause: %s\n", cause);
     append_mismatches(&cr, msg);
-    if (hdr.elapsed_ms >= 0)
-        sb_appendf(msg, "kernel time: %.3f ms%s\n", hdr.elapsed_ms,
+    if (!cr.passed)
+        grade_attach_error_map(&cr.map); /* none on a shape mismatch */
+    if (elapsed_ms >= 0)
+        sb_appendf(msg, "kernel time: %.3f ms%s\n", elapsed_ms,
                    backend == BACKEND_EMU ? " on the CPU emulator (not a GPU time; not scored)" : "");
-    free(data);
+    free(got.data);
     return cr.passed;
+}
+
+/* A program-style lab's wbTime_start/stop timings (CUGRADE_WB_TIMES file:
+ * KIND<TAB>SECONDS<TAB>MESSAGE lines), in libwb's kinds. */
+static void append_wb_times(const ds_run_t *r, backend_t backend, strbuf_t *msg)
+{
+    enum { SHOWN = 12 };
+    char *text = r->wbtime_path[0] ? read_file(r->wbtime_path, NULL, NULL, 0) : NULL;
+    int n = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t2 || n++ >= SHOWN)
+            continue;
+        *t1 = *t2 = '\0';
+        if (n == 1)
+            sb_appendf(msg, "wbTime timers%s:\n",
+                       backend == BACKEND_EMU ? " (on the CPU emulator: not GPU times)" : "");
+        sb_appendf(msg, "  %-13.20s %10.3f ms  %.200s\n", line, atof(t1 + 1) * 1e3, t2 + 1);
+    }
+    if (n > SHOWN)
+        sb_appendf(msg, "  (%d more wbTime timers not shown)\n", n - SHOWN);
+    free(text);
 }
 
 /* The emulator's findings on this run, at most FINDINGS_SHOWN_PER_KIND of
@@ -179,14 +241,17 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg)
                         "waiting for another forever?)\n", why);
     } else {
         sb_appendf(msg, "FAILED: the program %s\n", why);
-        if (!rr->signaled)
+        if (!rr->signaled) {
             append_harness_lines(rr->output, msg);
+            sb_append(msg, cuda_error_hint(rr->output ? rr->output : "")); /* wbCheck's */
+        }
     }
 }
 
 int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
 {
     int passed = 0;
+    grade_attach_error_map(NULL); /* only a failed comparison leaves a map */
     const char *cause = likely_cause(r->diag_path);
     if (r->result.exited && r->result.exit_code == 0) {
         passed = judge_output(r, lab, backend, cause, msg);
@@ -195,6 +260,7 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
         if (cause)
             sb_appendf(msg, "likely cause: %s\n", cause);
     }
+    append_wb_times(r, backend, msg);
     append_findings(r->diag_path, msg);
     append_program_output(&r->result, msg);
     return passed;

@@ -10,7 +10,9 @@
 #include "runs.h"
 #include "util.h"
 
-/* Appends the message to msg; returns 1 if the dataset passed. */
+/* Appends the message to msg; returns 1 if the dataset passed. When the
+ * output was compared and is wrong, the error map goes to the next test the
+ * caller adds (grade_attach_error_map): add the dataset's test right after. */
 int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg);
 
 #endif

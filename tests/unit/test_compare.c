@@ -1,6 +1,7 @@
 /* test_compare.c - the tolerance rule (NaN never passes, the edge is
- * inclusive), poison accounting, and each hint from a constructed error
- * pattern of a student's matrix multiplication. */
+ * inclusive), poison accounting, each hint from a constructed error pattern
+ * of a student's matrix multiplication, and the error map (block sizes,
+ * never written beats wrong, shrinking it for the terminal). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
@@ -354,4 +355,104 @@ Test(compare_hint, every_result_is_one_line)
     cr_assert_null(strchr(s, '\n'));
     free(e.data);
     free(g.data);
+}
+
+/* ---- the error map ------------------------------------------------------------------------ */
+
+static char cell(const error_map_t *m, int r, int c) { return m->cells[r * m->map_cols + c]; }
+
+Test(compare_map, right_output_gives_an_all_right_map_of_one_element_cells)
+{
+    matrix_t e = expected_matrix(64, 40), g = copy_of(&e);
+    compare_result_t r = compare(&e, &g, 16, 64);
+    cr_assert_eq(r.map.rows, 64);
+    cr_assert_eq(r.map.cols, 40);
+    cr_assert_eq(r.map.map_rows, 64);
+    cr_assert_eq(r.map.map_cols, 40);
+    cr_assert_eq(strlen(r.map.cells), 64 * 40);
+    cr_assert_eq(strspn(r.map.cells, "."), 64 * 40);
+    cr_assert_eq(error_map_cell_rows(&r.map), 1);
+    free(e.data);
+    free(g.data);
+}
+
+Test(compare_map, grid_too_small_marks_only_the_last_cells_never_written)
+{
+    /* 100x56: cells of 2x1 elements, 50x56 of them; rows 96..99 are cell
+     * rows 48..49, columns 48..55 cell columns 48..55 */
+    matrix_t e = expected_matrix(100, 56), g = copy_of(&e);
+    poison_partial_tiles(&g, 16);
+    compare_result_t r = compare(&e, &g, 16, 128);
+    cr_assert_eq(r.map.map_rows, 50);
+    cr_assert_eq(r.map.map_cols, 56);
+    cr_assert_eq(error_map_cell_rows(&r.map), 2);
+    cr_assert_eq(error_map_cell_cols(&r.map), 1);
+    for (int i = 0; i < 50; i++)
+        for (int j = 0; j < 56; j++)
+            cr_assert_eq(cell(&r.map, i, j), i >= 48 || j >= 48 ? 'o' : '.', "cell %d,%d", i, j);
+    free(e.data);
+    free(g.data);
+}
+
+Test(compare_map, at_most_64_cells_a_side_and_never_written_beats_wrong)
+{
+    matrix_t e = expected_matrix(1000, 3), g = copy_of(&e);
+    *at(&g, 0, 0) = 1.0f;     /* wrong, cell (0, 0) */
+    *at(&g, 15, 0) = poison(); /* never written, the same cell: wins */
+    *at(&g, 16, 1) = 2.0f;    /* wrong alone in cell (1, 1) */
+    *at(&g, 999, 2) = poison(); /* the last, smaller cell */
+    compare_result_t r = compare(&e, &g, 16, 8);
+    cr_assert_eq(error_map_cell_rows(&r.map), 16);
+    cr_assert_eq(r.map.map_rows, 63); /* ceil(1000 / 16) */
+    cr_assert_eq(r.map.map_cols, 3);
+    cr_assert_eq(cell(&r.map, 0, 0), 'o');
+    cr_assert_eq(cell(&r.map, 1, 1), 'x');
+    cr_assert_eq(cell(&r.map, 62, 2), 'o');
+    int marked = 0;
+    for (int i = 0; i < 63 * 3; i++)
+        marked += r.map.cells[i] != '.';
+    cr_assert_eq(marked, 3);
+    free(e.data);
+    free(g.data);
+    e = expected_matrix(4096, 65), g = copy_of(&e);
+    r = compare(&e, &g, 16, 8);
+    cr_assert_eq(r.map.map_rows, 64);
+    cr_assert_eq(r.map.map_cols, 33); /* blocks of 2 columns */
+    free(e.data);
+    free(g.data);
+}
+
+Test(compare_map, no_map_on_a_shape_mismatch)
+{
+    matrix_t e = expected_matrix(64, 64), g = expected_matrix(64, 63);
+    compare_result_t r = compare(&e, &g, 16, 64);
+    cr_assert_eq(r.map.map_rows, 0);
+    cr_assert_eq(r.map.map_cols, 0);
+    free(e.data);
+    free(g.data);
+}
+
+Test(compare_map, shrinking_keeps_the_worst_state_of_each_block)
+{
+    error_map_t m, s;
+    memset(&m, 0, sizeof m);
+    m.rows = m.cols = 64;
+    m.map_rows = m.map_cols = 64;
+    memset(m.cells, '.', 64 * 64);
+    m.cells[64 * 64] = '\0';
+    m.cells[0] = 'x';
+    m.cells[1] = 'o';               /* with the 'x' in shrunk cell (0, 0) */
+    m.cells[63 * 64 + 63] = 'x';    /* bottom right */
+    error_map_shrink(&m, 16, 48, &s);
+    cr_assert_eq(s.map_rows, 16);
+    cr_assert_eq(s.map_cols, 32);
+    cr_assert_eq(s.rows, 64);
+    cr_assert_eq(error_map_cell_rows(&s), 4);
+    cr_assert_eq(error_map_cell_cols(&s), 2);
+    cr_assert_eq(strlen(s.cells), 16 * 32);
+    cr_assert_eq(cell(&s, 0, 0), 'o');
+    cr_assert_eq(cell(&s, 15, 31), 'x');
+    cr_assert_eq(cell(&s, 7, 7), '.');
+    error_map_shrink(&m, 100, 100, &s);
+    cr_assert_str_eq(s.cells, m.cells, "a small enough map stays as it is");
 }

@@ -163,7 +163,7 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, shape_rule, timing)");
+                                "time_limit_s, shape_rule, timing, wb_type, datasets)");
 }
 
 Test(lab_reject, time_limit)

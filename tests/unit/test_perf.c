@@ -1,7 +1,8 @@
 /* test_perf.c - the performance test without a GPU: the timing program's
  * output is parsed and scored on the rubric's linear scale (geometric mean
- * of the speed relative to the reference over the shapes); wrong timed
- * outputs and missing timings earn nothing. */
+ * of the speed relative to the reference over the shapes, also kept as a
+ * number for the class report); wrong timed outputs and missing timings
+ * earn nothing and have no ratio. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -118,4 +119,30 @@ Test(perf, wrong_timed_output_earns_nothing)
     cr_assert(!ok);
     cr_assert(strstr(sb_str(&out), "FAILED: 17 wrong elements in the timed outputs"), "%s", sb_str(&out));
     sb_free(&out);
+}
+
+static double ratio_of(const char *text)
+{
+    perf_result_t res;
+    char err[256] = "";
+    cr_assert_eq(perf_parse(text, &res, err, sizeof err), 0, "%s", err);
+    return res.speed_ratio;
+}
+
+Test(perf, speed_ratio_is_the_geometric_mean_or_0_when_unusable)
+{
+    cr_assert_float_eq(ratio_of(DEVICE "shape 4096x4096x4096\n"
+                                       "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 640 wrong 0\n"
+                                       "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 1000 wrong 0\n"
+                                       "shape 3001x2999x3003\n"
+                                       "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 810 wrong 0\n"
+                                       "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 1000 wrong 0\n"),
+                       0.72, 1e-12);
+    cr_assert_eq(ratio_of(DEVICE "shape 8x8x8\n"
+                                 "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 9000 wrong 17\n"
+                                 "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 8000 wrong 0\n"),
+                 0, "a wrong timed output has no ratio");
+    cr_assert_eq(ratio_of(DEVICE "shape 8x8x8\n"
+                                 "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 9000 wrong 0\n"),
+                 0, "no reference timing, no ratio");
 }

@@ -1,5 +1,6 @@
 /* test_results.c - Gradescope results.json: parsed back with json-c to check
- * its shape, numbers without float noise, visibility spellings, and the
+ * its shape, numbers without float noise, visibility spellings, the per-test
+ * extra_data with the error map (only on the test it was handed to), and the
  * atomic write that leaves no temporary file behind. */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -212,4 +213,65 @@ Test(results_json, extra_data_holds_cugrades_facts)
     cr_assert_eq(json_object_get_int(member(extra, "datasets_passed")), 19);
     json_object_put(root);
     grade_free(&g);
+}
+
+static error_map_t small_map(void)
+{
+    error_map_t m;
+    memset(&m, 0, sizeof m);
+    m.rows = 100, m.cols = 56, m.map_rows = 2, m.map_cols = 3;
+    strcpy(m.cells, "..x" "ooo");
+    return m;
+}
+
+Test(results_json, error_map_goes_to_the_next_test_only)
+{
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    grade_add_test(&g, "compiles", 0, 0, 1, VIS_VISIBLE, "ok");
+    error_map_t m = small_map();
+    grade_attach_error_map(&m);
+    grade_add_test(&g, "dataset 4 (100x128x56)", 0, 3.5, 0, VIS_VISIBLE, "FAILED");
+    grade_add_test(&g, "dataset 5", 3.5, 3.5, 1, VIS_VISIBLE, "passed");
+    grade_attach_error_map(&m);
+    grade_attach_error_map(NULL); /* cleared: nothing for the next test */
+    grade_add_test(&g, "dataset 6", 0, 3.5, 0, VIS_VISIBLE, "crashed");
+    struct json_object *root = render_and_parse(&g), *tests = member(root, "tests"), *v;
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(json_object_object_get_ex(json_object_array_get_idx(tests, (size_t)i),
+                                               "extra_data", &v),
+                     i == 1, "test %d", i);
+    struct json_object *map =
+        member(member(json_object_array_get_idx(tests, 1), "extra_data"), "error_map");
+    cr_assert_eq(json_object_get_int(member(map, "rows")), 100);
+    cr_assert_eq(json_object_get_int(member(map, "cols")), 56);
+    cr_assert_eq(json_object_get_int(member(map, "map_rows")), 2);
+    cr_assert_eq(json_object_get_int(member(map, "map_cols")), 3);
+    cr_assert_str_eq(json_object_get_string(member(map, "cells")), "..xooo");
+    error_map_t back;
+    cr_assert_eq(error_map_from_json(map, &back), 0);
+    cr_assert_eq(back.map_rows, 2);
+    cr_assert_str_eq(back.cells, "..xooo");
+    json_object_put(root);
+    grade_free(&g);
+}
+
+Test(results_json, malformed_error_maps_are_refused)
+{
+    const char *bad[] = {
+        "{\"rows\": 4, \"cols\": 4, \"map_rows\": 2, \"map_cols\": 2, \"cells\": \"...\"}",
+        "{\"rows\": 4, \"cols\": 4, \"map_rows\": 2, \"map_cols\": 2, \"cells\": \"..?.\"}",
+        "{\"rows\": 400, \"cols\": 4, \"map_rows\": 65, \"map_cols\": 1, \"cells\": \"\"}",
+        "{\"rows\": 1, \"cols\": 4, \"map_rows\": 2, \"map_cols\": 2, \"cells\": \"....\"}",
+        "{\"rows\": 4, \"cols\": 4, \"map_rows\": \"2\", \"map_cols\": 2, \"cells\": \"....\"}",
+        "[]"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct json_object *o = json_tokener_parse(bad[i]);
+        error_map_t m;
+        cr_assert_eq(error_map_from_json(o, &m), -1, "%s", bad[i]);
+        cr_assert_eq(m.map_rows, 0);
+        json_object_put(o);
+    }
+    error_map_t m;
+    cr_assert_eq(error_map_from_json(NULL, &m), -1);
 }

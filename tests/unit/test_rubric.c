@@ -54,6 +54,7 @@ Test(rubric_load, defaults)
     cr_assert_eq(r.datasets.points, 2.5);
     cr_assert_eq(r.datasets.visibility, VIS_VISIBLE);
     cr_assert_eq(r.datasets.time_limit_s, 0, "unset: the lab manifest's limit applies");
+    cr_assert_eq(r.budget_s, 0, "unset: no budget");
     cr_assert_eq(r.noverrides, 0);
     for (int id = 0; id < CHECK_COUNT; id++)
         cr_assert(!r.checks[id].present);
@@ -68,6 +69,7 @@ Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
     cr_assert_eq(r.compile_visibility, VIS_HIDDEN);
     cr_assert_eq(r.datasets.visibility, VIS_AFTER_DUE_DATE);
     cr_assert_eq(r.datasets.time_limit_s, 20);
+    cr_assert_eq(r.budget_s, 75);
     cr_assert_eq(r.noverrides, 2);
     cr_assert(r.checks[CHECK_RACE_FREE].present);
     cr_assert_eq(r.checks[CHECK_RACE_FREE].points, 5);
@@ -218,7 +220,7 @@ Test(rubric_reject, unknown_keys)
 {
     expect_error(FIX "unknown_key.json",
                  FIX "unknown_key.json: labs.lab3.datasets.pointz: unknown key (known keys: "
-                     "points, total, visibility, time_limit_s, overrides)");
+                     "points, total, visibility, time_limit_s, budget_s, overrides)");
     expect_error(FIX "unknown_lab_key.json",
                  FIX "unknown_lab_key.json: labs.lab3.extra_credit: unknown key (known keys: "
                      "compile, datasets, checks, performance)");
@@ -247,6 +249,13 @@ Test(rubric_reject, time_limits_out_of_range)
     expect_error(FIX "huge_time_limit.json",
                  FIX "huge_time_limit.json: labs.lab3.datasets.overrides.5.time_limit_s: must "
                      "be a number of seconds > 0 and <= 3600");
+}
+
+Test(rubric_reject, budget_not_a_number)
+{
+    expect_error(FIX "bad_budget.json",
+                 FIX "bad_budget.json: labs.lab3.datasets.budget_s: must be a number of seconds "
+                     "> 0 and <= 72000");
 }
 
 Test(rubric_reject, override_points_with_total)

@@ -99,3 +99,30 @@ Test(runner, runs_several_at_once_and_keeps_their_order, .timeout = 30)
     for (int i = 0; i < 3; i++)
         run_result_free(&res[i]);
 }
+
+/* The submission's time budget: a run that starts after it ended is not run,
+ * a run still going when it ends is killed, each with its own reason. */
+Test(runner, the_time_budget_stops_what_is_left)
+{
+    char *sleepy[] = {"/bin/sh", "-c", "sleep 30", NULL};
+    char *quick[] = {"/bin/sh", "-c", "echo done", NULL};
+    double t0 = now_seconds();
+    run_spec_t specs[3] = {
+        {.argv = sleepy, .timeout_s = 20, .not_after = t0 + 0.5, .budget_s = 0.5},
+        {.argv = quick, .timeout_s = 20, .not_after = t0 + 0.5, .budget_s = 0.5},
+        {.argv = quick, .timeout_s = 20},
+    };
+    run_result_t r[3];
+    run_many(specs, r, 3, 1); /* one at a time: the sleeper uses up the budget */
+    cr_assert(r[0].started && r[0].timed_out && r[0].budget_out);
+    cr_assert_lt(r[0].wall_s, 10, "killed at the budget, not at its own 20 s limit");
+    cr_assert(!r[1].started && r[1].budget_out, "started after the budget ended");
+    cr_assert(r[2].started && r[2].exited && r[2].exit_code == 0, "no budget: runs");
+    char why[256];
+    run_describe(&r[0], &specs[0], why, sizeof why);
+    cr_assert(strstr(why, "exceeded the time limit (the submission's budget of 0.5 s"), "%s", why);
+    run_describe(&r[1], &specs[1], why, sizeof why);
+    cr_assert(strstr(why, "was not run: the submission's time budget of 0.5 s"), "%s", why);
+    for (int i = 0; i < 3; i++)
+        run_result_free(&r[i]);
+}

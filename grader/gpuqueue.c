@@ -1,0 +1,94 @@
+/* gpuqueue.c - the per-GPU timing queue (see gpuqueue.h): flock(2) on
+ * <dir>/gpu<N>.gate and <dir>/gpu<N>.lock. A shared user passes through the
+ * gate and holds the lock shared; an exclusive user holds the gate (stopping
+ * newcomers) while it waits for the lock exclusively, and keeps both. */
+#include "gpuqueue.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static int open_lock_file(const char *dir, int gpu, const char *suffix, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/gpu%d.%s", dir, gpu, suffix);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fail(err, errlen, "%s: cannot open the GPU queue: %s", path, strerror(errno));
+    return fd;
+}
+
+/* flock that retries on EINTR: 0 held, 1 busy (nonblocking only), -1 error. */
+static int lock_fd(int fd, int op, int nonblocking)
+{
+    for (;;) {
+        if (flock(fd, op | (nonblocking ? LOCK_NB : 0)) == 0)
+            return 0;
+        if (errno == EWOULDBLOCK && nonblocking)
+            return 1;
+        if (errno != EINTR)
+            return -1;
+    }
+}
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd); /* closing the last descriptor drops the flock */
+    *fd = -1;
+}
+
+/* 1 entered, 0 busy (nonblocking only), -1 error. */
+static int enter(const char *dir, int gpu, gpu_use_t use, int nonblocking, gpu_slot_t *slot,
+                 char *err, size_t errlen)
+{
+    double t0 = now_seconds();
+    slot->gate_fd = slot->lock_fd = -1;
+    slot->waited_s = 0;
+    if (!dir || !dir[0])
+        return 1;
+    if (mkdir_p(dir, err, errlen) != 0)
+        return -1;
+    slot->gate_fd = open_lock_file(dir, gpu, "gate", err, errlen);
+    slot->lock_fd = slot->gate_fd < 0 ? -1 : open_lock_file(dir, gpu, "lock", err, errlen);
+    if (slot->lock_fd < 0) {
+        gpu_queue_leave(slot);
+        return -1;
+    }
+    int rc = lock_fd(slot->gate_fd, LOCK_EX, nonblocking);
+    if (rc == 0)
+        rc = lock_fd(slot->lock_fd, use == GPU_SHARED ? LOCK_SH : LOCK_EX, nonblocking);
+    if (rc != 0) {
+        if (rc < 0)
+            fail(err, errlen, "%s: cannot lock the GPU queue: %s", dir, strerror(errno));
+        gpu_queue_leave(slot);
+        return rc < 0 ? -1 : 0;
+    }
+    if (use == GPU_SHARED)
+        close_fd(&slot->gate_fd); /* let the next one through */
+    slot->waited_s = now_seconds() - t0;
+    return 1;
+}
+
+int gpu_queue_enter(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot, char *err,
+                    size_t errlen)
+{
+    return enter(dir, gpu, use, 0, slot, err, errlen) == 1 ? 0 : -1;
+}
+
+int gpu_queue_try(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot, char *err,
+                  size_t errlen)
+{
+    return enter(dir, gpu, use, 1, slot, err, errlen);
+}
+
+void gpu_queue_leave(gpu_slot_t *slot)
+{
+    close_fd(&slot->lock_fd);
+    close_fd(&slot->gate_fd);
+}

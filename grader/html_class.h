@@ -1,0 +1,50 @@
+/* html_class.h - the class as batch_class.c loads it from every
+ * RESULTS_DIR/<id>/results.json, and the class page RESULTS_DIR/class.html
+ * rendered from it: one self-contained file (inline CSS, JS and SVG, PNG
+ * data: URIs) with the score histogram, the pass rate per test, the
+ * distribution of the performance ratio, the counts, and a sortable table of
+ * the students (click a header, or open it with #sort=KEY / #sort=-KEY; the
+ * script sets body's data-ready="1" once the table is sorted). */
+#ifndef CUGRADE_HTML_CLASS_H
+#define CUGRADE_HTML_CLASS_H
+
+#include "compare.h"
+
+typedef struct {
+    char *name;
+    double score, max_score;
+    int passed;
+    int skipped; /* 0 of 0 and "not scored ..." or "not run ...": does not apply */
+} class_cell_t;
+
+typedef struct {
+    char *id;
+    char lab[32];
+    double total, max;
+    int cannot_grade, no_compile, timed_out, crashed;
+    double perf_ratio;  /* student / reference speed; <= 0: not timed */
+    error_map_t *map;   /* the first failing dataset's error map, or NULL */
+    int map_test;       /* that test's index in tests */
+    class_cell_t *tests;
+    int ntests;
+} class_row_t;
+
+typedef struct {
+    class_row_t *rows;
+    int n;
+    char **cols; /* test names, the table's columns */
+    int ncols, colcap;
+} class_data_t;
+
+typedef struct {
+    int graded, cannot, no_compile, timed_out, crashed;
+    double mean, max;
+} class_counts_t;
+
+/* The test of row r named name, or NULL. */
+const class_cell_t *class_find_cell(const class_row_t *r, const char *name);
+
+/* class.html (caller frees). Student pages are linked as <id>/report.html. */
+char *html_class_page(const class_data_t *c, const class_counts_t *k);
+
+#endif

@@ -1,0 +1,40 @@
+/* png.h - a small PNG writer for the reports' pictures: indexed colour (a
+ * palette of up to 256 entries, bit depth 1, 2, 4 or 8: the smallest that
+ * holds the palette), zlib data in stored (uncompressed) deflate blocks, its
+ * own CRC-32 and Adler-32, and base64 for data: URIs. No dependency beyond
+ * libc: the pictures are small and go inline into self-contained HTML. */
+#ifndef CUGRADE_PNG_H
+#define CUGRADE_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare.h"
+
+typedef struct {
+    uint8_t r, g, b;
+} png_rgb_t;
+
+/* Encodes width x height palette indices (one byte per pixel, row-major,
+ * each < npalette) into a PNG in *png (malloc'd, *len bytes). Returns 0, or
+ * -1 for bad arguments (no pixels, more than 1<<15 a side, no palette or
+ * more than 256 entries, an index outside the palette). */
+int png_encode_indexed(const uint8_t *pixels, int width, int height, const png_rgb_t *palette,
+                       int npalette, unsigned char **png, size_t *len);
+
+/* CRC-32 as PNG and zlib use it (ISO 3309, reflected 0xEDB88320). */
+uint32_t png_crc32(const void *data, size_t len);
+/* Adler-32 of RFC 1950. */
+uint32_t png_adler32(const void *data, size_t len);
+
+/* Standard base64 (RFC 4648, with '=' padding), NUL-terminated, malloc'd. */
+char *base64_encode(const void *data, size_t len);
+/* "data:image/png;base64,..." (malloc'd). */
+char *png_data_uri(const unsigned char *png, size_t len);
+
+/* The error map as a picture, each cell scale x scale pixels: right light
+ * grey-green, wrong red, never written dark purple. NULL when m has no map. */
+char *png_error_map_uri(const error_map_t *m, int scale);
+int png_error_map(const error_map_t *m, int scale, unsigned char **png, size_t *len);
+
+#endif

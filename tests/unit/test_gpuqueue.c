@@ -1,0 +1,145 @@
+/* test_gpuqueue.c - the per-GPU timing queue: correctness runs share a GPU,
+ * a timed run has it alone, a waiting timed run stops newcomers (no
+ * starvation), GPUs are independent, and a holder that dies frees its place.
+ * Other processes are simulated with fork(), as in a batch where every
+ * `cugrade run` is its own process. */
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpuqueue.h"
+#include "util.h"
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/cugrade-gpuq-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void remove_dir(void) { rm_rf(dir); }
+
+TestSuite(gpuqueue, .init = make_dir, .fini = remove_dir);
+
+/* 1 entered (and left again), 0 busy. */
+static int try_use(int gpu, gpu_use_t use)
+{
+    gpu_slot_t s;
+    char err[256] = "";
+    int rc = gpu_queue_try(dir, gpu, use, &s, err, sizeof err);
+    cr_assert(rc >= 0, "%s", err);
+    if (rc == 1)
+        gpu_queue_leave(&s);
+    return rc;
+}
+
+/* A child process that enters the queue, writes one byte to the pipe, and
+ * holds its place until killed. */
+static pid_t holder(int gpu, gpu_use_t use)
+{
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        gpu_slot_t s;
+        char err[256];
+        if (gpu_queue_enter(dir, gpu, use, &s, err, sizeof err) != 0)
+            _exit(1);
+        if (write(p[1], "x", 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(p[1]);
+    char c;
+    cr_assert_eq(read(p[0], &c, 1), 1, "the holder could not enter the queue");
+    close(p[0]);
+    return pid;
+}
+
+static void end(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+Test(gpuqueue, no_folder_means_no_queue)
+{
+    gpu_slot_t s;
+    char err[64];
+    cr_assert_eq(gpu_queue_enter(NULL, 0, GPU_EXCLUSIVE, &s, err, sizeof err), 0);
+    cr_assert_eq(gpu_queue_enter("", 0, GPU_EXCLUSIVE, &s, err, sizeof err), 0);
+    gpu_queue_leave(&s);
+}
+
+Test(gpuqueue, correctness_runs_share_the_gpu)
+{
+    pid_t a = holder(0, GPU_SHARED);
+    cr_assert_eq(try_use(0, GPU_SHARED), 1, "a second correctness run must be let in");
+    cr_assert_eq(try_use(0, GPU_EXCLUSIVE), 0, "a timed run must wait for correctness runs");
+    end(a);
+    cr_assert_eq(try_use(0, GPU_EXCLUSIVE), 1);
+}
+
+Test(gpuqueue, a_timed_run_has_the_gpu_alone)
+{
+    pid_t a = holder(0, GPU_EXCLUSIVE);
+    cr_assert_eq(try_use(0, GPU_SHARED), 0);
+    cr_assert_eq(try_use(0, GPU_EXCLUSIVE), 0);
+    end(a);
+    cr_assert_eq(try_use(0, GPU_SHARED), 1, "a killed holder must free its place");
+}
+
+Test(gpuqueue, gpus_are_independent)
+{
+    pid_t a = holder(0, GPU_EXCLUSIVE);
+    cr_assert_eq(try_use(1, GPU_EXCLUSIVE), 1, "GPU 1 has its own queue");
+    end(a);
+}
+
+/* A timed run waiting behind a correctness run holds the gate: a correctness
+ * run arriving after it must wait too, so timing is never starved. */
+Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
+{
+    pid_t reader = holder(0, GPU_SHARED);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t writer = fork();
+    cr_assert(writer >= 0);
+    if (writer == 0) {
+        gpu_slot_t s;
+        char err[256];
+        int ok = gpu_queue_enter(dir, 0, GPU_EXCLUSIVE, &s, err, sizeof err) == 0;
+        _exit(write(p[1], ok ? "y" : "n", 1) == 1 ? 0 : 1);
+    }
+    close(p[1]);
+    /* wait (bounded) until the writer has taken the gate */
+    int gated = 0;
+    for (int i = 0; i < 500 && !gated; i++) {
+        gated = try_use(0, GPU_SHARED) == 0;
+        if (!gated)
+            usleep(10000);
+    }
+    cr_assert(gated, "a newcomer got in while a timed run was waiting");
+    end(reader);
+    char c = 0;
+    cr_assert_eq(read(p[0], &c, 1), 1);
+    cr_assert_eq(c, 'y', "the timed run must get the GPU once the correctness run is gone");
+    close(p[0]);
+    waitpid(writer, NULL, 0);
+    cr_assert_eq(try_use(0, GPU_SHARED), 1, "the queue must be free after the timed run");
+}
+
+Test(gpuqueue, an_unusable_folder_is_an_error)
+{
+    gpu_slot_t s;
+    char err[256] = "";
+    cr_assert_eq(gpu_queue_enter("/proc/cugrade-no", 0, GPU_SHARED, &s, err, sizeof err), -1);
+    cr_assert(strstr(err, "/proc/cugrade-no"), "%s", err);
+}
