@@ -9,11 +9,13 @@
 # --resume.
 # Usage: bench/batch.sh [N] [extra cugrade batch options...]
 # (from the repository root, after `make all`; needs python3 for the checks).
+# BENCH_KEEP=DIR keeps the results folder (class.html, every results.json).
 set -euo pipefail
 n=${1:-100}
 shift || true
 tmp=$(mktemp -d /tmp/cugrade-bench-batch-XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+keep() { if [ -n "${BENCH_KEEP:-}" ]; then rm -rf "$BENCH_KEEP"; cp -r "$tmp/out" "$BENCH_KEEP"; fi; rm -rf "$tmp"; }
+trap keep EXIT
 
 # kind  weight  file
 kinds=(
@@ -108,5 +110,27 @@ print(f"{'kind':<17} {'n':>3} {'verdict ok':>10} {'mean score':>10}")
 for kind, (count, ok, total) in sorted(rows.items()):
     print(f"{kind:<17} {count:>3} {ok:>10} {total / count:>10.1f}")
 print("verdicts: all as expected" if not bad else "verdicts NOT as expected: " + ", ".join(bad))
+
+# where the time goes, and the spread of the timed speed ratio (GPU only)
+phases = collections.defaultdict(list)
+ratios = collections.defaultdict(list)
+for line in open(kinds):
+    sid, kind = line.split()
+    try:
+        extra = json.load(open(f"{out}/{sid}/results.json")).get("extra_data", {})
+    except Exception:
+        continue
+    for part in (extra.get("phase_times") or "").split(", "):
+        if part:
+            name, secs, _ = part.split(" ")
+            phases[name].append(float(secs))
+    if extra.get("perf_ratio"):
+        ratios[kind].append(extra["perf_ratio"])
+if phases:
+    print("mean seconds per submission: " + ", ".join(
+        f"{n} {sum(v) / len(v):.1f}" for n, v in phases.items()))
+for kind, v in sorted(ratios.items()):
+    print(f"speed ratio to the reference, {kind}: n={len(v)} min {min(v):.3f} max {max(v):.3f} "
+          f"spread {max(v) - min(v):.3f}")
 sys.exit(1 if bad else 0)
 PY

@@ -196,7 +196,9 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
         int best = -1;
         for (int i = 0; i < n; i++) {
             int taken = npicked > 0 && picked[0] == i;
-            if (runs[i].started && !taken && is_uneven(runs[i].job, lab->tile_width) &&
+            /* one that ran to its end: an endless loop would only hang the sanitizer too */
+            int finished = runs[i].started && runs[i].result.exited;
+            if (finished && !taken && is_uneven(runs[i].job, lab->tile_width) &&
                 (best < 0 || runs[i].job->flop < runs[best].job->flop))
                 best = i;
         }
@@ -207,7 +209,9 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
         const ds_run_t *r = &runs[picked[k]];
         emu_report_t rep;
         memset(&rep, 0, sizeof rep);
-        if (sanitizer_check_run(r, r->job->rule.time_limit_s * 20, &rep) != 0)
+        /* the sanitizers slow a program down 10-100x; never past 20 time limits */
+        double limit = r->job->rule.time_limit_s * 20, slowed = 60 + 100 * r->result.wall_s;
+        if (sanitizer_check_run(r, slowed < limit ? slowed : limit, &rep) != 0)
             return; /* no compute-sanitizer here: the emulator's findings stand alone */
         char label[160];
         job_test_name(r->job, label, sizeof label);

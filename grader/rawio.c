@@ -30,7 +30,8 @@
 
 typedef struct {
     const char *p, *end;
-    int line; /* line of the current position, 1-based */
+    int line;     /* line of the current position, 1-based */
+    int solution; /* a program's answer (raw_read_solution): NaN, inf, 0x0 allowed */
 } scanner_t;
 
 typedef struct {
@@ -143,6 +144,15 @@ static int check_size(const char *name, const token_t t[2], long rows, long cols
     return 0;
 }
 
+/* nan, -nan, nan(0x7fffff), inf, -infinity ... (any case): what printf
+ * writes for non-finite floats. */
+static int is_nonfinite_token(const token_t *t)
+{
+    size_t i = (t->len > 0 && (t->s[0] == '-' || t->s[0] == '+')) ? 1 : 0;
+    return t->len >= i + 3 &&
+           (strncasecmp(t->s + i, "nan", 3) == 0 || strncasecmp(t->s + i, "inf", 3) == 0);
+}
+
 /* Reads the header line: exactly two non-negative integers within limits.
  * *line is the header's line. */
 static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols, int *line,
@@ -161,6 +171,8 @@ static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols,
     if (header_dimension(name, &t[0], "rows", rows, err, errlen) != 0 ||
         header_dimension(name, &t[1], "cols", cols, err, errlen) != 0)
         return -1;
+    if (sc->solution && (*rows == 0 || *cols == 0))
+        return 0; /* an empty answer is an answer (of the wrong shape) */
     return check_size(name, t, *rows, *cols, err, errlen);
 }
 
@@ -258,13 +270,23 @@ static int fast_decimal_to_float(const decimal_t *d, float *out)
     return 1;
 }
 
-static int parse_value(const char *name, const token_t *t, float *out, char *err, size_t errlen)
+static int parse_value(const char *name, const token_t *t, float *out, int nonfinite_ok,
+                       char *err, size_t errlen)
 {
     char q[40];
     decimal_t d;
     if (t->len >= MAX_NUMBER_CHARS)
         return fail(err, errlen, "%s:%d: %s is too long for a number", name, t->line,
                     quoted(t, q, sizeof q));
+    if (nonfinite_ok && is_nonfinite_token(t)) {
+        char buf[MAX_NUMBER_CHARS];
+        memcpy(buf, t->s, t->len);
+        buf[t->len] = '\0';
+        char *end;
+        *out = strtof(buf, &end); /* keeps a NaN's payload: the never-written poison */
+        if (*end == '\0')
+            return 0;
+    }
     if (!scan_decimal(t->s, t->len, &d))
         return fail(err, errlen, "%s:%d: %s is not a finite decimal number", name, t->line,
                     quoted(t, q, sizeof q));
@@ -292,7 +314,7 @@ static int parse_values(const char *name, scanner_t *sc, float *data, long expec
     while (next_token(sc, &t)) {
         if (n == expected)
             return fail(err, errlen, "%s:%d: more than %ld values", name, t.line, expected);
-        if (parse_value(name, &t, &data[n], err, errlen) != 0)
+        if (parse_value(name, &t, &data[n], sc->solution, err, errlen) != 0)
             return -1;
         *last_line = t.line;
         n++;
@@ -305,11 +327,11 @@ static int parse_values(const char *name, scanner_t *sc, float *data, long expec
  * each): bounds the allocation when a tiny file claims a huge matrix. */
 static long max_values_in(const scanner_t *sc) { return (long)((sc->end - sc->p) / 2 + 1); }
 
-int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, char *err,
-              size_t errlen)
+static int parse_matrix(const char *name, const char *text, size_t len, int solution,
+                        matrix_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    scanner_t sc = {text, text + len, 1};
+    scanner_t sc = {text, text + len, 1, solution};
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         sc.p += 3; /* UTF-8 byte order mark from Windows editors */
     long rows, cols;
@@ -318,7 +340,7 @@ int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, cha
         return -1;
     long expected = rows * cols;
     long cap = expected < max_values_in(&sc) ? expected : max_values_in(&sc);
-    float *data = malloc((size_t)cap * sizeof *data);
+    float *data = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *data);
     if (!data)
         return fail(err, errlen, "%s: out of memory for %ldx%ld values", name, rows, cols);
     long count = 0;
@@ -337,16 +359,32 @@ int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, cha
     return 0;
 }
 
-int raw_read(const char *path, matrix_t *out, char *err, size_t errlen)
+int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, char *err,
+              size_t errlen)
+{
+    return parse_matrix(name, text, len, 0, out, err, errlen);
+}
+
+static int read_matrix(const char *path, int solution, matrix_t *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
     char *text = read_file(path, &len, err, errlen);
     if (!text)
         return -1;
-    int rc = raw_parse(path, text, len, out, err, errlen);
+    int rc = parse_matrix(path, text, len, solution, out, err, errlen);
     free(text);
     return rc;
+}
+
+int raw_read(const char *path, matrix_t *out, char *err, size_t errlen)
+{
+    return read_matrix(path, 0, out, err, errlen);
+}
+
+int raw_read_solution(const char *path, matrix_t *out, char *err, size_t errlen)
+{
+    return read_matrix(path, 1, out, err, errlen);
 }
 
 /* ---- writer ------------------------------------------------------------------ */

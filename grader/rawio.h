@@ -23,6 +23,11 @@ typedef struct {
 
 /* 0 on success; on failure -1 and err holds "path:line: message". */
 int raw_read(const char *path, matrix_t *out, char *err, size_t errlen);
+/* A program's answer (wbSolution's -o file): like raw_read, but non-finite
+ * values are kept ("nan", "-nan(0x7fffff)" with its payload, so the
+ * never-written poison survives; "inf") and an empty "0 0" matrix is read
+ * as 0x0 (data NULL), for the comparison to report. */
+int raw_read_solution(const char *path, matrix_t *out, char *err, size_t errlen);
 /* Parses an in-memory buffer; `name` is used in messages. */
 int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, char *err, size_t errlen);
 /* Writes "rows cols\n" then the values, one row per line, each as the shortest text (round

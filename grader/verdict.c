@@ -126,7 +126,7 @@ static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, doubl
                            "the program stopped before it)\n");
             return -1;
         }
-        if (raw_read(r->out_path, got, err, sizeof err) != 0) {
+        if (raw_read_solution(r->out_path, got, err, sizeof err) != 0) {
             sb_appendf(msg, "FAILED: the solution wbSolution wrote is malformed: %s\n", err);
             return -1;
         }
@@ -162,7 +162,7 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || (!strstr(cause, "race") && !strstr(cause, "__syncthreads"));
-    if (!cr.passed && cr.hint_text[0] && pattern_meaningful)
+    if (!cr.passed && cr.hint_text[0] && pattern_meaningful && !strstr(summary, cr.hint_text))
         sb_appendf(msg, "hint: %s\n", cr.hint_text);
     if (!cr.passed && cause)
         sb_appendf(msg, "likely cause: %s\n", cause);

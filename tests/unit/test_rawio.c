@@ -7,7 +7,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rawio.h"
 #include "util.h"
@@ -312,4 +314,63 @@ Test(rawio_speed, large_file_parses_in_milliseconds)
     cr_assert_lt(ms, 250.0, "parsing 417x519 took %.1f ms", ms);
     matrix_free(&m);
     sb_free(&sb);
+}
+
+/* ---- a program's answer (wbSolution's -o file) ------------------------------- */
+
+static matrix_t solution_from(const char *text)
+{
+    char path[] = "/tmp/cugrade-solution-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    matrix_t m;
+    char err[256] = "";
+    cr_assert_eq(raw_read_solution(path, &m, err, sizeof err), 0, "%s", err);
+    unlink(path);
+    return m;
+}
+
+static uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* wb.h writes the never-written poison (all bits set) as -nan(0x7fffff): it
+ * must come back bit for bit, and a computed NaN or infinity must be read. */
+Test(rawio_solution, keeps_the_poison_and_non_finite_values)
+{
+    matrix_t m = solution_from("2 2\n1.5 -nan(0x7fffff)\nnan inf\n");
+    cr_assert_eq(m.rows, 2);
+    cr_assert_eq(m.data[0], 1.5f);
+    cr_assert_eq(bits_of(m.data[1]), 0xFFFFFFFFu, "got %08x", bits_of(m.data[1]));
+    cr_assert(isnan(m.data[2]) && bits_of(m.data[2]) != 0xFFFFFFFFu);
+    cr_assert(isinf(m.data[3]) && m.data[3] > 0);
+    matrix_free(&m);
+}
+
+Test(rawio_solution, an_empty_answer_is_read_as_0x0)
+{
+    matrix_t m = solution_from("0 0\n");
+    cr_assert_eq(m.rows, 0);
+    cr_assert_eq(m.cols, 0);
+    matrix_free(&m);
+}
+
+Test(rawio_solution, datasets_still_refuse_nan_and_garbage_stays_an_error)
+{
+    expect_error("1 1\nnan\n", "t.raw:2: 'nan' is not a finite decimal number");
+    char path[] = "/tmp/cugrade-solution-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, "1 2\n1 nanny\n", 12), 12);
+    close(fd);
+    matrix_t m;
+    char err[256] = "";
+    cr_assert_eq(raw_read_solution(path, &m, err, sizeof err), -1);
+    cr_assert(strstr(err, ":2: 'nanny' is not a finite decimal number"), "%s", err);
+    unlink(path);
 }

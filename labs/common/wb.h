@@ -1,0 +1,767 @@
+/* wb.h - libwb's API for course programs, header-only, written for cugrade.
+ *
+ * Most CUDA courses (ECE408, the GPU Teaching Kit) give students a whole
+ * program, template.cu, written against libwb and run as
+ *
+ *     ./prog -e output.raw -i input0.raw,input1.raw -o out.raw -t matrix
+ *
+ * This header lets such a program compile unchanged with nvcc (a GPU) and
+ * with bin/emucc (the CPU emulator), and grade under cugrade:
+ *
+ *   wbArg_read(argc, argv)                 -e FILE, -i F1,F2,..., -o FILE, -t TYPE
+ *   wbArg_getInputFile(args, i), wbArg_getInputCount(args),
+ *   wbArg_getOutputFile(args), wbArg_getExpectedOutputFile(args),
+ *   wbArg_getType(args), wbArg_delete(args)
+ *   wbImport(file, &rows, &cols)           a matrix (header "rows cols"), malloc'd
+ *   wbImport(file, &n)                     a vector (header "n")
+ *   wbTime_start(KIND, msg...)             KIND: Generic IO GPU Copy Driver
+ *   wbTime_stop(KIND, msg...)                    CopyAsync Compute CPUGPUOverlap
+ *   wbLog(LEVEL, args...)                  LEVEL: OFF FATAL ERROR WARN INFO DEBUG TRACE
+ *   wbSolution(args, data, rows, cols)     write -o, compare with -e if readable
+ *   wbSolution(args, data, n)              the same for a vector
+ *   wbExit()                               exit(1), as libwb's
+ *
+ * and, unlike libwb, fills every cudaMalloc'd buffer with 0xFF bytes (the
+ * float bit pattern 0xFFFFFFFF, matbin.h's POISON_BITS, a NaN) so that the
+ * grader can tell output elements the kernel never wrote. Templates define
+ * wbCheck themselves; this header does not.
+ *
+ * docs/libwb.md describes every function, the libwb quirks kept and the ones
+ * fixed. Fatal errors (bad arguments, an input file missing or malformed, an
+ * output file that cannot be written) print one line naming the file and
+ * line to stderr and exit with status 2, the harness's "I/O error" status
+ * (labs/common/harness.h).
+ *
+ * Everything is static inline or a template (no symbol leaves the program's
+ * object file); internals live in namespace cugrade_wb. Compiles as C++17
+ * with nvcc and with g++ against the emulator's cuda_runtime.h. */
+#ifndef CUGRADE_WB_H
+#define CUGRADE_WB_H
+
+#include <cuda_runtime.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define CUGRADE_WB_EXIT_IO 2 /* harness.h's HARNESS_EXIT_IO */
+
+/* ---- internals ------------------------------------------------------------ */
+
+namespace cugrade_wb {
+
+/* Largest accepted file: each dimension and the element count (as the
+ * grader's reader, grader/rawio.h, allows for the element count). */
+static const long kMaxElements = 1L << 28;
+
+static inline const char *base_name(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : (path ? path : "?");
+}
+
+[[noreturn]] static inline void fatal(const std::string &msg)
+{
+    fflush(stdout);
+    fprintf(stderr, "%s\n", msg.c_str());
+    fflush(stderr);
+    exit(CUGRADE_WB_EXIT_IO);
+}
+
+/* Concatenation as by an ostream (wbLog, wbTime): strings, numbers,
+ * characters; a null C string prints as (null) instead of failing the
+ * stream. */
+static inline void put(std::ostringstream &os, const char *s) { os << (s ? s : "(null)"); }
+static inline void put(std::ostringstream &os, char *s) { os << (s ? s : "(null)"); }
+template <class T> static inline void put(std::ostringstream &os, const T &v) { os << v; }
+
+template <class... A> static inline std::string concat(const A &...args)
+{
+    std::ostringstream os;
+    (put(os, args), ...);
+    return os.str();
+}
+
+/* ---- .raw files ---- */
+
+struct raw_file {
+    int rows = 0, cols = 0;
+    bool vector_header = false; /* the header held one number: a vector (cols = 1) */
+    float *data = NULL;         /* malloc'd, rows * cols floats */
+};
+
+struct scanner {
+    const char *p, *end;
+    int line; /* of the current position, 1-based */
+};
+
+static inline bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Skips whitespace; with stop_at_newline it stops just after a '\n' and
+ * returns true. */
+static inline bool skip_space(scanner &sc, bool stop_at_newline)
+{
+    while (sc.p < sc.end && is_space(*sc.p)) {
+        if (*sc.p++ == '\n') {
+            sc.line++;
+            if (stop_at_newline)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The next whitespace-separated token; false at the end of the buffer. */
+static inline bool next_token(scanner &sc, std::string &tok, int &line)
+{
+    skip_space(sc, false);
+    if (sc.p >= sc.end)
+        return false;
+    const char *start = sc.p;
+    while (sc.p < sc.end && !is_space(*sc.p))
+        sc.p++;
+    tok.assign(start, size_t(sc.p - start));
+    line = sc.line;
+    return true;
+}
+
+static inline std::string quoted(const std::string &tok)
+{
+    std::string q = tok.size() > 40 ? tok.substr(0, 40) + "..." : tok;
+    for (char &c : q)
+        if ((unsigned char)c < 0x20 || c == 0x7f)
+            c = '?';
+    return "'" + q + "'";
+}
+
+/* A header field: a non-negative decimal integer. */
+static inline bool parse_dimension(const std::string &tok, long &out)
+{
+    size_t i = tok[0] == '+' ? 1 : 0;
+    if (i == tok.size())
+        return false;
+    long v = 0;
+    for (; i < tok.size(); i++) {
+        if (tok[i] < '0' || tok[i] > '9')
+            return false;
+        v = v * 10 + (tok[i] - '0');
+        if (v > kMaxElements)
+            v = kMaxElements + 1; /* saturate: "too large" below */
+    }
+    out = v;
+    return true;
+}
+
+/* A value: the whole token must be a number as strtof reads it ("4.",
+ * "-0.5", "1e-3", "inf", "nan(0x7fffff)", ...). */
+static inline bool parse_value(const std::string &tok, float &out, std::string &why)
+{
+    if (tok.size() > 100) {
+        why = "is too long for a number";
+        return false;
+    }
+    char *end = NULL;
+    errno = 0;
+    float v = strtof(tok.c_str(), &end);
+    if (end == tok.c_str() || *end != '\0') {
+        why = "is not a number";
+        return false;
+    }
+    if (errno == ERANGE && std::isinf(v)) {
+        why = "is out of the float range";
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+/* Parses a libwb .raw file. On failure returns false and sets err to
+ * "path:line: message" (and errno_open to the fopen errno when the file
+ * could not be opened at all). */
+static inline bool read_raw(const char *path, raw_file &out, std::string &err, int *errno_open = NULL)
+{
+    if (errno_open)
+        *errno_open = 0;
+    if (!path) {
+        err = "no file name (is an input missing from -i?)";
+        return false;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        if (errno_open)
+            *errno_open = e;
+        err = concat(path, ": cannot open: ", strerror(e));
+        return false;
+    }
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        text.append(buf, n);
+    bool read_error = ferror(f) != 0;
+    fclose(f);
+    if (read_error) {
+        err = concat(path, ": read error");
+        return false;
+    }
+
+    scanner sc = {text.data(), text.data() + text.size(), 1};
+    /* The header: the first non-blank line, one number (a vector) or two
+     * ("rows cols"). */
+    skip_space(sc, false);
+    if (sc.p >= sc.end) {
+        err = concat(path, ":", sc.line, ": empty file (expected a header \"rows cols\", or \"n\" for a vector)");
+        return false;
+    }
+    int header_line = sc.line;
+    std::vector<std::string> header;
+    while (sc.p < sc.end) {
+        const char *start = sc.p;
+        while (sc.p < sc.end && !is_space(*sc.p))
+            sc.p++;
+        header.emplace_back(start, size_t(sc.p - start));
+        if (skip_space(sc, true))
+            break;
+    }
+    if (header.size() > 2) {
+        err = concat(path, ":", header_line, ": the header must be \"rows cols\" (or \"n\" for a vector), found ",
+                     header.size(), " fields");
+        return false;
+    }
+    long dims[2] = {0, 1};
+    for (size_t i = 0; i < header.size(); i++) {
+        if (!parse_dimension(header[i], dims[i])) {
+            err = concat(path, ":", header_line, ": header: ", quoted(header[i]),
+                         " is not a non-negative integer (the first line must be \"rows cols\", or \"n\" for a vector)");
+            return false;
+        }
+    }
+    if (dims[0] > kMaxElements || dims[1] > kMaxElements || dims[0] * dims[1] > kMaxElements) {
+        err = concat(path, ":", header_line, ": absurd size in the header (at most ", kMaxElements, " values)");
+        return false;
+    }
+    long expected = dims[0] * dims[1];
+    float *data = (float *)malloc(size_t(expected > 0 ? expected : 1) * sizeof(float));
+    if (!data) {
+        err = concat(path, ": out of memory for ", expected, " values");
+        return false;
+    }
+
+    std::string tok, why;
+    int line = header_line, last_line = header_line;
+    long count = 0;
+    while (next_token(sc, tok, line)) {
+        if (count == expected) {
+            free(data);
+            err = concat(path, ":", line, ": more than the ", expected, " values the header announces (",
+                         header.size() == 1 ? concat(dims[0]) : concat(dims[0], " x ", dims[1]), ")");
+            return false;
+        }
+        if (!parse_value(tok, data[count], why)) {
+            free(data);
+            err = concat(path, ":", line, ": ", quoted(tok), " ", why, " (value ", count + 1, " of ", expected, ")");
+            return false;
+        }
+        last_line = line;
+        count++;
+    }
+    if (count < expected) {
+        free(data);
+        err = concat(path, ":", last_line, ": expected ", expected, " values after the header (",
+                     header.size() == 1 ? concat(dims[0]) : concat(dims[0], " x ", dims[1]), "), found only ",
+                     count);
+        return false;
+    }
+    out.rows = int(dims[0]);
+    out.cols = int(dims[1]);
+    out.vector_header = header.size() == 1;
+    out.data = data;
+    return true;
+}
+
+/* One value as written to an output file: finite values as %.9g (reads back
+ * as the same float), infinities as inf/-inf, and NaNs with their payload,
+ * e.g. the poison 0xFFFFFFFF as -nan(0x7fffff), which strtof reads back bit
+ * for bit (every quiet NaN does). */
+static inline int format_value(char *buf, size_t len, float v)
+{
+    if (std::isnan(v)) {
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return snprintf(buf, len, "%snan(0x%x)", (bits >> 31) ? "-" : "", (unsigned)(bits & 0x7fffffu));
+    }
+    if (std::isinf(v))
+        return snprintf(buf, len, "%s", v < 0 ? "-inf" : "inf");
+    return snprintf(buf, len, "%.9g", (double)v);
+}
+
+/* Writes rows x cols floats in libwb .raw form: "rows cols" (or "rows" when
+ * vector) then one row per line. */
+static inline bool write_raw(const char *path, const float *data, int rows, int cols, bool vector,
+                             std::string &err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        err = concat(path, ": cannot create the output file: ", strerror(errno));
+        return false;
+    }
+    std::string out = vector ? concat(rows, "\n") : concat(rows, " ", cols, "\n");
+    char num[48];
+    bool ok = true;
+    for (long r = 0; r < rows && ok; r++) {
+        for (long c = 0; c < cols; c++) {
+            int n = format_value(num, sizeof num, data[r * cols + c]);
+            out.append(num, size_t(n));
+            out.push_back(c + 1 < cols ? ' ' : '\n');
+        }
+        if (out.size() >= (1u << 20) || r + 1 == rows) {
+            ok = fwrite(out.data(), 1, out.size(), f) == out.size();
+            out.clear();
+        }
+    }
+    if (rows <= 0 && ok)
+        ok = fwrite(out.data(), 1, out.size(), f) == out.size();
+    if (fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        err = concat(path, ": cannot write the output file: ", strerror(errno));
+    return ok;
+}
+
+static inline bool is_poison(float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits == 0xFFFFFFFFu;
+}
+
+/* libwb's element test: absolute tolerance 0.2 (strictly below it when
+ * either side is exactly 0). A NaN never matches. */
+static inline bool libwb_equal(float expected, float got)
+{
+    const double eps = 0.2;
+    double e = expected, g = got;
+    if (e == 0)
+        return std::fabs(g) < eps;
+    if (g == 0)
+        return std::fabs(e) < eps;
+    return std::fabs(e - g) <= eps;
+}
+
+/* ---- timers ---- */
+
+struct timer_node {
+    int kind;
+    std::string msg;
+    double start_s;
+};
+
+static inline std::vector<timer_node> &running_timers()
+{
+    static std::vector<timer_node> timers;
+    return timers;
+}
+
+static inline double now_s()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+} // namespace cugrade_wb
+
+/* ---- arguments -------------------------------------------------------------- */
+
+/* What wbArg_read found. The strings point into argv, except the input
+ * names (malloc'd copies; wbArg_delete frees them). */
+struct cugrade_wbArg {
+    int inputCount;
+    char **inputFiles;
+    char *outputFile;
+    char *expectedOutputFile;
+    char *type;
+};
+typedef struct cugrade_wbArg wbArg_t;
+
+/* Parses -e FILE, -i F1,F2,..., -o FILE, -t TYPE in any order (and libwb's
+ * -s SESSION, ignored). Unlike libwb, which logs an unknown option and goes
+ * on (and reads past argv when a flag's value is missing), an unknown
+ * option, a stray argument or a flag without its value is a usage error:
+ * one line on stderr, exit status 2. */
+static inline wbArg_t wbArg_read(int argc, char **argv)
+{
+    wbArg_t args = {0, NULL, NULL, NULL, NULL};
+    const char *prog = argc > 0 && argv[0] ? cugrade_wb::base_name(argv[0]) : "program";
+    const std::string usage = cugrade_wb::concat(
+        "usage: ", prog, " -i INPUT0[,INPUT1...] [-e EXPECTED] [-o OUTPUT] [-t TYPE]");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool known = strcmp(a, "-e") == 0 || strcmp(a, "-i") == 0 || strcmp(a, "-o") == 0 ||
+                     strcmp(a, "-t") == 0 || strcmp(a, "-s") == 0;
+        if (!known)
+            cugrade_wb::fatal(cugrade_wb::concat("wbArg_read: ", a[0] == '-' ? "unknown option '" : "unexpected argument '",
+                                                 a, "'; ", usage));
+        if (i + 1 >= argc)
+            cugrade_wb::fatal(cugrade_wb::concat("wbArg_read: option ", a, " needs a value; ", usage));
+        char *value = argv[++i];
+        switch (a[1]) {
+        case 'e': args.expectedOutputFile = value; break;
+        case 'o': args.outputFile = value; break;
+        case 't': args.type = value; break;
+        case 's': break;
+        case 'i': {
+            for (int k = 0; k < args.inputCount; k++) /* a second -i replaces the first */
+                free(args.inputFiles[k]);
+            free(args.inputFiles);
+            args.inputCount = 0;
+            args.inputFiles = (char **)malloc((strlen(value) / 2 + 2) * sizeof(char *));
+            if (!args.inputFiles)
+                cugrade_wb::fatal("wbArg_read: out of memory");
+            const char *p = value;
+            while (*p) {
+                const char *comma = strchr(p, ',');
+                size_t len = comma ? size_t(comma - p) : strlen(p);
+                if (len > 0) { /* "a,,b" is a and b, as in libwb */
+                    char *name = (char *)malloc(len + 1);
+                    if (!name)
+                        cugrade_wb::fatal("wbArg_read: out of memory");
+                    memcpy(name, p, len);
+                    name[len] = '\0';
+                    args.inputFiles[args.inputCount++] = name;
+                }
+                p += len + (comma ? 1 : 0);
+            }
+            break;
+        }
+        }
+    }
+    return args;
+}
+
+static inline int wbArg_getInputCount(wbArg_t args) { return args.inputCount; }
+
+/* The i-th -i file, or NULL when there is none (wbImport then says so). */
+static inline char *wbArg_getInputFile(wbArg_t args, int i)
+{
+    return i >= 0 && i < args.inputCount ? args.inputFiles[i] : NULL;
+}
+static inline char *wbArg_getOutputFile(wbArg_t args) { return args.outputFile; }
+static inline char *wbArg_getExpectedOutputFile(wbArg_t args) { return args.expectedOutputFile; }
+static inline char *wbArg_getType(wbArg_t args) { return args.type; }
+
+static inline void wbArg_delete(wbArg_t args)
+{
+    for (int k = 0; k < args.inputCount; k++)
+        free(args.inputFiles[k]);
+    free(args.inputFiles);
+}
+
+/* ---- wbImport ----------------------------------------------------------------- */
+
+/* A matrix: header "rows cols", then rows*cols values, whitespace-separated
+ * and wrapped over any lines ("4.", "-0.5", "1e-3", CRLF all fine). A
+ * header with one number n reads as n x 1, as in libwb. Unlike libwb, a
+ * 1 x N matrix stays 1 x N (libwb turns it into N x 1). Returns a malloc'd
+ * array (free it); a missing or malformed file is fatal, with file:line. */
+static inline float *wbImport(const char *file, int *rows, int *cols)
+{
+    cugrade_wb::raw_file raw;
+    std::string err;
+    if (!cugrade_wb::read_raw(file, raw, err))
+        cugrade_wb::fatal("wbImport: " + err);
+    if (rows)
+        *rows = raw.rows;
+    if (cols)
+        *cols = raw.cols;
+    return raw.data;
+}
+
+/* A vector: libwb's vector files have a header with ONE number, the length.
+ * A two-number header is read too; *length is then rows * cols. */
+static inline float *wbImport(const char *file, int *length)
+{
+    cugrade_wb::raw_file raw;
+    std::string err;
+    if (!cugrade_wb::read_raw(file, raw, err))
+        cugrade_wb::fatal("wbImport: " + err);
+    if (length)
+        *length = raw.rows * raw.cols;
+    return raw.data;
+}
+
+/* ---- wbLog ------------------------------------------------------------------- */
+
+enum wbLogLevel_t {
+    wbLogLevel_OFF = 0,
+    wbLogLevel_FATAL,
+    wbLogLevel_ERROR,
+    wbLogLevel_WARN,
+    wbLogLevel_INFO,
+    wbLogLevel_DEBUG,
+    wbLogLevel_TRACE
+};
+
+namespace cugrade_wb {
+/* "[TRACE] template.cu:42  message" on stdout, flushed (the line survives a
+ * crash that follows). OFF means no message. */
+static inline void log_line(wbLogLevel_t level, const char *name, const std::string &msg, const char *file,
+                            int line)
+{
+    if (level == wbLogLevel_OFF)
+        return;
+    printf("[%s] %s:%d  %s\n", name, base_name(file), line, msg.c_str());
+    fflush(stdout);
+}
+} // namespace cugrade_wb
+
+#define wbLog(level, ...)                                                                          \
+    ::cugrade_wb::log_line(wbLogLevel_##level, #level, ::cugrade_wb::concat(__VA_ARGS__), __FILE__, \
+                           __LINE__)
+
+/* ---- wbTime ------------------------------------------------------------------ */
+
+enum wbTimerKind_t {
+    wbTimerKind_Generic,
+    wbTimerKind_IO,
+    wbTimerKind_GPU,
+    wbTimerKind_Copy,
+    wbTimerKind_Driver,
+    wbTimerKind_CopyAsync,
+    wbTimerKind_Compute,
+    wbTimerKind_CPUGPUOverlap
+};
+
+namespace cugrade_wb {
+
+static inline const char *kind_name(wbTimerKind_t kind)
+{
+    static const char *const names[] = {"Generic", "IO",        "GPU",     "Copy",
+                                        "Driver",  "CopyAsync", "Compute", "CPUGPUOverlap"};
+    return unsigned(kind) < sizeof names / sizeof names[0] ? names[kind] : "Unknown";
+}
+
+/* The clock of a timer of this kind. Kernel launches and most copies return
+ * before the device has finished, so for every kind that involves the GPU
+ * (all but Generic and IO) the device is synchronized first: the time then
+ * covers the work the timed code queued, and not work queued before it. */
+static inline double timer_clock(wbTimerKind_t kind)
+{
+    if (kind != wbTimerKind_Generic && kind != wbTimerKind_IO)
+        cudaDeviceSynchronize();
+    return now_s();
+}
+
+static inline void timer_start(wbTimerKind_t kind, const std::string &msg)
+{
+    running_timers().push_back(timer_node{int(kind), msg, timer_clock(kind)});
+}
+
+/* Reports one stopped timer: one line appended to $CUGRADE_WB_TIMES
+ * ("KIND\tSECONDS\tMESSAGE\n", in one write) when it names a file, else
+ * "[wbTime KIND] 1.234 ms  MESSAGE" on stdout. */
+static inline void timer_report(wbTimerKind_t kind, double seconds, const std::string &msg)
+{
+    const char *path = getenv("CUGRADE_WB_TIMES");
+    if (path && *path) {
+        std::string clean = msg; /* tabs and line ends would break the line format */
+        for (char &c : clean)
+            if (c == '\t' || c == '\n' || c == '\r')
+                c = ' ';
+        char secs[64];
+        snprintf(secs, sizeof secs, "%.9g", seconds);
+        std::string line = concat(kind_name(kind), "\t", secs, "\t", clean, "\n");
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            ssize_t n = write(fd, line.data(), line.size());
+            close(fd);
+            if (n == ssize_t(line.size()))
+                return;
+        }
+        fprintf(stderr, "wbTime: cannot append to %s (CUGRADE_WB_TIMES): %s\n", path, strerror(errno));
+        return;
+    }
+    printf("[wbTime %s] %.3f ms  %s\n", kind_name(kind), seconds * 1e3, msg.c_str());
+    fflush(stdout);
+}
+
+/* Stops the most recent running timer of this kind and message (an empty
+ * message stops the most recent of the kind, as in libwb). A stop that
+ * matches nothing is reported on stderr and ignored. */
+static inline void timer_stop(wbTimerKind_t kind, const std::string &msg, const char *file, int line)
+{
+    double t = timer_clock(kind);
+    std::vector<timer_node> &timers = running_timers();
+    for (size_t i = timers.size(); i-- > 0;) {
+        if (timers[i].kind == int(kind) && (msg.empty() || timers[i].msg == msg)) {
+            double seconds = t - timers[i].start_s;
+            std::string started = timers[i].msg;
+            timers.erase(timers.begin() + long(i));
+            timer_report(kind, seconds, started);
+            return;
+        }
+    }
+    fprintf(stderr, "wbTime_stop(%s, \"%s\") at %s:%d matches no running wbTime_start; ignored\n",
+            kind_name(kind), msg.c_str(), base_name(file), line);
+}
+
+} // namespace cugrade_wb
+
+#define wbTime_start(kind, ...) ::cugrade_wb::timer_start(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__))
+#define wbTime_stop(kind, ...)                                                                     \
+    ::cugrade_wb::timer_stop(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__), __FILE__, __LINE__)
+
+/* ---- wbSolution -------------------------------------------------------------- */
+
+namespace cugrade_wb {
+
+/* Compares with the expected file as libwb does (same shape, every element
+ * within 0.2) and prints the verdict on stdout. */
+static inline bool check_solution(const char *expected_path, const float *data, int rows, int cols, bool vector)
+{
+    raw_file exp;
+    std::string err;
+    int open_errno = 0;
+    if (!read_raw(expected_path, exp, err, &open_errno)) {
+        if (open_errno)
+            printf("The expected output %s is not available here (%s); the grader checks the output file.\n",
+                   expected_path, strerror(open_errno));
+        else
+            printf("Cannot compare with the expected output: %s\n", err.c_str());
+        return false;
+    }
+    bool same_shape = vector ? (exp.cols == 1 || exp.rows == 1) && long(exp.rows) * exp.cols == rows
+                             : exp.rows == rows && exp.cols == cols;
+    bool correct = same_shape;
+    if (!same_shape) {
+        printf("Solution is NOT correct: the solution is %s but the expected output is %s.\n",
+               (vector ? concat(rows, " values") : concat(rows, " x ", cols)).c_str(),
+               (exp.vector_header ? concat(exp.rows, " values") : concat(exp.rows, " x ", exp.cols)).c_str());
+    } else {
+        long n = long(rows) * cols;
+        for (long i = 0; i < n; i++) {
+            if (libwb_equal(exp.data[i], data[i]))
+                continue;
+            char e[48], g[48];
+            format_value(e, sizeof e, exp.data[i]);
+            format_value(g, sizeof g, data[i]);
+            std::string where = vector ? concat("element ", i) : concat("row ", i / cols, ", column ", i % cols);
+            printf("Solution is NOT correct: the solution did not match the expected results at %s: expected %s "
+                   "but got %s%s.\n",
+                   where.c_str(), e, g,
+                   is_poison(data[i]) ? " (never written: still the 0xFFFFFFFF that cudaMalloc fills memory with)"
+                                      : "");
+            correct = false;
+            break;
+        }
+        if (correct)
+            printf("Solution is correct.\n");
+    }
+    fflush(stdout);
+    free(exp.data);
+    return correct;
+}
+
+static inline bool solution(const wbArg_t &args, const void *data, int rows, int cols, bool vector)
+{
+    const char *type = args.type;
+    if (type && strcmp(type, "matrix") != 0 && strcmp(type, "vector") != 0)
+        fprintf(stderr, "wbSolution: type '%s' (-t) is handled as float data: this wb.h knows vector and matrix\n",
+                type);
+    if (rows < 0 || cols < 0 || (!data && long(rows) * cols > 0)) {
+        fprintf(stderr, "wbSolution: no solution to write (%s, %d x %d)\n", data ? "data" : "a NULL pointer",
+                rows, cols);
+        return false;
+    }
+    std::string err;
+    if (args.outputFile && !write_raw(args.outputFile, (const float *)data, rows, cols, vector, err))
+        fatal("wbSolution: " + err);
+    if (!args.expectedOutputFile) {
+        printf("No expected output (-e) was given: nothing to compare with%s%s.\n",
+               args.outputFile ? "; the solution was written to " : "", args.outputFile ? args.outputFile : "");
+        fflush(stdout);
+        return false;
+    }
+    return check_solution(args.expectedOutputFile, (const float *)data, rows, cols, vector);
+}
+
+} // namespace cugrade_wb
+
+/* Writes the rows x cols float matrix to the -o file (libwb .raw: "rows
+ * cols", then one row per line, %.9g; NaNs and infinities as strtof reads
+ * them back, the poison as -nan(0x7fffff)), then, when the -e file can be
+ * read, compares like libwb and prints "Solution is correct." or the first
+ * wrong element. Returns true only when it compared and all matched. */
+static inline bool wbSolution(wbArg_t args, const void *data, int rows, int cols)
+{
+    return cugrade_wb::solution(args, data, rows, cols, false);
+}
+
+/* The same for a vector of n floats ("n", then one value per line). */
+static inline bool wbSolution(wbArg_t args, const void *data, int n)
+{
+    return cugrade_wb::solution(args, data, n, 1, true);
+}
+
+/* libwb's wbExit(): leave now, with status 1. */
+static inline void wbExit(void)
+{
+    fflush(stdout);
+    exit(1);
+}
+
+/* ---- CUDA helpers -------------------------------------------------------------- */
+
+/* CUDA 13 removed cudaThreadSynchronize (deprecated since CUDA 4), which the
+ * course templates still call; the emulator's shim keeps it. */
+#if !defined(__CUGRADE_EMU__) && defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+static inline cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+#endif
+
+/* cudaMalloc, poisoned: the program's cudaMalloc (a macro from here on, as
+ * libwb's own wb.h also redefines it) allocates with the real call and then
+ * fills the buffer with 0xFF bytes, so that every float in it holds the bit
+ * pattern 0xFFFFFFFF (POISON_BITS in matbin.h) until something writes it: an
+ * output element the kernel never wrote reaches the output file as
+ * -nan(0x7fffff) and the grader reports it as never written. Works for
+ * cudaMalloc((void **)&d, n) and cudaMalloc(&d, n) with any T *d. Returns
+ * the real call's error (the fill's, in the unlikely case that it fails).
+ *
+ * On a GPU the fill is a cudaMemset followed by a device synchronization,
+ * so that it is done before the program's own work whatever stream that
+ * uses. On the emulator device memory is host memory: a plain memset, which
+ * the checking mode does not count as a write, so reading a buffer nothing
+ * wrote is still reported (uninit-global). */
+template <class T> static inline cudaError_t cugrade_wbPoisonedMalloc(T **devPtr, size_t size)
+{
+    cudaError_t err = cudaMalloc((void **)devPtr, size);
+    if (err != cudaSuccess || !devPtr || !*devPtr || size == 0)
+        return err;
+#ifdef __CUGRADE_EMU__
+    memset((void *)*devPtr, 0xFF, size);
+#else
+    cudaError_t fill = cudaMemset((void *)*devPtr, 0xFF, size);
+    if (fill == cudaSuccess)
+        fill = cudaDeviceSynchronize();
+    if (fill != cudaSuccess)
+        return fill;
+#endif
+    return err;
+}
+#define cudaMalloc cugrade_wbPoisonedMalloc
+
+#endif

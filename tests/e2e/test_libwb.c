@@ -1,0 +1,126 @@
+/* test_libwb.c - end to end: libwb-style programs (labs/lab3-wb, a whole
+ * template.cu with main() calling wbArg_read, wbImport, wbTime, wbLog,
+ * wbSolution) graded unchanged on the emulator, with the same tests, JSON and
+ * diagnostics as kernel-style submissions, on the project's datasets and on a
+ * libwb folder with course-file quirks ("4." numbers, 3x3 times 3x4). */
+#include "e2e.h"
+
+#define WB "tests/submissions/lab3-wb/"
+
+static char datasets[64];
+
+static void make_sets(void)
+{
+    snprintf(datasets, sizeof datasets, "/tmp/cugrade-wbds-XXXXXX");
+    cr_assert_not_null(mkdtemp(datasets));
+    /* uneven sizes, so a grid made with integer division misses elements */
+    const char *shapes[] = {"16x16x16", "40x7x33", "33x17x9", NULL};
+    make_datasets(datasets, shapes);
+}
+
+static void remove_sets(void) { rm_rf(datasets); }
+
+TestSuite(libwb, .init = make_sets, .fini = remove_sets, .timeout = 300);
+
+static graded_t grade_wb(const char *file, const char *checks)
+{
+    const char *extra[] = {"--lab", "lab3-wb", "--datasets", datasets, "--checks", checks, NULL};
+    graded_t g = grade(file, extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert_not_null(g.json);
+    return g;
+}
+
+Test(libwb, the_reference_program_passes_with_the_kernel_labs_tests)
+{
+    graded_t g = grade_wb("reference/lab3-wb/template.cu", "all");
+    cr_assert_eq(num(g.json, "score"), 3 * 3.5 + 5 * 4, "%s", g.run.output);
+    const char *names[] = {"compiles", "dataset 0 (16x16x16)", "dataset 1 (40x7x33)",
+                           "race-free", "barriers-uniform", "memory-safe", "uses-shared-memory",
+                           "traffic-reduced", NULL};
+    for (int i = 0; names[i]; i++) {
+        json_object *t = test_named(&g, names[i]);
+        cr_assert_not_null(t, "no test %s", names[i]);
+        cr_assert(passed(t), "%s: %s", names[i], str(t, "output"));
+    }
+    /* wbTime_start/stop are reported with libwb's kinds */
+    const char *out = str(test_named(&g, "dataset 1"), "output");
+    cr_assert(strstr(out, "wbTime timers"), "%s", out);
+    cr_assert(strstr(out, "Compute ") && strstr(out, "Performing CUDA computation"), "%s", out);
+    release(&g);
+}
+
+Test(libwb, a_grid_made_by_integer_division_gets_the_same_diagnosis)
+{
+    graded_t g = grade_wb(WB "intdiv_grid.cu", "none");
+    json_object *t = test_named(&g, "dataset 1 (40x7x33)");
+    cr_assert(!passed(t));
+    const char *out = str(t, "output");
+    cr_assert(strstr(out, "never written (every written one is right)"), "%s", out);
+    cr_assert(strstr(out, "the grid is too small; use ceiling division"), "%s", out);
+    json_object *extra, *map;
+    cr_assert(json_object_object_get_ex(t, "extra_data", &extra) &&
+              json_object_object_get_ex(extra, "error_map", &map), "no error map");
+    cr_assert(passed(test_named(&g, "dataset 0 (16x16x16)")), "16x16 needs no partial tile");
+    release(&g);
+}
+
+Test(libwb, a_missing_barrier_fails_race_free)
+{
+    graded_t g = grade_wb(WB "missing_barrier.cu", "all");
+    json_object *t = test_named(&g, "race-free");
+    cr_assert(!passed(t));
+    cr_assert(strstr(str(t, "output"), "missing_barrier.cu:"), "%s", str(t, "output"));
+    release(&g);
+}
+
+Test(libwb, the_expected_output_cannot_be_read_by_the_program)
+{
+    graded_t g = grade_wb(WB "reads_expected.cu", "none");
+    json_object *t = test_named(&g, "dataset 0 (16x16x16)");
+    cr_assert(!passed(t), "the cheat worked: %s", str(t, "output"));
+    cr_assert(strstr(str(t, "output"), "is not available here"), "%s", str(t, "output"));
+    release(&g);
+}
+
+Test(libwb, a_program_that_never_calls_wbSolution_is_told_so)
+{
+    graded_t g = grade_wb(WB "no_solution.cu", "none");
+    const char *out = str(test_named(&g, "dataset 0"), "output");
+    cr_assert(strstr(out, "FAILED: the program wrote no solution (wbSolution was not called"), "%s",
+              out);
+    release(&g);
+}
+
+Test(libwb, the_stub_compiles_and_scores_nothing)
+{
+    graded_t g = grade_wb("student/lab3-wb/template.cu", "none");
+    cr_assert(passed(test_named(&g, "compiles")), "%s", g.run.output);
+    cr_assert_eq(num(g.json, "score"), 0);
+    cr_assert(strstr(str(test_named(&g, "dataset 0"), "output"), "output is 0x0, expected 16x16"));
+    release(&g);
+}
+
+/* A libwb dataset folder as courses have them: the one dataset in the folder
+ * itself, numbers written "4." and "5.", a 3x3 times 3x4 product. */
+Test(libwb, a_course_dataset_folder_with_libwb_quirks)
+{
+    char dir[128], cmd[1024];
+    snprintf(dir, sizeof dir, "%s/course", datasets);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s && cp tests/fixtures/libwb/a33.raw %s/input0.raw && "
+             "cp tests/fixtures/libwb/b34.raw %s/input1.raw && "
+             "cp tests/fixtures/libwb/c34.raw %s/output.raw", dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    const char *extra[] = {"--lab", "lab3-wb", "--datasets", dir, "--checks", "none", NULL};
+    graded_t g = grade("reference/lab3-wb/template.cu", extra);
+    json_object *t = test_named(&g, "dataset course (3x3x4)");
+    cr_assert_not_null(t, "%s", g.run.output);
+    cr_assert(passed(t), "%s", str(t, "output"));
+    release(&g);
+    /* the kernel-style lab grades the same folder */
+    const char *kextra[] = {"--datasets", dir, "--checks", "none", NULL};
+    graded_t k = grade("reference/lab3/matmul.cu", kextra);
+    cr_assert(passed(test_named(&k, "dataset course (3x3x4)")), "%s", k.run.output);
+    release(&k);
+}
