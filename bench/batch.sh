@@ -15,7 +15,7 @@ n=${1:-100}
 shift || true
 tmp=$(mktemp -d /tmp/cugrade-bench-batch-XXXXXX)
 keep() { if [ -n "${BENCH_KEEP:-}" ]; then rm -rf "$BENCH_KEEP"; cp -r "$tmp/out" "$BENCH_KEEP"; fi; rm -rf "$tmp"; }
-trap keep EXIT
+trap keep EXIT INT TERM
 
 # kind  weight  file
 kinds=(

@@ -21,6 +21,7 @@ static void run_usage(FILE *to)
     fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
           "                   [--color auto|always|never] [--budget-s S]\n"
+          "                   [--dataset-runs auto|grouped|separate]\n"
           "                   [--gpu-queue DIR --gpu N] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
@@ -28,6 +29,8 @@ static void run_usage(FILE *to)
           "--html FILE: also write the report as one self-contained HTML page.\n"
           "--budget-s S: wall-clock budget for all dataset runs of one program together; a\n"
           "dataset not run when it is used up fails with that reason (default: none).\n"
+          "--dataset-runs: grouped runs every dataset in one process of the lab driver (one\n"
+          "CUDA context), separate one process each; auto (default): grouped on the gpu backend.\n"
           "--gpu-queue DIR --gpu N: join GPU N's timing queue in DIR (as `cugrade batch` does):\n"
           "correctness runs share the GPU, the timed run has it alone.\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n",
@@ -84,6 +87,19 @@ static int parse_color(const char *s, color_mode_t *c)
     return 0;
 }
 
+static int parse_dataset_runs(const char *s, dataset_runs_t *d)
+{
+    if (strcmp(s, "auto") == 0)
+        *d = DATASET_RUNS_AUTO;
+    else if (strcmp(s, "grouped") == 0)
+        *d = DATASET_RUNS_GROUPED;
+    else if (strcmp(s, "separate") == 0)
+        *d = DATASET_RUNS_SEPARATE;
+    else
+        return -1;
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -94,7 +110,7 @@ int cmd_run(int argc, char **argv)
         {"checks", required_argument, 0, 'C'},
         {"html", required_argument, 0, 'H'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
-        {"gpu", required_argument, 0, 'G'},
+        {"gpu", required_argument, 0, 'G'},     {"dataset-runs", required_argument, 0, 'R'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
@@ -133,6 +149,13 @@ int cmd_run(int argc, char **argv)
         case 'B': o.budget_s = atof(optarg); break;
         case 'Q': o.gpu_queue = optarg; break;
         case 'G': o.gpu_index = atoi(optarg); break;
+        case 'R':
+            if (parse_dataset_runs(optarg, &o.dataset_runs) != 0) {
+                fprintf(stderr, "cugrade run: bad --dataset-runs '%s' (auto, grouped or separate)\n",
+                        optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': run_usage(stdout); return 0;
         default: run_usage(stderr); return EXIT_USAGE;
         }

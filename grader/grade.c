@@ -449,11 +449,15 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
         add_unrun_dataset_tests(run, jobs, in->nds);
         return NULL;
     }
+    /* grouped: one process (one CUDA context) for every dataset; the emulator
+     * keeps one process per dataset by default, which runs them in parallel */
+    int grouped = o->dataset_runs == DATASET_RUNS_GROUPED ||
+                  (o->dataset_runs == DATASET_RUNS_AUTO && run->backend == BACKEND_GPU);
     runs_how_t how = {.lab = &in->lab, .program = br->program, .scratch = run->scratch,
                       .prefix = "run",
                       .max_parallel = o->jobs > 0 ? o->jobs
                                       : run->backend == BACKEND_GPU ? 1 : cpu_count(),
-                      .budget_s = run->budget_s};
+                      .budget_s = run->budget_s, .grouped = grouped};
     gpu_slot_t slot;
     gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
     how.not_after = budget_ends(run);  /* waiting in the queue is not the student's time */

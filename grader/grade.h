@@ -9,6 +9,13 @@
 #include "backend.h"
 #include "results.h"
 
+/* How a kernel-style lab's datasets are run (cugrade run --dataset-runs). */
+typedef enum {
+    DATASET_RUNS_AUTO,      /* grouped on the gpu backend, separate on the emulator */
+    DATASET_RUNS_GROUPED,   /* all in one driver process (one CUDA context), split per dataset */
+    DATASET_RUNS_SEPARATE,  /* one process per dataset */
+} dataset_runs_t;
+
 typedef struct {
     const char *root;          /* the cugrade tree */
     const char *lab;           /* e.g. "lab3" */
@@ -24,6 +31,7 @@ typedef struct {
                                 * 0: the rubric's datasets.budget_s */
     const char *gpu_queue;     /* folder of the per-GPU timing queues (gpuqueue.h); NULL: none */
     int gpu_index;             /* whose queue this run joins (batch: the GPU it was given) */
+    dataset_runs_t dataset_runs; /* grouped or separate dataset runs (runs.h) */
 } grade_opts_t;
 
 typedef struct {

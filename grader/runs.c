@@ -1,12 +1,22 @@
-/* runs.c - load datasets and run the lab program on each of them. */
+/* runs.c - load datasets and run the lab program on each of them: one
+ * process per dataset, or all of them in one process of the driver's list
+ * mode, split back into per-dataset results (grouped runs, see runs.h). */
 #include "runs.h"
 #include "matbin.h"
 #include "sandbox.h"
 #include "util.h"
 
+#include <ctype.h>
+#include <libgen.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define GROUP_SLACK_S 10.0                /* a group process's start and exit, beyond its limits */
+#define GROUP_OUTPUT_CAP_MIN (4u << 20)   /* output kept of a group process, at least */
+#define MARK "\ncugrade-dataset-"         /* a marker line of the list mode (harness.h) */
 
 static void load_job(ds_job_t *j, const lab_t *lab)
 {
@@ -134,15 +144,15 @@ static int prepare_program_args(ds_run_t *r, const char *program, const lab_t *l
     return 0;
 }
 
-/* Writes the inputs into the run's folder and fills its argv and env. */
-static int prepare_run(ds_run_t *r, const runs_how_t *how)
+/* Writes the inputs into the run's folder (in base) and fills its argv and env. */
+static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
 {
     const ds_job_t *j = r->job;
     if (j->load_failed) {
         snprintf(r->error, sizeof r->error, "%s", j->load_error);
         return -1;
     }
-    snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", how->scratch, how->prefix, j->ref.name);
+    snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", base, how->prefix, j->ref.name);
     if (mkdir_p(r->dir, r->error, sizeof r->error) != 0)
         return -1;
     int program_style = strcmp(how->lab->style, "program") == 0;
@@ -160,26 +170,371 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how)
     return 0;
 }
 
+/* ---- splitting a group's output at its markers ------------------------- */
+
+enum { MARK_BEGIN, MARK_END, MARK_TIMEOUT };
+
+typedef struct {
+    int kind, k;
+    double wall;
+    size_t at, next; /* where its "\n" starts, and the byte after its line */
+} marker_t;
+
+/* "K" (digits only) at s; *rest after it. */
+static int parse_index(const char *s, int *k, const char **rest)
+{
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    *k = (int)v;
+    *rest = end;
+    return v <= 1000000;
+}
+
+/* " WALL_S" (seconds, finite, digits first) and nothing after it. */
+static int parse_wall(const char *s, double *wall)
+{
+    char *end;
+    if (s[0] != ' ' || !isdigit((unsigned char)s[1]))
+        return 0;
+    *wall = strtod(s + 1, &end);
+    return !*end && isfinite(*wall);
+}
+
+/* The marker at out[at] (MARK); 0 if the line is none. */
+static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
+{
+    size_t from = at + strlen(MARK);
+    const char *nl = memchr(out + from, '\n', len - from);
+    char line[80];
+    size_t n = nl ? (size_t)(nl - out) - from : sizeof line;
+    if (n >= sizeof line || memchr(out + from, '\0', n))
+        return 0;
+    memcpy(line, out + from, n);
+    line[n] = '\0';
+    const char *rest;
+    m->wall = 0;
+    if (strncmp(line, "begin ", 6) == 0 && parse_index(line + 6, &m->k, &rest) && !*rest)
+        m->kind = MARK_BEGIN;
+    else if (strncmp(line, "timeout ", 8) == 0 && parse_index(line + 8, &m->k, &rest) && !*rest)
+        m->kind = MARK_TIMEOUT;
+    else if (strncmp(line, "end ", 4) == 0 && parse_index(line + 4, &m->k, &rest) &&
+             parse_wall(rest, &m->wall))
+        m->kind = MARK_END;
+    else
+        return 0;
+    m->at = at;
+    m->next = (size_t)(nl - out) + 1;
+    return 1;
+}
+
+typedef struct {
+    const char *out;
+    size_t len;
+    group_part_t *parts;
+    strbuf_t *text;  /* per dataset */
+    int n, expect;   /* the dataset whose begin or end comes next */
+    int inside;      /* dataset `expect` has begun */
+    int timed;       /* the dataset the watchdog stopped, or -1 */
+    size_t seg;      /* start of the text not yet given to a dataset */
+} splitter_t;
+
+/* Only the marker expected next counts; any other is the program's text. */
+static int marker_fits(const splitter_t *s, const marker_t *m)
+{
+    if (m->kind == MARK_BEGIN)
+        return !s->inside && m->k == s->expect && s->expect < s->n;
+    if (m->kind == MARK_END)
+        return s->inside && m->k == s->expect;
+    return s->inside ? m->k == s->expect : s->expect > 0 && m->k == s->expect - 1;
+}
+
+/* Gives the text before the marker to its dataset and moves past it. */
+static void take_marker(splitter_t *s, const marker_t *m)
+{
+    sb_appendn(&s->text[m->k], s->out + s->seg, m->at - s->seg);
+    s->seg = m->next;
+    if (m->kind == MARK_BEGIN) {
+        s->inside = 1;
+    } else if (m->kind == MARK_END) {
+        s->parts[m->k].state = GROUP_ENDED;
+        s->parts[m->k].wall_s = m->wall;
+        s->inside = 0;
+        s->expect++;
+    } else { /* the watchdog's; after an end marker of the same dataset, that one was forged */
+        s->parts[m->k].state = GROUP_TIMED_OUT;
+        s->timed = m->k;
+    }
+}
+
+/* After the last marker: the rest of the text, and the datasets not ended. */
+static void finish_split(splitter_t *s, int cut)
+{
+    int last = s->timed >= 0 ? s->timed : s->inside ? s->expect : s->expect - 1;
+    if (last >= 0 && (!cut || s->timed >= 0))
+        sb_appendn(&s->text[last], s->out + s->seg, s->len - s->seg);
+    if (s->timed >= 0)
+        return;
+    for (int k = s->expect; k < s->n; k++)
+        s->parts[k].state = cut ? GROUP_LOST
+                            : k == s->expect && s->inside ? GROUP_STOPPED : GROUP_NOT_BEGUN;
+}
+
+int group_split(const char *out, size_t len, int cut, group_part_t *parts, int n)
+{
+    memset(parts, 0, (size_t)n * sizeof *parts);
+    strbuf_t *text = calloc((size_t)n, sizeof *text);
+    splitter_t s = {.out = out ? out : "", .len = out ? len : 0, .parts = parts, .text = text,
+                    .n = n, .timed = -1};
+    for (size_t pos = 0; s.timed < 0 && pos < s.len;) {
+        const char *hit = memmem(s.out + pos, s.len - pos, MARK, strlen(MARK));
+        if (!hit)
+            break;
+        marker_t m;
+        pos = (size_t)(hit - s.out) + 1;
+        if (parse_marker(s.out, s.len, (size_t)(hit - s.out), &m) && marker_fits(&s, &m)) {
+            take_marker(&s, &m);
+            pos = m.next;
+        }
+    }
+    finish_split(&s, cut);
+    int ended = 0;
+    for (int k = 0; k < n; k++) {
+        parts[k].output_len = text[k].len;
+        parts[k].output = sb_detach(&text[k]);
+        ended += parts[k].state == GROUP_ENDED;
+    }
+    free(text);
+    return ended;
+}
+
+void group_parts_free(group_part_t *parts, int n)
+{
+    for (int k = 0; parts && k < n; k++) {
+        free(parts[k].output);
+        parts[k].output = NULL;
+    }
+}
+
+/* ---- running the datasets ------------------------------------------------ */
+
+static size_t output_cap(const ds_run_t *r)
+{
+    return r->spec.output_cap ? r->spec.output_cap : RUN_OUTPUT_CAP_DEFAULT;
+}
+
+/* The files of an earlier attempt at this run must not count for the next. */
+static void forget_attempt(const ds_run_t *r)
+{
+    unlink(r->out_path);
+    unlink(r->diag_path);
+}
+
+/* Each run in its own process, at most how->max_parallel at a time. */
+static void run_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *how)
+{
+    run_spec_t *specs = calloc((size_t)n + 1, sizeof *specs);
+    run_result_t *results = calloc((size_t)n + 1, sizeof *results);
+    for (int i = 0; i < n; i++) {
+        forget_attempt(&runs[index[i]]);
+        specs[i] = runs[index[i]].spec;
+    }
+    run_many(specs, results, n, how->max_parallel);
+    for (int i = 0; i < n; i++)
+        runs[index[i]].result = results[i];
+    free(specs);
+    free(results);
+}
+
+/* One process of the driver's list mode over some of the runs. */
+typedef struct {
+    char dir[PATH_MAX - 64];       /* its working folder, holding the run folders */
+    char list[PATH_MAX];           /* the list, next to the program: readable, not writable */
+    char env_diag[PATH_MAX + 32];  /* emulator lines outside every dataset (none expected) */
+} group_t;
+
+static int open_group(group_t *g, const runs_how_t *how)
+{
+    if (!how->grouped || strcmp(how->lab->style, "program") == 0)
+        return -1;
+    char progdir[PATH_MAX];
+    snprintf(progdir, sizeof progdir, "%s", how->program);
+    snprintf(g->dir, sizeof g->dir, "%.3800s/%.40s-group", how->scratch, how->prefix);
+    snprintf(g->list, sizeof g->list, "%.4000s/%.40s-datasets.list", dirname(progdir),
+             how->prefix);
+    snprintf(g->env_diag, sizeof g->env_diag, "CUGRADE_EMU_DIAG=%s/emu-report.txt", g->dir);
+    return mkdir_p(g->dir, NULL, 0);
+}
+
+/* Tabs and line breaks would break the list's lines. */
+static int listable(const char *s) { return !strpbrk(s, "\t\n\r"); }
+
+/* LIMIT_S, the run's CUGRADE_EMU_DIAG, "--" and its arguments, tab-separated. */
+static int write_list(const group_t *g, const ds_run_t *runs, const int *index, int n)
+{
+    strbuf_t sb = {0};
+    int ok = 1;
+    for (int i = 0; i < n; i++) {
+        const ds_run_t *r = &runs[index[i]];
+        sb_appendf(&sb, "%.9g\t%s\t--", r->spec.timeout_s, r->env_diag);
+        ok = ok && listable(r->env_diag);
+        for (int a = 1; r->argv[a]; a++) {
+            sb_appendf(&sb, "\t%s", r->argv[a]);
+            ok = ok && listable(r->argv[a]);
+        }
+        sb_append(&sb, "\n");
+    }
+    ok = ok && write_file_atomic(g->list, sb_str(&sb), sb.len, NULL, 0) == 0;
+    sb_free(&sb);
+    return ok ? 0 : -1;
+}
+
+/* Its limit: the sum of its datasets' (the watchdog stops each at its own)
+ * and some slack; its output cap: the sum of theirs, or more. */
+static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
+                      const runs_how_t *how, run_result_t *proc)
+{
+    char *argv[] = {(char *)how->program, "--each", (char *)g->list, NULL};
+    char *env[] = {(char *)g->env_diag, NULL};
+    double limits = 0;
+    size_t cap = 0;
+    for (int i = 0; i < n; i++) {
+        limits += runs[index[i]].spec.timeout_s;
+        cap += output_cap(&runs[index[i]]) + 64;
+    }
+    run_spec_t spec = {.argv = argv, .cwd = g->dir, .extra_env = env,
+                       .timeout_s = limits + GROUP_SLACK_S,
+                       .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
+                       .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
+    run_one(&spec, proc);
+}
+
+/* Its own output, kept to its own cap as a separate run's would be. */
+static void give_output(run_result_t *rr, const group_part_t *p, size_t cap)
+{
+    size_t keep = p->output_len < cap ? p->output_len : cap;
+    rr->output = malloc(keep + 1);
+    memcpy(rr->output, p->output, keep);
+    rr->output[keep] = '\0';
+    rr->output_len = keep;
+    rr->output_total = p->output_len;
+    rr->output_truncated = keep < p->output_len;
+}
+
+static void set_ended(ds_run_t *r, const group_part_t *p)
+{
+    r->result = (run_result_t){.started = 1, .exited = 1, .exit_code = 0, .wall_s = p->wall_s};
+    give_output(&r->result, p, output_cap(r));
+}
+
+/* The dataset the process ended in gets its ending (or the watchdog's). */
+static void set_stopped(ds_run_t *r, const group_part_t *p, const run_result_t *proc,
+                        double ended_s)
+{
+    run_result_t *rr = &r->result;
+    *rr = (run_result_t){.started = 1};
+    if (p->state == GROUP_TIMED_OUT) {
+        rr->timed_out = 1;
+        rr->wall_s = r->spec.timeout_s;
+    } else {
+        rr->exited = proc->exited;
+        rr->exit_code = proc->exit_code;
+        rr->signaled = proc->signaled;
+        rr->term_signal = proc->term_signal;
+        rr->timed_out = proc->timed_out;
+        rr->budget_out = proc->budget_out;
+        rr->wall_s = proc->wall_s > ended_s ? proc->wall_s - ended_s : 0;
+    }
+    give_output(rr, p, output_cap(r));
+}
+
+typedef enum { NEXT_GROUP, NEXT_FIRST_ALONE, NEXT_ALL_SEPARATELY } next_step_t;
+
+/* Gives the runs of one group process their results, from the first on, up
+ * to the first that did not end; *settled: how many have one. */
+static next_step_t settle_group(ds_run_t *runs, const int *index, int n,
+                                const run_result_t *proc, int *settled)
+{
+    *settled = 0;
+    if (!proc->started && !proc->budget_out)
+        return NEXT_ALL_SEPARATELY;
+    if (!proc->started) { /* the budget was used up: none of them runs */
+        for (int i = 0; i < n; i++)
+            runs[index[i]].result = (run_result_t){.budget_out = 1, .output = strdup("")};
+        *settled = n;
+        return NEXT_GROUP;
+    }
+    group_part_t *parts = calloc((size_t)n, sizeof *parts);
+    group_split(proc->output, proc->output_len, proc->output_truncated, parts, n);
+    double ended_s = 0;
+    int i = 0;
+    for (; i < n && parts[i].state == GROUP_ENDED; i++) {
+        set_ended(&runs[index[i]], &parts[i]);
+        ended_s += parts[i].wall_s;
+    }
+    next_step_t next = NEXT_GROUP;
+    *settled = i;
+    if (i < n) {
+        group_state_t st = parts[i].state;
+        if (st == GROUP_TIMED_OUT || (st == GROUP_STOPPED && (i == 0 || proc->timed_out))) {
+            set_stopped(&runs[index[i]], &parts[i], proc, ended_s);
+            *settled = i + 1;
+        } else if (i == 0) {
+            next = st == GROUP_LOST ? NEXT_FIRST_ALONE : NEXT_ALL_SEPARATELY;
+        }
+    }
+    group_parts_free(parts, n);
+    free(parts);
+    return next;
+}
+
+/* The runs index[0..n) grouped, again and again until each has a result. */
+static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
+                        const group_t *g)
+{
+    for (int from = 0; from < n;) {
+        const int *pending = index + from;
+        int np = n - from, settled;
+        if (np == 1 || write_list(g, runs, pending, np) != 0) {
+            run_separately(runs, pending, np, how);
+            return;
+        }
+        for (int i = 0; i < np; i++)
+            forget_attempt(&runs[pending[i]]);
+        run_result_t proc;
+        run_group(g, runs, pending, np, how, &proc);
+        next_step_t next = settle_group(runs, pending, np, &proc, &settled);
+        run_result_free(&proc);
+        if (next == NEXT_ALL_SEPARATELY) {
+            run_separately(runs, pending, np, how);
+            return;
+        }
+        if (next == NEXT_FIRST_ALONE) { /* it overflowed the group's output cap on its own */
+            run_separately(runs, pending, 1, how);
+            settled = 1;
+        }
+        from += settled;
+    }
+}
+
 ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how)
 {
     ds_run_t *runs = calloc((size_t)n, sizeof *runs);
-    run_spec_t *specs = calloc((size_t)n, sizeof *specs);
-    run_result_t *results = calloc((size_t)n, sizeof *results);
-    int *index = calloc((size_t)n, sizeof *index), nrun = 0;
+    int *index = calloc((size_t)n + 1, sizeof *index), nrun = 0;
+    group_t group;
+    int grouped = open_group(&group, how) == 0;
     for (int i = 0; i < n; i++) {
         runs[i].job = &jobs[i];
         hide_datasets(&jobs[i]);
-        if (prepare_run(&runs[i], how) == 0) {
-            index[nrun] = i;
-            specs[nrun++] = runs[i].spec;
-        }
+        if (prepare_run(&runs[i], how, grouped ? group.dir : how->scratch) == 0)
+            index[nrun++] = i;
     }
     sandbox_available(); /* the trial run, once, before the student runs */
-    run_many(specs, results, nrun, how->max_parallel);
-    for (int r = 0; r < nrun; r++)
-        runs[index[r]].result = results[r];
-    free(specs);
-    free(results);
+    if (grouped)
+        run_grouped(runs, index, nrun, how, &group);
+    else
+        run_separately(runs, index, nrun, how);
     free(index);
     return runs;
 }

@@ -1,7 +1,9 @@
 /* runs.h - the datasets of one grading, loaded once, and their runs: the lab
  * program executed once per dataset in its own scratch folder, given only
- * the inputs (as matbin files), several at a time. A dataset may be run by
- * two programs (the GPU build for correctness, the checked emulator build for
+ * the inputs (as matbin files), several at a time; or, grouped, every
+ * dataset in one process of the driver's list mode (labs/common/harness.h),
+ * split back into one result per dataset. A dataset may be run by two
+ * programs (the GPU build for correctness, the checked emulator build for
  * the checks). */
 #ifndef CUGRADE_RUNS_H
 #define CUGRADE_RUNS_H
@@ -56,6 +58,8 @@ typedef struct {
     int max_parallel;
     double not_after;     /* the submission's time budget ends (now_seconds()); 0: none */
     double budget_s;      /* that budget, for messages */
+    int grouped;          /* kernel style only: all datasets in one driver process
+                           * (driver --each LIST), rerunning after a failure */
 } runs_how_t;
 
 /* Runs how->program on every loaded dataset; returns n runs (in dataset
@@ -66,5 +70,46 @@ typedef struct {
  * does not exist (the grader compares OUT itself). */
 ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how);
 void runs_free(ds_run_t *runs, int n);
+
+/* ---- grouped runs --------------------------------------------------------
+ * With how->grouped, the run folders lie in <scratch>/<prefix>-group (the
+ * group's working folder, the only one it may write) with the list the
+ * driver reads, and every run keeps its single-run argv (compute-sanitizer
+ * reruns one dataset with it). One process runs the datasets in order; a
+ * dataset is graded from it only on its own end marker (then it exited 0,
+ * with the marker's wall time and its own output). The dataset that began
+ * and did not end gets the process's ending when it was the first the
+ * process ran (as in a separate run), or when the watchdog stopped it at
+ * its limit; otherwise it is run again, first in a new group, so that no
+ * dataset fails for what an earlier one left behind. The datasets after it
+ * go to a new group; a group of one is a separate run. If the output was
+ * cut (runner cap) before a dataset's end marker, that dataset and the ones
+ * after it are run again; one that overflowed the cap on its own is run
+ * separately. If the process ended before its first dataset began, the rest
+ * run separately. */
+
+typedef enum {
+    GROUP_NOT_BEGUN,  /* no begin marker: the process ended before it */
+    GROUP_ENDED,      /* begin and end markers: it ran to its end */
+    GROUP_STOPPED,    /* began, never ended: the process ended in it */
+    GROUP_TIMED_OUT,  /* the driver's watchdog stopped it at its limit */
+    GROUP_LOST,       /* the output was cut before its end marker: unknown */
+} group_state_t;
+
+typedef struct {
+    group_state_t state;
+    double wall_s;      /* GROUP_ENDED: from the end marker */
+    char *output;       /* what it printed, markers removed (malloc'd, NUL-terminated) */
+    size_t output_len;
+} group_part_t;
+
+/* Splits the captured output of a list-mode process that ran n datasets at
+ * its markers (cut: the runner kept only the first len bytes). Text before a
+ * dataset's begin marker is that dataset's; text after the last end marker
+ * goes to the dataset that ended last. A line that is not the marker
+ * expected next (wrong index, malformed, out of order) is program output.
+ * Returns how many datasets ended. Free with group_parts_free. */
+int group_split(const char *out, size_t len, int cut, group_part_t *parts, int n);
+void group_parts_free(group_part_t *parts, int n);
 
 #endif

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# gpu_build_check.sh - compile (never run) the GPU build of the lab 3 driver.
+# gpu_build_check.sh - compile the GPU build of the lab 3 driver (run only where no GPU is needed).
 #
 #   tools/gpu_build_check.sh NVCC ARCH      e.g. /usr/local/cuda/bin/nvcc sm_90
 #
 # Builds labs/lab3/driver.cu with nvcc, once with each of the reference
 # solution, the untiled baseline and the student stub, into executables under
-# build/gpu-check/, exactly as the grader's GPU backend would; then the lab 3
+# build/gpu-check/, exactly as the grader's GPU backend would (and checks that
+# the reference build's list mode, driver --each LIST, rejects a malformed
+# list without touching the GPU); then the lab 3
 # timing program labs/lab3/perf.cu, linked with the student stub, the two
 # references under their renamed symbols and cuBLAS, with the commands the
 # grader uses (grader/build.c, build_timing_program; docs/gpu.md). It proves the lab sources are valid CUDA for a real GPU toolchain on
@@ -43,6 +45,21 @@ for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/
         failed+=("$src")
     fi
 done
+
+# The list mode of the nvcc build (driver --each LIST, labs/common/harness.h),
+# as far as it goes without a GPU: a malformed list must stop it with status 2
+# before any dataset begins (and before any CUDA call).
+list_mode_check() {
+    local exe=$1 list=$out/malformed.list text
+    printf '30 a.bin b.bin c.bin\nsoon a.bin b.bin c.bin\n' >"$list"
+    text=$("$exe" --each "$list" 2>&1)
+    [ $? -eq 2 ] && [[ $text == *"malformed.list:2"* ]] && [[ $text != *cugrade-dataset-begin* ]]
+}
+ref_exe=$out/lab3-reference-matmul
+echo "gpu_build_check: $ref_exe --each (a malformed list: status 2, no dataset begun)"
+if [ -x "$ref_exe" ] && ! list_mode_check "$ref_exe"; then
+    failed+=("labs/lab3/driver.cu --each (list mode, labs/common/harness.h)")
+fi
 
 # The timing program: the student's file as is, the reference and the untiled
 # baseline with the symbols of labs/lab3/lab.json "timing" renamed

@@ -14,6 +14,8 @@
  *   harness_poison(dptr, bytes)             fill a device output buffer with
  *                                           the never-written NaN pattern
  *   harness_malloc(bytes)                   malloc that never returns NULL
+ *   harness_main(argc, argv, run_dataset)   main(): one dataset, or a list of
+ *                                           them in one process (below)
  *
  * None of them returns on failure: each prints one line starting with
  * "cugrade: " to stderr and exits. The exit status tells the grader whose
@@ -27,14 +29,42 @@
  *
  * Any other status, a signal or the time limit comes from the student's code.
  *
- * CUDA C++ using only the CUDA runtime API: it is compiled by nvcc for a GPU
- * and by the emulator's g++ against emu/include/cuda_runtime.h. Include it
- * from the driver only; every function is static inline. */
+ * List mode. A driver whose main is `return harness_main(argc, argv, run)`
+ * (run: what main did for one dataset, same arguments, returns the exit
+ * status) also runs as
+ *
+ *     driver --each LIST
+ *
+ * LIST has one line per dataset: its time limit in seconds, optionally
+ * NAME=VALUE environment settings and "--", then the dataset's usual
+ * arguments. Fields are separated by tabs when the line has one, else by
+ * spaces:  "2<TAB>CUGRADE_EMU_DIAG=/r/0/emu.txt<TAB>--<TAB>A.bin<TAB>B.bin<TAB>C.bin"
+ * or "2 A.bin B.bin C.bin". For dataset K (0-based line index) the driver
+ * sets the environment, writes "\ncugrade-dataset-begin K\n" to stdout (after
+ * flushing stdout and stderr, in one write, so the marker is a line of its
+ * own whatever the program printed before), runs the dataset exactly as the
+ * single mode does, and writes "\ncugrade-dataset-end K WALL_S\n". A
+ * watchdog thread ends the process with "\ncugrade-dataset-timeout K\n" and
+ * _exit(124) when dataset K runs past its limit, whatever the main thread is
+ * stuck in. An error ends the process as in single mode (status 2 or 3, or
+ * the signal), so the dataset that began and did not end is the one that
+ * failed; the grader (grader/runs.c) reruns the datasets after it. A
+ * malformed LIST exits with status 2 before any dataset begins.
+ *
+ * CUDA C++ using only the CUDA runtime API and POSIX (pthreads): it is
+ * compiled by nvcc for a GPU and by the emulator's g++ against
+ * emu/include/cuda_runtime.h. Include it from the driver only; every
+ * function is static inline. */
 #ifndef CUGRADE_HARNESS_H
 #define CUGRADE_HARNESS_H
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 
@@ -117,6 +147,219 @@ static inline void harness_poison(void *dptr, size_t bytes)
 {
     harness_check(cudaMemset(dptr, POISON_BYTE, bytes), "cudaMemset (poisoning the output)",
                   __FILE__, __LINE__);
+}
+
+/* ---- list mode: several datasets in one process (see the top of this file) */
+
+#define HARNESS_EXIT_TIMEOUT 124   /* the watchdog's status, as timeout(1)'s */
+#define HARNESS_LIST_MAX_FIELDS 32 /* per LIST line */
+
+/* The driver's work for one dataset: main's, same arguments; returns the
+ * exit status (0 when the output is written). */
+typedef int (*harness_dataset_fn)(int argc, char **argv);
+
+/* One LIST line. */
+typedef struct {
+    double limit_s;
+    int nenv, argc;
+    char *env[HARNESS_LIST_MAX_FIELDS];      /* "NAME=VALUE", set before it runs */
+    char *argv[HARNESS_LIST_MAX_FIELDS + 2]; /* argv[0] is the driver's own */
+} harness_dataset_t;
+
+/* What the watchdog watches: the dataset running and when its limit ends
+ * (CLOCK_MONOTONIC seconds; 0 while none runs). */
+typedef struct {
+    pthread_mutex_t lock;
+    int index;
+    double deadline;
+} harness_watch_t;
+
+/* The watchdog thread runs no student code; should the driver ever be built
+ * with the emulator's access hooks (-fsanitize=thread), keep them out of it. */
+#if defined(__SANITIZE_THREAD__)
+#define HARNESS_NOT_INSTRUMENTED __attribute__((no_sanitize_thread))
+#else
+#define HARNESS_NOT_INSTRUMENTED
+#endif
+
+static inline harness_watch_t *harness_watch(void)
+{
+    static harness_watch_t w = {PTHREAD_MUTEX_INITIALIZER, -1, 0.0};
+    return &w;
+}
+
+static inline HARNESS_NOT_INSTRUMENTED double harness_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* write(2) only: no stdio lock, which a stuck main thread may hold. */
+static inline HARNESS_NOT_INSTRUMENTED void harness_write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return;
+        buf += n;
+        len -= (size_t)n;
+    }
+}
+
+/* A marker line, after everything the program printed so far. */
+static inline void harness_marker(const char *line)
+{
+    fflush(stdout);
+    fflush(stderr);
+    harness_write_all(STDOUT_FILENO, line, strlen(line));
+}
+
+static inline void harness_watch_set(int index, double deadline)
+{
+    harness_watch_t *w = harness_watch();
+    pthread_mutex_lock(&w->lock);
+    w->index = index;
+    w->deadline = deadline;
+    pthread_mutex_unlock(&w->lock);
+}
+
+/* Ends the process when the running dataset passes its deadline. It decides
+ * and exits holding the lock, so a dataset either ends or times out. */
+static inline HARNESS_NOT_INSTRUMENTED void *harness_watchdog(void *unused)
+{
+    (void)unused;
+    harness_watch_t *w = harness_watch();
+    for (;;) {
+        struct timespec nap = {0, 10 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        pthread_mutex_lock(&w->lock);
+        if (w->deadline > 0 && harness_now() >= w->deadline) {
+            char line[64];
+            int n = snprintf(line, sizeof line, "\ncugrade-dataset-timeout %d\n", w->index);
+            harness_write_all(STDOUT_FILENO, line, (size_t)n);
+            _exit(HARNESS_EXIT_TIMEOUT);
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    return NULL;
+}
+
+/* Fills d from one LIST line (split in place); -1 if it is malformed. */
+static inline int harness_parse_line(char *line, char *prog, harness_dataset_t *d)
+{
+    char *f[HARNESS_LIST_MAX_FIELDS], *save = NULL, *end;
+    const char *seps = strchr(line, '\t') ? "\t" : " ";
+    int n = 0, dashes = 0;
+    for (char *t = strtok_r(line, seps, &save); t; t = strtok_r(NULL, seps, &save)) {
+        if (n == HARNESS_LIST_MAX_FIELDS)
+            return -1;
+        f[n++] = t;
+    }
+    if (n < 2)
+        return -1;
+    d->limit_s = strtod(f[0], &end);
+    if (*end || !(d->limit_s > 0) || d->limit_s > 1e9)
+        return -1;
+    for (int i = 1; i < n && !dashes; i++)
+        if (strcmp(f[i], "--") == 0)
+            dashes = i;
+    d->nenv = 0;
+    for (int i = 1; i < dashes; i++) {
+        if (f[i][0] == '=' || !strchr(f[i], '='))
+            return -1;
+        d->env[d->nenv++] = f[i];
+    }
+    d->argc = 0;
+    d->argv[d->argc++] = prog;
+    for (int i = dashes + 1; i < n; i++)
+        d->argv[d->argc++] = f[i];
+    d->argv[d->argc] = NULL;
+    return 0;
+}
+
+/* Reads LIST (its lines stay allocated: the fields point into them). Exits
+ * with status 2 when it cannot be read, is empty or has a malformed line. */
+static inline harness_dataset_t *harness_read_list(const char *path, char *prog, int *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cugrade: cannot read the dataset list %s\n", path);
+        exit(HARNESS_EXIT_IO);
+    }
+    harness_dataset_t *list = NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int n = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        list = (harness_dataset_t *)realloc(list, (size_t)(n + 1) * sizeof *list);
+        char *own = strdup(line);
+        if (!list || !own || harness_parse_line(own, prog, &list[n]) != 0) {
+            fprintf(stderr, "cugrade: %s:%d: not a dataset line (LIMIT_S [NAME=VALUE... --] ARG...)\n",
+                    path, n + 1);
+            exit(HARNESS_EXIT_IO);
+        }
+        n++;
+    }
+    free(line);
+    fclose(f);
+    if (n == 0) {
+        fprintf(stderr, "cugrade: the dataset list %s is empty\n", path);
+        exit(HARNESS_EXIT_IO);
+    }
+    *count = n;
+    return list;
+}
+
+/* driver --each LIST: every dataset in turn, between markers, watched. */
+static inline int harness_run_list(char *prog, const char *path, harness_dataset_fn run)
+{
+    int n;
+    harness_dataset_t *list = harness_read_list(path, prog, &n);
+    pthread_t watchdog;
+    if (pthread_create(&watchdog, NULL, harness_watchdog, NULL) != 0) {
+        fprintf(stderr, "cugrade: cannot start the watchdog thread\n");
+        return HARNESS_EXIT_IO;
+    }
+    pthread_detach(watchdog);
+    for (int k = 0; k < n; k++) {
+        harness_dataset_t *d = &list[k];
+        for (int e = 0; e < d->nenv; e++)
+            putenv(d->env[e]);
+        char line[96];
+        snprintf(line, sizeof line, "\ncugrade-dataset-begin %d\n", k);
+        harness_marker(line);
+        double start = harness_now();
+        harness_watch_set(k, start + d->limit_s);
+        int status = run(d->argc, d->argv);
+        if (status != 0)
+            return status; /* watched until the process is gone, like a failed single run */
+        double wall = harness_now() - start;
+        harness_watch_set(-1, 0.0);
+        snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);
+        harness_marker(line);
+    }
+    free(list);
+    return 0;
+}
+
+/* A driver's main: `driver ARGS...` runs one dataset (run(argc, argv)),
+ * `driver --each LIST` every dataset of LIST in this process. */
+static inline int harness_main(int argc, char **argv, harness_dataset_fn run)
+{
+    if (argc >= 2 && strcmp(argv[1], "--each") == 0) {
+        if (argc != 3) {
+            fprintf(stderr, "usage: %s --each LIST\n", argv[0]);
+            return HARNESS_EXIT_IO;
+        }
+        return harness_run_list(argv[0], argv[2], run);
+    }
+    return run(argc, argv);
 }
 
 #endif

@@ -4,6 +4,11 @@
  *
  *     driver A.bin B.bin C.bin
  *
+ * or, on the gpu backend, every dataset of a submission in one process (one
+ * CUDA context instead of one per dataset), each under its own limit:
+ *
+ *     driver --each LIST        (list mode: labs/common/harness.h)
+ *
  * A (M x K) and B (K x N) are the dataset's inputs, converted by the grader
  * from libwb .raw files to matbin (labs/common/matbin.h). The driver copies
  * them to the device, poisons C's device buffer (every float becomes the
@@ -88,10 +93,12 @@ static float *multiply(const float *A, const float *B, int M, int K, int N, floa
     return C;
 }
 
-int main(int argc, char **argv)
+/* One dataset: driver A.bin B.bin C.bin. Returns the exit status. */
+static int run_dataset(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: %s A.bin B.bin C.bin\n", argc > 0 ? argv[0] : "driver");
+        fprintf(stderr, "usage: %s A.bin B.bin C.bin, or %s --each LIST\n",
+                argc > 0 ? argv[0] : "driver", argc > 0 ? argv[0] : "driver");
         return HARNESS_EXIT_IO;
     }
 
@@ -113,3 +120,5 @@ int main(int argc, char **argv)
     free(C);
     return 0;
 }
+
+int main(int argc, char **argv) { return harness_main(argc, argv, run_dataset); }
