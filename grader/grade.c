@@ -134,9 +134,9 @@ static int rubric_has_checks(const lab_rubric_t *rub)
 }
 
 /* When the dataset runs starting now must have finished (0: no budget). */
-static double budget_ends(const grade_run_t *run)
+static double budget_ends(double budget_s)
 {
-    return run->budget_s > 0 ? now_seconds() + run->budget_s : 0;
+    return budget_s > 0 ? now_seconds() + budget_s : 0;
 }
 
 /* On the gpu backend the checks come from a checked emulator build run on
@@ -162,7 +162,7 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run, co
     runs_how_t how = {.lab = lab, .program = br.program, .scratch = scratch, .prefix = "check",
                       .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(),
                       .budget_s = run->budget_s};
-    how.not_after = budget_ends(run);
+    how.not_after = budget_ends(run->budget_s);
     ds_run_t *runs = runs_execute(jobs, n, &how);
     gather_evidence(e, runs, n);
     runs_free(runs, n);
@@ -188,37 +188,37 @@ static int is_uneven(const ds_job_t *j, int tile)
 }
 
 /* On the gpu backend, compute-sanitizer adds its findings from the real GPU
- * on the two smallest datasets whose sides are not multiples of the tile. */
+ * on the smallest dataset whose sides are not multiples of the tile, with
+ * several tile phases if there is one (and that ran to its end: an endless
+ * loop would only hang the sanitizer too).
+ * One dataset: its four tools are the costliest part of a GPU grading, and
+ * each one holds the GPU's queue while it runs. */
 static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, const lab_t *lab)
 {
-    int picked[2], npicked = 0;
-    for (int round = 0; round < 2; round++) {
-        int best = -1;
+    int best = -1;
+    /* first choice: several tile phases (K > TILE_WIDTH), where a missing barrier races */
+    for (int pass = 0; pass < 2 && best < 0; pass++)
         for (int i = 0; i < n; i++) {
-            int taken = npicked > 0 && picked[0] == i;
-            /* one that ran to its end: an endless loop would only hang the sanitizer too */
             int finished = runs[i].started && runs[i].result.exited;
-            if (finished && !taken && is_uneven(runs[i].job, lab->tile_width) &&
+            int phases_ok = pass == 1 || runs[i].job->data.inputs[0].cols > lab->tile_width;
+            if (finished && phases_ok && is_uneven(runs[i].job, lab->tile_width) &&
                 (best < 0 || runs[i].job->flop < runs[best].job->flop))
                 best = i;
         }
-        if (best >= 0)
-            picked[npicked++] = best;
-    }
-    for (int k = 0; k < npicked; k++) {
-        const ds_run_t *r = &runs[picked[k]];
-        emu_report_t rep;
-        memset(&rep, 0, sizeof rep);
-        /* the sanitizers slow a program down 10-100x; never past 20 time limits */
-        double limit = r->job->rule.time_limit_s * 20, slowed = 60 + 100 * r->result.wall_s;
-        if (sanitizer_check_run(r, slowed < limit ? slowed : limit, &rep) != 0)
-            return; /* no compute-sanitizer here: the emulator's findings stand alone */
-        char label[160];
-        job_test_name(r->job, label, sizeof label);
-        strncat(label, " under compute-sanitizer", sizeof label - strlen(label) - 1);
-        evidence_add(e, label, &rep, 0);
-        emu_report_free(&rep);
-    }
+    if (best < 0)
+        return;
+    const ds_run_t *r = &runs[best];
+    emu_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    /* the sanitizers slow a program down 10-100x; never past 20 time limits */
+    double limit = r->job->rule.time_limit_s * 20, slowed = 60 + 100 * r->result.wall_s;
+    if (sanitizer_check_run(r, slowed < limit ? slowed : limit, &rep) != 0)
+        return; /* no compute-sanitizer here: the emulator's findings stand alone */
+    char label[160];
+    job_test_name(r->job, label, sizeof label);
+    strncat(label, " under compute-sanitizer", sizeof label - strlen(label) - 1);
+    evidence_add(e, label, &rep, 0);
+    emu_report_free(&rep);
 }
 
 static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
@@ -458,9 +458,14 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .max_parallel = o->jobs > 0 ? o->jobs
                                       : run->backend == BACKEND_GPU ? 1 : cpu_count(),
                       .budget_s = run->budget_s, .grouped = grouped};
+    if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
+        how.limit_cap = in->rub.gpu_time_limit_s;
+        if (o->budget_s <= 0 && in->rub.gpu_budget_s > 0)
+            how.budget_s = in->rub.gpu_budget_s;
+    }
     gpu_slot_t slot;
     gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
-    how.not_after = budget_ends(run);  /* waiting in the queue is not the student's time */
+    how.not_after = budget_ends(how.budget_s); /* waiting in the queue is not the student's */
     ds_run_t *runs = runs_execute(jobs, in->nds, &how);
     gpu_queue_leave(&slot);
     add_dataset_tests(run, runs, in->nds, &in->lab);

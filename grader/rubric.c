@@ -83,13 +83,24 @@ static int read_time_limit(const cfg_t *c, struct json_object *obj, const char *
     return 0;
 }
 
-static int read_budget(const cfg_t *c, struct json_object *obj, const char *where, double *out)
+static int read_seconds(const cfg_t *c, struct json_object *obj, const char *where,
+                        const char *key, double max, double *out)
 {
-    struct json_object *v = cfg_member(obj, "budget_s");
-    if (v && (!cfg_number(v, out) || !(*out > 0 && *out <= 20 * MAX_TIME_LIMIT_S)))
-        return cfg_fail(c, where, "budget_s", "must be a number of seconds > 0 and <= %g",
-                        20 * MAX_TIME_LIMIT_S);
+    struct json_object *v = cfg_member(obj, key);
+    if (v && (!cfg_number(v, out) || !(*out > 0 && *out <= max)))
+        return cfg_fail(c, where, key, "must be a number of seconds > 0 and <= %g", max);
     return 0;
+}
+
+static int read_budget(const cfg_t *c, struct json_object *obj, const char *where,
+                       lab_rubric_t *out)
+{
+    return read_seconds(c, obj, where, "budget_s", 20 * MAX_TIME_LIMIT_S, &out->budget_s) ||
+           read_seconds(c, obj, where, "gpu_time_limit_s", MAX_TIME_LIMIT_S,
+                        &out->gpu_time_limit_s) ||
+           read_seconds(c, obj, where, "gpu_budget_s", 20 * MAX_TIME_LIMIT_S, &out->gpu_budget_s)
+               ? -1
+               : 0;
 }
 
 static int parse_compile(const cfg_t *c, struct json_object *obj, const char *where,
@@ -177,12 +188,13 @@ static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *w
                           lab_rubric_t *out)
 {
     static const char *const known[] = {"points",    "total",     "visibility", "time_limit_s",
-                                        "budget_s", "overrides", NULL};
+                                        "budget_s", "gpu_time_limit_s", "gpu_budget_s",
+                                        "overrides", NULL};
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0 ||
         parse_points_or_total(c, obj, where, out) != 0 ||
         read_visibility(c, obj, where, &out->datasets.visibility) != 0 ||
         read_time_limit(c, obj, where, &out->datasets.time_limit_s) != 0 ||
-        read_budget(c, obj, where, &out->budget_s) != 0)
+        read_budget(c, obj, where, out) != 0)
         return -1;
     struct json_object *ov = cfg_member(obj, "overrides");
     if (ov) {

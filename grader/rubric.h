@@ -28,6 +28,9 @@
  * "datasets.budget_s" (optional) caps the wall-clock time of all the dataset
  * runs of one program together, so an endless loop costs the budget once,
  * not the time limit once per dataset; datasets not run by then fail.
+ * "datasets.gpu_time_limit_s" and "gpu_budget_s" (optional) are the same on
+ * the gpu backend, where a kernel is ~1000x faster than on the emulator and
+ * a hung one holds the GPU (and its timing queue) while it runs.
  * Unknown keys are errors (typos must not silently change grades). */
 #ifndef CUGRADE_RUBRIC_H
 #define CUGRADE_RUBRIC_H
@@ -91,6 +94,8 @@ typedef struct {
     dataset_rule_t datasets;  /* defaults for every dataset */
     double budget_s;          /* datasets.budget_s: all dataset runs of one program together
                                * (0: no budget) */
+    double gpu_time_limit_s;  /* datasets.gpu_time_limit_s: cap of each limit on a GPU (0: none) */
+    double gpu_budget_s;      /* datasets.gpu_budget_s: the budget on a GPU (0: budget_s) */
     int datasets_total_given; /* 1 if "total" was given instead of "points" */
     double datasets_total;
     dataset_override_t *overrides;

@@ -72,6 +72,11 @@ static void hide_datasets(const ds_job_t *j)
         sandbox_hide_dir(real);
 }
 
+static double capped_limit(double limit, double cap)
+{
+    return cap > 0 && cap < limit ? cap : limit;
+}
+
 static char *own(ds_run_t *r, char *s)
 {
     r->owned[r->nowned++] = s;
@@ -164,7 +169,8 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
     r->env[0] = r->env_diag;
     r->env[1] = program_style ? r->env_wbtime : NULL;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .extra_env = r->env,
-                           .timeout_s = j->rule.time_limit_s, .sandboxed = 1,
+                           .timeout_s = capped_limit(j->rule.time_limit_s, how->limit_cap),
+                           .sandboxed = 1,
                            .not_after = how->not_after, .budget_s = how->budget_s};
     r->started = 1;
     return 0;

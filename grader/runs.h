@@ -58,6 +58,7 @@ typedef struct {
     int max_parallel;
     double not_after;     /* the submission's time budget ends (now_seconds()); 0: none */
     double budget_s;      /* that budget, for messages */
+    double limit_cap;     /* > 0: no dataset's time limit above it (rubric gpu_time_limit_s) */
     int grouped;          /* kernel style only: all datasets in one driver process
                            * (driver --each LIST), rerunning after a failure */
 } runs_how_t;

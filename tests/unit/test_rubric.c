@@ -70,6 +70,8 @@ Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
     cr_assert_eq(r.datasets.visibility, VIS_AFTER_DUE_DATE);
     cr_assert_eq(r.datasets.time_limit_s, 20);
     cr_assert_eq(r.budget_s, 75);
+    cr_assert_eq(r.gpu_time_limit_s, 4);
+    cr_assert_eq(r.gpu_budget_s, 12);
     cr_assert_eq(r.noverrides, 2);
     cr_assert(r.checks[CHECK_RACE_FREE].present);
     cr_assert_eq(r.checks[CHECK_RACE_FREE].points, 5);
@@ -220,7 +222,7 @@ Test(rubric_reject, unknown_keys)
 {
     expect_error(FIX "unknown_key.json",
                  FIX "unknown_key.json: labs.lab3.datasets.pointz: unknown key (known keys: "
-                     "points, total, visibility, time_limit_s, budget_s, overrides)");
+                     "points, total, visibility, time_limit_s, budget_s, gpu_time_limit_s, gpu_budget_s, overrides)");
     expect_error(FIX "unknown_lab_key.json",
                  FIX "unknown_lab_key.json: labs.lab3.extra_credit: unknown key (known keys: "
                      "compile, datasets, checks, performance)");
