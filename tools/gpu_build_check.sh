@@ -10,7 +10,8 @@
 # list without touching the GPU); then the lab 3
 # timing program labs/lab3/perf.cu, linked with the student stub, the two
 # references under their renamed symbols and cuBLAS, with the commands the
-# grader uses (grader/build.c, build_timing_program; docs/gpu.md). It proves the lab sources are valid CUDA for a real GPU toolchain on
+# grader uses (grader/build.c, build_timing_program; docs/gpu.md); and three
+# libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the lab sources are valid CUDA for a real GPU toolchain on
 # machines (CI) that have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
 set -u
@@ -85,9 +86,21 @@ if ! perf_objs; then
     failed+=("labs/lab3/perf.cu (the timing program)")
 fi
 
+# Program-style (libwb) labs: the whole program, with labs/common/wb.h, as
+# the grader builds it (compile, then link; grader/build.c).
+for src in reference/lab3-wb/template.cu student/lab3-wb/template.cu tests/submissions/lab3-wb/good.cu; do
+    exe="$out/lab3-wb-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
+    echo "gpu_build_check: $nvcc -arch=$arch -Ilabs/common $src -> $exe"
+    if ! "$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common "$src" -o "$exe.o" 2>"$exe.log" ||
+        ! "$nvcc" -arch="$arch" "$exe.o" -o "$exe"; then
+        cat "$exe.log" >&2
+        failed+=("$src (libwb program)")
+    fi
+done
+
 if [ ${#failed[@]} -ne 0 ]; then
     echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build for lab 3:" >&2
     printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "gpu_build_check: OK: 3 lab 3 driver builds and the timing program for $arch in $out/"
+echo "gpu_build_check: OK: 3 lab 3 driver builds, the timing program and 3 libwb programs for $arch in $out/"
