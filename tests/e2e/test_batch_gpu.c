@@ -1,0 +1,44 @@
+/* test_batch_gpu.c - end to end, without a GPU: the plumbing of the per-GPU
+ * timing queues in `cugrade batch`. CUGRADE_GPU_COUNT=2 makes the grader
+ * believe in two GPUs (the programs then fail for want of a device, which is
+ * fine here): two workers must each join their own GPU's queue, and the
+ * banner must say so. Needs nvcc (compile only); skipped without it. */
+#include "e2e.h"
+
+#include "build.h"
+
+Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
+{
+    char nvcc[4096];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0 && !is_file("/usr/local/cuda/bin/nvcc"))
+        cr_skip("nvcc not found: the gpu backend cannot build here");
+    char dir[64], subs[128], out[128], datasets[128], cmd[1024];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-bgpu-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(datasets, sizeof datasets, "%s/datasets", dir);
+    const char *shapes[] = {"16x16x16", NULL};
+    make_datasets(datasets, shapes);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/ann %s/bob && cp reference/lab3/matmul.cu %s/ann/ && "
+             "cp tests/submissions/lab3/tile32.cu %s/bob/matmul.cu", subs, subs, subs, subs);
+    cr_assert_eq(system(cmd), 0);
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", out, "--backend", "gpu",
+                    "--checks", "none", "--jobs", "2", "--datasets", datasets, subs, NULL};
+    char *env[] = {"CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 600, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "2 at once on 2 GPU(s), one timing queue each"), "%s", r.output);
+    char path[256];
+    for (int gpu = 0; gpu < 2; gpu++) {
+        snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.lock", out, gpu);
+        cr_assert(is_file(path), "GPU %d's queue was never joined:\n%s", gpu, r.output);
+    }
+    snprintf(path, sizeof path, "%s/.gpu-queue/gpu2.lock", out);
+    cr_assert(!is_file(path), "there is no GPU 2");
+    run_result_free(&r);
+    rm_rf(dir);
+}
