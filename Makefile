@@ -102,8 +102,8 @@ $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)
 $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
-# test_wb.cpp tests labs/common/wb.h (included by a relative path).
-$(B)/emu-tests/test_wb: labs/common/wb.h
+# test_wb*.cpp test labs/common/wb.h (included by a relative path).
+$(B)/emu-tests/test_wb $(B)/emu-tests/test_wb_run: labs/common/wb.h labs/common/wb_raw.h
 
 # Kernels of the checking-mode tests (emu/tests/check_*.cpp) are compiled like
 # `emucc --checks` compiles student code: with the access hooks, linked without

@@ -182,8 +182,6 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     return run_tool(argv, ctx->timeout_s, log);
 }
 
-static int is_program_style(const lab_t *lab) { return strcmp(lab->style, "program") == 0; }
-
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -194,11 +192,11 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         sb_appendf(&log, "cugrade: no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
                    ctx->backend == BACKEND_EMU ? "bin/emucc missing: run make" : "nvcc not found");
         out->internal_error = 1;
-    } else if (!is_program_style(ctx->lab) &&
+    } else if (!lab_is_program(ctx->lab) &&
                ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log) != 0) {
         out->internal_error = 1;
     } else {
-        if (is_program_style(ctx->lab))
+        if (lab_is_program(ctx->lab))
             driver_obj[0] = '\0';
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);

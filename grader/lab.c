@@ -310,3 +310,5 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
     json_object_put(manifest);
     return rc;
 }
+
+int lab_is_program(const lab_t *lab) { return strcmp(lab->style, "program") == 0; }

@@ -58,4 +58,7 @@ typedef struct {
 /* Loads <root>/labs/<name>/lab.json. err names the file on failure. */
 int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen);
 
+/* A "program" style lab: the student's file is a whole libwb program. */
+int lab_is_program(const lab_t *lab);
+
 #endif

@@ -13,6 +13,7 @@
 #include "dataset.h"
 #include "lab.h"
 #include "rubric.h"
+#include "group_split.h"
 #include "runner.h"
 
 typedef struct {
@@ -87,30 +88,6 @@ void runs_free(ds_run_t *runs, int n);
  * cut (runner cap) before a dataset's end marker, that dataset and the ones
  * after it are run again; one that overflowed the cap on its own is run
  * separately. If the process ended before its first dataset began, the rest
- * run separately. */
-
-typedef enum {
-    GROUP_NOT_BEGUN,  /* no begin marker: the process ended before it */
-    GROUP_ENDED,      /* begin and end markers: it ran to its end */
-    GROUP_STOPPED,    /* began, never ended: the process ended in it */
-    GROUP_TIMED_OUT,  /* the driver's watchdog stopped it at its limit */
-    GROUP_LOST,       /* the output was cut before its end marker: unknown */
-} group_state_t;
-
-typedef struct {
-    group_state_t state;
-    double wall_s;      /* GROUP_ENDED: from the end marker */
-    char *output;       /* what it printed, markers removed (malloc'd, NUL-terminated) */
-    size_t output_len;
-} group_part_t;
-
-/* Splits the captured output of a list-mode process that ran n datasets at
- * its markers (cut: the runner kept only the first len bytes). Text before a
- * dataset's begin marker is that dataset's; text after the last end marker
- * goes to the dataset that ended last. A line that is not the marker
- * expected next (wrong index, malformed, out of order) is program output.
- * Returns how many datasets ended. Free with group_parts_free. */
-int group_split(const char *out, size_t len, int cut, group_part_t *parts, int n);
-void group_parts_free(group_part_t *parts, int n);
+ * run separately (group_split.h splits the output). */
 
 #endif

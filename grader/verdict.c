@@ -110,8 +110,6 @@ static const char *likely_cause(const char *report_path)
     return cause;
 }
 
-static int is_program_style(const lab_t *lab) { return strcmp(lab->style, "program") == 0; }
-
 /* Reads what the program wrote: the driver's matbin file (with the kernel
  * time), or a program-style lab's wbSolution file (libwb .raw). 0, or -1
  * with the verdict in msg. */
@@ -119,7 +117,7 @@ static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, doubl
                        strbuf_t *msg)
 {
     *elapsed_ms = -1;
-    if (is_program_style(lab)) {
+    if (lab_is_program(lab)) {
         char err[1024];
         if (!is_file(r->out_path)) {
             sb_append(msg, "FAILED: the program wrote no solution (wbSolution was not called, or "
