@@ -15,8 +15,9 @@ LAB      ?= lab3
 SUBMISSION ?= student
 BACKEND  ?= auto
 
-JSON_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null)
-JSON_LIBS   := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+# Read on first use, after `deps` may have installed json-c and pkg-config.
+JSON_CFLAGS = $(eval JSON_CFLAGS := $$(shell pkg-config --cflags json-c 2>/dev/null))$(JSON_CFLAGS)
+JSON_LIBS   = $(eval JSON_LIBS := $$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c))$(JSON_LIBS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
@@ -37,24 +38,31 @@ REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
 EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
-.PHONY: all grade test unit-tests datasets bench gpu-build clean
+.PHONY: all deps grade test unit-tests datasets bench gpu-build clean
 all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 
-$(B)/grader/%.o: grader/%.c $(wildcard grader/*.h) labs/common/matbin.h
+# ---- the Debian packages (tools/deps.txt), checked before anything builds ----
+# Every compile waits for it (order-only); it costs one dpkg-query when all is
+# there, and installs what is missing as root (else: exit 2 and the sudo line).
+DEPS_FOR := $(if $(filter test unit-tests bench,$(MAKECMDGOALS)),test,grade)
+deps:
+	@tools/deps.sh $(DEPS_FOR)
+
+$(B)/grader/%.o: grader/%.c $(wildcard grader/*.h) labs/common/matbin.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(B)/emu/rewrite/%.o: emu/rewrite/%.c $(wildcard emu/rewrite/*.h)
+$(B)/emu/rewrite/%.o: emu/rewrite/%.c $(wildcard emu/rewrite/*.h) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(B)/emu/src/%.cpp.o: emu/src/%.cpp $(wildcard emu/src/*.h emu/include/*.h)
+$(B)/emu/src/%.cpp.o: emu/src/%.cpp $(wildcard emu/src/*.h emu/include/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -c $< -o $@
-$(B)/emu/src/%.c.o: emu/src/%.c $(wildcard emu/src/*.h)
+$(B)/emu/src/%.c.o: emu/src/%.c $(wildcard emu/src/*.h) | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Iemu/src -c $< -o $@
-$(B)/emu/src/%.S.o: emu/src/%.S
+$(B)/emu/src/%.S.o: emu/src/%.S | deps
 	@mkdir -p $(@D)
 	$(CC) -c $< -o $@
 
@@ -74,7 +82,7 @@ bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/li
 	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a -o $@
 
 # ---- grading -----------------------------------------------------------------
-grade: all
+grade: all | deps
 	bin/cugrade run --lab $(LAB) --backend $(BACKEND) --json $(B)/results.json --html $(B)/report.html $(SUBMISSION)
 
 datasets: bin/cugrade
@@ -90,16 +98,16 @@ EMUT_C    := $(wildcard emu/tests/test_*.c)
 EMUT_CPP  := $(wildcard emu/tests/test_*.cpp)
 EMUT_BIN  := $(EMUT_C:emu/tests/%.c=$(B)/emu-tests/%) $(EMUT_CPP:emu/tests/%.cpp=$(B)/emu-tests/%)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a
+$(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
-$(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a
+$(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
-$(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a
+$(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
-$(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
+$(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 # test_wb*.cpp test labs/common/wb.h (included by a relative path).
@@ -109,7 +117,7 @@ $(B)/emu-tests/test_wb $(B)/emu-tests/test_wb_run: labs/common/wb.h labs/common/
 # `emucc --checks` compiles student code: with the access hooks, linked without
 # libtsan. A static pattern rule, so the generic test rule above never applies.
 EMUT_CHECK_OBJ := $(patsubst emu/tests/%.cpp,$(B)/emu-tests/%.o,$(wildcard emu/tests/check_*.cpp))
-$(EMUT_CHECK_OBJ): $(B)/emu-tests/%.o: emu/tests/%.cpp $(wildcard emu/include/*.h emu/tests/*.h)
+$(EMUT_CHECK_OBJ): $(B)/emu-tests/%.o: emu/tests/%.cpp $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h -fsanitize=thread -O1 -g -fno-omit-frame-pointer -c $< -o $@
 $(B)/emu-tests/test_emu_check%: emu/tests/test_emu_check%.cpp $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
@@ -118,7 +126,7 @@ $(B)/emu-tests/test_emu_check%: emu/tests/test_emu_check%.cpp $(EMUT_CHECK_OBJ) 
 
 unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
 
-test: all unit-tests
+test: all unit-tests | deps
 	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)
 
 # ---- benchmarks and the GPU build check --------------------------------------
