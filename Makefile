@@ -44,7 +44,7 @@ all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
 # there, and installs what is missing as root (else: exit 2 and the sudo line).
-DEPS_FOR := $(if $(filter test unit-tests bench,$(MAKECMDGOALS)),test,grade)
+DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,grade)
 deps:
 	@tools/deps.sh $(DEPS_FOR)
 

@@ -17,11 +17,13 @@
  * can promise), and in the worst case it fails correct code on long sums of
  * large values (K = 1600, results ~6400: K*u*6400 ~ 0.6).
  *
- * Hints look at where the wrong elements lie: everything unwritten (the
- * kernel never ran or never stored), only the last partial tile rows and
- * columns (the grid was computed with integer division, or the boundary
- * checks are wrong), nearly everything slightly wrong with K not a multiple
- * of the tile (the last phase loads outside the matrix), and so on.
+ * Hints come from evidence only. Everything unwritten: the kernel never ran
+ * or never stored. Then the classic wrong programs (hypotheses.h): the one
+ * that reproduces every written element is named, with its fix. Then where
+ * the wrong elements lie: only the last partial tile rows and columns (the
+ * grid was computed with integer division, or the boundary checks are
+ * wrong), some never written, and otherwise a plain count that says which
+ * wrong programs were ruled out.
  *
  * The error map keeps the same picture for the reports: the output in at
  * most 64x64 blocks, each right, wrong or never written (compare.h). */
@@ -32,10 +34,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hypotheses.h"
 #include "matbin.h"
 
 #define NCANDIDATE_TILES 4
-#define LAST_PHASE_FRACTION 0.9
 
 typedef enum { ELEM_OK, ELEM_WRONG, ELEM_UNWRITTEN } elem_status_t;
 
@@ -203,22 +205,35 @@ static int boundary_hint(compare_result_t *r, const stripes_t *st, int tile_widt
     return 1;
 }
 
-static int last_phase_hint(compare_result_t *r, int tile_width, int inner_dim)
+/* A classic wrong program that reproduces every written element. */
+static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matrix_t *got,
+                           tolerance_t tol, int tile_width, const matmul_inputs_t *in,
+                           char *ruled_out, size_t len)
 {
-    long written_wrong = r->wrong - r->never_written;
-    if (tile_width <= 0 || inner_dim <= 0 || inner_dim % tile_width == 0 ||
-        !((double)written_wrong >= LAST_PHASE_FRACTION * (double)r->total))
+    if (!in || r->wrong == r->never_written)
         return 0;
-    set_hint(r, HINT_LAST_PHASE,
-             "nearly every element is wrong and K = %d is not a multiple of TILE_WIDTH (%d): "
-             "guard the tile loads of the last phase and load 0 outside the matrix",
-             inner_dim, tile_width);
+    hypothesis_result_t h;
+    hypotheses_explain(in->a, in->b, exp, got, tol, tile_width, &h);
+    snprintf(ruled_out, len, "%s", h.ruled_out);
+    if (h.nmatched == 0)
+        return 0;
+    snprintf(r->hypothesis, sizeof r->hypothesis, "%s", h.id[0]);
+    char unwritten[128] = "", sample[96] = "";
+    if (r->never_written > 0)
+        snprintf(unwritten, sizeof unwritten, "; also, %ld elements were never written",
+                 r->never_written);
+    if (h.sampled)
+        snprintf(sample, sizeof sample, " (checked on %ld of the written elements)", h.checked);
+    set_hint(r, HINT_HYPOTHESIS, "%s%s%s", h.hint, sample, unwritten);
     return 1;
 }
 
-static void choose_hint(compare_result_t *r, const stripes_t *st, int rows, int cols,
-                        int tile_width, int inner_dim)
+static void choose_hint(compare_result_t *r, const stripes_t *st, const matrix_t *exp,
+                        const matrix_t *got, tolerance_t tol, int tile_width,
+                        const matmul_inputs_t *in)
 {
+    int rows = exp->rows, cols = exp->cols;
+    char ruled_out[256] = "";
     if (r->never_written == r->total) {
         set_hint(r, HINT_NEVER_WRITTEN,
                  "output never written: every element still holds the NaN poison the harness "
@@ -226,7 +241,8 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, int rows, int 
                  "store to C?");
         return;
     }
-    if (boundary_hint(r, st, tile_width, rows, cols) || last_phase_hint(r, tile_width, inner_dim))
+    if (hypothesis_hint(r, exp, got, tol, tile_width, in, ruled_out, sizeof ruled_out) ||
+        boundary_hint(r, st, tile_width, rows, cols))
         return;
     if (r->never_written > 0) {
         set_hint(r, HINT_PARTLY_UNWRITTEN,
@@ -236,15 +252,16 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, int rows, int 
         return;
     }
     if (r->wrong == r->total) {
-        set_hint(r, HINT_ALL_WRONG,
-                 "every element is wrong: check the row/column index arithmetic");
+        set_hint(r, HINT_ALL_WRONG, "every element is wrong%s%s", *ruled_out ? "; " : "",
+                 ruled_out);
         return;
     }
     const mismatch_t *m = &r->shown[0];
     set_hint(r, HINT_SOME_WRONG,
              "%ld of %ld elements are wrong, the first at row %d, column %d (expected %.9g, "
-             "got %.9g)",
-             r->wrong, r->total, m->row, m->col, m->expected, m->got);
+             "got %.9g)%s%s",
+             r->wrong, r->total, m->row, m->col, m->expected, m->got, *ruled_out ? "; " : "",
+             ruled_out);
 }
 
 /* ---- the error map ------------------------------------------------------------- */
@@ -362,7 +379,7 @@ static void shape_mismatch(const matrix_t *exp, const matrix_t *got, compare_res
 }
 
 int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, int tile_width,
-                     int inner_dim, compare_result_t *r)
+                     const matmul_inputs_t *in, compare_result_t *r)
 {
     memset(r, 0, sizeof *r);
     if (exp->rows != got->rows || exp->cols != got->cols) {
@@ -377,7 +394,7 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
     compare_elements(exp, got, tol, &st, r);
     r->passed = r->wrong == 0;
     if (!r->passed)
-        choose_hint(r, &st, exp->rows, exp->cols, tile_width, inner_dim);
+        choose_hint(r, &st, exp, got, tol, tile_width, in);
     return r->passed;
 }
 

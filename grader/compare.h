@@ -43,7 +43,7 @@ typedef enum {
     HINT_NEVER_WRITTEN,     /* every element still holds the poison */
     HINT_GRID_TOO_SMALL,    /* the unwritten elements are exactly the last partial tile rows/cols */
     HINT_BOUNDARY_WRONG,    /* wrong (written) elements only in the last partial tile rows/cols */
-    HINT_LAST_PHASE,        /* K is not a multiple of the tile and (nearly) every element is wrong */
+    HINT_HYPOTHESIS,        /* a classic wrong program reproduces the output (hypotheses.h) */
     HINT_PARTLY_UNWRITTEN,  /* some elements never written, not in a boundary pattern */
     HINT_ALL_WRONG,         /* every element wrong */
     HINT_SOME_WRONG         /* anything else */
@@ -60,15 +60,22 @@ typedef struct {
     mismatch_t shown[COMPARE_MAX_SHOWN]; /* first wrong elements in row-major order */
     int nshown;
     hint_t hint;
-    char hint_text[512]; /* one line for the student; "" when passed */
+    char hint_text[1024]; /* one line for the student; "" when passed */
+    char hypothesis[32];  /* the id of the wrong program that reproduces the output, or "" */
     error_map_t map;     /* where the wrong elements are; none on a shape mismatch */
 } compare_result_t;
 
+/* The inputs of C = A·B (A is MxK, B is KxN), for the hypotheses. */
+typedef struct {
+    const matrix_t *a, *b;
+} matmul_inputs_t;
+
 /* Compares got against exp. tile_width is the lab's tile (used, with 8, 16
- * and 32, to recognise boundary patterns); inner_dim is K of C = A(MxK)B(KxN)
- * or 0 if the lab has none. Always fills r; returns r->passed. */
+ * and 32, to recognise boundary patterns and phases); in holds A and B when
+ * the lab computes C = A·B (the wrong programs are then tried on them,
+ * hypotheses.h), or is NULL. Always fills r; returns r->passed. */
 int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, int tile_width,
-                     int inner_dim, compare_result_t *r);
+                     const matmul_inputs_t *in, compare_result_t *r);
 
 /* One-line summary, e.g. "312 of 65536 elements wrong (max abs err 3.2, max
  * rel err 0.5); 0 never written". Writes into buf. */

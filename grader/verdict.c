@@ -153,8 +153,9 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     if (read_output(r, lab, &got, &elapsed_ms, msg) != 0)
         return 0;
     compare_result_t cr;
-    int inner = j->data.ninputs == 2 ? j->data.inputs[0].cols : 0;
-    compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width, inner, &cr);
+    matmul_inputs_t in = {&j->data.inputs[0], &j->data.inputs[1]};
+    compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width,
+                     j->data.ninputs == 2 ? &in : NULL, &cr);
     char summary[512];
     compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);

@@ -1,0 +1,56 @@
+/* blocks_swapped.cu - lab 3 test submission: the reference tiled kernel with one
+ * classic mistake, blockIdx.x and blockIdx.y swapped in the tile loads:
+ *
+ *     int loadRow = blockIdx.x * TILE_WIDTH + ty;   // BUG: blockIdx.y
+ *     int loadCol = blockIdx.y * TILE_WIDTH + tx;   // BUG: blockIdx.x
+ *
+ * The store uses the right row and column, so each block writes the sums of
+ * another block's tile (the transposed block). Outputs of a single tile pass.
+ * Expected hint: "every element holds the result of another block's tile".
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+
+#define TILE_WIDTH 16
+
+__global__ void matrixMultiplyShared(const float *A, const float *B, float *C,
+                                     int numARows, int numAColumns, int numBRows, int numBColumns,
+                                     int numCRows, int numCColumns)
+{
+    __shared__ float tileA[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float tileB[TILE_WIDTH][TILE_WIDTH];
+
+    const int tx = threadIdx.x;
+    const int ty = threadIdx.y;
+    const int row = blockIdx.y * TILE_WIDTH + ty;
+    const int col = blockIdx.x * TILE_WIDTH + tx;
+
+    float sum = 0.0f;
+    const int numPhases = (numAColumns + TILE_WIDTH - 1) / TILE_WIDTH;
+    for (int phase = 0; phase < numPhases; ++phase) {
+        const int aCol = phase * TILE_WIDTH + tx;
+        const int loadRow = blockIdx.x * TILE_WIDTH + ty; /* BUG: blockIdx.y */
+        const int loadCol = blockIdx.y * TILE_WIDTH + tx; /* BUG: blockIdx.x */
+        const int bRow = phase * TILE_WIDTH + ty;
+        tileA[ty][tx] = (loadRow < numARows && aCol < numAColumns) ? A[loadRow * numAColumns + aCol] : 0.0f;
+        tileB[ty][tx] = (bRow < numBRows && loadCol < numBColumns) ? B[bRow * numBColumns + loadCol] : 0.0f;
+
+        __syncthreads();
+
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            sum += tileA[ty][k] * tileB[k][tx];
+
+        __syncthreads();
+    }
+
+    if (row < numCRows && col < numCColumns)
+        C[row * numCColumns + col] = sum;
+}
+
+void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
+                                int numARows, int numAColumns, int numBRows, int numBColumns,
+                                int numCRows, int numCColumns)
+{
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid((numCColumns + TILE_WIDTH - 1) / TILE_WIDTH, (numCRows + TILE_WIDTH - 1) / TILE_WIDTH);
+    matrixMultiplyShared<<<grid, block>>>(deviceA, deviceB, deviceC, numARows, numAColumns,
+                                          numBRows, numBColumns, numCRows, numCColumns);
+}
