@@ -1,7 +1,8 @@
 # cugrade - CUDA lab harness and autograder.
 #
 #   make            build bin/cugrade, bin/emucc and the emulator library
-#   make grade      grade student/ (SUBMISSION=reference grades the reference)
+#   make grade      grade student/ (SUBMISSION=reference grades the reference;
+#                   VERBOSE=1 lists every dataset)
 #   make test       the whole test suite (Criterion)
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
@@ -83,7 +84,7 @@ bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/li
 
 # ---- grading -----------------------------------------------------------------
 grade: all | deps
-	bin/cugrade run --lab $(LAB) --backend $(BACKEND) --json $(B)/results.json --html $(B)/report.html $(SUBMISSION)
+	@bin/cugrade run --lab $(LAB) --backend $(BACKEND) $(if $(VERBOSE),--verbose) --json $(B)/results.json --html $(B)/report.html $(SUBMISSION)
 
 datasets: bin/cugrade
 	tools/make_datasets.sh $(LAB)

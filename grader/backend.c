@@ -79,7 +79,7 @@ backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
         if (n > 0)
             snprintf(why, whylen, "auto: %d CUDA device%s found", n, n == 1 ? "" : "s");
         else
-            snprintf(why, whylen, "auto: no CUDA device found, using the CPU emulator");
+            snprintf(why, whylen, "auto: no CUDA device, so the CPU emulator");
     }
     return n > 0 ? BACKEND_GPU : BACKEND_EMU;
 }

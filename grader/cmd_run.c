@@ -20,13 +20,15 @@ static void run_usage(FILE *to)
 {
     fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
-          "                   [--color auto|always|never] [--budget-s S]\n"
+          "                   [--color auto|always|never] [--verbose] [--budget-s S]\n"
           "                   [--dataset-runs auto|grouped|separate]\n"
           "                   [--gpu-queue DIR --gpu N] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
           "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
           "--html FILE: also write the report as one self-contained HTML page.\n"
+          "--verbose: list every dataset in the terminal report (by default datasets that\n"
+          "  fail the same way are one block, and the passing ones one line).\n"
           "--budget-s S: wall-clock budget for all dataset runs of one program together; a\n"
           "dataset not run when it is used up fails with that reason (default: none).\n"
           "--dataset-runs: grouped runs every dataset in one process of the lab driver (one\n"
@@ -111,11 +113,13 @@ int cmd_run(int argc, char **argv)
         {"html", required_argument, 0, 'H'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
         {"gpu", required_argument, 0, 'G'},     {"dataset-runs", required_argument, 0, 'R'},
+        {"verbose", no_argument, 0, 'v'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
     const char *html_path = NULL;
     color_mode_t color = COLOR_AUTO;
+    int verbose = 0;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -133,6 +137,7 @@ int cmd_run(int argc, char **argv)
         case 'r': o.rubric_path = optarg; break;
         case 'J': o.jobs = atoi(optarg); break;
         case 'k': o.keep_scratch = 1; break;
+        case 'v': verbose = 1; break;
         case 'c':
             if (parse_color(optarg, &color) != 0) {
                 fprintf(stderr, "cugrade run: bad --color '%s'\n", optarg);
@@ -179,7 +184,7 @@ int cmd_run(int argc, char **argv)
         grade_run_free(&run);
         return EXIT_CANNOT_GRADE;
     }
-    report_print(stdout, &run, o.lab, color);
+    report_print(stdout, &run, o.lab, color, verbose);
     int rc = run.cannot_grade ? EXIT_CANNOT_GRADE : EXIT_GRADED;
     if (json_path) {
         char err[1024];

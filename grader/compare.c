@@ -411,7 +411,9 @@ void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
         return;
     }
     int n;
-    if (r->wrong == r->never_written)
+    if (r->never_written == r->total)
+        n = snprintf(buf, buflen, "none of the %ld elements was written", r->total);
+    else if (r->wrong == r->never_written)
         n = snprintf(buf, buflen, "%ld of %ld elements never written (every written one is right)",
                      r->never_written, r->total);
     else

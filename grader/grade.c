@@ -84,18 +84,21 @@ static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, con
         const dataset_rule_t *rule = &r->job->rule;
         strbuf_t msg = {0};
         int passed = 0;
+        char failure[64] = "not-graded";
         if (!r->started) {
             sb_appendf(&msg, "not graded: dataset error: %s\n", r->error);
             run->cannot_grade = 1;
             snprintf(run->error, sizeof run->error, "%s", r->error);
         } else {
-            passed = verdict_dataset(r, lab, run->backend, &msg);
+            passed = verdict_dataset(r, lab, run->backend, &msg, failure, sizeof failure);
         }
         run->datasets_passed += passed;
         char name[128];
         job_test_name(r->job, name, sizeof name);
-        grade_add_test(&run->grade, name, passed ? rule->points : 0, rule->points, passed,
-                       rule->visibility, sb_str(&msg));
+        test_result_t *t = grade_add_test(&run->grade, name, passed ? rule->points : 0,
+                                          rule->points, passed, rule->visibility, sb_str(&msg));
+        t->is_dataset = 1;
+        snprintf(t->failure, sizeof t->failure, "%s", failure);
         sb_free(&msg);
     }
 }
@@ -105,8 +108,9 @@ static void add_unrun_dataset_tests(grade_run_t *run, const ds_job_t *jobs, int 
     for (int i = 0; i < n; i++) {
         char name[128];
         job_test_name(&jobs[i], name, sizeof name);
-        grade_add_test(&run->grade, name, 0, jobs[i].rule.points, 0, jobs[i].rule.visibility,
-                       NOT_COMPILED_MSG "\n");
+        test_result_t *t = grade_add_test(&run->grade, name, 0, jobs[i].rule.points, 0,
+                                          jobs[i].rule.visibility, NOT_COMPILED_MSG "\n");
+        t->is_dataset = 1;
     }
 }
 

@@ -1,19 +1,40 @@
-/* report.c - render a grade_run_t for a person at a terminal; under the
- * first failing dataset with an error map, that map as a small picture. */
+/* report.c - render a grade_run_t for a person at a terminal, on one screen.
+ *
+ * The short report (the default) groups what repeats: the datasets that
+ * fail the same way (verdict.h's failure key) are one block, with the
+ * datasets it covers ("4, 6, 8–14 (7 datasets)"), the first of them's
+ * details (the hint, the first mismatches, one error map) and nothing of
+ * the others; the passing datasets are one line; consecutive tests with the
+ * same verdict and message (checks not run, checks passed) share a line.
+ * Text is wrapped to the terminal (80 columns when it is not one). The
+ * verbose report is the per-test listing. results.json and the HTML page
+ * keep every dataset's full detail either way. */
 #include "report.h"
 #include "sandbox.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
-#define DETAIL_LINES 14
-#define MAP_TEXT_ROWS 16 /* the terminal picture of the error map, at most */
+#define DETAIL_LINES 14       /* verbose: lines of a test's message */
+#define SHORT_DETAIL_LINES 10 /* short: wrapped lines of a block's message */
+#define SHORT_MISMATCHES 3    /* short: mismatch lines under "first mismatches" */
+#define MAP_TEXT_ROWS 16      /* the terminal picture of the error map, at most */
+#define MAP_SHORT_ROWS 8
 #define MAP_TEXT_COLS 48
+#define INDENT 11 /* where a test's details start */
 
 typedef struct {
     const char *green, *red, *bold, *dim, *reset;
 } palette_t;
+
+typedef struct {
+    FILE *to;
+    palette_t p;
+    int width; /* columns to wrap at */
+} out_t;
 
 static palette_t pick_palette(FILE *to, color_mode_t mode)
 {
@@ -24,23 +45,65 @@ static palette_t pick_palette(FILE *to, color_mode_t mode)
     return (palette_t){"", "", "", "", ""};
 }
 
-/* Prints up to max_lines lines of text, indented; says how many were left. */
-static void print_indented(FILE *to, const char *text, int max_lines, const palette_t *p)
+/* The terminal's width, or 80 when the report does not go to one. */
+static int pick_width(FILE *to)
 {
-    int shown = 0, total = 0;
-    for (const char *s = text; s && *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        if (shown < max_lines) {
-            fprintf(to, "           %.*s\n", (int)len, s);
-            shown++;
+    struct winsize ws;
+    if (isatty(fileno(to)) && ioctl(fileno(to), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col > 160 ? 160 : ws.ws_col;
+    return 80;
+}
+
+/* Display columns of n bytes of UTF-8 (continuation bytes take none). */
+static int columns(const char *s, size_t n)
+{
+    int c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* Prints one line of text (len bytes) wrapped at the width: the first line
+ * at indent, the rest at indent + hang, breaking at spaces. Returns the
+ * lines printed; stops after max_lines (returning max_lines + 1 if it had
+ * to). */
+static int print_wrapped_hang(const out_t *o, int indent, int hang, const char *s, size_t len,
+                              int max_lines)
+{
+    int lines = 0, room = o->width - indent;
+    if (room < 20)
+        room = 20;
+    do {
+        size_t take = len, last_space = 0;
+        if (columns(s, len) > room) {
+            int cols = 0;
+            for (take = 0; take < len; take++) {
+                if (s[take] == ' ')
+                    last_space = take;
+                cols += ((unsigned char)s[take] & 0xC0) != 0x80;
+                if (cols > room)
+                    break;
+            }
+            if (last_space > 0)
+                take = last_space;
         }
-        total++;
-        s = nl ? nl + 1 : NULL;
-    }
-    if (total > shown)
-        fprintf(to, "           %s... %d more lines in the JSON report%s\n", p->dim, total - shown,
-                p->reset);
+        if (lines == max_lines)
+            return max_lines + 1;
+        fprintf(o->to, "%*s%.*s\n", lines ? indent + hang : indent, "", (int)take, s);
+        lines++;
+        s += take;
+        len -= take;
+        while (len > 0 && *s == ' ')
+            s++, len--;
+        if (lines == 1)
+            room -= hang;
+    } while (len > 0);
+    return lines;
+}
+
+static int print_wrapped(const out_t *o, int indent, const char *s, size_t len, int max_lines)
+{
+    return print_wrapped_hang(o, indent, 2, s, len, max_lines);
 }
 
 /* A test not run because the submission does not compile. */
@@ -55,75 +118,335 @@ static int is_skipped(const test_result_t *t)
     return t->max_score == 0 && t->output && strncmp(t->output, "not scored", 10) == 0;
 }
 
-/* One row of the picture: runs of one state share a colour. */
-static void print_map_row(FILE *to, const char *cells, int n, const palette_t *p)
+static int same_text(const char *a, const char *b)
 {
-    fputs("           ", to);
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* ---- the error map -------------------------------------------------------------------- */
+
+/* One row of the picture: runs of one state share a colour. */
+static void print_map_row(const out_t *o, const char *cells, int n)
+{
+    fprintf(o->to, "%*s", INDENT, "");
     for (int i = 0; i < n;) {
         int j = i;
         while (j < n && cells[j] == cells[i])
             j++;
-        const char *on = cells[i] == MAP_WRONG ? p->red : cells[i] == MAP_UNWRITTEN ? p->bold : "";
-        fprintf(to, "%s%.*s%s", on, j - i, cells + i, *on ? p->reset : "");
+        const char *on = cells[i] == MAP_WRONG ? o->p.red : cells[i] == MAP_UNWRITTEN ? o->p.bold : "";
+        fprintf(o->to, "%s%.*s%s", on, j - i, cells + i, *on ? o->p.reset : "");
         i = j;
     }
-    fputc('\n', to);
+    fputc('\n', o->to);
 }
 
-/* The error map shrunk to the terminal, with a one-line legend. */
-static void print_error_map(FILE *to, const error_map_t *map, const palette_t *p)
+/* The error map shrunk to the terminal, with a legend; nothing when every
+ * cell is the same (the summary line already says it all). */
+static void print_error_map(const out_t *o, const error_map_t *map, int max_rows)
 {
     error_map_t m;
-    error_map_shrink(map, MAP_TEXT_ROWS, MAP_TEXT_COLS, &m);
-    if (m.map_rows <= 0)
+    error_map_shrink(map, max_rows, MAP_TEXT_COLS, &m);
+    size_t n = (size_t)m.map_rows * m.map_cols;
+    if (m.map_rows <= 0 || strspn(m.cells, (char[]){m.cells[0], '\0'}) == n)
         return;
-    fprintf(to, "           %serror map of the %dx%d output, a character per %dx%d elements, row 0 "
-                "on top: '.' right, 'x' wrong, 'o' never written%s\n",
-            p->dim, m.rows, m.cols, error_map_cell_rows(&m), error_map_cell_cols(&m), p->reset);
+    char legend[256];
+    int len = snprintf(legend, sizeof legend,
+                       "error map of the %dx%d output, a character per %dx%d elements, row 0 on "
+                       "top: '.' right, 'x' wrong, 'o' never written",
+                       m.rows, m.cols, error_map_cell_rows(&m), error_map_cell_cols(&m));
+    fputs(o->p.dim, o->to);
+    print_wrapped(o, INDENT, legend, (size_t)len, 3);
+    fputs(o->p.reset, o->to);
     for (int r = 0; r < m.map_rows; r++)
-        print_map_row(to, m.cells + (size_t)r * m.map_cols, m.map_cols, p);
+        print_map_row(o, m.cells + (size_t)r * m.map_cols, m.map_cols);
 }
 
-static void print_test(FILE *to, const test_result_t *t, const palette_t *p, int *map_shown)
+/* ---- a test's message ------------------------------------------------------------------ */
+
+/* Lines the short report leaves to the JSON: the emulator's timing (not a
+ * GPU time) and its findings (the checks below report them). */
+static int short_skips(const char *line, size_t len)
+{
+    return (len > 12 && strncmp(line, "kernel time:", 12) == 0 && memmem(line, len, "emulator", 8)) ||
+           (len > 9 && strncmp(line, "emulator ", 9) == 0) ||
+           (len > 1 && line[0] == '(' && memmem(line, len, "findings not shown", 18));
+}
+
+/* Prints a message under a test, wrapped, at most max_lines lines; in the
+ * short form without the lines the JSON keeps and with fewer mismatches. */
+static void print_message(const out_t *o, const char *text, int max_lines, int short_form)
+{
+    int shown = 0, more = 0, mismatches = -1;
+    for (const char *s = text; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        const char *line = s;
+        s = nl ? nl + 1 : NULL;
+        if (short_form && short_skips(line, len))
+            continue;
+        if (mismatches >= 0 && len > 2 && line[0] == ' ' && line[1] == ' ') {
+            if (short_form && ++mismatches > SHORT_MISMATCHES)
+                continue;
+        } else {
+            mismatches = strncmp(line, "first mismatches", 16) == 0 ? 0 : -1;
+        }
+        if (shown >= max_lines) {
+            more++;
+            continue;
+        }
+        int n = print_wrapped(o, INDENT, line, len, max_lines - shown);
+        if (n > max_lines - shown) {
+            shown = max_lines;
+            more++;
+        } else {
+            shown += n;
+        }
+    }
+    if (more)
+        fprintf(o->to, "%*s%s... more in the JSON report (or cugrade run --verbose)%s\n", INDENT, "",
+                o->p.dim, o->p.reset);
+}
+
+/* "PASS   4/4   what", the line of a test or a group: what is wrapped, its
+ * continuation lines aligned under its start. */
+static void print_head(const out_t *o, const char *label, const char *colour, double score,
+                       double max, const char *what)
+{
+    enum { WHAT_COLUMN = 19 }; /* "  PASS  %5g/%-4g " */
+    fprintf(o->to, "  %s%s%s  %5g/%-4g ", colour, label, o->p.reset, score, max);
+    size_t len = strlen(what);
+    while (len > 0 && what[len - 1] == '\n')
+        len--;
+    int room = o->width - WHAT_COLUMN;
+    size_t cut = len;
+    if (columns(what, len) > room) {
+        cut = 0;
+        int cols = 0;
+        for (size_t i = 0; i < len && cols < room; i++) {
+            if (what[i] == ' ')
+                cut = i;
+            cols += ((unsigned char)what[i] & 0xC0) != 0x80;
+        }
+        if (cut == 0)
+            cut = len;
+    }
+    fprintf(o->to, "%.*s\n", (int)cut, what);
+    while (cut < len && what[cut] == ' ')
+        cut++;
+    if (cut < len)
+        print_wrapped_hang(o, WHAT_COLUMN, 0, what + cut, len - cut, 4);
+}
+
+static void print_verdict_head(const out_t *o, const test_result_t *t, double score, double max,
+                               const char *what)
 {
     if (is_skipped(t)) {
-        fprintf(to, "  %sSKIP%s  %5g/%-4g %s: %s", p->dim, p->reset, t->score, t->max_score,
-                t->name, t->output);
+        strbuf_t line = {0};
+        sb_appendf(&line, "%s: %s", what, t->output);
+        print_head(o, "SKIP", o->p.dim, score, max, sb_str(&line));
+        sb_free(&line);
         return;
     }
-    fprintf(to, "  %s%s%s  %5g/%-4g %s\n", t->passed ? p->green : p->red,
-            t->passed ? "PASS" : "FAIL", p->reset, t->score, t->max_score, t->name);
-    if (t->passed || !t->output)
-        return;
-    if (is_gated(t))
-        return; /* the compile failure above already says why */
-    print_indented(to, t->output, strstr(t->name, "compile") ? 40 : DETAIL_LINES, p);
+    print_head(o, t->passed ? "PASS" : "FAIL", t->passed ? o->p.green : o->p.red, score, max, what);
+}
+
+/* ---- the verbose listing --------------------------------------------------------------- */
+
+static void print_test(const out_t *o, const test_result_t *t, int *map_shown)
+{
+    print_verdict_head(o, t, t->score, t->max_score, t->name);
+    if (t->passed || !t->output || is_gated(t) || is_skipped(t))
+        return; /* a gated test: the compile failure above already says why */
+    print_message(o, t->output, strstr(t->name, "compile") ? 40 : DETAIL_LINES, 0);
     if (t->error_map && !*map_shown) {
-        print_error_map(to, t->error_map, p);
+        print_error_map(o, t->error_map, MAP_TEXT_ROWS);
         *map_shown = 1;
     }
 }
 
-void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_t color)
+/* ---- the short report ------------------------------------------------------------------- */
+
+/* The dataset's id from its test name, "dataset 4 (100x128x64)" -> "4". */
+static void dataset_id(const test_result_t *t, char *id, size_t len)
 {
-    palette_t p = pick_palette(to, color);
-    fprintf(to, "%scugrade%s %s  %s\n", p.bold, p.reset, lab,
+    const char *s = strncmp(t->name, "dataset ", 8) == 0 ? t->name + 8 : t->name;
+    size_t n = strcspn(s, " ");
+    snprintf(id, len, "%.*s", (int)n, s);
+}
+
+static int numeric_id(const char *id, long *out)
+{
+    char *end;
+    *out = strtol(id, &end, 10);
+    return *id && !*end;
+}
+
+/* "4, 6, 8–14 (7 datasets)" of the tests picked[0..n). */
+static void dataset_list(const grade_t *g, const int *picked, int n, int all, strbuf_t *sb)
+{
+    for (int i = 0; i < n;) {
+        char first[64], id[64];
+        dataset_id(&g->tests[picked[i]], first, sizeof first);
+        long a, b;
+        int j = i + 1;
+        if (numeric_id(first, &a))
+            for (long next = a + 1; j < n; j++, next++) {
+                dataset_id(&g->tests[picked[j]], id, sizeof id);
+                if (!numeric_id(id, &b) || b != next)
+                    break;
+            }
+        sb_appendf(sb, "%s%s", i ? ", " : "", first);
+        if (j - i >= 3) {
+            dataset_id(&g->tests[picked[j - 1]], id, sizeof id);
+            sb_appendf(sb, "\xE2\x80\x93%s", id); /* an en dash */
+            i = j;
+        } else {
+            i++;
+        }
+    }
+    if (all)
+        sb_appendf(sb, " (all %d)", n);
+    else
+        sb_appendf(sb, " (%d dataset%s)", n, n == 1 ? "" : "s");
+}
+
+/* One block: the datasets of one failure (or every passing one). */
+static void print_dataset_block(const out_t *o, const grade_t *g, const int *picked, int n,
+                                int ndatasets)
+{
+    const test_result_t *first = &g->tests[picked[0]];
+    double score = 0, max = 0;
+    for (int i = 0; i < n; i++)
+        score += g->tests[picked[i]].score, max += g->tests[picked[i]].max_score;
+    strbuf_t what = {0};
+    if (n == 1) {
+        sb_append(&what, first->name);
+    } else {
+        sb_append(&what, "datasets ");
+        dataset_list(g, picked, n, n == ndatasets, &what);
+    }
+    print_verdict_head(o, first, score, max, sb_str(&what));
+    sb_free(&what);
+    if (first->passed || !first->output || is_gated(first))
+        return;
+    if (n > 1)
+        fprintf(o->to, "%*s%s%s, the first of them:%s\n", INDENT, "", o->p.dim, first->name,
+                o->p.reset);
+    print_message(o, first->output, SHORT_DETAIL_LINES, 1);
+    if (first->error_map)
+        print_error_map(o, first->error_map, MAP_SHORT_ROWS);
+}
+
+/* How a dataset failed, for grouping: its key, or its whole message. */
+static const char *failure_of(const test_result_t *t)
+{
+    if (t->passed)
+        return "passed";
+    if (is_gated(t))
+        return "not compiled";
+    return t->failure[0] ? t->failure : t->output ? t->output : "";
+}
+
+/* Every dataset test: the failing ones in blocks by failure (in the order
+ * they first fail), then the passing ones on one line. */
+static void print_datasets(const out_t *o, const grade_t *g)
+{
+    int n = 0;
+    int *ds = malloc(sizeof *ds * (size_t)g->ntests), *picked = malloc(sizeof *ds * (size_t)g->ntests);
+    char *done = calloc((size_t)g->ntests + 1, 1);
+    if (!ds || !picked || !done)
+        goto out;
+    for (int i = 0; i < g->ntests; i++)
+        if (g->tests[i].is_dataset)
+            ds[n++] = i;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            const test_result_t *t = &g->tests[ds[i]];
+            if (done[i] || t->passed != pass)
+                continue;
+            int npicked = 0;
+            for (int j = i; j < n; j++)
+                if (!done[j] && g->tests[ds[j]].passed == pass &&
+                    strcmp(failure_of(&g->tests[ds[j]]), failure_of(t)) == 0) {
+                    picked[npicked++] = ds[j];
+                    done[j] = 1;
+                }
+            print_dataset_block(o, g, picked, npicked, n);
+        }
+out:
+    free(ds);
+    free(picked);
+    free(done);
+}
+
+/* Consecutive tests from *i on with t's verdict and message, as one line:
+ * "FAIL 0/20 race-free, barriers-uniform, ...". Advances *i past them. */
+static void print_test_run(const out_t *o, const grade_t *g, int *i)
+{
+    const test_result_t *t = &g->tests[*i];
+    double score = 0, max = 0;
+    strbuf_t names = {0};
+    int j = *i;
+    for (; j < g->ntests; j++) {
+        const test_result_t *u = &g->tests[j];
+        if (u->is_dataset || is_skipped(u) || u->passed != t->passed ||
+            (!t->passed && !same_text(u->output, t->output)) || u->error_map)
+            break;
+        sb_appendf(&names, "%s%s", j > *i ? ", " : "", u->name);
+        score += u->score, max += u->max_score;
+    }
+    print_verdict_head(o, t, score, max, sb_str(&names));
+    sb_free(&names);
+    if (!t->passed && t->output && !is_gated(t))
+        print_message(o, t->output, strstr(t->name, "compile") ? 40 : SHORT_DETAIL_LINES, 1);
+    *i = j;
+}
+
+static void print_short(const out_t *o, const grade_t *g)
+{
+    int datasets_shown = 0;
+    for (int i = 0; i < g->ntests;) {
+        const test_result_t *t = &g->tests[i];
+        if (t->is_dataset) {
+            if (!datasets_shown)
+                print_datasets(o, g);
+            datasets_shown = 1;
+            i++;
+        } else if (is_skipped(t)) {
+            print_verdict_head(o, t, t->score, t->max_score, t->name);
+            i++;
+        } else {
+            print_test_run(o, g, &i);
+        }
+    }
+}
+
+void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_t color,
+                  int verbose)
+{
+    out_t o = {to, pick_palette(to, color), pick_width(to)};
+    const palette_t *p = &o.p;
+    fprintf(to, "%scugrade%s %s  %s\n", p->bold, p->reset, lab,
             run->student_file[0] ? run->student_file : "(no student file)");
-    fprintf(to, "  backend: %s (%s); %s\n\n", backend_name(run->backend), run->backend_why,
-            sandbox_description());
+    char line[512];
+    int len = snprintf(line, sizeof line, "backend: %s (%s); %s", backend_name(run->backend),
+                       run->backend_why, sandbox_description());
+    print_wrapped(&o, 2, line, (size_t)len, 3);
+    fputc('\n', to);
     int not_run = 0, map_shown = 0;
     for (int i = 0; i < run->grade.ntests; i++) {
-        const test_result_t *t = &run->grade.tests[i];
-        not_run += is_gated(t);
-        print_test(to, t, &p, &map_shown);
+        not_run += is_gated(&run->grade.tests[i]);
+        if (verbose)
+            print_test(&o, &run->grade.tests[i], &map_shown);
     }
+    if (!verbose)
+        print_short(&o, &run->grade);
     if (not_run)
         fprintf(to, "\n  %d test%s not run: the submission does not compile.\n", not_run,
                 not_run == 1 ? "" : "s");
     double score = grade_score(&run->grade), max = grade_max_score(&run->grade);
-    fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets passed, %.1f s)\n",
-            p.bold, score, max, p.reset, run->datasets_passed, run->datasets_total,
-            run->grade.execution_time);
+    fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets passed, %.1f s)\n", p->bold, score, max,
+            p->reset, run->datasets_passed, run->datasets_total, run->grade.execution_time);
     if (run->cannot_grade)
-        fprintf(to, "  %scugrade could not grade everything:%s %s\n", p.red, p.reset, run->error);
+        fprintf(to, "  %scugrade could not grade everything:%s %s\n", p->red, p->reset, run->error);
 }

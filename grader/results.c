@@ -150,9 +150,12 @@ static struct json_object *test_to_json(const test_result_t *t)
     add_string(o, "status", t->passed ? "passed" : "failed");
     add_string(o, "output", t->output);
     add_string(o, "visibility", visibility_name(t->visibility));
-    if (t->error_map) {
+    if (t->error_map || t->failure[0]) {
         struct json_object *extra = json_object_new_object();
-        json_object_object_add(extra, "error_map", error_map_to_json(t->error_map));
+        if (t->failure[0])
+            add_string(extra, "failure", t->failure);
+        if (t->error_map)
+            json_object_object_add(extra, "error_map", error_map_to_json(t->error_map));
         json_object_object_add(o, "extra_data", extra);
     }
     return o;

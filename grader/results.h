@@ -4,8 +4,8 @@
  * "execution_time", "output", "extra_data" (cugrade's own facts: lab,
  * backend, version, ...), "tests": [ { "name", "score", "max_score",
  * "status" ("passed"/"failed"), "output", "visibility", and for a failing
- * dataset "extra_data": { "error_map": { "rows", "cols", "map_rows",
- * "map_cols", "cells" } } } ]. Written through a temporary file and rename. */
+ * dataset "extra_data": { "failure": how it failed (verdict.h), "error_map":
+ * { "rows", "cols", "map_rows", "map_cols", "cells" } } } ]. Written through a temporary file and rename. */
 #ifndef CUGRADE_RESULTS_H
 #define CUGRADE_RESULTS_H
 
@@ -23,6 +23,8 @@ typedef struct {
     visibility_t visibility;
     char *output; /* malloc'd, may be NULL */
     error_map_t *error_map; /* malloc'd, NULL if none: the test's "extra_data" */
+    int is_dataset;         /* a dataset's test (the terminal report groups them) */
+    char failure[64];       /* a failing dataset: how it failed (verdict.h); "" otherwise */
 } test_result_t;
 
 #define GRADE_MAX_EXTRA 24

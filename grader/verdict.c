@@ -28,6 +28,18 @@ static void append_harness_lines(const char *output, strbuf_t *msg)
     }
 }
 
+/* The kind of CUDA error the harness reported, for the failure key. */
+static const char *cuda_error_kind(const char *output)
+{
+    if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration") ||
+        strstr(output, "invalid configuration argument"))
+        return "invalid-configuration";
+    if (strstr(output, "cudaErrorIllegalAddress") || strstr(output, "cudaErrorLaunchFailure") ||
+        strstr(output, "illegal memory access"))
+        return "illegal-address";
+    return "other";
+}
+
 static const char *cuda_error_hint(const char *output)
 {
     if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration") ||
@@ -143,15 +155,34 @@ static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, doubl
     return 0;
 }
 
+/* The failure key of a wrong output: the matched wrong program, else the
+ * error pattern. */
+static void compare_failure(const compare_result_t *cr, char *failure, size_t len)
+{
+    static const char *const names[] = {
+        [HINT_NONE] = "wrong",           [HINT_SHAPE] = "wrong-shape",
+        [HINT_NEVER_WRITTEN] = "never-written", [HINT_GRID_TOO_SMALL] = "grid-too-small",
+        [HINT_BOUNDARY_WRONG] = "boundary-wrong", [HINT_HYPOTHESIS] = "hypothesis",
+        [HINT_PARTLY_UNWRITTEN] = "partly-unwritten", [HINT_ALL_WRONG] = "all-wrong",
+        [HINT_SOME_WRONG] = "some-wrong",
+    };
+    if (cr->hint == HINT_HYPOTHESIS)
+        snprintf(failure, len, "hypothesis:%s", cr->hypothesis);
+    else
+        snprintf(failure, len, "%s", names[cr->hint]);
+}
+
 /* Compares the child's output file with the expected matrix. */
 static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const char *cause,
-                        strbuf_t *msg)
+                        strbuf_t *msg, char *failure, size_t failure_len)
 {
     const ds_job_t *j = r->job;
     matrix_t got = {0};
     double elapsed_ms;
-    if (read_output(r, lab, &got, &elapsed_ms, msg) != 0)
+    if (read_output(r, lab, &got, &elapsed_ms, msg) != 0) {
+        snprintf(failure, failure_len, "no-output");
         return 0;
+    }
     compare_result_t cr;
     matmul_inputs_t in = {&j->data.inputs[0], &j->data.inputs[1]};
     compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width,
@@ -165,6 +196,10 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
         sb_appendf(msg, "hint: %s\n", cr.hint_text);
     if (!cr.passed && cause)
         sb_appendf(msg, "likely cause: %s\n", cause);
+    if (!cr.passed && pattern_meaningful)
+        compare_failure(&cr, failure, failure_len);
+    else if (!cr.passed) /* the race or barrier, not the pattern, is what these share */
+        snprintf(failure, failure_len, "wrong-with:%s", strstr(cause, "race") ? "race" : "barrier");
     append_mismatches(&cr, msg);
     if (!cr.passed)
         grade_attach_error_map(&cr.map); /* none on a shape mismatch */
@@ -226,11 +261,22 @@ static void append_findings(const char *report_path, strbuf_t *msg)
     emu_report_free(&rep);
 }
 
-static void explain_failed_run(const ds_run_t *r, strbuf_t *msg)
+static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, size_t len)
 {
     const run_result_t *rr = &r->result;
     char why[256];
     run_describe(rr, &r->spec, why, sizeof why);
+    const char *out = rr->output ? rr->output : "";
+    if (rr->exited && rr->exit_code == 3)
+        snprintf(failure, len, "cuda-error:%s", cuda_error_kind(out));
+    else if (rr->budget_out)
+        snprintf(failure, len, "budget");
+    else if (rr->timed_out)
+        snprintf(failure, len, "timeout");
+    else if (rr->signaled)
+        snprintf(failure, len, "signal:%d", rr->term_signal);
+    else
+        snprintf(failure, len, "exit:%d", rr->exited ? rr->exit_code : -1);
     if (rr->exited && rr->exit_code == 3) {
         sb_append(msg, "FAILED: a CUDA error stopped the program\n");
         append_harness_lines(rr->output, msg);
@@ -247,15 +293,17 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg)
     }
 }
 
-int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg)
+int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg,
+                    char *failure, size_t failure_len)
 {
     int passed = 0;
+    failure[0] = '\0';
     grade_attach_error_map(NULL); /* only a failed comparison leaves a map */
     const char *cause = likely_cause(r->diag_path);
     if (r->result.exited && r->result.exit_code == 0) {
-        passed = judge_output(r, lab, backend, cause, msg);
+        passed = judge_output(r, lab, backend, cause, msg, failure, failure_len);
     } else {
-        explain_failed_run(r, msg);
+        explain_failed_run(r, msg, failure, failure_len);
         if (cause)
             sb_appendf(msg, "likely cause: %s\n", cause);
     }

@@ -12,7 +12,12 @@
 
 /* Appends the message to msg; returns 1 if the dataset passed. When the
  * output was compared and is wrong, the error map goes to the next test the
- * caller adds (grade_attach_error_map): add the dataset's test right after. */
-int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg);
+ * caller adds (grade_attach_error_map): add the dataset's test right after.
+ * failure gets a short key of how a failing dataset failed, the same for
+ * datasets that fail the same way ("hypothesis:b-transposed",
+ * "grid-too-small", "timeout", "cuda-error:invalid-configuration", ...): the
+ * terminal report groups datasets by it. "" when the dataset passed. */
+int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg,
+                    char *failure, size_t failure_len);
 
 #endif

@@ -46,6 +46,8 @@ static void picture_lines(const char *out, char lines[][64], int *n)
     const char *p = strstr(out, "error map of the 200x150 output");
     cr_assert_not_null(p, "no terminal picture:\n%s", out);
     p = strchr(p, '\n') + 1;
+    while (strncmp(p, "             ", 13) == 0) /* the legend's wrapped lines */
+        p = strchr(p, '\n') + 1;
     *n = 0;
     while (*n < 20 && strncmp(p, "           ", 11) == 0 && strchr(".xo", p[11])) {
         sscanf(p + 11, "%63s", lines[*n]);
@@ -61,7 +63,7 @@ Test(html_report, intdiv_grid_error_maps_terminal_picture_and_html, .timeout = 3
     const char *shapes[] = {"16x16x16", "200x20x150", "40x7x33", NULL};
     make_datasets(dir, shapes);
     snprintf(html, sizeof html, "%s/report.html", dir);
-    const char *extra[] = {"--datasets", dir, "--checks", "none", "--html", html, NULL};
+    const char *extra[] = {"--datasets", dir, "--checks", "none", "--html", html, "--verbose", NULL};
     graded_t g = grade(SUB "intdiv_grid.cu", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     json_object *d0 = test_named(&g, "dataset 0"), *d1 = test_named(&g, "dataset 1");
@@ -83,6 +85,18 @@ Test(html_report, intdiv_grid_error_maps_terminal_picture_and_html, .timeout = 3
     cr_assert_eq(n, 13, "50 cell rows shown 4 to a line:\n%s", out);
     cr_assert_str_eq(lines[0], "........................o", "the unwritten columns on the right");
     cr_assert_str_eq(lines[12], "ooooooooooooooooooooooooo", "the unwritten rows at the bottom");
+
+    /* the short report: the two datasets are one block, with a smaller picture */
+    const char *short_extra[] = {"--datasets", dir, "--checks", "none", NULL};
+    graded_t s = grade(SUB "intdiv_grid.cu", short_extra);
+    cr_assert_eq(strstr(strstr(s.run.output, "error map of the") + 1, "error map of the"), NULL,
+                 "%s", s.run.output);
+    cr_assert(strstr(s.run.output, "FAIL      0/7    datasets 1, 2 (2 datasets)\n"), "%s",
+              s.run.output);
+    picture_lines(s.run.output, lines, &n);
+    cr_assert_eq(n, 8, "50 cell rows shown 7 to a line:\n%s", s.run.output);
+    cr_assert_str_eq(lines[7], "ooooooooooooooooooooooooo", "the unwritten rows at the bottom");
+    release(&s);
 
     char printed[256];
     snprintf(printed, sizeof printed, "  report: %s\n", html);
