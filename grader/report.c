@@ -402,12 +402,30 @@ static void print_test_run(const out_t *o, const grade_t *g, int *i)
     *i = j;
 }
 
+/* The tests a compile failure kept from running, as one line. */
+static void print_gated(const out_t *o, const grade_t *g)
+{
+    int n = 0;
+    double max = 0;
+    for (int i = 0; i < g->ntests; i++)
+        if (is_gated(&g->tests[i]))
+            n++, max += g->tests[i].max_score;
+    char what[128];
+    snprintf(what, sizeof what, "the other %d tests: not run, the submission does not compile", n);
+    print_head(o, "FAIL", o->p.red, 0, max, what);
+}
+
 static void print_short(const out_t *o, const grade_t *g)
 {
-    int datasets_shown = 0;
+    int datasets_shown = 0, gated_shown = 0;
     for (int i = 0; i < g->ntests;) {
         const test_result_t *t = &g->tests[i];
-        if (t->is_dataset) {
+        if (is_gated(t)) {
+            if (!gated_shown)
+                print_gated(o, g);
+            gated_shown = 1;
+            i++;
+        } else if (t->is_dataset) {
             if (!datasets_shown)
                 print_datasets(o, g);
             datasets_shown = 1;
@@ -441,7 +459,7 @@ void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_
     }
     if (!verbose)
         print_short(&o, &run->grade);
-    if (not_run)
+    if (not_run && verbose)
         fprintf(to, "\n  %d test%s not run: the submission does not compile.\n", not_run,
                 not_run == 1 ? "" : "s");
     double score = grade_score(&run->grade), max = grade_max_score(&run->grade);

@@ -151,3 +151,16 @@ FITS(unguarded_loads, "unguarded_loads.cu")
 FITS(unguarded_store, "unguarded_store.cu")
 FITS(uninit_shared, "uninit_shared.cu")
 FITS(untiled, "untiled.cu")
+
+Test(report, a_compile_error_leaves_one_line_for_the_tests_not_run, .timeout = 300)
+{
+    graded_t g = grade(SUB "compile_error.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = g.run.output;
+    cr_assert(strstr(out, "FAIL      0/0    compiles\n"), "%s", out);
+    cr_assert(strstr(out, "FAIL      0/90   the other 26 tests: not run, the submission does not "
+                          "compile\n"), "%s", out);
+    cr_assert_null(strstr(out, "dataset 0 ("), "%s", out);
+    cr_assert_null(strstr(out, "PASS"), "nothing passes when nothing ran:\n%s", out);
+    release(&g);
+}
