@@ -20,7 +20,8 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 runs=${1:-5}
-is_count "$runs" || bench_cannot_start "RUNS must be a whole number >= 1, not '$runs' (usage: bench/gpu_stability.sh [RUNS])"
+is_count "$runs" ||
+    bench_cannot_start "RUNS must be a whole number >= 1, not '$runs' (usage: bench/gpu_stability.sh [RUNS])"
 need_built CUGRADE_BIN "$cugrade" x
 need_tool python3 "bench/gpu_stability.sh reads the results with it: install python3"
 nvcc=${CUGRADE_NVCC:-nvcc}
@@ -36,7 +37,8 @@ trap 'exit 143' TERM
 
 "$cugrade" info >"$out/info.log" 2>&1 || bench_fail "cugrade info exited with status $?" "$out/info.log"
 if grep -Eq '^  gpu +0 CUDA devices' "$out/info.log"; then
-    bench_cannot_start "no CUDA device (cugrade info: \"$(grep -m1 -E '^  gpu ' "$out/info.log" | sed 's/^ *//')\"): run it on a machine with a GPU"
+    gpu_line=$(grep -m1 -E '^  gpu ' "$out/info.log" | sed 's/^ *//')
+    bench_cannot_start "no CUDA device (cugrade info: \"$gpu_line\"): run it on a machine with a GPU"
 fi
 
 for i in $(seq "$runs"); do
