@@ -4,18 +4,51 @@
 # grid, a missing barrier, unguarded loads, a compile error, a host crash and
 # an endless kernel, each with a unique comment (so none is graded as a copy
 # of another), graded with the shipped rubric and datasets on the default
-# backend (auto: the GPU when there is one). Prints submissions per minute,
-# checks every student's verdict against its kind, then times an unchanged
-# --resume.
+# backend (auto: the GPU when there is one). Checks every student's verdict
+# against its kind, times an unchanged --resume, then prints submissions per
+# minute.
 # Usage: bench/batch.sh [N] [extra cugrade batch options...]
-# (from the repository root, after `make all`; needs python3 for the checks).
+# (from anywhere; the class's files come from this tree, after `make`).
 # BENCH_KEEP=DIR keeps the results folder (class.html, every results.json).
+#
+# No number is printed that was not checked (bench/lib.sh has the exit
+# statuses: 0 ok, 1 a step failed or a result is wrong, 2 cannot start):
+#  - needs bin/cugrade, bin/emucc, build/libcugrade_emu.a (`make`) and python3
+#    (the verdict checks); says which is missing, exit 2; N must be >= 1;
+#  - `cugrade batch` must exit 0 (it does when every submission has a
+#    results.json, whatever its score: the endless kernels fail their datasets
+#    on the time budget, the host crashes and compile errors score 0, and the
+#    batch still exits 0; 2 means some submission has no results.json or the
+#    class files could not be written), every one of the N submissions must
+#    have a results.json, and its summary must read "batch: N graded, 0 could
+#    not grade, 0 skipped (unchanged), 0 not written";
+#  - the --resume run must exit 0 and skip all N ("0 graded, ..., N skipped");
+#  - every student's verdict must match its kind (python3 below);
+#  only then are the throughput and the --resume time printed; else exit 1
+#  with the tail of the log concerned, and no throughput.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+usage="usage: bench/batch.sh [N] [extra cugrade batch options...]"
 n=${1:-100}
-shift || true
+is_count "$n" || bench_cannot_start "N must be a whole number >= 1, not '$n' ($usage)"
+if [ $# -gt 0 ]; then shift; fi
+need_built CUGRADE_BIN "$cugrade" x
+need_built EMUCC_BIN "$emucc" x
+need_built CUGRADE_EMU_LIB "$emu_lib" f
+need_tool python3 "bench/batch.sh checks every verdict with it: install python3"
+
 tmp=$(mktemp -d /tmp/cugrade-bench-batch-XXXXXX)
-keep() { if [ -n "${BENCH_KEEP:-}" ]; then rm -rf "$BENCH_KEEP"; cp -r "$tmp/out" "$BENCH_KEEP"; fi; rm -rf "$tmp"; }
-trap keep EXIT INT TERM
+keep() {
+    if [ -n "${BENCH_KEEP:-}" ] && [ -d "$tmp/out" ]; then
+        rm -rf "$BENCH_KEEP"
+        cp -r "$tmp/out" "$BENCH_KEEP"
+    fi
+    rm -rf "$tmp"
+}
+trap keep EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # kind  weight  file
 kinds=(
@@ -39,24 +72,51 @@ for ((i = 0; i < n; i++)); do
     entry=${pattern[(i * 37) % ${#pattern[@]}]}
     id=$(printf "s%03d" "$i")
     mkdir -p "$tmp/subs/$id/lab3"
-    cp "${entry#*:}" "$tmp/subs/$id/lab3/matmul.cu"
+    cp "$bench_root/${entry#*:}" "$tmp/subs/$id/lab3/matmul.cu"
     echo "// student $id" >>"$tmp/subs/$id/lab3/matmul.cu"
     echo "$id ${entry%%:*}" >>"$tmp/kinds.txt"
 done
 
-echo "machine: $(nproc) cores; $(bin/cugrade info 2>/dev/null | grep -m1 '^using:' || true)"
+"$cugrade" info >"$tmp/info.log" 2>&1 || bench_fail "cugrade info exited with status $?" "$tmp/info.log"
+echo "machine: $(nproc) cores; $(grep -m1 '^using:' "$tmp/info.log" || true)"
 echo "class: $n submissions: $(cut -d' ' -f2 "$tmp/kinds.txt" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')"
-t0=$(date +%s.%N)
-bin/cugrade batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || true
-t1=$(date +%s.%N)
-bin/cugrade batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || true
-t2=$(date +%s.%N)
-grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" || true
-awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
-    printf "throughput: %d submissions in %.1f s = %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
-    printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }'
 
-python3 - "$tmp/out" "$tmp/kinds.txt" <<'PY'
+# batch_summary LOG: the "batch: ..." summary line of a batch, less its time.
+batch_summary() {
+    local line
+    line=$(grep -m1 '^batch: ' "$1") || return 0
+    printf '%s\n' "${line%, *}"
+}
+
+t0=$(date +%s.%N)
+rc=0
+"$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || rc=$?
+t1=$(date +%s.%N)
+[ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
+whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
+grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" || true
+missing=()
+while read -r id _; do
+    [ -f "$tmp/out/$id/results.json" ] || missing+=("$id")
+done <"$tmp/kinds.txt"
+[ ${#missing[@]} -eq 0 ] || bench_fail "$((n - ${#missing[@]})) of $n submissions have a results.json \
+(none for ${missing[*]:0:10}${missing[10]:+ ...})" "$tmp/first.log"
+want="batch: $n graded, 0 could not grade, 0 skipped (unchanged), 0 not written"
+got=$(batch_summary "$tmp/first.log")
+[ "$got" = "$want" ] || bench_fail "the batch's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/first.log"
+
+rc=0
+"$cugrade" batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || rc=$?
+t2=$(date +%s.%N)
+[ "$rc" -eq 0 ] || bench_fail "cugrade batch --resume exited with status $rc" "$tmp/resume.log"
+want="batch: 0 graded, 0 could not grade, $n skipped (unchanged), 0 not written"
+got=$(batch_summary "$tmp/resume.log")
+[ "$got" = "$want" ] ||
+    bench_fail "the --resume run's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/resume.log"
+
+# The verdicts: exit 1 (and a line that says which students) when one is not
+# as its kind expects; the mean phase times and speed ratios are information.
+if ! python3 - "$tmp/out" "$tmp/kinds.txt" <<'PY'; then
 import json, sys, collections
 out, kinds = sys.argv[1], sys.argv[2]
 
@@ -121,9 +181,11 @@ for line in open(kinds):
     except Exception:
         continue
     for part in (extra.get("phase_times") or "").split(", "):
-        if part:
+        try:
             name, secs, _ = part.split(" ")
             phases[name].append(float(secs))
+        except ValueError:
+            pass
     if extra.get("perf_ratio"):
         ratios[kind].append(extra["perf_ratio"])
 if phases:
@@ -134,3 +196,11 @@ for kind, v in sorted(ratios.items()):
           f"spread {max(v) - min(v):.3f}")
 sys.exit(1 if bad else 0)
 PY
+    bench_fail "the verdicts are not as expected (see above; BENCH_KEEP=DIR keeps the results)"
+fi
+
+awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
+    if (!(b - a > 0)) exit 1
+    printf "throughput: %d submissions in %.1f s = %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
+    printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }' ||
+    bench_fail "the batch took no measurable time ($t0 to $t1)"

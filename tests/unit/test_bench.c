@@ -1,0 +1,451 @@
+/* test_bench.c - the bench scripts (bench/run.sh, bench/batch.sh,
+ * bench/gpu_stability.sh) must not print a number they did not measure: a
+ * missing binary is exit 2 and says which, a grade or batch that fails (or
+ * grades nothing, or grades wrong) is exit 1 with no throughput or time
+ * printed. Run against pretend binaries (shell scripts pointed at by
+ * CUGRADE_BIN, EMUCC_BIN, CUGRADE_EMU_LIB, CUGRADE_CXX, CUGRADE_NVCC) and a
+ * copy of bench/ with no build, so no real grade runs: a few seconds in all.
+ * With every pretend binary right the scripts pass, so the failures below
+ * fail for the reason the test says. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runner.h"
+#include "util.h"
+
+typedef struct {
+    char dir[64];
+    char path[8][160]; /* scratch for the paths handed to the scripts */
+} fakes_t;
+
+static void write_text(const char *path, const char *text, int executable)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    if (executable)
+        cr_assert_eq(chmod(path, 0755), 0);
+}
+
+static const char *in(fakes_t *f, int slot, const char *name)
+{
+    snprintf(f->path[slot], sizeof f->path[slot], "%s/%s", f->dir, name);
+    return f->path[slot];
+}
+
+static fakes_t fakes(void)
+{
+    fakes_t f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.dir, sizeof f.dir, "/tmp/cugrade-test-bench-XXXXXX");
+    cr_assert_not_null(mkdtemp(f.dir));
+    return f;
+}
+
+/* Runs SCRIPT ARGS... from the repository root with ENV added (NULL-ended). */
+static run_result_t run_script(char *const *argv, char *const *env)
+{
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 60, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+static int status(const run_result_t *r) { return r->exited ? r->exit_code : -1; }
+
+#define assert_has(r, text) cr_assert_not_null(strstr((r).output, text), "no \"%s\" in:\n%s", text, (r).output)
+#define assert_lacks(r, text) cr_assert_null(strstr((r).output, text), "\"%s\" was printed:\n%s", text, (r).output)
+
+/* ---- the pretend binaries ---------------------------------------------------- */
+
+/* cugrade for run.sh: `run` prints a grade of the reference in cugrade's own
+ * format: every point when the checks ran, and the checks "not run" with
+ * --checks none (so Score is 7.5 less their 4 points). checks_off_always: the
+ * checks say "not run" even with --checks all. fail_status: exit with it. */
+static const char *fake_grader(fakes_t *f, int checks_off_always, int fail_status)
+{
+    strbuf_t sb = {0};
+    sb_appendf(&sb,
+               "#!/bin/sh\n"
+               "[ %d -ne 0 ] && { echo 'cugrade: cannot grade: pretend failure' >&2; exit %d; }\n"
+               "checks=all\n"
+               "while [ $# -gt 0 ]; do [ \"$1\" = --checks ] && checks=$2; shift; done\n"
+               "echo 'cugrade lab3  reference/lab3/matmul.cu'\n"
+               "echo '  PASS      0/0    compiles'\n"
+               "echo '  PASS    3.5/3.5  dataset 0 (64x64x64)'\n"
+               "if [ \"$checks\" = none ] || [ %d -ne 0 ]; then\n"
+               "  echo '  FAIL      0/4    race-free'\n"
+               "  echo '           not run: the checks were switched off (--checks none)'\n"
+               "  echo '  Score: 3.5 / 7.5   (1 of 1 datasets passed, 0.1 s)'\n"
+               "else\n"
+               "  echo '  PASS      4/4    race-free'\n"
+               "  echo '  Score: 7.5 / 7.5   (1 of 1 datasets passed, 0.1 s)'\n"
+               "fi\n",
+               fail_status, fail_status, checks_off_always);
+    const char *path = in(f, 0, "cugrade");
+    write_text(path, sb_str(&sb), 1);
+    sb_free(&sb);
+    return path;
+}
+
+/* emucc: every -o gets a copy of PROGRAM_TEXT (a shell script) as its output. */
+static const char *fake_emucc(fakes_t *f, const char *program_text)
+{
+    write_text(in(f, 7, "program"), program_text, 1);
+    strbuf_t sb = {0};
+    sb_appendf(&sb,
+               "#!/bin/sh\n"
+               "while [ $# -gt 0 ]; do\n"
+               "  [ \"$1\" = -o ] && { cp %s \"$2\"; chmod +x \"$2\"; }\n"
+               "  shift\n"
+               "done\n",
+               f->path[7]);
+    const char *path = in(f, 1, "emucc");
+    write_text(path, sb_str(&sb), 1);
+    sb_free(&sb);
+    return path;
+}
+
+static const char *GOOD_OVERHEAD = "#!/bin/sh\n"
+                                   "echo '   shape 512x512x512, best of 1'\n"
+                                   "echo '   emulator (tiled kernel):    0.400 s'\n"
+                                   "echo '   plain C triple loop:        0.300 s'\n"
+                                   "echo '   ratio: 1.33x; products agree'\n";
+
+static const char *fake_lib(fakes_t *f)
+{
+    const char *path = in(f, 2, "libcugrade_emu.a");
+    write_text(path, "!<arch>\n", 0);
+    return path;
+}
+
+static const char *fake_cxx(fakes_t *f)
+{
+    const char *path = in(f, 3, "c++");
+    write_text(path, "#!/bin/sh\necho 'pretend-c++ 1.0'\n", 1);
+    return path;
+}
+
+/* Runs bench/run.sh (one rep) with these binaries. */
+static run_result_t run_sh_bench(const char *cugrade, const char *emucc, const char *lib, const char *cxx)
+{
+    char e[4][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
+    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
+    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
+    snprintf(e[3], sizeof e[3], "CUGRADE_CXX=%s", cxx);
+    char *env[] = {e[0], e[1], e[2], e[3], "BENCH_REPS=1", NULL};
+    char *argv[] = {"bench/run.sh", NULL};
+    return run_script(argv, env);
+}
+
+/* cugrade for batch.sh: `info` works; `batch` then does MODE:
+ *   fails    exit 2 with a message
+ *   nothing  exit 0 and the right summary, but writes no results.json
+ *   wrong    a results.json for every student that no verdict accepts
+ *   cannot   right results, but the summary says 1 could not grade
+ *   right    a results.json for every student that every verdict accepts
+ * and the right summary for --resume. */
+static const char *fake_batch_grader(fakes_t *f, const char *mode)
+{
+    strbuf_t sb = {0};
+    sb_appendf(&sb,
+               "#!/bin/sh\n"
+               "mode=%s\n"
+               "[ \"$1\" = info ] && { echo 'using: pretend'; exit 0; }\n"
+               "[ $mode = fails ] && { echo 'cugrade batch: pretend failure'; exit 2; }\n"
+               "out= resume=0 subs=\n"
+               "while [ $# -gt 0 ]; do\n"
+               "  case $1 in\n"
+               "  --out) out=$2; shift ;;\n"
+               "  --resume) resume=1 ;;\n"
+               "  --lab) shift ;;\n"
+               "  *) subs=$1 ;;\n"
+               "  esac\n"
+               "  shift\n"
+               "done\n"
+               "n=$(ls \"$subs\" | wc -l)\n"
+               "if [ $resume = 1 ]; then\n"
+               "  echo \"batch: 0 graded, 0 could not grade, $n skipped (unchanged), 0 not written, 0.0 s\"; exit 0\n"
+               "fi\n"
+               "tests='{\"name\": \"dataset 0\", \"status\": \"passed\"}, {\"name\": \"race-free\", \"status\": \"passed\"}'\n"
+               "[ $mode = wrong ] && tests='{\"name\": \"dataset 0\", \"status\": \"failed\"}'\n"
+               "for d in \"$subs\"/*; do\n"
+               "  [ $mode = nothing ] && break\n"
+               "  mkdir -p \"$out/${d##*/}\"\n"
+               "  echo \"{\\\"score\\\": 90, \\\"tests\\\": [$tests]}\" > \"$out/${d##*/}/results.json\"\n"
+               "done\n"
+               "if [ $mode = cannot ]; then\n"
+               "  echo \"batch: $((n - 1)) graded, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "else\n"
+               "  echo \"batch: $n graded, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "fi\n",
+               mode);
+    const char *path = in(f, 0, "cugrade");
+    write_text(path, sb_str(&sb), 1);
+    sb_free(&sb);
+    return path;
+}
+
+/* Runs `bench/batch.sh 2` (a reference and a tile-32 student) with these binaries. */
+static run_result_t run_batch_bench(const char *cugrade, const char *emucc, const char *lib)
+{
+    char e[3][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
+    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
+    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
+    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", NULL};
+    char *argv[] = {"bench/batch.sh", "2", NULL};
+    return run_script(argv, env);
+}
+
+/* ---- a tree with no build: the default paths ------------------------------- */
+
+/* The failure this test was written for: bench/batch.sh printed a throughput
+ * with bin/cugrade missing. A copy of bench/ in a folder with no bin/. */
+Test(bench, without_a_build_every_script_says_run_make_and_exits_2)
+{
+    fakes_t f = fakes();
+    char *cp[] = {"/bin/cp", "-r", "bench", f.dir, NULL};
+    run_result_t r = run_script(cp, NULL);
+    cr_assert_eq(status(&r), 0, "cp: %s", r.output);
+    run_result_free(&r);
+
+    const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh"};
+    for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
+        char script[160];
+        snprintf(script, sizeof script, "%s/bench/%s", f.dir, scripts[i]);
+        char *argv[] = {script, "2", NULL};
+        char *env[] = {"CUGRADE_BIN=", "EMUCC_BIN=", "CUGRADE_EMU_LIB=", NULL};
+        r = run_script(argv, env);
+        cr_assert_eq(status(&r), 2, "%s: exit %d: %s", scripts[i], status(&r), r.output);
+        assert_has(r, "bin/cugrade is missing: run make first");
+        assert_lacks(r, "throughput");
+        assert_lacks(r, "best:");
+        assert_lacks(r, "spread");
+        run_result_free(&r);
+    }
+    rm_rf(f.dir);
+}
+
+/* ---- bench/run.sh (make bench) ---------------------------------------------- */
+
+Test(bench, run_sh_passes_with_every_pretend_binary_right)
+{
+    fakes_t f = fakes();
+    run_result_t r = run_sh_bench(fake_grader(&f, 0, 0), fake_emucc(&f, GOOD_OVERHEAD), fake_lib(&f),
+                                  fake_cxx(&f));
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "machine: ");
+    assert_has(r, "pretend-c++ 1.0");
+    assert_has(r, "(Score: 3.5 / 7.5, 1 of 1 datasets; the 1 checks (4 points) not run)");
+    assert_has(r, "(Score: 7.5 / 7.5, 1 of 1 datasets)");
+    assert_has(r, "ratio: 1.33x; products agree");
+    assert_has(r, "(target <= 40x)");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+Test(bench, run_sh_names_each_missing_binary)
+{
+    fakes_t f = fakes();
+    const char *cugrade = fake_grader(&f, 0, 0), *emucc = fake_emucc(&f, GOOD_OVERHEAD);
+    const char *lib = fake_lib(&f), *cxx = fake_cxx(&f);
+    const char *nowhere = in(&f, 4, "nowhere");
+    struct {
+        const char *cugrade, *emucc, *lib, *cxx, *says;
+    } cases[] = {
+        {nowhere, emucc, lib, cxx, "nowhere is missing: run make first"},
+        {cugrade, nowhere, lib, cxx, "nowhere is missing: run make first"},
+        {cugrade, emucc, nowhere, cxx, "nowhere is missing: run make first"},
+        {cugrade, emucc, lib, nowhere, "nowhere is missing: bin/emucc compiles with it"},
+        {f.dir, emucc, lib, cxx, "is not an executable file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_result_t r = run_sh_bench(cases[i].cugrade, cases[i].emucc, cases[i].lib, cases[i].cxx);
+        cr_assert_eq(status(&r), 2, "case %zu: exit %d: %s", i, status(&r), r.output);
+        assert_has(r, cases[i].says);
+        assert_lacks(r, "best:");
+        run_result_free(&r);
+    }
+    rm_rf(f.dir);
+}
+
+Test(bench, run_sh_fails_when_a_grade_does_not_run)
+{
+    fakes_t f = fakes();
+    run_result_t r = run_sh_bench(fake_grader(&f, 0, 2), fake_emucc(&f, GOOD_OVERHEAD), fake_lib(&f),
+                                  fake_cxx(&f));
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "FAILED: run 1: cugrade run --backend emu --checks none reference exited with status 2");
+    assert_has(r, "    | cugrade: cannot grade: pretend failure"); /* the log's tail */
+    assert_lacks(r, "   run 1: ");
+    assert_lacks(r, "best:");
+    assert_lacks(r, "ratio");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+/* The checks "not run" are fine with --checks none, not with --checks all. */
+Test(bench, run_sh_fails_when_the_reference_is_not_full_marks)
+{
+    fakes_t f = fakes();
+    run_result_t r = run_sh_bench(fake_grader(&f, 1, 0), fake_emucc(&f, GOOD_OVERHEAD), fake_lib(&f),
+                                  fake_cxx(&f));
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "(Score: 3.5 / 7.5, 1 of 1 datasets; the 1 checks (4 points) not run)");
+    assert_has(r, "FAILED: run 1: the reference's grade (--checks all) is not full marks: "
+                  "not every test passed: FAIL race-free");
+    assert_lacks(r, "best: 0.00 s (target <= 20 s)");
+    assert_lacks(r, "ratio");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+Test(bench, run_sh_fails_when_the_overhead_program_prints_nothing_usable)
+{
+    struct {
+        const char *program, *says;
+    } cases[] = {
+        {"#!/bin/sh\necho hello\n", "did not print both times"},
+        {"#!/bin/sh\n", "did not print both times"},
+        {"#!/bin/sh\necho '   emulator (tiled kernel):    0.400 s'\necho '   plain C triple loop:        0.300 s'\n"
+         "echo '   ratio: 1.33x; products DIFFER'\nexit 1\n",
+         "FAILED: plain build: the overhead program exited with status 1"},
+        {"#!/bin/sh\necho '   emulator (tiled kernel):    0.400 s'\necho '   plain C triple loop:        0.000 s'\n"
+         "echo '   ratio: infx; products agree'\n",
+         "did not print both times"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fakes_t f = fakes();
+        run_result_t r = run_sh_bench(fake_grader(&f, 0, 0), fake_emucc(&f, cases[i].program), fake_lib(&f),
+                                      fake_cxx(&f));
+        cr_assert_eq(status(&r), 1, "case %zu: exit %d: %s", i, status(&r), r.output);
+        assert_has(r, cases[i].says);
+        assert_lacks(r, "(target <= 10x)");
+        run_result_free(&r);
+        rm_rf(f.dir);
+    }
+}
+
+/* ---- bench/batch.sh ----------------------------------------------------------- */
+
+Test(bench, batch_sh_passes_with_a_pretend_batch_that_grades_right)
+{
+    fakes_t f = fakes();
+    run_result_t r = run_batch_bench(fake_batch_grader(&f, "right"), fake_emucc(&f, ""), fake_lib(&f));
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "verdicts: all as expected");
+    assert_has(r, "throughput: 2 submissions in ");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+Test(bench, batch_sh_names_each_missing_binary)
+{
+    fakes_t f = fakes();
+    const char *cugrade = fake_batch_grader(&f, "right"), *emucc = fake_emucc(&f, "");
+    const char *lib = fake_lib(&f), *nowhere = in(&f, 4, "nowhere");
+    const char *cases[][3] = {{nowhere, emucc, lib}, {cugrade, nowhere, lib}, {cugrade, emucc, nowhere}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_result_t r = run_batch_bench(cases[i][0], cases[i][1], cases[i][2]);
+        cr_assert_eq(status(&r), 2, "case %zu: exit %d: %s", i, status(&r), r.output);
+        assert_has(r, "nowhere is missing: run make first");
+        assert_lacks(r, "throughput");
+        run_result_free(&r);
+    }
+
+    /* python3 (the verdict check): a PATH with bash and what lib.sh needs, no python3 */
+    char *mk[] = {"/bin/sh", "-c",
+                  "mkdir \"$1/path\" && for t in bash dirname basename; do "
+                  "ln -s \"$(command -v $t)\" \"$1/path/$t\" || exit 1; done",
+                  "sh", f.dir, NULL};
+    run_result_t r = run_script(mk, NULL);
+    cr_assert_eq(status(&r), 0, "%s", r.output);
+    run_result_free(&r);
+    char e[4][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
+    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
+    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
+    snprintf(e[3], sizeof e[3], "PATH=%s/path", f.dir);
+    char *env[] = {e[0], e[1], e[2], e[3], NULL};
+    char *argv[] = {"bench/batch.sh", "2", NULL};
+    r = run_script(argv, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "python3 is missing");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+Test(bench, batch_sh_refuses_a_bad_class_size)
+{
+    char *argv[] = {"bench/batch.sh", "0", NULL};
+    run_result_t r = run_script(argv, NULL);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "N must be a whole number >= 1, not '0'");
+    run_result_free(&r);
+}
+
+/* The batch fails, grades nothing, grades wrong, or could not grade one:
+ * exit 1, the reason, and no throughput. */
+Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
+{
+    struct {
+        const char *mode, *says;
+    } cases[] = {
+        {"fails", "FAILED: cugrade batch exited with status 2"},
+        {"nothing", "FAILED: 0 of 2 submissions have a results.json (none for s000 s001)"},
+        {"wrong", "verdicts NOT as expected: s000 (reference), s001 (tile32)"},
+        {"cannot", "FAILED: the batch's summary is \"batch: 1 graded, 1 could not grade, 0 skipped (unchanged), "
+                   "0 not written\", not \"batch: 2 graded, 0 could not grade"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fakes_t f = fakes();
+        run_result_t r = run_batch_bench(fake_batch_grader(&f, cases[i].mode), fake_emucc(&f, ""), fake_lib(&f));
+        cr_assert_eq(status(&r), 1, "%s: exit %d: %s", cases[i].mode, status(&r), r.output);
+        assert_has(r, cases[i].says);
+        assert_lacks(r, "throughput");
+        assert_lacks(r, "submissions/minute");
+        assert_lacks(r, "--resume):");
+        run_result_free(&r);
+        rm_rf(f.dir);
+    }
+}
+
+/* ---- bench/gpu_stability.sh ---------------------------------------------------- */
+
+Test(bench, gpu_stability_sh_fails_when_a_grade_does_not_run)
+{
+    fakes_t f = fakes();
+    /* a machine that says it has a GPU, whose grades fail */
+    write_text(in(&f, 0, "cugrade"),
+               "#!/bin/sh\n"
+               "[ \"$1\" = info ] && { echo '  gpu  1 CUDA device; nvcc: pretend'; exit 0; }\n"
+               "echo 'cugrade: cannot grade: pretend failure'; exit 2\n",
+               1);
+    write_text(in(&f, 1, "nvcc"), "#!/bin/sh\n", 1);
+    char e[2][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", f.path[0]);
+    snprintf(e[1], sizeof e[1], "CUGRADE_NVCC=%s", f.path[1]);
+    char *env[] = {e[0], e[1], NULL};
+    char *argv[] = {"bench/gpu_stability.sh", "2", NULL};
+    run_result_t r = run_script(argv, env);
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "FAILED: run 1: cugrade run --backend gpu reference exited with status 2");
+    assert_has(r, "    | cugrade: cannot grade: pretend failure");
+    assert_lacks(r, "spread");
+    assert_lacks(r, "GFLOP/s");
+    run_result_free(&r);
+
+    /* no nvcc */
+    snprintf(e[1], sizeof e[1], "CUGRADE_NVCC=%s/no-nvcc", f.dir);
+    r = run_script(argv, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "no-nvcc is missing: the gpu backend compiles with it");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
