@@ -91,7 +91,7 @@ grade_bench() { # $1: --checks value, $2: target
         log=$tmp/grade-$1-$i.log
         t0=$(date +%s.%N)
         run_step "run $i: cugrade run --backend emu --checks $1 reference" "$log" \
-            "$cugrade" run --lab lab3 --backend emu --checks "$1" --color never reference
+            "$cugrade" run --lab lab3 --backend emu --checks "$1" --color never --verbose reference
         t1=$(date +%s.%N)
         grade=$(reference_grade "$log" "$1") ||
             bench_fail "run $i: the reference's grade (--checks $1) is not full marks: $grade" "$log"
