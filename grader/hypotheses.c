@@ -239,36 +239,43 @@ static const char *k_range(int first, int last, char *buf, size_t len)
     return buf;
 }
 
-/* The phase-loop cause that sums exactly k = 0..x-1 with tile t, or "". */
-static void phase_cause(const problem_t *p, int x, int t, int lab_tile, char *buf, size_t len)
+/* The phase-loop cause that sums exactly k = 0..x-1 with tile t, or "":
+ * with specific, a classic loop bound (the phase count rounded down, the
+ * loop one phase short); else only how many phases are summed. */
+static void phase_cause(const problem_t *p, int x, int t, int lab_tile, int specific, char *buf,
+                        size_t len)
 {
     char note[48], ks[48];
     const char *tn = tile_note(t, lab_tile, note, sizeof note);
     buf[0] = '\0';
-    if (p->k % t != 0 && x == p->k / t * t)
-        snprintf(buf, len, "the last, partial phase (%s) never runs: the phase count "
-                           "K / TILE_WIDTH rounds down%s; use (K + TILE_WIDTH - 1) / TILE_WIDTH",
-                 k_range(x, p->k - 1, ks, sizeof ks), tn);
-    else if (p->k % t == 0 && x == p->k - t)
-        snprintf(buf, len, "the last phase never runs: the phase loop stops one phase early%s", tn);
-    else if (x == t)
+    if (specific) {
+        if (p->k % t != 0 && x == p->k / t * t)
+            snprintf(buf, len, "the last, partial phase (%s) never runs: the phase count "
+                               "K / TILE_WIDTH rounds down%s; use (K + TILE_WIDTH - 1) / TILE_WIDTH",
+                     k_range(x, p->k - 1, ks, sizeof ks), tn);
+        else if (p->k % t == 0 && x == p->k - t)
+            snprintf(buf, len, "the last phase never runs: the phase loop stops one phase early%s",
+                     tn);
+    } else if (x == t)
         snprintf(buf, len, "only the first phase is summed%s", tn);
     else if (x % t == 0)
         snprintf(buf, len, "only the first %d phases are summed%s", x / t, tn);
 }
 
 /* The causes that sum exactly k = 0..x-1, joined by "; or ": the phase
- * loop's (the lab's tile first; another tile only if the lab's gives none)
- * and loads guarded with the wrong dimension. */
+ * loop's (a classic loop bound with any tile, the lab's tile first, before
+ * a bare count of phases: a cut that is "the first 4 phases" of 16 is also
+ * K = 89 rounded down with TILE_WIDTH 32) and loads guarded with the wrong
+ * dimension. */
 static void prefix_causes(const problem_t *p, int x, int lab_tile, char *buf, size_t len)
 {
-    static const int tiles[] = {8, 16, 32};
+    const int tiles[] = {lab_tile, 8, 16, 32};
     strbuf_t sb = {0};
     char one[300] = "";
-    if (lab_tile > 0)
-        phase_cause(p, x, lab_tile, lab_tile, one, sizeof one);
-    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0] && !one[0]; i++)
-        phase_cause(p, x, tiles[i], lab_tile, one, sizeof one);
+    for (int specific = 1; specific >= 0 && !one[0]; specific--)
+        for (size_t i = 0; i < sizeof tiles / sizeof tiles[0] && !one[0]; i++)
+            if (tiles[i] > 0)
+                phase_cause(p, x, tiles[i], lab_tile, specific, one, sizeof one);
     sb_append(&sb, one);
     if (x == p->m)
         sb_appendf(&sb, "%sthe loads treat k >= numARows (%d) as outside the matrix: compare the "
