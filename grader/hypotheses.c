@@ -292,7 +292,7 @@ static void prefix_causes(const problem_t *p, int x, int lab_tile, char *buf, si
 static void say_prefix(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,
                        size_t len)
 {
-    char causes[400];
+    char causes[700]; /* up to three causes: the phase loop and both guards */
     prefix_causes(p, h->x, lab_tile, causes, sizeof causes);
     char ks[48];
     snprintf(buf, len, "every element equals the sum over %s only, not over all K = %d: %s",
