@@ -428,11 +428,10 @@ static const char *prefix_id(const problem_t *p, int x, int lab_tile)
     return "phases-partial";
 }
 
-static void add_tiled(instances_t *in, const problem_t *p, int t, int lab_tile)
+/* The hypotheses of a kernel with tile t, but for its phase cuts. */
+static void add_tiled(instances_t *in, const problem_t *p, int t)
 {
     int phases = (p->k + t - 1) / t;
-    for (int ph = 1; ph < phases; ph++)
-        add(in, prefix_id(p, ph * t, lab_tile), FAM_PHASES, t, ph * t, prefix_sum, say_prefix);
     if (phases >= 2) {
         add(in, "sum-reset-each-phase", FAM_RESET, t, (phases - 1) * t, suffix_sum, say_suffix);
         add(in, "phase-totals-kept", FAM_RESET, t, 0, running_totals, say_running_totals);
@@ -448,6 +447,19 @@ static void add_tiled(instances_t *in, const problem_t *p, int t, int lab_tile)
         add(in, "zero-cols", FAM_ZEROS, t, p->n / t * t, zero_cols, say_zeros);
 }
 
+/* The phase cuts of tile t, k = 0..ph*t-1: with last, only the cut of the
+ * last phase (the phase count rounded down, or the loop one phase short);
+ * else the others. */
+static void add_cuts(instances_t *in, const problem_t *p, int t, int lab_tile, int last)
+{
+    int phases = (p->k + t - 1) / t;
+    for (int ph = last ? phases - 1 : 1; ph >= 1 && ph < (last ? phases : phases - 1); ph++)
+        add(in, prefix_id(p, ph * t, lab_tile), FAM_PHASES, t, ph * t, prefix_sum, say_prefix);
+}
+
+/* The instances, the one-of-a-kind first and the phase cuts last (a long K
+ * has more cuts than MAX_INSTANCES holds: only the least likely cuts, the
+ * middle ones of the smaller tiles, may be left out). */
 static void list_instances(instances_t *in, const problem_t *p, int lab_tile)
 {
     in->n = in->families = 0;
@@ -462,19 +474,23 @@ static void list_instances(instances_t *in, const problem_t *p, int lab_tile)
         add(in, "a-stride-n", FAM_STRIDE, 0, 0, a_stride_n, say_a_stride_n);
     if ((long)(p->k - 1) * p->k + p->n - 1 < (long)p->k * p->n)
         add(in, "b-stride-k", FAM_STRIDE, 0, 0, b_stride_k, say_b_stride_k);
-    static const int tiles[] = {8, 16, 32};
-    if (lab_tile > 0)
-        add_tiled(in, p, lab_tile, lab_tile);
-    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
-        add_tiled(in, p, tiles[i], lab_tile);
+    const int tiles[] = {lab_tile, 8, 16, 32}; /* the lab's first */
+    const size_t ntiles = sizeof tiles / sizeof tiles[0];
+    for (size_t i = 0; i < ntiles; i++)
+        if (tiles[i] > 0)
+            add_tiled(in, p, tiles[i]);
     if (p->m < p->k && p->m > 0) /* loads guarded with the wrong dimension */
-        add(in, "phases-partial", FAM_PHASES, 0, p->m, prefix_sum, say_prefix);
+        add(in, prefix_id(p, p->m, lab_tile), FAM_PHASES, 0, p->m, prefix_sum, say_prefix);
     if (p->n < p->k && p->n > 0)
-        add(in, "phases-partial", FAM_PHASES, 0, p->n, prefix_sum, say_prefix);
+        add(in, prefix_id(p, p->n, lab_tile), FAM_PHASES, 0, p->n, prefix_sum, say_prefix);
     if (p->k < p->m)
         add(in, "zero-rows", FAM_ZEROS, 0, p->k, zero_rows, say_zeros);
     if (p->k < p->n)
         add(in, "zero-cols", FAM_ZEROS, 0, p->k, zero_cols, say_zeros);
+    for (int last = 1; last >= 0; last--)
+        for (size_t i = 0; i < ntiles; i++)
+            if (tiles[i] > 0)
+                add_cuts(in, p, tiles[i], lab_tile, last);
 }
 
 /* ---- testing a hypothesis ------------------------------------------------------------- */
