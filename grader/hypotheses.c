@@ -41,10 +41,12 @@ enum {
     FAM_ZEROS = 1 << 7,
 };
 
+/* Short: the whole list must fit hypothesis_result_t's ruled_out (and
+ * compare.c's copy of it), 256 bytes with the "none of ..." before it. */
 static const char *const family_names[] = {
-    "A·Bᵀ and Aᵀ·B", "C stored transposed", "partial phase sums", "a sum reset or kept between phases",
+    "A·Bᵀ and Aᵀ·B", "C stored transposed", "partial phase sums", "a sum reset or kept per phase",
     "a tile read transposed", "blockIdx.x/y swapped in the loads", "a wrong row stride",
-    "rows or columns read as zeros",
+    "rows/columns read as zeros",
 };
 
 struct hypothesis {
