@@ -41,10 +41,12 @@ enum {
     FAM_ZEROS = 1 << 7,
 };
 
+/* Short: the whole list must fit hypothesis_result_t's ruled_out (and
+ * compare.c's copy of it), 256 bytes with the "none of ..." before it. */
 static const char *const family_names[] = {
-    "A·Bᵀ and Aᵀ·B", "C stored transposed", "partial phase sums", "a sum reset or kept between phases",
+    "A·Bᵀ and Aᵀ·B", "C stored transposed", "partial phase sums", "a sum reset or kept per phase",
     "a tile read transposed", "blockIdx.x/y swapped in the loads", "a wrong row stride",
-    "rows or columns read as zeros",
+    "rows/columns read as zeros",
 };
 
 struct hypothesis {
@@ -239,36 +241,43 @@ static const char *k_range(int first, int last, char *buf, size_t len)
     return buf;
 }
 
-/* The phase-loop cause that sums exactly k = 0..x-1 with tile t, or "". */
-static void phase_cause(const problem_t *p, int x, int t, int lab_tile, char *buf, size_t len)
+/* The phase-loop cause that sums exactly k = 0..x-1 with tile t, or "":
+ * with specific, a classic loop bound (the phase count rounded down, the
+ * loop one phase short); else only how many phases are summed. */
+static void phase_cause(const problem_t *p, int x, int t, int lab_tile, int specific, char *buf,
+                        size_t len)
 {
     char note[48], ks[48];
     const char *tn = tile_note(t, lab_tile, note, sizeof note);
     buf[0] = '\0';
-    if (p->k % t != 0 && x == p->k / t * t)
-        snprintf(buf, len, "the last, partial phase (%s) never runs: the phase count "
-                           "K / TILE_WIDTH rounds down%s; use (K + TILE_WIDTH - 1) / TILE_WIDTH",
-                 k_range(x, p->k - 1, ks, sizeof ks), tn);
-    else if (p->k % t == 0 && x == p->k - t)
-        snprintf(buf, len, "the last phase never runs: the phase loop stops one phase early%s", tn);
-    else if (x == t)
+    if (specific) {
+        if (p->k % t != 0 && x == p->k / t * t)
+            snprintf(buf, len, "the last, partial phase (%s) never runs: the phase count "
+                               "K / TILE_WIDTH rounds down%s; use (K + TILE_WIDTH - 1) / TILE_WIDTH",
+                     k_range(x, p->k - 1, ks, sizeof ks), tn);
+        else if (p->k % t == 0 && x == p->k - t)
+            snprintf(buf, len, "the last phase never runs: the phase loop stops one phase early%s",
+                     tn);
+    } else if (x == t)
         snprintf(buf, len, "only the first phase is summed%s", tn);
     else if (x % t == 0)
         snprintf(buf, len, "only the first %d phases are summed%s", x / t, tn);
 }
 
 /* The causes that sum exactly k = 0..x-1, joined by "; or ": the phase
- * loop's (the lab's tile first; another tile only if the lab's gives none)
- * and loads guarded with the wrong dimension. */
+ * loop's (a classic loop bound with any tile, the lab's tile first, before
+ * a bare count of phases: a cut that is "the first 4 phases" of 16 is also
+ * K = 89 rounded down with TILE_WIDTH 32) and loads guarded with the wrong
+ * dimension. */
 static void prefix_causes(const problem_t *p, int x, int lab_tile, char *buf, size_t len)
 {
-    static const int tiles[] = {8, 16, 32};
+    const int tiles[] = {lab_tile, 8, 16, 32};
     strbuf_t sb = {0};
     char one[300] = "";
-    if (lab_tile > 0)
-        phase_cause(p, x, lab_tile, lab_tile, one, sizeof one);
-    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0] && !one[0]; i++)
-        phase_cause(p, x, tiles[i], lab_tile, one, sizeof one);
+    for (int specific = 1; specific >= 0 && !one[0]; specific--)
+        for (size_t i = 0; i < sizeof tiles / sizeof tiles[0] && !one[0]; i++)
+            if (tiles[i] > 0)
+                phase_cause(p, x, tiles[i], lab_tile, specific, one, sizeof one);
     sb_append(&sb, one);
     if (x == p->m)
         sb_appendf(&sb, "%sthe loads treat k >= numARows (%d) as outside the matrix: compare the "
@@ -285,7 +294,7 @@ static void prefix_causes(const problem_t *p, int x, int lab_tile, char *buf, si
 static void say_prefix(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,
                        size_t len)
 {
-    char causes[400];
+    char causes[700]; /* up to three causes: the phase loop and both guards */
     prefix_causes(p, h->x, lab_tile, causes, sizeof causes);
     char ks[48];
     snprintf(buf, len, "every element equals the sum over %s only, not over all K = %d: %s",
@@ -421,11 +430,10 @@ static const char *prefix_id(const problem_t *p, int x, int lab_tile)
     return "phases-partial";
 }
 
-static void add_tiled(instances_t *in, const problem_t *p, int t, int lab_tile)
+/* The hypotheses of a kernel with tile t, but for its phase cuts. */
+static void add_tiled(instances_t *in, const problem_t *p, int t)
 {
     int phases = (p->k + t - 1) / t;
-    for (int ph = 1; ph < phases; ph++)
-        add(in, prefix_id(p, ph * t, lab_tile), FAM_PHASES, t, ph * t, prefix_sum, say_prefix);
     if (phases >= 2) {
         add(in, "sum-reset-each-phase", FAM_RESET, t, (phases - 1) * t, suffix_sum, say_suffix);
         add(in, "phase-totals-kept", FAM_RESET, t, 0, running_totals, say_running_totals);
@@ -441,6 +449,19 @@ static void add_tiled(instances_t *in, const problem_t *p, int t, int lab_tile)
         add(in, "zero-cols", FAM_ZEROS, t, p->n / t * t, zero_cols, say_zeros);
 }
 
+/* The phase cuts of tile t, k = 0..ph*t-1: with last, only the cut of the
+ * last phase (the phase count rounded down, or the loop one phase short);
+ * else the others. */
+static void add_cuts(instances_t *in, const problem_t *p, int t, int lab_tile, int last)
+{
+    int phases = (p->k + t - 1) / t;
+    for (int ph = last ? phases - 1 : 1; ph >= 1 && ph < (last ? phases : phases - 1); ph++)
+        add(in, prefix_id(p, ph * t, lab_tile), FAM_PHASES, t, ph * t, prefix_sum, say_prefix);
+}
+
+/* The instances, the one-of-a-kind first and the phase cuts last (a long K
+ * has more cuts than MAX_INSTANCES holds: only the least likely cuts, the
+ * middle ones of the smaller tiles, may be left out). */
 static void list_instances(instances_t *in, const problem_t *p, int lab_tile)
 {
     in->n = in->families = 0;
@@ -455,19 +476,23 @@ static void list_instances(instances_t *in, const problem_t *p, int lab_tile)
         add(in, "a-stride-n", FAM_STRIDE, 0, 0, a_stride_n, say_a_stride_n);
     if ((long)(p->k - 1) * p->k + p->n - 1 < (long)p->k * p->n)
         add(in, "b-stride-k", FAM_STRIDE, 0, 0, b_stride_k, say_b_stride_k);
-    static const int tiles[] = {8, 16, 32};
-    if (lab_tile > 0)
-        add_tiled(in, p, lab_tile, lab_tile);
-    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; i++)
-        add_tiled(in, p, tiles[i], lab_tile);
+    const int tiles[] = {lab_tile, 8, 16, 32}; /* the lab's first */
+    const size_t ntiles = sizeof tiles / sizeof tiles[0];
+    for (size_t i = 0; i < ntiles; i++)
+        if (tiles[i] > 0)
+            add_tiled(in, p, tiles[i]);
     if (p->m < p->k && p->m > 0) /* loads guarded with the wrong dimension */
-        add(in, "phases-partial", FAM_PHASES, 0, p->m, prefix_sum, say_prefix);
+        add(in, prefix_id(p, p->m, lab_tile), FAM_PHASES, 0, p->m, prefix_sum, say_prefix);
     if (p->n < p->k && p->n > 0)
-        add(in, "phases-partial", FAM_PHASES, 0, p->n, prefix_sum, say_prefix);
+        add(in, prefix_id(p, p->n, lab_tile), FAM_PHASES, 0, p->n, prefix_sum, say_prefix);
     if (p->k < p->m)
         add(in, "zero-rows", FAM_ZEROS, 0, p->k, zero_rows, say_zeros);
     if (p->k < p->n)
         add(in, "zero-cols", FAM_ZEROS, 0, p->k, zero_cols, say_zeros);
+    for (int last = 1; last >= 0; last--)
+        for (size_t i = 0; i < ntiles; i++)
+            if (tiles[i] > 0)
+                add_cuts(in, p, tiles[i], lab_tile, last);
 }
 
 /* ---- testing a hypothesis ------------------------------------------------------------- */

@@ -1,0 +1,213 @@
+/* test_hints.c - end to end, diagnosis by hypothesis: each of the eight lab 3
+ * submissions with one classic mistake (tests/submissions/lab3/, the header
+ * of each file says which) is graded on the emu backend against the 20
+ * shipped datasets (datasets/lab3/manifest.txt) with --checks none, and
+ * results.json must show the datasets that mistake cannot spoil passing,
+ * every other dataset failing, and each failing dataset's output naming
+ * the mistake with its fix. */
+#include "e2e.h"
+
+#define NDATASETS 20
+#define POINTS_PER_DATASET 3.5
+#define MAX_PASSING 10
+
+typedef struct {
+    const char *file;
+    int passing[MAX_PASSING]; /* the datasets that pass, -1 ended */
+    const char *every_failing; /* in the output of every failing dataset */
+    int dataset;               /* a named dataset... */
+    const char *at_dataset[4]; /* ...and what its output holds (one explanation only) */
+} hint_case_t;
+
+static const hint_case_t cases[] = {
+    /* B read as B[col*K + k]: the same as B[k*N + col] when B is a vector,
+     * K = 1 (64x1x48) or N = 1 (1x200x1, 1x1x1) */
+    {"transposed_b.cu", {8, 9, 17, -1},
+     "hint: every element equals A·Bᵀ: B is read as B[col*numBRows + k], as if it were stored "
+     "transposed; row-major B is B[k*numBColumns + col]",
+     5, {"hint: every element equals A·Bᵀ", "row-major B is B[k*numBColumns + col]"}},
+    /* A read as A[k*M + row]: the same when A is a vector, M = 1 (1x200x1,
+     * 1x1x1) or K = 1 (64x1x48) */
+    {"transposed_a.cu", {8, 9, 17, -1},
+     "hint: every element equals Aᵀ·B: A is read as A[k*numARows + row], as if it were stored "
+     "transposed; row-major A is A[row*numAColumns + k]",
+     12, {"hint: every element equals Aᵀ·B: A is read as A[k*numARows + row]"}},
+    /* C stored as C[col*M + row]: the same only when C is 1x1 (1x200x1,
+     * 1x1x1); 2x1000x3 and 64x1x48 have 2-D outputs */
+    {"store_transposed.cu", {8, 17, -1},
+     "hint: every element is computed right but stored in the wrong place: C is written as "
+     "C[col*numCRows + row] (transposed); row-major C is C[row*numCColumns + col]",
+     9, {"hint: every element is computed right but stored in the wrong place"}},
+    /* K / 16 phases: right when K is a multiple of 16 (64, 48, 128, 64, 128,
+     * 256, 128, 16, 32: datasets 0-4, 6, 7, 15, 16); with K < 16 nothing is
+     * summed */
+    {"intdiv_phases.cu", {0, 1, 2, 3, 4, 6, 7, 15, 16, -1},
+     "use (K + TILE_WIDTH - 1) / TILE_WIDTH",
+     5, {"hint: every element equals the sum over k = 0..287 only, not over all K = 300",
+         "the last, partial phase (k = 288..299) never runs", "K / TILE_WIDTH rounds down"}},
+    /* tileB[tx][k]: right only on a 1x1 output whose one thread reads
+     * tileB[0][k] == tileB[k][0] for k = 0 only (1x1x1); on 1x200x1 the
+     * A-tile version gives the same single number, and on 16x16x16 A·Bᵀ
+     * does (one tile: tileB[tx][k] is B[tx][k]): both are named */
+    {"tile_b_transposed.cu", {17, -1},
+     "when the B tile is read transposed inside the tile",
+     0, {"hint: every element equals what the tiled loop gives when the B tile is read transposed "
+         "inside the tile", "read tileB[k][tx]"}},
+    /* blockIdx swapped in the loads: right when the grid is one block
+     * (1x200x1, 16x16x16, 1x1x1, 2x1000x3); on 100x128x64 (a grid of 4 x 7
+     * blocks) the 4 blocks with blockIdx.x == blockIdx.y load their own
+     * tiles: 4 x 256 of the 6400 elements are right */
+    {"blocks_swapped.cu", {8, 15, 17, 18, -1},
+     "hint: every element holds the result of another block's tile: the tile loads use blockIdx.x "
+     "for the row and blockIdx.y for the column",
+     4, {"FAILED: 5376 of 6400 elements wrong",
+         "row = blockIdx.y*TILE_WIDTH + threadIdx.y and col = blockIdx.x*TILE_WIDTH + threadIdx.x"}},
+    /* the sum reset every phase: right with one phase, K <= 16 (64x1x48,
+     * 40x7x33, 16x16x16, 1x1x1) */
+    {"sum_reset_each_phase.cu", {9, 10, 15, 17, -1},
+     "the sum is reset to 0 inside the phase loop; set it to 0 once, before the loop",
+     5, {"hint: every element equals the sum over the last phase only (k = 288..299)"}},
+    /* the partial sum kept: phase p counted (phases - p) times; right with
+     * one phase, K <= 16 */
+    {"phase_totals_kept.cu", {9, 10, 15, 17, -1},
+     "hint: every element equals the running sum after phase 1, plus the one after phase 2, and so "
+     "on: a phase's partial sum is added to the total but not reset to 0 before the next phase",
+     11, {"reset it, or accumulate in one sum"}},
+};
+
+static int expected_to_pass(const hint_case_t *c, int d)
+{
+    for (int i = 0; i < MAX_PASSING && c->passing[i] >= 0; i++)
+        if (c->passing[i] == d)
+            return 1;
+    return 0;
+}
+
+static json_object *dataset_test(const graded_t *g, int d)
+{
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "dataset %d (", d);
+    return test_named(g, prefix);
+}
+
+/* Grades c's submission; checks the score, which datasets pass, and the
+ * hint of every failing one. Returns the grade for more checks. */
+static graded_t grade_hint_case(const hint_case_t *c)
+{
+    char path[256];
+    snprintf(path, sizeof path, SUB "%s", c->file);
+    const char *extra[] = {"--checks", "none", NULL};
+    graded_t g = grade(path, extra);
+    cr_assert_eq(exit_code(&g), 0, "%s: %s", c->file, g.run.output);
+    cr_assert_not_null(g.json, "%s: no results.json: %s", c->file, g.run.output);
+    int npass = 0;
+    while (npass < MAX_PASSING && c->passing[npass] >= 0)
+        npass++;
+    json_object *extra_data;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra_data));
+    cr_expect_eq((int)num(extra_data, "datasets_passed"), npass, "%s: %d datasets passed, want %d",
+                 c->file, (int)num(extra_data, "datasets_passed"), npass);
+    cr_expect_eq((int)num(extra_data, "datasets_total"), NDATASETS);
+    cr_expect_float_eq(num(g.json, "score"), npass * POINTS_PER_DATASET, 1e-9, "%s: score %g",
+                       c->file, num(g.json, "score"));
+    for (int d = 0; d < NDATASETS; d++) {
+        json_object *t = dataset_test(&g, d);
+        const char *out = str(t, "output");
+        if (expected_to_pass(c, d)) {
+            cr_expect(passed(t), "%s: dataset %d should pass:\n%s", c->file, d, out);
+            continue;
+        }
+        cr_expect(!passed(t), "%s: dataset %d should fail:\n%s", c->file, d, out);
+        cr_expect_not_null(strstr(out, "hint: every element "),
+                           "%s: dataset %d: no hypothesis named:\n%s", c->file, d, out);
+        cr_expect_not_null(strstr(out, c->every_failing), "%s: dataset %d: '%s' missing:\n%s",
+                           c->file, d, c->every_failing, out);
+    }
+    json_object *named = dataset_test(&g, c->dataset);
+    cr_expect(!passed(named), "%s: dataset %d passed", c->file, c->dataset);
+    const char *out = str(named, "output");
+    for (int i = 0; i < 4 && c->at_dataset[i]; i++)
+        cr_expect_not_null(strstr(out, c->at_dataset[i]), "%s: dataset %d: '%s' missing:\n%s",
+                           c->file, c->dataset, c->at_dataset[i], out);
+    cr_expect_null(strstr(out, "the output also fits this"), "%s: dataset %d:\n%s", c->file,
+                   c->dataset, out);
+    return g;
+}
+
+Test(hints, transposed_b_is_a_times_b_transposed, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[0]);
+    release(&g);
+}
+
+Test(hints, transposed_a_is_a_transposed_times_b, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[1]);
+    release(&g);
+}
+
+Test(hints, store_transposed_is_c_stored_transposed, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[2]);
+    release(&g);
+}
+
+Test(hints, intdiv_phases_names_the_rounding_and_never_the_guards, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[3]);
+    /* K < 16: no phase runs */
+    const int small_k[][2] = {{9, 1}, {10, 7}, {17, 1}};
+    for (int i = 0; i < 3; i++) {
+        const char *out = str(dataset_test(&g, small_k[i][0]), "output");
+        char want[64];
+        snprintf(want, sizeof want, "(K = %d < 16)", small_k[i][1]);
+        cr_expect_not_null(strstr(out, "hint: every element is 0, as if no product were summed"),
+                           "dataset %d:\n%s", small_k[i][0], out);
+        cr_expect_not_null(strstr(out, want), "dataset %d: '%s' missing:\n%s", small_k[i][0], want,
+                           out);
+    }
+    const char *out11 = str(dataset_test(&g, 11), "output");
+    cr_expect_not_null(strstr(out11, "k = 0..79 only, not over all K = 89"), "%s", out11);
+    const char *out14 = str(dataset_test(&g, 14), "output"); /* signed, K = 257 */
+    cr_expect_not_null(strstr(out14, "the last, partial phase (k = 256) never runs"), "%s", out14);
+    /* the old guess blamed the guards of the tile loads: nothing here says so */
+    for (int d = 0; d < NDATASETS; d++) {
+        json_object *t = dataset_test(&g, d);
+        if (!passed(t))
+            cr_expect_null(strstr(str(t, "output"), "guard the tile loads"), "dataset %d:\n%s", d,
+                           str(t, "output"));
+    }
+    release(&g);
+}
+
+Test(hints, tile_b_transposed_is_the_b_tile_read_transposed, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[4]);
+    /* one 16x16 tile: A·Bᵀ is the same output, named first, the tile second */
+    const char *out = str(dataset_test(&g, 15), "output");
+    cr_expect_not_null(strstr(out, "hint: every element equals A·Bᵀ"), "%s", out);
+    cr_expect_not_null(strstr(out, "; the output also fits this: every element equals what the "
+                                   "tiled loop gives when the B tile is read transposed"),
+                       "%s", out);
+    release(&g);
+}
+
+Test(hints, blocks_swapped_is_another_blocks_tile, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[5]);
+    release(&g);
+}
+
+Test(hints, sum_reset_each_phase_keeps_the_last_phase, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[6]);
+    const char *out = str(dataset_test(&g, 14), "output"); /* K = 257: the last phase is k = 256 */
+    cr_expect_not_null(strstr(out, "the last phase only (k = 256)"), "%s", out);
+    release(&g);
+}
+
+Test(hints, phase_totals_kept_counts_early_phases_again, .timeout = 120)
+{
+    graded_t g = grade_hint_case(&cases[7]);
+    release(&g);
+}
