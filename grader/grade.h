@@ -48,7 +48,10 @@ typedef struct {
 
 /* Grades one submission. Returns 0 if a grade was produced (possibly with
  * some datasets that could not be graded: cannot_grade is then set too), -1
- * if no grade could be produced at all (error says why). */
+ * if no grade could be produced at all (error says why): among those every
+ * grader fault (the toolchain, the emulator runtime, the lab's files, its
+ * reference: canary.h) that would otherwise have been charged to the
+ * student as a compile error or a failed dataset. */
 int grade_submission(const grade_opts_t *opts, grade_run_t *run);
 void grade_run_free(grade_run_t *run);
 
