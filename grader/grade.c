@@ -535,4 +535,31 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     return 0;
 }
 
+int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen)
+{
+    grading_inputs_t in;
+    if (load_inputs(o, &in, err, errlen) != 0)
+        return -1;
+    grade_run_t *run = calloc(1, sizeof *run);
+    canary_result_t res, emu;
+    int rc = choose_backend(o, run);
+    canary_ctx_t c = canary_of(o, &in, run->backend, o->checks && run->backend == BACKEND_EMU);
+    if (rc == 0)
+        rc = canary_vouch(&c, &res, run->error, sizeof run->error);
+    c = canary_of(o, &in, BACKEND_EMU, 1); /* on a GPU the checks run on a checked emulator build */
+    int also_emu = run->backend == BACKEND_GPU && o->checks && rubric_has_checks(&in.rub);
+    if (rc == 0 && also_emu)
+        rc = canary_vouch(&c, &emu, run->error, sizeof run->error);
+    if (rc == 0)
+        snprintf(done, donelen, "the lab's reference passed %s on the %s backend%s (%s %.1f s)",
+                 res.dataset, backend_name(run->backend), also_emu ? " and the emulator" : "",
+                 res.cached && (!also_emu || emu.cached) ? "cached," : "ran in",
+                 res.seconds + (also_emu ? emu.seconds : 0));
+    else
+        snprintf(err, errlen, "%s", run->error);
+    free(run);
+    free_inputs(&in);
+    return rc;
+}
+
 void grade_run_free(grade_run_t *run) { grade_free(&run->grade); }

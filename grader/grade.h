@@ -55,6 +55,12 @@ typedef struct {
 int grade_submission(const grade_opts_t *opts, grade_run_t *run);
 void grade_run_free(grade_run_t *run);
 
+/* Before a batch: can this tree grade o->lab at all? Loads the lab, rubric
+ * and datasets, resolves the backend and runs the canary (canary.h; on a GPU
+ * with checks, the emulator's too). 0: done says what passed; -1: a grader
+ * fault, described in err. */
+int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen);
+
 /* Finds the student's file for a lab: SUBMISSION itself if it is a file,
  * else SUBMISSION/<lab>/<file> or SUBMISSION/<file>. */
 int find_student_file(const char *submission, const char *lab, const char *file, char *out,

@@ -3,11 +3,12 @@
  * labs/, datasets/ and rubric.json linked to this checkout; build/ and
  * reference/ its own) with one piece broken: the emulator runtime missing,
  * a failing nvcc on PATH, a reference that does not build or fails. Grading
- * must then exit 2 with "cannot grade" and what failed, and write no score.
- * A student's compile error with a healthy toolchain stays the student's,
- * and the canary that tells the two apart is paid once (its stamp). Runs
- * from the repository root; one-dataset grading (datasets/lab3/17, 1x1x1)
- * keeps it fast. */
+ * must then exit 2 with "cannot grade" and what failed, and write no score;
+ * a batch must stop before anyone is graded, or mark the students it could
+ * not grade "not graded" and leave them to --resume. A student's compile
+ * error with a healthy toolchain stays the student's, and the canary that
+ * tells the two apart is paid once (its stamp). Runs from the repository
+ * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
 #include "e2e.h"
 
 #include <sys/stat.h>
@@ -95,6 +96,39 @@ static void json_path(const tree_t *t, char *out, size_t len)
     snprintf(out, len, "%s/r.json", t->dir);
 }
 
+/* A class: one folder per student with lab3/matmul.cu copied from files. */
+static void make_class(const tree_t *t, const char *const (*students)[2], int n, char *subs,
+                       size_t len)
+{
+    snprintf(subs, len, "%s/subs", t->dir);
+    for (int i = 0; i < n; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s/lab3", subs, students[i][0]);
+        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+        char *text = read_file(students[i][1], NULL, NULL, 0);
+        cr_assert_not_null(text);
+        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", subs, students[i][0]);
+        write_text(path, text);
+        free(text);
+    }
+}
+
+static run_result_t batch_in(const tree_t *t, const char *subs, const char *out, int resume,
+                             const char *const *env)
+{
+    const char *args[] = {"batch", "--lab", "lab3", "--backend", "emu", "--checks", "none",
+                          "--jobs", "1", "--datasets", ONE_DATASET, "--out", out,
+                          resume ? "--resume" : subs, resume ? subs : NULL, NULL};
+    return cugrade(t, args, env);
+}
+
+static int has_result(const char *out, const char *id, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", out, id, file);
+    return is_file(path);
+}
+
 /* ---- 1. the emulator runtime is missing ----------------------------------- */
 
 Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
@@ -110,6 +144,26 @@ Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
     cr_assert(strstr(r.output, "what to do: run `make`"), "%s", r.output);
     cr_assert(!strstr(r.output, "does not compile") && !strstr(r.output, "Score:"), "%s", r.output);
     cr_assert(!is_file(json), "a results.json survived a grader fault");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+Test(grader_fault, missing_runtime_stops_a_batch_before_anyone_is_graded, .timeout = 120)
+{
+    tree_t t = make_tree(0, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "compile_error.cu"}};
+    char subs[128], out[128];
+    make_class(&t, students, 2, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    run_result_t r = batch_in(&t, subs, out, 0, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cannot grade: the emulator runtime"), "%s", r.output);
+    cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    for (int i = 0; i < 2; i++)
+        cr_assert(!has_result(out, students[i][0], "results.json"), "%s got a result",
+                  students[i][0]);
+    cr_assert(!has_result(out, "", "gradebook.csv"), "a gradebook was written");
     run_result_free(&r);
     rm_rf(t.dir);
 }
@@ -275,6 +329,63 @@ Test(grader_fault, the_canary_is_cached_until_the_toolchain_changes, .timeout = 
     r = grade_in(&t, "emu", SUB "compile_error.cu", json, env);
     cr_assert(exited_with(&r, 0), "%s", r.output);
     cr_assert(strstr(canary_note(json), "(ran in"), "%s", canary_note(json));
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- a grader fault in the middle of a batch ------------------------------------ */
+
+/* The host compiler the emulator runs: removes the tree's emulator runtime
+ * while it compiles bob's file (the toolchain breaks mid-batch). */
+static const char vanishing_cxx[] =
+    "#!/bin/sh\n"
+    "case \"$*\" in */bob/*) rm -f \"$CUGRADE_ROOT/build/libcugrade_emu.a\";; esac\n"
+    "exec g++ \"$@\"\n";
+
+Test(grader_fault, mid_batch_faults_leave_students_not_graded_for_resume, .timeout = 180)
+{
+    tree_t t = make_tree(1, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "untiled.cu"},
+                                       {"carol", SUB "compile_error.cu"}};
+    char subs[128], out[128], cxx[160], cxx_env[200];
+    make_class(&t, students, 3, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    snprintf(cxx, sizeof cxx, "%s/vanishing-g++", t.dir);
+    write_text(cxx, vanishing_cxx);
+    cr_assert_eq(chmod(cxx, 0755), 0);
+    snprintf(cxx_env, sizeof cxx_env, "CUGRADE_CXX=%s", cxx);
+    const char *env[] = {cxx_env, NULL};
+    run_result_t r = batch_in(&t, subs, out, 0, env);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "alice  3.5/23.5"), "alice was not graded:\n%s", r.output);
+    cr_assert(strstr(r.output, "bob  NOT GRADED (grader fault: the emulator runtime"), "%s",
+              r.output);
+    cr_assert(strstr(r.output, "carol  NOT GRADED (grader fault:"), "%s", r.output);
+    cr_assert(strstr(r.output, "batch: 2 submission(s) NOT GRADED because of a grader fault"),
+              "%s", r.output);
+    cr_assert(has_result(out, "alice", "results.json"));
+    cr_assert(has_result(out, "alice", "inputs.sha256"));
+    for (int i = 1; i < 3; i++) {
+        cr_assert(!has_result(out, students[i][0], "results.json"), "%s: %s", students[i][0],
+                  r.output);
+        cr_assert(!has_result(out, students[i][0], "inputs.sha256"), "%s", students[i][0]);
+        cr_assert(has_result(out, students[i][0], "run.log"), "%s", students[i][0]);
+    }
+    char gradebook[160];
+    snprintf(gradebook, sizeof gradebook, "%s/gradebook.csv", out);
+    char *csv = read_file(gradebook, NULL, NULL, 0);
+    cr_assert(csv && strstr(csv, "\nalice,") && !strstr(csv, "bob") && !strstr(csv, "carol"),
+              "%s", csv ? csv : "(no gradebook)");
+    free(csv);
+    run_result_free(&r);
+
+    link_to_checkout(t.root, "build/libcugrade_emu.a"); /* fixed: --resume grades the rest */
+    r = batch_in(&t, subs, out, 1, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(r.output, "2 to grade, 1 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "bob  3.5/23.5") && strstr(r.output, "carol  0/23.5"), "%s",
+              r.output);
     run_result_free(&r);
     rm_rf(t.dir);
 }
