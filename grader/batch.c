@@ -27,79 +27,11 @@
 
 /* ---- listing and hashing -------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void free_names(char **names, int n)
 {
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
-}
-
-static void hash_str(sha256_t *s, const char *text) { sha256_update(s, text, strlen(text) + 1); }
-
-static void hash_file_contents(sha256_t *s, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        hash_str(s, "unreadable");
-        return;
-    }
-    char buf[65536];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-        sha256_update(s, buf, got);
-    fclose(f);
-}
-
-/* Feeds a folder tree (relative names, sorted; hidden entries included) into
- * s: with contents, or with sizes and mtimes only (datasets: large). */
-static void hash_tree(sha256_t *s, const char *dir, const char *rel, int contents)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        hash_str(s, "missing");
-        return;
-    }
-    char **names = NULL;
-    int n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            names = realloc(names, (size_t)cap * sizeof *names);
-        }
-        names[n++] = strdup(e->d_name);
-    }
-    closedir(d);
-    if (n > 0)
-        qsort(names, (size_t)n, sizeof *names, cmp_str);
-    for (int i = 0; i < n; i++) {
-        char path[PATH_MAX], sub[PATH_MAX], line[PATH_MAX + 96];
-        struct stat st;
-        if (path_join(path, sizeof path, dir, names[i]) != 0 || stat(path, &st) != 0)
-            continue;
-        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
-        if (S_ISDIR(st.st_mode)) {
-            snprintf(line, sizeof line, "D %s", sub);
-            hash_str(s, line);
-            hash_tree(s, path, sub, contents);
-        } else if (contents) {
-            snprintf(line, sizeof line, "F %s %lld", sub, (long long)st.st_size);
-            hash_str(s, line);
-            hash_file_contents(s, path);
-        } else {
-            snprintf(line, sizeof line, "F %s %lld %lld.%09ld", sub, (long long)st.st_size,
-                     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-            hash_str(s, line);
-        }
-    }
-    free_names(names, n);
 }
 
 /* The hash of what every submission shares: cugrade's version, the options
@@ -258,6 +190,8 @@ static int finish_job(job_t *j, char *err, size_t errlen)
     if (wrote != 0)
         return -1;
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
+    if (r->exited && r->exit_code == EXIT_CANNOT_GRADE) /* a grader fault: no grade, no hash */
+        return batch_not_graded(j, NULL, err, errlen);
     if (r->exited && r->exit_code == 0 && is_file(j->partial)) {
         if (rename(j->partial, path) != 0)
             return fail(err, errlen, "%s: cannot rename: %s", j->partial, strerror(errno));
@@ -278,6 +212,8 @@ static int finish_job(job_t *j, char *err, size_t errlen)
 typedef struct {
     job_t **todo;             /* the jobs the workers grade */
     int ntodo, next, done, failed, cannot;
+    int not_graded;           /* grader faults: no results for them */
+    char first_fault[512];
     int total;                /* ntodo and the jobs finished without grading */
     int ngpu;
     pthread_mutex_t lock;
@@ -296,6 +232,8 @@ static void report_job(queue_t *q, job_t *j, int ok, const char *err)
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
     if (!ok)
         snprintf(what, sizeof what, "ERROR %s", err);
+    else if (j->not_graded)
+        snprintf(what, sizeof what, "NOT GRADED (grader fault: %.120s)", j->fault);
     else if (j->reject[0])
         snprintf(what, sizeof what, "rejected (%.120s)", j->reject);
     else
@@ -304,6 +242,12 @@ static void report_job(queue_t *q, job_t *j, int ok, const char *err)
     snprintf(line, sizeof line, "%s  %s  %.1f s%s%s", j->id, what, j->result.wall_s,
              j->same_as ? "  identical to " : "", j->same_as ? j->same_as->id : "");
     progress_done(&q->progress, !j->reject[0] && !j->same_as, line);
+}
+
+static void count_fault(queue_t *q, const job_t *j)
+{
+    if (j->not_graded && q->not_graded++ == 0)
+        snprintf(q->first_fault, sizeof q->first_fault, "%s", j->fault);
 }
 
 static void *worker(void *arg)
@@ -325,6 +269,8 @@ static void *worker(void *arg)
         q->done++;
         q->failed += !ok;
         q->cannot += ok && j->cannot_grade;
+        if (ok)
+            count_fault(q, j);
         report_job(q, j, ok, err);
         pthread_mutex_unlock(&q->lock);
         run_result_free(&j->result);
@@ -463,9 +409,13 @@ static void finish_ungraded(queue_t *q, job_t **rest, int nrest)
 {
     for (int i = 0; i < nrest; i++) {
         char err[512] = "";
-        int ok = batch_finish_ungraded(rest[i], err, sizeof err) == 0;
+        const job_t *orig = rest[i]->same_as;
+        int ok = orig && orig->not_graded ? batch_not_graded(rest[i], orig, err, sizeof err) == 0
+                                          : batch_finish_ungraded(rest[i], err, sizeof err) == 0;
         q->done++;
         q->failed += !ok;
+        if (ok)
+            count_fault(q, rest[i]);
         report_job(q, rest[i], ok, err);
     }
 }
@@ -529,6 +479,11 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     fprintf(out, "\n");
     fflush(out);
     int rc = EXIT_GRADED;
+    if (q.total > 0 && batch_preflight(o, out) != 0) { /* nothing written for anyone */
+        free(todo);
+        free(jobs);
+        return EXIT_CANNOT_GRADE;
+    }
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
         q.total = 0;
@@ -541,7 +496,9 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     progress_end(&q.progress);
     remove_scratch(todo, q.total);
     fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
-            q.done - q.failed - q.cannot, q.cannot, skipped, q.failed, now_seconds() - t0);
+            q.done - q.failed - q.cannot - q.not_graded, q.cannot, skipped, q.failed,
+            now_seconds() - t0);
+    batch_fault_summary(q.not_graded, q.first_fault, out);
     if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;

@@ -29,6 +29,8 @@ typedef struct job {
     run_spec_t spec;
     run_result_t result;
     int cannot_grade; /* the child could not grade: a stand-in results.json */
+    int not_graded;   /* a grader fault (the child exited 2): no results, no hash */
+    char fault[512];  /* what the fault was */
 } job_t;
 
 /* Finds lab's student file under dir: <dir>/<lab>/<file>, <dir>/<file>, else
@@ -51,5 +53,19 @@ int batch_finish_ungraded(job_t *j, char *err, size_t errlen);
 /* The entry names of SUBMISSIONS_DIR that are submissions: folders and
  * archives, sorted; ids gets each one's student id. Returns the count or -1. */
 int batch_list(const char *dir, char ***names, char ***ids);
+
+/* ---- grader faults (batch_fault.c) ---- */
+
+/* Runs the canary once before anyone is graded (grade_preflight); on a
+ * grader fault prints what failed and returns -1. */
+int batch_preflight(const batch_opts_t *o, FILE *out);
+
+/* Marks j not graded: its child exited 2 (cause NULL: the reason is read
+ * from its output), or it is identical to cause, which was not graded. Any
+ * results.json of j is removed, and no inputs hash is written for it. */
+int batch_not_graded(job_t *j, const job_t *cause, char *err, size_t errlen);
+
+/* The closing line about the submissions not graded (nothing if none). */
+void batch_fault_summary(int not_graded, const char *first_cause, FILE *out);
 
 #endif

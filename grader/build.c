@@ -48,9 +48,19 @@ static double mtime_of(const char *path)
     return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
 }
 
+/* "cmd arg arg ..." into out, cut to fit. */
+static void argv_line(char *const *argv, char *out, size_t outlen)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; argv[i] && k + 1 < outlen; i++)
+        k += (size_t)snprintf(out + k, outlen - k, "%s%s", i ? " " : "", argv[i]);
+}
+
 /* Runs a compiler command; appends its output to log. Returns 0 if it
- * exited 0. */
-static int run_tool(char *const *argv, double timeout_s, strbuf_t *log)
+ * exited 0; else the command goes into failed (if not NULL). */
+static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *failed,
+                    size_t failedlen)
 {
     run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = 256 * 1024};
     run_result_t res;
@@ -60,6 +70,8 @@ static int run_tool(char *const *argv, double timeout_s, strbuf_t *log)
         sb_appendf(log, "\n[compiler output cut after %zu of %zu bytes]\n", res.output_len,
                    res.output_total);
     int ok = res.exited && res.exit_code == 0;
+    if (!ok && failed)
+        argv_line(argv, failed, failedlen);
     if (!ok && !res.exited) {
         char why[256];
         run_describe(&res, &spec, why, sizeof why);
@@ -69,22 +81,30 @@ static int run_tool(char *const *argv, double timeout_s, strbuf_t *log)
     return ok ? 0 : -1;
 }
 
-static int compiler_path(const build_ctx_t *ctx, char *out, size_t outlen)
+int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
 {
-    if (ctx->backend == BACKEND_EMU) {
-        snprintf(out, outlen, "%s/bin/emucc", ctx->root);
+    if (backend == BACKEND_EMU) {
+        snprintf(out, outlen, "%s/bin/emucc", root);
         return access(out, X_OK) == 0 ? 0 : -1;
     }
     const char *nv = getenv("CUGRADE_NVCC");
     return find_program(nv && *nv ? nv : "nvcc", out, outlen);
 }
 
-/* Newest modification time among the inputs the cached driver depends on. */
-static double driver_inputs_mtime(const build_ctx_t *ctx)
+static int compiler_path(const build_ctx_t *ctx, char *out, size_t outlen)
+{
+    return build_compiler_path(ctx->root, ctx->backend, out, outlen);
+}
+
+/* Newest modification time among the inputs the cached driver depends on
+ * (the compiler cc among them: a new or replaced nvcc rebuilds it). */
+static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc)
 {
     const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h",
                           "emu/include/cuda_runtime.h", "build/libcugrade_emu.a", "bin/emucc"};
     double newest = mtime_of(ctx->lab->driver_path);
+    if (mtime_of(cc) > newest)
+        newest = mtime_of(cc);
     int ndeps = ctx->backend == BACKEND_EMU ? 5 : 2;
     for (int i = 0; i < ndeps; i++) {
         char p[PATH_MAX];
@@ -109,16 +129,16 @@ static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
  * compiled to a private name and renamed, so concurrent graders never see a
  * half-written object. */
 static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size_t objlen,
-                         strbuf_t *log)
+                         strbuf_t *log, char *failed, size_t failedlen)
 {
     driver_cache_path(ctx, obj, objlen);
-    if (mtime_of(obj) >= driver_inputs_mtime(ctx))
+    if (mtime_of(obj) >= driver_inputs_mtime(ctx, cc))
         return 0;
     char dir[PATH_MAX], tmp[PATH_MAX + 32], inc[PATH_MAX + 8], err[512];
     snprintf(dir, sizeof dir, "%s", obj);
     *strrchr(dir, '/') = '\0';
     if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cugrade: %s\n", err);
+        sb_appendf(log, "cannot cache the lab driver: %s\n", err);
         return -1;
     }
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
@@ -129,20 +149,21 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc,
                         (char *)ctx->lab->driver_path, "-o", tmp, NULL};
     strbuf_t dlog = {0};
-    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog);
+    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog,
+                      failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     if (rc != 0) {
         unlink(tmp);
-        sb_appendf(log, "cugrade: the lab driver %s did not build (not the student's fault):\n%s",
-                   ctx->lab->driver_path, sb_str(&dlog));
+        sb_appendf(log, "the lab driver %s does not build on the %s backend (not the student's "
+                   "fault)\n%s", ctx->lab->driver_path, backend_name(ctx->backend), sb_str(&dlog));
     }
     sb_free(&dlog);
     return rc;
 }
 
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
-                           const char *obj, strbuf_t *log)
+                           const char *obj, strbuf_t *log, char *failed, size_t failedlen)
 {
     char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
     const char *slash = strrchr(src, '/');
@@ -159,13 +180,15 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
     /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
                         common, (char *)src, "-o", (char *)obj, NULL};
-    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log);
+    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log, failed,
+                    failedlen);
 }
 
 /* Links the student's object with the driver's ("" for program-style labs,
  * where the student's file is the whole program). */
 static int link_program(const build_ctx_t *ctx, const char *cc, const char *driver_obj,
-                        const char *student_obj, const char *program, strbuf_t *log)
+                        const char *student_obj, const char *program, strbuf_t *log, char *failed,
+                        size_t failedlen)
 {
     char arch[64], *argv[8];
     int n = 0;
@@ -179,7 +202,7 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
-    return run_tool(argv, ctx->timeout_s, log);
+    return run_tool(argv, ctx->timeout_s, log, failed, failedlen);
 }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
@@ -188,20 +211,23 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     double t0 = now_seconds();
     strbuf_t log = {0};
     char cc[PATH_MAX], driver_obj[PATH_MAX], student_obj[PATH_MAX];
+    char *cmd = out->command;
+    size_t cmdlen = sizeof out->command;
     if (compiler_path(ctx, cc, sizeof cc) != 0) {
-        sb_appendf(&log, "cugrade: no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
+        sb_appendf(&log, "no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
                    ctx->backend == BACKEND_EMU ? "bin/emucc missing: run make" : "nvcc not found");
         out->internal_error = 1;
     } else if (!lab_is_program(ctx->lab) &&
-               ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log) != 0) {
+               ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log, cmd, cmdlen) != 0) {
         out->internal_error = 1;
     } else {
         if (lab_is_program(ctx->lab))
             driver_obj[0] = '\0';
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        out->ok = compile_student(ctx, cc, student_src, student_obj, &log) == 0 &&
-                  link_program(ctx, cc, driver_obj, student_obj, out->program, &log) == 0;
+        out->ok = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0 &&
+                  link_program(ctx, cc, driver_obj, student_obj, out->program, &log, cmd,
+                               cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);
@@ -241,7 +267,8 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
             sb_appendf(&sb, "%s\n", err);
             rc = -1;
         } else {
-            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S, &sb);
+            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S, &sb, NULL,
+                          0);
             if (rc == 0 && rename(tmp, out) != 0)
                 rc = -1;
             unlink(tmp);
@@ -254,7 +281,8 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
 /* Compiles src into the cached object obj (unless up to date) with the given
  * extra flags; the object is written under a private name and renamed. */
 static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
-                             char *const *flags, int nflags, const char *obj, strbuf_t *log)
+                             char *const *flags, int nflags, const char *obj, strbuf_t *log,
+                             char *failed, size_t failedlen)
 {
     char harness[PATH_MAX];
     snprintf(harness, sizeof harness, "%s/labs/common/harness.h", ctx->root);
@@ -279,7 +307,7 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
     argv[n++] = "-o";
     argv[n++] = tmp;
     argv[n] = NULL;
-    int rc = run_tool(argv, ctx->timeout_s, log);
+    int rc = run_tool(argv, ctx->timeout_s, log, failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     unlink(tmp);
@@ -320,13 +348,20 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
     char *link[] = {cc, arch, perf_obj, student_obj, ref_obj, base_obj, "-lcublas", "-o",
                     out->program, NULL};
-    if (compiler_path(ctx, cc, sizeof cc) != 0 ||
-        cached_gpu_object(ctx, cc, lab->timing_program, NULL, 0, perf_obj, &log) != 0 ||
-        cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log) != 0 ||
-        cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref, base_obj, &log) != 0) {
+    char *cmd = out->command;
+    size_t cmdlen = sizeof out->command;
+    if (compiler_path(ctx, cc, sizeof cc) != 0) {
+        sb_appendf(&log, "no compiler for the gpu backend (nvcc not found)\n");
         out->internal_error = 1;
+    } else if (cached_gpu_object(ctx, cc, lab->timing_program, NULL, 0, perf_obj, &log, cmd,
+                                 cmdlen) != 0 ||
+               cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log, cmd,
+                                 cmdlen) != 0 ||
+               cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref, base_obj, &log,
+                                 cmd, cmdlen) != 0) {
+        out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
-        out->ok = run_tool(link, ctx->timeout_s, &log) == 0;
+        out->ok = run_tool(link, ctx->timeout_s, &log, cmd, cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);

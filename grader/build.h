@@ -24,6 +24,7 @@ typedef struct {
     int internal_error;   /* failed for a reason that is not the student's (exit 2) */
     char *log;            /* compiler and linker messages (malloc'd, may be "") */
     char program[PATH_MAX];
+    char command[2048];   /* the command that failed ("" if none did) */
     double seconds;
 } build_result_t;
 
@@ -34,7 +35,9 @@ void build_result_free(build_result_t *r);
  * '/'); 0 on success. */
 int find_program(const char *name, char *out, size_t outlen);
 
-
+/* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
+ * found in PATH or /usr/local/cuda/bin). 0 if it is there and executable. */
+int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen);
 
 /* GPU only: links the lab's timing program (lab->timing_*) with the
  * student's object (from build_submission, in ctx->scratch) and the

@@ -1,6 +1,6 @@
 /* cmd_batch.c - `cugrade batch`: the command line of batch grading; the work
  * is in batch.c. Exit 0 when every submission got a results.json, 2
- * otherwise, 64 for bad usage. */
+ * otherwise (a grader fault among them), 64 for bad usage. */
 #include "batch.h"
 #include "commands.h"
 #include "runner.h"
@@ -31,6 +31,10 @@ static void batch_usage(FILE *to)
           "On a GPU machine, worker w grades on GPU w mod ngpu and timed runs wait in that GPU's\n"
           "timing queue (--gpu-queue DIR, default RESULTS_DIR/.gpu-queue; share one folder\n"
           "between batches run at the same time).\n"
+          "Before grading anyone it checks that it can grade at all (the canary: the lab's\n"
+          "reference built and run on the smallest dataset) and stops with status 2 if not.\n"
+          "A submission whose `cugrade run` hits a grader fault is NOT GRADED: no results.json,\n"
+          "no gradebook row, no inputs hash (--resume grades it again).\n"
           "Exit status: 0 every submission has a results.json, 2 otherwise, 64 bad usage.\n",
           to);
 }

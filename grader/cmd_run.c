@@ -1,6 +1,7 @@
 /* cmd_run.c - `cugrade run`: grade one submission, print the report, write
  * results.json. Exit 0 when graded (whatever the score), 2 when the grader
- * could not grade (bad rubric, missing datasets, broken lab or toolchain). */
+ * could not grade (bad rubric, missing datasets, broken lab or toolchain):
+ * then no score is written for the student (docs/grading.md). */
 #include "commands.h"
 #include "grade.h"
 #include "html_report.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void run_usage(FILE *to)
 {
@@ -35,7 +37,10 @@ static void run_usage(FILE *to)
           "CUDA context), separate one process each; auto (default): grouped on the gpu backend.\n"
           "--gpu-queue DIR --gpu N: join GPU N's timing queue in DIR (as `cugrade batch` does):\n"
           "correctness runs share the GPU, the timed run has it alone.\n"
-          "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n",
+          "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n"
+          "On a grader fault (toolchain, emulator runtime, lab files, reference) it says what\n"
+          "failed on stderr, exits 2 and writes no results.json (an old one at --json is\n"
+          "removed): a grader fault is never a student's zero.\n",
           to);
 }
 
@@ -50,6 +55,15 @@ static int write_html(const grade_run_t *run, const char *path)
     }
     printf("  report: %s\n", path);
     return 0;
+}
+
+/* A grader fault: no file at --json or --html may claim a score for this
+ * run, so an earlier one there is removed. */
+static void remove_stale(const char *path)
+{
+    if (path && unlink(path) == 0)
+        fprintf(stderr, "cugrade: removed %s (from an earlier run): no score was given this time\n",
+                path);
 }
 
 static void on_fatal_signal(int sig)
@@ -181,6 +195,10 @@ int cmd_run(int argc, char **argv)
     grade_run_t run;
     if (grade_submission(&o, &run) != 0) {
         fprintf(stderr, "cugrade: cannot grade: %s\n", run.error);
+        remove_stale(json_path);
+        remove_stale(html_path);
+        if (run.scratch[0])
+            fprintf(stderr, "cugrade: build and run files kept in %s\n", run.scratch);
         grade_run_free(&run);
         return EXIT_CANNOT_GRADE;
     }

@@ -2,13 +2,18 @@
  *   dataset -> build -> run (isolated children) -> compare -> score -> grade_t
  * plus the checks, from the CPU emulator's findings on the same datasets
  * (on the gpu backend, from an extra run of a checked emulator build).
+ * A failure is charged to the student only once the grader has shown it
+ * works: the toolchain check before the build, the canary (canary.h) when
+ * the student's file does not build or passes no dataset; else no grade.
  * Student code never runs in this process, and never sees expected outputs. */
 #include "grade.h"
 #include "build.h"
+#include "canary.h"
 #include "checks.h"
 #include "commands.h"
 #include "emureport.h"
 #include "gpuqueue.h"
+#include "grade_inputs.h"
 #include "lab.h"
 #include "perf.h"
 #include "ptxas.h"
@@ -26,14 +31,6 @@
 
 #define COMPILE_TIMEOUT_S 180.0
 #define NOT_COMPILED_MSG "not run: does not compile"
-
-/* What a grading reads before it builds anything. */
-typedef struct {
-    lab_t lab;
-    lab_rubric_t rub;
-    dataset_ref_t *refs;
-    int nds;
-} grading_inputs_t;
 
 int find_student_file(const char *submission, const char *lab, const char *file, char *out,
                       size_t outlen)
@@ -71,6 +68,8 @@ static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const bu
     } else {
         sb_appendf(&msg, "FAILED: %s does not compile; every other test is not run.\n%s",
                    run->student_file, br->log ? br->log : "");
+        sb_appendf(&msg, "%s(the lab's reference compiles with the same toolchain, so the error "
+                         "is in this file)\n", msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "");
     }
     grade_add_test(&run->grade, rub->compile_name, br->ok ? rub->compile_points : 0,
                    rub->compile_points, br->ok, rub->compile_visibility, sb_str(&msg));
@@ -129,11 +128,20 @@ static void gather_evidence(check_evidence_t *e, const ds_run_t *runs, int n)
     }
 }
 
-static int rubric_has_checks(const lab_rubric_t *rub)
+/* A failure is charged to the student only once the lab's reference passes
+ * with the same toolchain (b, checks): 0 if it does; -1, a grader fault in
+ * run->error, if not. */
+static int vouch(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in, backend_t b,
+                 int checks)
 {
-    for (int id = 0; id < CHECK_COUNT; id++)
-        if (rub->checks[id].present)
-            return 1;
+    canary_ctx_t c = canary_of(o, in, b, checks);
+    canary_result_t res;
+    if (canary_vouch(&c, &res, run->error, sizeof run->error) != 0)
+        return -1;
+    char text[256];
+    snprintf(text, sizeof text, "the lab's reference passed %s on the %s backend (%s %.1f s)",
+             res.dataset, backend_name(b), res.cached ? "cached," : "ran in", res.seconds);
+    grade_set_extra_text(&run->grade, b == run->backend ? "canary" : "canary_emu", text);
     return 0;
 }
 
@@ -145,10 +153,12 @@ static double budget_ends(double budget_s)
 
 /* On the gpu backend the checks come from a checked emulator build run on
  * the same datasets. Returns NULL, or why the checks could not run. */
-static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run, const lab_t *lab,
-                                     const ds_job_t *jobs, int n, check_evidence_t *e,
-                                     strbuf_t *why)
+static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
+                                     const grading_inputs_t *in, const ds_job_t *jobs,
+                                     check_evidence_t *e, strbuf_t *why, int *fault)
 {
+    const lab_t *lab = &in->lab;
+    int n = in->nds;
     char scratch[PATH_MAX];
     snprintf(scratch, sizeof scratch, "%.4000s/emu-checks", run->scratch);
     if (mkdir_p(scratch, NULL, 0) != 0)
@@ -157,7 +167,10 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run, co
                        .timeout_s = COMPILE_TIMEOUT_S, .checks = 1};
     build_result_t br;
     build_submission(&ctx, run->student_file, &br);
-    if (!br.ok) {
+    if (!br.ok) { /* the emulator's fault, unless its reference build passes */
+        if (br.internal_error)
+            fault_of_build(&br, "", run->error, sizeof run->error);
+        *fault = br.internal_error || vouch(o, run, in, BACKEND_EMU, 1) != 0;
         sb_appendf(why, "the CPU emulator, which runs the checks, could not build this file:\n%s",
                    br.log ? br.log : "");
         build_result_free(&br);
@@ -225,11 +238,13 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
     emu_report_free(&rep);
 }
 
-static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                            const ds_job_t *jobs, const ds_run_t *runs, int compiled)
+/* The checks' tests; -1 on a grader fault (run->error). */
+static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                           const ds_job_t *jobs, const ds_run_t *runs, int compiled)
 {
     if (!rubric_has_checks(&in->rub))
-        return;
+        return 0;
+    int fault = 0;
     check_evidence_t e;
     memset(&e, 0, sizeof e);
     strbuf_t why = {0};
@@ -240,7 +255,7 @@ static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradi
         not_run = "does not compile";
     else if (run->backend == BACKEND_EMU)
         gather_evidence(&e, runs, in->nds);
-    else if ((not_run = check_on_emulator(o, run, &in->lab, jobs, in->nds, &e, &why)) == NULL) {
+    else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL) {
         gpu_slot_t slot;
         gpu_enter(o, GPU_SHARED, &slot);
         sanitize_on_gpu(&e, runs, in->nds, &in->lab);
@@ -249,9 +264,11 @@ static void add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradi
     const char *unearned =
         run->datasets_passed == 0 ? "no dataset passed yet, so there is no working kernel to credit"
                                   : NULL;
-    checks_score(&in->rub, &e, not_run, unearned, &run->grade);
+    if (!fault)
+        checks_score(&in->rub, &e, not_run, unearned, &run->grade);
     sb_free(&why);
     evidence_free(&e);
+    return fault ? -1 : 0;
 }
 
 static int make_scratch(grade_run_t *run)
@@ -293,15 +310,16 @@ static void summarise(grade_run_t *run)
 
 /* Runs the lab's timing program on the GPU; fills msg, returns the score. */
 static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                          strbuf_t *msg, int *ok)
+                          strbuf_t *msg, int *ok, int *fault)
 {
     const perf_rule_t *rule = &in->rub.performance;
     build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
                        .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
     build_result_t br;
     if (build_timing_program(&ctx, &br) != 0) {
-        sb_appendf(msg, "not run: the timing program did not build%s:\n%s",
-                   br.internal_error ? " (not the student's fault)" : "", br.log ? br.log : "");
+        if ((*fault = br.internal_error) != 0) /* the lab's timing files: not the student's */
+            fault_of_build(&br, "", run->error, sizeof run->error);
+        sb_appendf(msg, "not run: the timing program did not build:\n%s", br.log ? br.log : "");
         build_result_free(&br);
         return 0;
     }
@@ -344,16 +362,17 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     return score;
 }
 
-/* The performance test: GPU only, and only once the output is right. */
-static void add_performance_test(const grade_opts_t *o, grade_run_t *run,
-                                 const grading_inputs_t *in, int compiled)
+/* The performance test: GPU only, and only once the output is right. -1 on
+ * a grader fault (run->error). */
+static int add_performance_test(const grade_opts_t *o, grade_run_t *run,
+                                const grading_inputs_t *in, int compiled)
 {
     const perf_rule_t *rule = &in->rub.performance;
     if (!rule->present)
-        return;
+        return 0;
     strbuf_t msg = {0};
     double score = 0, max = rule->points;
-    int ok = 0;
+    int ok = 0, fault = 0;
     if (run->backend != BACKEND_GPU)
         max = 0; /* not part of the total where it cannot be earned: full marks stay possible */
     if (!compiled)
@@ -368,40 +387,12 @@ static void add_performance_test(const grade_opts_t *o, grade_run_t *run,
         sb_appendf(&msg, "not scored: the output must be right on every dataset first (%d of %d "
                          "pass)\n", run->datasets_passed, run->datasets_total);
     else
-        score = time_on_gpu(o, run, in, &msg, &ok);
+        score = time_on_gpu(o, run, in, &msg, &ok, &fault);
     /* where it cannot be earned it is 0 of 0 and, for Gradescope, not a failure */
     int passed = max == 0 ? 1 : ok || score >= max;
     grade_add_test(&run->grade, "performance", score, max, passed, rule->visibility, sb_str(&msg));
     sb_free(&msg);
-}
-
-static int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t errlen)
-{
-    char rubric_path[PATH_MAX], ds_dir[PATH_MAX];
-    if (o->rubric_path)
-        snprintf(rubric_path, sizeof rubric_path, "%s", o->rubric_path);
-    else
-        snprintf(rubric_path, sizeof rubric_path, "%s/rubric.json", o->root);
-    if (o->datasets_dir)
-        snprintf(ds_dir, sizeof ds_dir, "%s", o->datasets_dir);
-    memset(in, 0, sizeof *in);
-    if (lab_load(o->root, o->lab, &in->lab, err, errlen) != 0)
-        return -1;
-    if (!o->datasets_dir)
-        snprintf(ds_dir, sizeof ds_dir, "%s/datasets/%s", o->root, in->lab.datasets);
-    if (rubric_load(rubric_path, o->lab, &in->rub, err, errlen) != 0)
-        return -1;
-    if (dataset_list(ds_dir, &in->refs, &in->nds, err, errlen) != 0) {
-        rubric_free(&in->rub);
-        return -1;
-    }
-    return 0;
-}
-
-static void free_inputs(grading_inputs_t *in)
-{
-    free(in->refs);
-    rubric_free(&in->rub);
+    return fault ? -1 : 0;
 }
 
 static int choose_backend(const grade_opts_t *o, grade_run_t *run)
@@ -416,8 +407,23 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run)
     return 0;
 }
 
+/* The toolchains this grading uses are there, and the lab's files: the
+ * backend's, and on a GPU the emulator's too when it runs the checks. */
+static int check_toolchains(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in)
+{
+    canary_ctx_t c = canary_of(o, in, run->backend, 0);
+    if (toolchain_check(&c, run->error, sizeof run->error) != 0)
+        return -1;
+    c.backend = BACKEND_EMU;
+    if (run->backend == BACKEND_GPU && o->checks && rubric_has_checks(&in->rub))
+        return toolchain_check(&c, run->error, sizeof run->error);
+    return 0;
+}
+
 /* Finds and builds the student's file; fills the "compiles" test. Returns -1
- * when the build failed for a reason that is not the student's. */
+ * when the build failed for a reason that is not the student's: a failure of
+ * the lab's or the tools' own (internal_error), or a compile error while the
+ * lab's reference does not build either (the canary). */
 static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                          build_result_t *br)
 {
@@ -435,10 +441,10 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
                            .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S,
                            .checks = o->checks && run->backend == BACKEND_EMU};
         build_submission(&ctx, run->student_file, br);
-        if (br->internal_error) {
-            snprintf(run->error, sizeof run->error, "%s", br->log);
+        if (br->internal_error)
+            return fault_of_build(br, "", run->error, sizeof run->error);
+        if (!br->ok && vouch(o, run, in, run->backend, ctx.checks) != 0)
             return -1;
-        }
     }
     add_compile_test(run, &in->rub, br, missing[0] ? missing : NULL);
     return 0;
@@ -495,10 +501,11 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     if (load_inputs(o, &in, run->error, sizeof run->error) != 0)
         return -1;
     build_result_t br = {0};
-    if (choose_backend(o, run) != 0 || make_scratch(run) != 0 ||
-        build_student(o, run, &in, &br) != 0) {
+    if (choose_backend(o, run) != 0 || check_toolchains(o, run, &in) != 0 ||
+        make_scratch(run) != 0 || build_student(o, run, &in, &br) != 0) {
         if (run->scratch[0])
             rm_rf(run->scratch);
+        run->scratch[0] = '\0';
         build_result_free(&br);
         free_inputs(&in);
         return -1;
@@ -508,9 +515,12 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     t[1] = now_seconds();
     ds_run_t *runs = run_datasets(o, run, &in, jobs, &br);
     t[2] = now_seconds();
-    add_check_tests(o, run, &in, jobs, runs, br.ok);
+    /* every dataset failed: the student's, unless the reference fails too */
+    int fault = br.ok && in.nds > 0 && run->datasets_passed == 0 &&
+                vouch(o, run, &in, run->backend, o->checks && run->backend == BACKEND_EMU) != 0;
+    fault = fault || add_check_tests(o, run, &in, jobs, runs, br.ok) != 0;
     t[3] = now_seconds();
-    add_performance_test(o, run, &in, br.ok);
+    fault = fault || add_performance_test(o, run, &in, br.ok) != 0;
     t[4] = now_seconds();
     runs_free(runs, in.nds);
     jobs_free(jobs, in.nds);
@@ -520,11 +530,40 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         rm_rf(run->scratch);
         run->scratch[0] = '\0';
     }
+    if (fault)
+        return -1;
     run->grade.execution_time = now_seconds() - t[0];
     record_facts(run, o->lab);
     record_phase_times(run, t);
     summarise(run);
     return 0;
+}
+
+int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen)
+{
+    grading_inputs_t in;
+    if (load_inputs(o, &in, err, errlen) != 0)
+        return -1;
+    grade_run_t *run = calloc(1, sizeof *run);
+    canary_result_t res, emu;
+    int rc = choose_backend(o, run);
+    canary_ctx_t c = canary_of(o, &in, run->backend, o->checks && run->backend == BACKEND_EMU);
+    if (rc == 0)
+        rc = canary_vouch(&c, &res, run->error, sizeof run->error);
+    c = canary_of(o, &in, BACKEND_EMU, 1); /* on a GPU the checks run on a checked emulator build */
+    int also_emu = run->backend == BACKEND_GPU && o->checks && rubric_has_checks(&in.rub);
+    if (rc == 0 && also_emu)
+        rc = canary_vouch(&c, &emu, run->error, sizeof run->error);
+    if (rc == 0)
+        snprintf(done, donelen, "the lab's reference passed %s on the %s backend%s (%s %.1f s)",
+                 res.dataset, backend_name(run->backend), also_emu ? " and the emulator" : "",
+                 res.cached && (!also_emu || emu.cached) ? "cached," : "ran in",
+                 res.seconds + (also_emu ? emu.seconds : 0));
+    else
+        snprintf(err, errlen, "%s", run->error);
+    free(run);
+    free_inputs(&in);
+    return rc;
 }
 
 void grade_run_free(grade_run_t *run) { grade_free(&run->grade); }

@@ -48,9 +48,18 @@ typedef struct {
 
 /* Grades one submission. Returns 0 if a grade was produced (possibly with
  * some datasets that could not be graded: cannot_grade is then set too), -1
- * if no grade could be produced at all (error says why). */
+ * if no grade could be produced at all (error says why): among those every
+ * grader fault (the toolchain, the emulator runtime, the lab's files, its
+ * reference: canary.h) that would otherwise have been charged to the
+ * student as a compile error or a failed dataset. */
 int grade_submission(const grade_opts_t *opts, grade_run_t *run);
 void grade_run_free(grade_run_t *run);
+
+/* Before a batch: can this tree grade o->lab at all? Loads the lab, rubric
+ * and datasets, resolves the backend and runs the canary (canary.h; on a GPU
+ * with checks, the emulator's too). 0: done says what passed; -1: a grader
+ * fault, described in err. */
+int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen);
 
 /* Finds the student's file for a lab: SUBMISSION itself if it is a file,
  * else SUBMISSION/<lab>/<file> or SUBMISSION/<file>. */

@@ -1,7 +1,10 @@
-/* util.c - growable strings, atomic writes and filesystem helpers. */
+/* util.c - growable strings, atomic writes, filesystem helpers, and the
+ * SHA-256 of files and folder trees (what a cached result depends on). */
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -219,4 +222,88 @@ int cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+}
+
+/* ---- hashing (SHA-256 of what a result depends on) -------------------------- */
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void hash_str(sha256_t *s, const char *text) { sha256_update(s, text, strlen(text) + 1); }
+
+void hash_file_contents(sha256_t *s, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        hash_str(s, "unreadable");
+        return;
+    }
+    char buf[65536];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(s, buf, got);
+    fclose(f);
+}
+
+/* Feeds a folder tree (relative names, sorted; hidden entries included) into
+ * s: with contents, or with sizes and mtimes only (datasets: large). */
+void hash_tree(sha256_t *s, const char *dir, const char *rel, int contents)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        hash_str(s, "missing");
+        return;
+    }
+    char **names = NULL;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            names = realloc(names, (size_t)cap * sizeof *names);
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (n > 0)
+        qsort(names, (size_t)n, sizeof *names, cmp_names);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX], sub[PATH_MAX], line[PATH_MAX + 96];
+        struct stat st;
+        if (path_join(path, sizeof path, dir, names[i]) != 0 || stat(path, &st) != 0)
+            continue;
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(line, sizeof line, "D %s", sub);
+            hash_str(s, line);
+            hash_tree(s, path, sub, contents);
+        } else if (contents) {
+            snprintf(line, sizeof line, "F %s %lld", sub, (long long)st.st_size);
+            hash_str(s, line);
+            hash_file_contents(s, path);
+        } else {
+            snprintf(line, sizeof line, "F %s %lld %lld.%09ld", sub, (long long)st.st_size,
+                     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+            hash_str(s, line);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+void hash_file_stat(sha256_t *s, const char *path)
+{
+    struct stat st;
+    char line[PATH_MAX + 96];
+    if (stat(path, &st) != 0)
+        snprintf(line, sizeof line, "M %.4000s", path);
+    else
+        snprintf(line, sizeof line, "S %.4000s %lld %lld.%09ld", path, (long long)st.st_size,
+                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+    hash_str(s, line);
 }

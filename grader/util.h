@@ -1,10 +1,13 @@
 /* util.h - small helpers shared by the grader: growable strings, atomic file
- * writes, paths and directories. Nothing here knows about CUDA or labs. */
+ * writes, paths and directories, hashes of files and trees. Nothing here
+ * knows about CUDA or labs. */
 #ifndef CUGRADE_UTIL_H
 #define CUGRADE_UTIL_H
 
 #include <stddef.h>
 #include <stdarg.h>
+
+#include "sha256.h"
 
 /* A growable, always NUL-terminated string. Zero-initialise before use. */
 typedef struct {
@@ -46,5 +49,16 @@ double now_seconds(void);
 
 /* Number of online CPUs, at least 1. */
 int cpu_count(void);
+
+/* ---- hashing what a cached result depends on ---- */
+/* Feeds text and its NUL into s. */
+void hash_str(sha256_t *s, const char *text);
+/* Feeds a file's bytes ("unreadable" if it cannot be read). */
+void hash_file_contents(sha256_t *s, const char *path);
+/* Feeds a folder tree (relative names, sorted; hidden entries included): with
+ * contents, or with sizes and mtimes only (large files); "missing" if absent. */
+void hash_tree(sha256_t *s, const char *dir, const char *rel, int contents);
+/* Feeds a path with its size and mtime (following links), or that it is missing. */
+void hash_file_stat(sha256_t *s, const char *path);
 
 #endif

@@ -1,7 +1,8 @@
 /* test_batch.c - end to end: `cugrade batch` grades a small synthetic class
  * on the CPU emulator (reference, integer-division grid, compile error, host
  * segfault), writes the per-student and class files, skips unchanged work on
- * --resume, regrades with --only, and survives a kill -9 halfway. Also the
+ * --resume, regrades with --only, survives a kill -9 halfway, and stops
+ * before grading anyone when the setup is broken. Also the
  * SHA-256 test vectors its resume hashes rely on. Runs from the repository
  * root. */
 #include "e2e.h"
@@ -329,19 +330,39 @@ Test(batch, kill_9_halfway_then_resume_gives_the_uninterrupted_gradebook, .timeo
     rm_rf(c.dir);
 }
 
+Test(batch, a_broken_setup_stops_the_batch_before_anyone_is_graded, .timeout = 300)
+{
+    class_t c = make_class();
+    char out[128], path[256];
+    results_dir(&c, "results", out, sizeof out);
+    snprintf(c.datasets, sizeof c.datasets, "%s/no-such-datasets", c.dir);
+    const char *only[] = {"--only", "alice", NULL};
+    run_result_t r = batch(&c, out, only);
+    cr_assert(r.exited && r.exit_code == 2, "%s", r.output);
+    cr_assert(strstr(r.output, "cannot grade: ") && strstr(r.output, "no such dataset folder"),
+              "%s", r.output);
+    cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    snprintf(path, sizeof path, "%s/alice/results.json", out);
+    cr_assert(!is_file(path), "a grader fault wrote a result for alice");
+    snprintf(path, sizeof path, "%s/gradebook.csv", out);
+    cr_assert(!is_file(path), "a grader fault wrote a gradebook");
+    run_result_free(&r);
+    rm_rf(c.dir);
+}
+
+/* A child killed by --timeout-s (not a grader fault: cugrade run did not say
+ * it could not grade) still gets a row saying it could not be graded. */
 Test(batch, a_submission_that_cannot_be_graded_still_gets_a_row, .timeout = 300)
 {
     class_t c = make_class();
     char out[128];
     results_dir(&c, "results", out, sizeof out);
-    snprintf(c.datasets, sizeof c.datasets, "%s/no-such-datasets", c.dir);
-    const char *only[] = {"--only", "alice", NULL};
+    const char *only[] = {"--only", "alice", "--timeout-s", "0.05", NULL};
     run_result_t r = batch(&c, out, only);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "alice  could not grade (exited with status 2)"), "%s", r.output);
+    cr_assert(strstr(r.output, "alice  could not grade (exceeded the time limit"), "%s", r.output);
     json_object *j = results_of(out, "alice");
     cr_assert_float_eq(num(j, "score"), 0.0, 1e-9);
-    cr_assert(strstr(str(j, "output"), "no such dataset folder"), "%s", str(j, "output"));
     json_object_put(j);
     char *csv = slurp(out, "gradebook.csv");
     cr_assert_str_eq(csv, "id,total,max,grading\nalice,0,0,0\n");

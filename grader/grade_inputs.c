@@ -1,0 +1,51 @@
+/* grade_inputs.c - what a grading reads before it builds anything: the lab
+ * manifest, the rubric and the list of datasets; and the canary (canary.h)
+ * of those inputs. */
+#include "grade_inputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t errlen)
+{
+    char rubric_path[PATH_MAX], ds_dir[PATH_MAX];
+    if (o->rubric_path)
+        snprintf(rubric_path, sizeof rubric_path, "%s", o->rubric_path);
+    else
+        snprintf(rubric_path, sizeof rubric_path, "%s/rubric.json", o->root);
+    if (o->datasets_dir)
+        snprintf(ds_dir, sizeof ds_dir, "%s", o->datasets_dir);
+    memset(in, 0, sizeof *in);
+    if (lab_load(o->root, o->lab, &in->lab, err, errlen) != 0)
+        return -1;
+    if (!o->datasets_dir)
+        snprintf(ds_dir, sizeof ds_dir, "%s/datasets/%s", o->root, in->lab.datasets);
+    if (rubric_load(rubric_path, o->lab, &in->rub, err, errlen) != 0)
+        return -1;
+    if (dataset_list(ds_dir, &in->refs, &in->nds, err, errlen) != 0) {
+        rubric_free(&in->rub);
+        return -1;
+    }
+    return 0;
+}
+
+void free_inputs(grading_inputs_t *in)
+{
+    free(in->refs);
+    rubric_free(&in->rub);
+}
+
+int rubric_has_checks(const lab_rubric_t *rub)
+{
+    for (int id = 0; id < CHECK_COUNT; id++)
+        if (rub->checks[id].present)
+            return 1;
+    return 0;
+}
+
+canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backend_t b, int checks)
+{
+    return (canary_ctx_t){.root = o->root, .lab = &in->lab, .rub = &in->rub, .refs = in->refs,
+                          .nds = in->nds, .backend = b, .checks = checks};
+}

@@ -1,0 +1,391 @@
+/* test_grader_fault.c - end to end: a grader fault is never a student's zero.
+ * Each test builds a throw-away cugrade tree (CUGRADE_ROOT: bin/, emu/,
+ * labs/, datasets/ and rubric.json linked to this checkout; build/ and
+ * reference/ its own) with one piece broken: the emulator runtime missing,
+ * a failing nvcc on PATH, a reference that does not build or fails. Grading
+ * must then exit 2 with "cannot grade" and what failed, and write no score;
+ * a batch must stop before anyone is graded, or mark the students it could
+ * not grade "not graded" and leave them to --resume. A student's compile
+ * error with a healthy toolchain stays the student's, and the canary that
+ * tells the two apart is paid once (its stamp). Runs from the repository
+ * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
+#include "e2e.h"
+
+#include <sys/stat.h>
+
+#define ONE_DATASET "datasets/lab3/17"
+
+typedef struct {
+    char dir[64];    /* everything of one test */
+    char root[128];  /* the cugrade tree */
+    char env_root[160];
+} tree_t;
+
+static void link_to_checkout(const char *root, const char *name)
+{
+    char cwd[4096], from[4200], to[256];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(from, sizeof from, "%s/%s", cwd, name);
+    snprintf(to, sizeof to, "%s/%s", root, name);
+    cr_assert_eq(symlink(from, to), 0, "cannot link %s", to);
+}
+
+/* A tree with this checkout's tools and lab; with_runtime: link
+ * build/libcugrade_emu.a; reference: the text of reference/lab3/matmul.cu
+ * (NULL: this checkout's). */
+static tree_t make_tree(int with_runtime, const char *reference)
+{
+    tree_t t;
+    snprintf(t.dir, sizeof t.dir, "/tmp/cugrade-fault-XXXXXX");
+    cr_assert_not_null(mkdtemp(t.dir));
+    snprintf(t.root, sizeof t.root, "%s/tree", t.dir);
+    snprintf(t.env_root, sizeof t.env_root, "CUGRADE_ROOT=%s", t.root);
+    char path[256];
+    snprintf(path, sizeof path, "%s/reference/lab3", t.root);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/build", t.root);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    const char *shared[] = {"bin", "emu", "labs", "datasets", "rubric.json", NULL};
+    for (int i = 0; shared[i]; i++)
+        link_to_checkout(t.root, shared[i]);
+    if (with_runtime)
+        link_to_checkout(t.root, "build/libcugrade_emu.a");
+    char *text = reference ? strdup(reference)
+                           : read_file("reference/lab3/matmul.cu", NULL, NULL, 0);
+    cr_assert_not_null(text);
+    snprintf(path, sizeof path, "%s/reference/lab3/matmul.cu", t.root);
+    write_text(path, text);
+    free(text);
+    return t;
+}
+
+/* bin/cugrade ARGS... in tree t, with extra environment. */
+static run_result_t cugrade(const tree_t *t, const char *const *args, const char *const *env)
+{
+    char *argv[40] = {"bin/cugrade"}, *envp[8] = {(char *)t->env_root};
+    int n = 1, k = 1;
+    for (int i = 0; args[i]; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    for (int i = 0; env && env[i]; i++)
+        envp[k++] = (char *)env[i];
+    envp[k] = NULL;
+    run_spec_t spec = {.argv = argv, .extra_env = envp, .timeout_s = 120, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+/* `cugrade run` of one submission on one dataset, results into json. */
+static run_result_t grade_in(const tree_t *t, const char *backend, const char *submission,
+                             const char *json, const char *const *env)
+{
+    const char *args[] = {"run", "--lab", "lab3", "--backend", backend, "--checks", "none",
+                          "--color", "never", "--datasets", ONE_DATASET, "--json", json,
+                          submission, NULL};
+    return cugrade(t, args, env);
+}
+
+static int exited_with(const run_result_t *r, int code)
+{
+    return r->exited && r->exit_code == code;
+}
+
+static void json_path(const tree_t *t, char *out, size_t len)
+{
+    snprintf(out, len, "%s/r.json", t->dir);
+}
+
+/* A class: one folder per student with lab3/matmul.cu copied from files. */
+static void make_class(const tree_t *t, const char *const (*students)[2], int n, char *subs,
+                       size_t len)
+{
+    snprintf(subs, len, "%s/subs", t->dir);
+    for (int i = 0; i < n; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s/lab3", subs, students[i][0]);
+        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+        char *text = read_file(students[i][1], NULL, NULL, 0);
+        cr_assert_not_null(text);
+        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", subs, students[i][0]);
+        write_text(path, text);
+        free(text);
+    }
+}
+
+static run_result_t batch_in(const tree_t *t, const char *subs, const char *out, int resume,
+                             const char *const *env)
+{
+    const char *args[] = {"batch", "--lab", "lab3", "--backend", "emu", "--checks", "none",
+                          "--jobs", "1", "--datasets", ONE_DATASET, "--out", out,
+                          resume ? "--resume" : subs, resume ? subs : NULL, NULL};
+    return cugrade(t, args, env);
+}
+
+static int has_result(const char *out, const char *id, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/%s", out, id, file);
+    return is_file(path);
+}
+
+/* ---- 1. the emulator runtime is missing ----------------------------------- */
+
+Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
+{
+    tree_t t = make_tree(0, NULL);
+    char json[128];
+    json_path(&t, json, sizeof json);
+    write_text(json, "{\"score\": 90}\n"); /* an earlier run's: must not stand for this one */
+    run_result_t r = grade_in(&t, "emu", "reference/lab3/matmul.cu", json, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade: the emulator runtime "), "%s", r.output);
+    cr_assert(strstr(r.output, "build/libcugrade_emu.a is missing"), "%s", r.output);
+    cr_assert(strstr(r.output, "what to do: run `make`"), "%s", r.output);
+    cr_assert(!strstr(r.output, "does not compile") && !strstr(r.output, "Score:"), "%s", r.output);
+    cr_assert(!is_file(json), "a results.json survived a grader fault");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+Test(grader_fault, missing_runtime_stops_a_batch_before_anyone_is_graded, .timeout = 120)
+{
+    tree_t t = make_tree(0, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "compile_error.cu"}};
+    char subs[128], out[128];
+    make_class(&t, students, 2, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    run_result_t r = batch_in(&t, subs, out, 0, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cannot grade: the emulator runtime"), "%s", r.output);
+    cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    for (int i = 0; i < 2; i++)
+        cr_assert(!has_result(out, students[i][0], "results.json"), "%s got a result",
+                  students[i][0]);
+    cr_assert(!has_result(out, "", "gradebook.csv"), "a gradebook was written");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- 2. a broken nvcc ------------------------------------------------------------
+ * There is no GPU here and `--backend gpu` refuses to start without one, so
+ * CUGRADE_GPU_COUNT=1 pretends there is one: grading then goes through the
+ * gpu backend's build path (nvcc) and fails there, before anything needs
+ * the device. CUGRADE_NVCC is emptied so that nvcc is looked up in PATH. */
+
+static const char fake_nvcc[] =
+    "#!/bin/sh\n"
+    "# a broken nvcc; FAKE_NVCC_DRIVER_OK=1: it still 'compiles' the lab driver\n"
+    "case \"$*\" in *driver.cu*) if [ \"$FAKE_NVCC_DRIVER_OK\" = 1 ]; then\n"
+    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0; fi;; esac\n"
+    "echo \"nvcc fatal   : Unsupported gpu architecture 'compute_native'\" >&2\n"
+    "exit 1\n";
+
+static run_result_t grade_with_fake_nvcc(const tree_t *t, const char *json, int driver_ok)
+{
+    char bin[128], script[160], path_env[4400];
+    snprintf(bin, sizeof bin, "%s/fakebin", t->dir);
+    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
+    snprintf(script, sizeof script, "%s/nvcc", bin);
+    write_text(script, fake_nvcc);
+    cr_assert_eq(chmod(script, 0755), 0);
+    const char *path = getenv("PATH");
+    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+    const char *env[] = {path_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
+                         driver_ok ? "FAKE_NVCC_DRIVER_OK=1" : "FAKE_NVCC_DRIVER_OK=0", NULL};
+    return grade_in(t, "gpu", SUB "compile_error.cu", json, env);
+}
+
+Test(grader_fault, broken_nvcc_fails_the_lab_driver_not_the_student, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char json[128];
+    json_path(&t, json, sizeof json);
+    run_result_t r = grade_with_fake_nvcc(&t, json, 0);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade: the lab driver "), "%s", r.output);
+    cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
+    cr_assert(strstr(r.output, "nvcc fatal") && strstr(r.output, "command: "), "%s", r.output);
+    cr_assert(!strstr(r.output, "compiles") && !is_file(json), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* The driver "builds", the student's file does not: the canary (the
+ * reference, through the same nvcc) does not build either, so it is nvcc. */
+Test(grader_fault, broken_nvcc_is_told_from_a_compile_error_by_the_canary, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char json[128];
+    json_path(&t, json, sizeof json);
+    run_result_t r = grade_with_fake_nvcc(&t, json, 1);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade: the lab's reference "), "%s", r.output);
+    cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
+    cr_assert(strstr(r.output, "nvcc fatal"), "%s", r.output);
+    cr_assert(!is_file(json), "a results.json was written");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- 3. the lab's reference fails -------------------------------------------- */
+
+Test(grader_fault, a_reference_that_does_not_build_is_no_students_zero, .timeout = 120)
+{
+    tree_t t = make_tree(1, "this is not CUDA\n");
+    char json[128];
+    json_path(&t, json, sizeof json);
+    run_result_t r = grade_in(&t, "emu", SUB "compile_error.cu", json, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade: the lab's reference "), "%s", r.output);
+    cr_assert(strstr(r.output, "does not build on the emu backend"), "%s", r.output);
+    cr_assert(strstr(r.output, "this is not CUDA"), "the log excerpt is missing:\n%s", r.output);
+    cr_assert(!is_file(json), "a results.json was written");
+    run_result_free(&r);
+    /* a submission that passes needs no canary: it is graded as usual */
+    r = grade_in(&t, "emu", "reference/lab3/matmul.cu", json, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(r.output, "1 of 1 datasets passed") || strstr(r.output, "(1 of 1"), "%s",
+              r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+Test(grader_fault, a_reference_that_fails_its_dataset_is_no_students_zero, .timeout = 120)
+{
+    tree_t t = make_tree(1, "void launchMatrixMultiplyShared(const float *, const float *, float *,"
+                            " int, int, int, int, int, int) {}\n");
+    char json[128];
+    json_path(&t, json, sizeof json);
+    run_result_t r = grade_in(&t, "emu", SUB "compile_error.cu", json, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cannot grade: the lab's reference "), "%s", r.output);
+    cr_assert(strstr(r.output, "fails dataset 17 (1x1x1) on the emu backend"), "%s", r.output);
+    cr_assert(!is_file(json), "a results.json was written");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- 4. the normal path: a compile error is the student's ------------------ */
+
+Test(grader_fault, a_compile_error_with_a_healthy_toolchain_is_the_students, .timeout = 120)
+{
+    const char *extra[] = {"--datasets", ONE_DATASET, "--checks", "none", NULL};
+    graded_t g = grade(SUB "compile_error.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *compiles = test_named(&g, "compiles");
+    cr_assert(!passed(compiles));
+    cr_assert(strstr(str(compiles, "output"), "does not compile"), "%s", str(compiles, "output"));
+    cr_assert(strstr(str(compiles, "output"),
+                     "the lab's reference compiles with the same toolchain"),
+              "%s", str(compiles, "output"));
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
+    release(&g);
+}
+
+/* ---- 5. the canary is paid once --------------------------------------------- */
+
+static const char *canary_note(const char *json)
+{
+    static char note[512];
+    json_object *j = json_object_from_file(json), *extra;
+    cr_assert_not_null(j, "no results.json");
+    cr_assert(json_object_object_get_ex(j, "extra_data", &extra));
+    snprintf(note, sizeof note, "%s", str(extra, "canary"));
+    json_object_put(j);
+    return note;
+}
+
+static struct timespec mtime_of(const char *path)
+{
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0, "no %s", path);
+    return st.st_mtim;
+}
+
+Test(grader_fault, the_canary_is_cached_until_the_toolchain_changes, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char json[128], stamp[256];
+    json_path(&t, json, sizeof json);
+    snprintf(stamp, sizeof stamp, "%s/build/canary/lab3-emu.ok", t.root);
+    run_result_t r = grade_in(&t, "emu", SUB "compile_error.cu", json, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(canary_note(json), "passed dataset 17 (1x1x1) on the emu backend (ran in"),
+              "%s", canary_note(json));
+    struct timespec first = mtime_of(stamp);
+    run_result_free(&r);
+
+    r = grade_in(&t, "emu", SUB "compile_error.cu", json, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(canary_note(json), "(cached,"), "%s", canary_note(json));
+    struct timespec second = mtime_of(stamp);
+    cr_assert(first.tv_sec == second.tv_sec && first.tv_nsec == second.tv_nsec,
+              "the stamp was rewritten: the canary ran again");
+    run_result_free(&r);
+
+    const char *env[] = {"CUGRADE_CXX=g++", NULL}; /* another host compiler: a new key */
+    r = grade_in(&t, "emu", SUB "compile_error.cu", json, env);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(canary_note(json), "(ran in"), "%s", canary_note(json));
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- a grader fault in the middle of a batch ------------------------------------ */
+
+/* The host compiler the emulator runs: removes the tree's emulator runtime
+ * while it compiles bob's file (the toolchain breaks mid-batch). */
+static const char vanishing_cxx[] =
+    "#!/bin/sh\n"
+    "case \"$*\" in */bob/*) rm -f \"$CUGRADE_ROOT/build/libcugrade_emu.a\";; esac\n"
+    "exec g++ \"$@\"\n";
+
+Test(grader_fault, mid_batch_faults_leave_students_not_graded_for_resume, .timeout = 180)
+{
+    tree_t t = make_tree(1, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "untiled.cu"},
+                                       {"carol", SUB "compile_error.cu"}};
+    char subs[128], out[128], cxx[160], cxx_env[200];
+    make_class(&t, students, 3, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    snprintf(cxx, sizeof cxx, "%s/vanishing-g++", t.dir);
+    write_text(cxx, vanishing_cxx);
+    cr_assert_eq(chmod(cxx, 0755), 0);
+    snprintf(cxx_env, sizeof cxx_env, "CUGRADE_CXX=%s", cxx);
+    const char *env[] = {cxx_env, NULL};
+    run_result_t r = batch_in(&t, subs, out, 0, env);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "alice  3.5/23.5"), "alice was not graded:\n%s", r.output);
+    cr_assert(strstr(r.output, "bob  NOT GRADED (grader fault: the emulator runtime"), "%s",
+              r.output);
+    cr_assert(strstr(r.output, "carol  NOT GRADED (grader fault:"), "%s", r.output);
+    cr_assert(strstr(r.output, "batch: 2 submission(s) NOT GRADED because of a grader fault"),
+              "%s", r.output);
+    cr_assert(has_result(out, "alice", "results.json"));
+    cr_assert(has_result(out, "alice", "inputs.sha256"));
+    for (int i = 1; i < 3; i++) {
+        cr_assert(!has_result(out, students[i][0], "results.json"), "%s: %s", students[i][0],
+                  r.output);
+        cr_assert(!has_result(out, students[i][0], "inputs.sha256"), "%s", students[i][0]);
+        cr_assert(has_result(out, students[i][0], "run.log"), "%s", students[i][0]);
+    }
+    char gradebook[160];
+    snprintf(gradebook, sizeof gradebook, "%s/gradebook.csv", out);
+    char *csv = read_file(gradebook, NULL, NULL, 0);
+    cr_assert(csv && strstr(csv, "\nalice,") && !strstr(csv, "bob") && !strstr(csv, "carol"),
+              "%s", csv ? csv : "(no gradebook)");
+    free(csv);
+    run_result_free(&r);
+
+    link_to_checkout(t.root, "build/libcugrade_emu.a"); /* fixed: --resume grades the rest */
+    r = batch_in(&t, subs, out, 1, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(r.output, "2 to grade, 1 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "bob  3.5/23.5") && strstr(r.output, "carol  0/23.5"), "%s",
+              r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
