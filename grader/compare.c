@@ -233,7 +233,7 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, const matrix_t
                         const matmul_inputs_t *in)
 {
     int rows = exp->rows, cols = exp->cols;
-    char ruled_out[256] = "";
+    char ruled_out[384] = "";
     if (r->never_written == r->total) {
         set_hint(r, HINT_NEVER_WRITTEN,
                  "output never written: every element still holds the NaN poison the harness "

@@ -20,7 +20,7 @@ typedef struct {
     int nmatched;            /* hypotheses that reproduce the output (0: none) */
     char id[HYPOTHESIS_MAX_MATCHES][32]; /* e.g. "b-transposed", "phases-intdiv" */
     char hint[1024];          /* the hint for the student ("" when none matched) */
-    char ruled_out[256];     /* what was tried, for a hint when none matched */
+    char ruled_out[384];     /* what was tried, for a hint when none matched */
     int ntried;              /* hypotheses tried on this output */
     long checked;            /* written elements each match was verified on */
     int sampled;             /* 1: a large output, verified on a sample of elements */
