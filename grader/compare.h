@@ -9,6 +9,7 @@
 #define CUGRADE_COMPARE_H
 
 #include "rawio.h"
+#include "tolerance.h"
 
 #define COMPARE_MAX_SHOWN 5
 
@@ -27,10 +28,6 @@ typedef struct {
     int map_rows, map_cols; /* 0 when there is no map (wrong shape, empty matrix) */
     char cells[ERROR_MAP_MAX * ERROR_MAP_MAX + 1]; /* map_rows*map_cols chars, row-major */
 } error_map_t;
-
-typedef struct {
-    double rtol, atol;
-} tolerance_t;
 
 typedef struct {
     int row, col;

@@ -7,32 +7,9 @@
 #include <limits.h>
 
 #include "backend.h"
+#include "grade_opts.h"
 #include "results.h"
 
-/* How a kernel-style lab's datasets are run (cugrade run --dataset-runs). */
-typedef enum {
-    DATASET_RUNS_AUTO,      /* grouped on the gpu backend, separate on the emulator */
-    DATASET_RUNS_GROUPED,   /* all in one driver process (one CUDA context), split per dataset */
-    DATASET_RUNS_SEPARATE,  /* one process per dataset */
-} dataset_runs_t;
-
-typedef struct {
-    const char *root;          /* the cugrade tree */
-    const char *lab;           /* e.g. "lab3" */
-    const char *submission;    /* a .cu file, or a folder laid out like student/ */
-    backend_t backend;         /* may be AUTO */
-    const char *datasets_dir;  /* NULL: <root>/datasets/<lab> */
-    const char *rubric_path;   /* NULL: <root>/rubric.json */
-    int jobs;                  /* datasets run at once; 0: cores (emu) or 1 (gpu) */
-    int keep_scratch;          /* keep the build/run folder and print where */
-    int checks;                /* run the emulator's checks (cugrade run --checks all|none) */
-    double budget_s;           /* wall-clock budget for all the dataset runs of one program
-                                * (the student's; the checked emulator build's);
-                                * 0: the rubric's datasets.budget_s */
-    const char *gpu_queue;     /* folder of the per-GPU timing queues (gpuqueue.h); NULL: none */
-    int gpu_index;             /* whose queue this run joins (batch: the GPU it was given) */
-    dataset_runs_t dataset_runs; /* grouped or separate dataset runs (runs.h) */
-} grade_opts_t;
 
 typedef struct {
     grade_t grade;                 /* the tests, as they go into results.json */

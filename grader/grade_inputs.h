@@ -8,7 +8,7 @@
 
 #include "canary.h"
 #include "dataset.h"
-#include "grade.h"
+#include "grade_opts.h"
 #include "lab.h"
 #include "rubric.h"
 

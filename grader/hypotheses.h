@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "compare.h"
 #include "rawio.h"
+#include "tolerance.h"
 
 #define HYPOTHESIS_MAX_MATCHES 2
 
