@@ -63,17 +63,18 @@ static int columns(const char *s, size_t n)
     return c;
 }
 
-/* Prints one line of text (len bytes) wrapped at the width: the first line
- * at indent, the rest at indent + hang, breaking at spaces. Returns the
- * lines printed; stops after max_lines (returning max_lines + 1 if it had
- * to). */
-static int print_wrapped_hang(const out_t *o, int indent, int hang, const char *s, size_t len,
-                              int max_lines)
+/* Prints one line of text (len bytes) wrapped at the width, breaking at
+ * spaces: the first line from column first_col (its indent already printed
+ * when started), the rest from column cont_col. Returns the lines printed;
+ * stops after max_lines (returning max_lines + 1 if it had to). */
+static int print_wrapped_from(const out_t *o, int first_col, int cont_col, int started,
+                              const char *s, size_t len, int max_lines)
 {
-    int lines = 0, room = o->width - indent;
-    if (room < 20)
-        room = 20;
+    int lines = 0;
     do {
+        int col = lines ? cont_col : first_col, room = o->width - col;
+        if (room < 20)
+            room = 20;
         size_t take = len, last_space = 0;
         if (columns(s, len) > room) {
             int cols = 0;
@@ -89,21 +90,20 @@ static int print_wrapped_hang(const out_t *o, int indent, int hang, const char *
         }
         if (lines == max_lines)
             return max_lines + 1;
-        fprintf(o->to, "%*s%.*s\n", lines ? indent + hang : indent, "", (int)take, s);
+        fprintf(o->to, "%*s%.*s\n", lines == 0 && started ? 0 : col, "", (int)take, s);
         lines++;
         s += take;
         len -= take;
         while (len > 0 && *s == ' ')
             s++, len--;
-        if (lines == 1)
-            room -= hang;
     } while (len > 0);
     return lines;
 }
 
+/* Text at indent, its continuation lines 2 columns further in. */
 static int print_wrapped(const out_t *o, int indent, const char *s, size_t len, int max_lines)
 {
-    return print_wrapped_hang(o, indent, 2, s, len, max_lines);
+    return print_wrapped_from(o, indent, indent + 2, 0, s, len, max_lines);
 }
 
 /* A test not run because the submission does not compile. */
@@ -217,24 +217,7 @@ static void print_head(const out_t *o, const char *label, const char *colour, do
     size_t len = strlen(what);
     while (len > 0 && what[len - 1] == '\n')
         len--;
-    int room = o->width - WHAT_COLUMN;
-    size_t cut = len;
-    if (columns(what, len) > room) {
-        cut = 0;
-        int cols = 0;
-        for (size_t i = 0; i < len && cols < room; i++) {
-            if (what[i] == ' ')
-                cut = i;
-            cols += ((unsigned char)what[i] & 0xC0) != 0x80;
-        }
-        if (cut == 0)
-            cut = len;
-    }
-    fprintf(o->to, "%.*s\n", (int)cut, what);
-    while (cut < len && what[cut] == ' ')
-        cut++;
-    if (cut < len)
-        print_wrapped_hang(o, WHAT_COLUMN, 0, what + cut, len - cut, 4);
+    print_wrapped_from(o, WHAT_COLUMN, WHAT_COLUMN, 1, what, len, 5);
 }
 
 static void print_verdict_head(const out_t *o, const test_result_t *t, double score, double max,

@@ -42,12 +42,11 @@ static const char *cuda_error_kind(const char *output)
 
 static const char *cuda_error_hint(const char *output)
 {
-    if (strstr(output, "cudaErrorInvalidValue") || strstr(output, "cudaErrorInvalidConfiguration") ||
-        strstr(output, "invalid configuration argument"))
+    const char *kind = cuda_error_kind(output);
+    if (strcmp(kind, "invalid-configuration") == 0)
         return "hint: a launch with an invalid configuration: a grid dimension of 0 (integer "
                "division of a size smaller than TILE_WIDTH?) or more than 1024 threads per block.\n";
-    if (strstr(output, "cudaErrorIllegalAddress") || strstr(output, "cudaErrorLaunchFailure") ||
-        strstr(output, "illegal memory access"))
+    if (strcmp(kind, "illegal-address") == 0)
         return "hint: the kernel accessed memory outside the matrices: check the boundary "
                "conditions of the loads and of the store.\n";
     return "";
