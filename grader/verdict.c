@@ -97,26 +97,31 @@ static void append_program_output(const run_result_t *rr, strbuf_t *msg)
     sb_free(&own);
 }
 
+/* A bug the emulator found that explains wrong results. */
+typedef struct {
+    const char *kind;  /* the finding's kind, also the failure key's "wrong-with:" part */
+    const char *text;  /* for the student */
+    int order_dependent; /* the results depend on thread order: the output's pattern means nothing */
+} cause_t;
+
 /* When the emulator found a bug that explains wrong results, say so: the
  * output pattern alone (e.g. "K is not a multiple of TILE_WIDTH") can
- * mislead when the real cause is a missing barrier. */
-static const char *likely_cause(const char *report_path)
+ * mislead when the real cause is a missing barrier. NULL when none. */
+static const cause_t *likely_cause(const char *report_path)
 {
-    static const struct {
-        const char *kind, *cause;
-    } causes[] = {
-        {"race", "a shared-memory race (below): the results depend on the order threads run in"},
-        {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)"},
-        {"global-oob", "an access outside a matrix (below)"},
-        {"uninit-shared", "a read of shared memory no thread of the block wrote (below)"},
+    static const cause_t causes[] = {
+        {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},
+        {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)", 1},
+        {"global-oob", "an access outside a matrix (below)", 0},
+        {"uninit-shared", "a read of shared memory no thread of the block wrote (below)", 0},
     };
     emu_report_t rep;
     emu_report_read(report_path, &rep);
-    const char *cause = NULL;
+    const cause_t *cause = NULL;
     for (size_t c = 0; c < sizeof causes / sizeof causes[0] && !cause; c++)
         for (int i = 0; i < rep.nfindings && !cause; i++)
             if (strcmp(rep.findings[i].kind, causes[c].kind) == 0)
-                cause = causes[c].cause;
+                cause = &causes[c];
     emu_report_free(&rep);
     return cause;
 }
@@ -172,7 +177,7 @@ static void compare_failure(const compare_result_t *cr, char *failure, size_t le
 }
 
 /* Compares the child's output file with the expected matrix. */
-static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const char *cause,
+static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const cause_t *cause,
                         strbuf_t *msg, char *failure, size_t failure_len)
 {
     const ds_job_t *j = r->job;
@@ -190,15 +195,15 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
-    int pattern_meaningful = !cause || (!strstr(cause, "race") && !strstr(cause, "__syncthreads"));
+    int pattern_meaningful = !cause || !cause->order_dependent;
     if (!cr.passed && cr.hint_text[0] && pattern_meaningful && !strstr(summary, cr.hint_text))
         sb_appendf(msg, "hint: %s\n", cr.hint_text);
     if (!cr.passed && cause)
-        sb_appendf(msg, "likely cause: %s\n", cause);
+        sb_appendf(msg, "likely cause: %s\n", cause->text);
     if (!cr.passed && pattern_meaningful)
         compare_failure(&cr, failure, failure_len);
     else if (!cr.passed) /* the race or barrier, not the pattern, is what these share */
-        snprintf(failure, failure_len, "wrong-with:%s", strstr(cause, "race") ? "race" : "barrier");
+        snprintf(failure, failure_len, "wrong-with:%s", cause->kind);
     append_mismatches(&cr, msg);
     if (!cr.passed)
         grade_attach_error_map(&cr.map); /* none on a shape mismatch */
@@ -298,13 +303,13 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
     int passed = 0;
     failure[0] = '\0';
     grade_attach_error_map(NULL); /* only a failed comparison leaves a map */
-    const char *cause = likely_cause(r->diag_path);
+    const cause_t *cause = likely_cause(r->diag_path);
     if (r->result.exited && r->result.exit_code == 0) {
         passed = judge_output(r, lab, backend, cause, msg, failure, failure_len);
     } else {
         explain_failed_run(r, msg, failure, failure_len);
         if (cause)
-            sb_appendf(msg, "likely cause: %s\n", cause);
+            sb_appendf(msg, "likely cause: %s\n", cause->text);
     }
     append_wb_times(r, backend, msg);
     append_findings(r->diag_path, msg);
