@@ -125,6 +125,13 @@ static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
                  ctx->lab->name);
 }
 
+/* -DCUGRADE_LAUNCH=<lab.json "launch">: the function the driver and the
+ * timing program call (labs/common/harness.h). */
+static void launch_flag(const lab_t *lab, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "-DCUGRADE_LAUNCH=%s", lab->launch);
+}
+
 /* Builds the lab driver object unless an up-to-date one is cached. It is
  * compiled to a private name and renamed, so concurrent graders never see a
  * half-written object. */
@@ -145,8 +152,11 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
     char arch[64];
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, (char *)ctx->lab->driver_path, "-o", tmp, NULL};
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc,
+    char launch[128];
+    launch_flag(ctx->lab, launch, sizeof launch);
+    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, launch, (char *)ctx->lab->driver_path, "-o",
+                        tmp, NULL};
+    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch,
                         (char *)ctx->lab->driver_path, "-o", tmp, NULL};
     strbuf_t dlog = {0};
     int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog,
@@ -329,36 +339,44 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
     double t0 = now_seconds();
     strbuf_t log = {0};
     const lab_t *lab = ctx->lab;
+    int has_baseline = lab->timing_baseline[0] != '\0';
     char cc[PATH_MAX], dir[PATH_MAX - 64], perf_obj[PATH_MAX], ref_obj[PATH_MAX];
     char base_obj[PATH_MAX], student_obj[PATH_MAX + 16], arch[64];
-    char ref_flags[4][192], base_flags[4][192];
-    char *ref_ptrs[4], *base_ptrs[4];
+    char ref_flags[4][192], base_flags[4][192], launch[128];
+    char *ref_ptrs[4], *base_ptrs[4], *perf_flags[] = {launch, "-DCUGRADE_HAS_BASELINE"};
     int nref = rename_flags(lab, "reference", ref_flags);
     rename_flags(lab, "baseline", base_flags);
     for (int i = 0; i < nref; i++) {
         ref_ptrs[i] = ref_flags[i];
         base_ptrs[i] = base_flags[i];
     }
+    launch_flag(lab, launch, sizeof launch);
     snprintf(dir, sizeof dir, "%s/build/gpu-%s/labs/%s", ctx->root, nvcc_arch(), lab->name);
-    snprintf(perf_obj, sizeof perf_obj, "%s/timing.o", dir);
+    snprintf(perf_obj, sizeof perf_obj, "%s/timing%s.o", dir, has_baseline ? "" : "-nobaseline");
     snprintf(ref_obj, sizeof ref_obj, "%s/timing-reference.o", dir);
     snprintf(base_obj, sizeof base_obj, "%s/timing-baseline.o", dir);
     snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
     snprintf(out->program, sizeof out->program, "%s/timing", ctx->scratch);
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    char *link[] = {cc, arch, perf_obj, student_obj, ref_obj, base_obj, "-lcublas", "-o",
-                    out->program, NULL};
+    char *link[10] = {cc, arch, perf_obj, student_obj, ref_obj};
+    int nlink = 5;
+    if (has_baseline)
+        link[nlink++] = base_obj;
+    link[nlink++] = "-lcublas";
+    link[nlink++] = "-o";
+    link[nlink++] = out->program;
+    link[nlink] = NULL;
     char *cmd = out->command;
     size_t cmdlen = sizeof out->command;
     if (compiler_path(ctx, cc, sizeof cc) != 0) {
         sb_appendf(&log, "no compiler for the gpu backend (nvcc not found)\n");
         out->internal_error = 1;
-    } else if (cached_gpu_object(ctx, cc, lab->timing_program, NULL, 0, perf_obj, &log, cmd,
-                                 cmdlen) != 0 ||
+    } else if (cached_gpu_object(ctx, cc, lab->timing_program, perf_flags, 1 + has_baseline,
+                                 perf_obj, &log, cmd, cmdlen) != 0 ||
                cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log, cmd,
                                  cmdlen) != 0 ||
-               cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref, base_obj, &log,
-                                 cmd, cmdlen) != 0) {
+               (has_baseline && cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref,
+                                                  base_obj, &log, cmd, cmdlen) != 0)) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
         out->ok = run_tool(link, ctx->timeout_s, &log, cmd, cmdlen) == 0;

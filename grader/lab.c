@@ -116,6 +116,29 @@ static int read_driver(const cfg_t *c, struct json_object *obj, lab_t *out)
     return 0;
 }
 
+static int is_identifier(const char *s)
+{
+    return *s && !(*s >= '0' && *s <= '9') &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
+}
+
+/* "launch": the function the driver and the timing program call (compiled
+ * in as -DCUGRADE_LAUNCH=name); required for "kernel" labs. */
+static int read_launch(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    int rc = cfg_string(c, obj, NULL, "launch", out->launch, sizeof out->launch);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return strcmp(out->style, "kernel") == 0
+                   ? cfg_fail(c, NULL, "launch", "missing (required for \"kernel\" labs: the "
+                              "function the driver calls, e.g. \"launchMatrixMultiplyShared\")")
+                   : 0;
+    if (!is_identifier(out->launch))
+        return cfg_fail(c, NULL, "launch", "'%s' is not a C identifier", out->launch);
+    return 0;
+}
+
 static int read_tolerance_value(const cfg_t *c, struct json_object *cmp, const char *key,
                                 double *out)
 {
@@ -161,8 +184,7 @@ static int read_timing_symbols(const cfg_t *c, struct json_object *obj, lab_t *o
     for (size_t i = 0; i < json_object_array_length(v); i++) {
         struct json_object *e = json_object_array_get_idx(v, i);
         const char *name = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
-        if (!*name || strlen(name) >= sizeof out->timing_symbols[0] || strspn(name,
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(name))
+        if (strlen(name) >= sizeof out->timing_symbols[0] || !is_identifier(name))
             return cfg_fail(c, "timing", "symbols", "entry %zu is not a C identifier", i);
         snprintf(out->timing_symbols[out->ntiming_symbols++], sizeof out->timing_symbols[0], "%s",
                  name);
@@ -170,8 +192,9 @@ static int read_timing_symbols(const cfg_t *c, struct json_object *obj, lab_t *o
     return 0;
 }
 
-/* "timing": the program in the lab folder, the two kernels it times beside
- * the student's under reference/<lab>/. */
+/* "timing": the program (relative to the lab folder), the lab's reference
+ * kernel it times beside the student's, and optionally a baseline, both
+ * under reference/<lab>/. */
 static int read_timing(const cfg_t *c, struct json_object *obj, const char *root, lab_t *out)
 {
     static const char *const known[] = {"program", "reference", "baseline", "symbols", NULL};
@@ -186,20 +209,24 @@ static int read_timing(const cfg_t *c, struct json_object *obj, const char *root
         int got = cfg_string(c, t, "timing", keys[i], files[i], sizeof files[i]);
         if (got < 0)
             return -1;
-        if (got == 0)
+        if (got == 0 && i < 2)
             return cfg_fail(c, "timing", keys[i], "missing (required)");
+        if (got == 0)
+            files[i][0] = '\0';
     }
     const char *program = files[0], *reference = files[1], *baseline = files[2];
-    if (!is_plain_name(program) || !is_plain_name(reference) || !is_plain_name(baseline))
-        return cfg_fail(c, "timing", NULL, "program, reference and baseline are plain file names");
+    if (program[0] == '/' || !is_plain_name(reference) || (baseline[0] && !is_plain_name(baseline)))
+        return cfg_fail(c, "timing", NULL, "program is a path relative to the lab folder; "
+                        "reference and baseline are plain file names");
     /* reference/<lab>/ beside labs/, like lab_dir: relative when root is "" or "." */
     int here = !*root || strcmp(root, ".") == 0;
     const char *prefix = here ? "" : root, *sep = here || root[strlen(root) - 1] == '/' ? "" : "/";
     int n1 = snprintf(out->timing_program, sizeof out->timing_program, "%s/%s", out->dir, program);
     int n2 = snprintf(out->timing_reference, sizeof out->timing_reference, "%s%sreference/%s/%s",
                       prefix, sep, out->name, reference);
-    int n3 = snprintf(out->timing_baseline, sizeof out->timing_baseline, "%s%sreference/%s/%s",
-                      prefix, sep, out->name, baseline);
+    int n3 = baseline[0] ? snprintf(out->timing_baseline, sizeof out->timing_baseline,
+                                    "%s%sreference/%s/%s", prefix, sep, out->name, baseline)
+                         : 0;
     if (n1 >= (int)sizeof out->timing_program || n2 >= (int)sizeof out->timing_reference ||
         n3 >= (int)sizeof out->timing_baseline)
         return cfg_fail(c, "timing", NULL, "path too long");
@@ -240,10 +267,11 @@ static int parse_manifest(const cfg_t *c, struct json_object *root, const char *
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
-                                        "shape_rule", "timing", "wb_type", "datasets", NULL};
+                                        "shape_rule", "timing", "wb_type", "datasets", "launch", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
+        read_launch(c, root, out) != 0 ||
         read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||

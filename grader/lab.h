@@ -11,6 +11,8 @@
  *   "datasets": "lab3",                 folder under datasets/ (default: the lab's name)
  *   "student_file": "matmul.cu",        file name under student/<lab>/ and reference/<lab>/
  *   "driver": "driver.cu",              host harness, relative to the lab folder
+ *   "launch": "launchMatrixMultiplyShared",  kernel style: the function the driver
+ *                                       calls (built in as -DCUGRADE_LAUNCH=name)
  *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset
  *   "tile_width": 16,                   the handout's TILE_WIDTH (for hints)
  *   "shape_rule": "matmul",             how the dataset shapes must relate: "matmul" (input0
@@ -18,9 +20,9 @@
  *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
  *   "time_limit_s": 20,                 default per-dataset limit (rubric may override)
  *   "timing": {                         optional: the GPU performance test
- *     "program": "perf.cu",             timing program, in the lab folder
+ *     "program": "perf.cu",             timing program, relative to the lab folder
  *     "reference": "matmul.cu",         reference/<lab>/ files it times beside the student's,
- *     "baseline": "matmul_naive.cu",    linked under renamed symbols:
+ *     "baseline": "matmul_naive.cu",    (optional) linked under renamed symbols:
  *     "symbols": ["launchMatrixMultiplyShared", "matrixMultiplyShared"]
  *   }                                   -D<sym>=cugrade_reference_<sym> / cugrade_baseline_<sym>
  * }
@@ -42,6 +44,7 @@ typedef struct {
     char dir[PATH_MAX];          /* the lab folder, e.g. <root>/labs/lab3 */
     char student_file[128];
     char driver_path[PATH_MAX];  /* absolute or root-relative path of the driver */
+    char launch[64];             /* kernel style: the launch function (-DCUGRADE_LAUNCH=) */
     int inputs;
     int tile_width;
     char shape_rule[16];         /* "matmul" or "none" */
@@ -50,7 +53,7 @@ typedef struct {
     int has_timing;
     char timing_program[PATH_MAX];   /* resolved path */
     char timing_reference[PATH_MAX]; /* resolved: <root>/reference/<lab>/<file> */
-    char timing_baseline[PATH_MAX];
+    char timing_baseline[PATH_MAX];  /* "" when the lab has no baseline */
     char timing_symbols[4][64];
     int ntiming_symbols;
 } lab_t;

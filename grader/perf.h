@@ -1,5 +1,5 @@
 /* perf.h - the performance test: parse what the lab's timing program
- * (labs/lab3/perf.cu) printed on a GPU, and score the student's speed
+ * (labs/kinds/matmul/perf.cu) printed on a GPU, and score the student's speed
  * relative to the lab's reference kernel on a linear scale from the rubric.
  * The report gives GFLOP/s, the ratios to the reference and to cuBLAS, the
  * speed-up over the untiled kernel and the lecture's bandwidth-bound

@@ -3,12 +3,12 @@
 #
 #   tools/gpu_build_check.sh NVCC ARCH      e.g. /usr/local/cuda/bin/nvcc sm_90
 #
-# Builds labs/lab3/driver.cu with nvcc, once with each of the reference
+# Builds labs/kinds/matmul/driver.cu with nvcc, once with each of the reference
 # solution, the untiled baseline and the student stub, into executables under
 # build/gpu-check/, exactly as the grader's GPU backend would (and checks that
 # the reference build's list mode, driver --each LIST, rejects a malformed
 # list without touching the GPU); then the lab 3
-# timing program labs/lab3/perf.cu, linked with the student stub, the two
+# timing program labs/kinds/matmul/perf.cu, linked with the student stub, the two
 # references under their renamed symbols and cuBLAS, with the commands the
 # grader uses (grader/build.c, build_timing_program; docs/gpu.md); and three
 # libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the lab sources are valid CUDA for a real GPU toolchain on
@@ -37,12 +37,13 @@ fi
 
 out=build/gpu-check
 mkdir -p "$out" || exit 1
-driver=labs/lab3/driver.cu
+driver=labs/kinds/matmul/driver.cu
+launch=-DCUGRADE_LAUNCH=launchMatrixMultiplyShared
 failed=()
 for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/matmul.cu; do
     exe="$out/lab3-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
     echo "gpu_build_check: $nvcc -arch=$arch $driver $src -> $exe"
-    if ! "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common "$driver" "$src" -o "$exe"; then
+    if ! "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common "$launch" "$driver" "$src" -o "$exe"; then
         failed+=("$src")
     fi
 done
@@ -59,7 +60,7 @@ list_mode_check() {
 ref_exe=$out/lab3-reference-matmul
 echo "gpu_build_check: $ref_exe --each (a malformed list: status 2, no dataset begun)"
 if [ -x "$ref_exe" ] && ! list_mode_check "$ref_exe"; then
-    failed+=("labs/lab3/driver.cu --each (list mode, labs/common/harness.h)")
+    failed+=("$driver --each (list mode, labs/common/harness.h)")
 fi
 
 # The timing program: the student's file as is, the reference and the untiled
@@ -74,16 +75,16 @@ perf_objs() {
         base+=("-D$s=cugrade_baseline_$s")
     done
     mkdir -p "$o" &&
-    "${nv[@]}" labs/lab3/perf.cu -o "$o/timing.o" &&
+    "${nv[@]}" "$launch" -DCUGRADE_HAS_BASELINE labs/kinds/matmul/perf.cu -o "$o/timing.o" &&
     "${nv[@]}" student/lab3/matmul.cu -o "$o/student.o" &&
     "${nv[@]}" "${ref[@]}" reference/lab3/matmul.cu -o "$o/timing-reference.o" &&
     "${nv[@]}" "${base[@]}" reference/lab3/matmul_naive.cu -o "$o/timing-baseline.o" &&
     "$nvcc" -arch="$arch" "$o/timing.o" "$o/student.o" "$o/timing-reference.o" \
         "$o/timing-baseline.o" -lcublas -o "$out/lab3-perf-student"
 }
-echo "gpu_build_check: $nvcc -arch=$arch labs/lab3/perf.cu + student stub + renamed references + cuBLAS -> $out/lab3-perf-student"
+echo "gpu_build_check: $nvcc -arch=$arch labs/kinds/matmul/perf.cu + student stub + renamed references + cuBLAS -> $out/lab3-perf-student"
 if ! perf_objs; then
-    failed+=("labs/lab3/perf.cu (the timing program)")
+    failed+=("labs/kinds/matmul/perf.cu (the timing program)")
 fi
 
 # Program-style (libwb) labs: the whole program, with labs/common/wb.h, as

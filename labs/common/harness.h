@@ -73,6 +73,17 @@
 #define HARNESS_EXIT_IO 2
 #define HARNESS_EXIT_CUDA 3
 
+/* The lab's launch function is named by lab.json "launch" and reaches the
+ * driver and the timing program as -DCUGRADE_LAUNCH=name. The grader builds
+ * the lab's reference and baseline for timing with their symbols renamed to
+ * cugrade_reference_<name> and cugrade_baseline_<name>. */
+#define HARNESS_PASTE_(a, b) a##b
+#define HARNESS_PASTE(a, b) HARNESS_PASTE_(a, b)
+#define HARNESS_STR_(x) #x
+#define HARNESS_STR(x) HARNESS_STR_(x)
+#define HARNESS_REFERENCE(name) HARNESS_PASTE(cugrade_reference_, name)
+#define HARNESS_BASELINE(name) HARNESS_PASTE(cugrade_baseline_, name)
+
 /* Exits with status 3 unless err is cudaSuccess; `what` names the call. */
 static inline void harness_check(cudaError_t err, const char *what, const char *file, int line)
 {

@@ -3,7 +3,7 @@
  * Your task: complete matrixMultiplyShared (C = A * B using TILE_WIDTH x
  * TILE_WIDTH tiles of A and B in shared memory) and
  * launchMatrixMultiplyShared (its grid, block and launch). The harness
- * (labs/lab3/driver.cu) allocates and copies the matrices, calls your launch
+ * (labs/kinds/matmul/driver.cu) allocates and copies the matrices, calls your launch
  * function with device pointers, checks for CUDA errors and times it: do not
  * allocate, copy or synchronize here. Read labs/lab3/README.md first.
  *

@@ -240,7 +240,8 @@ static void build_driver(driver_t *d, const char *submission)
     cr_assert_not_null(mkdtemp(d->dir));
     snprintf(d->program, sizeof d->program, "%s/program", d->dir);
     snprintf(d->list, sizeof d->list, "%s/datasets.list", d->dir);
-    char *argv[] = {"bin/emucc", "-O2", "-Ilabs/common", "labs/lab3/driver.cu",
+    char *argv[] = {"bin/emucc", "-O2", "-Ilabs/common", "-DCUGRADE_LAUNCH=launchMatrixMultiplyShared",
+                    "labs/kinds/matmul/driver.cu",
                     (char *)submission, "-o", d->program, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = 120};
     run_result_t r;

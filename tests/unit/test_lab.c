@@ -36,14 +36,14 @@ Test(lab_load, the_real_lab3)
     cr_assert_str_eq(lab.style, "kernel");
     cr_assert_str_eq(lab.student_file, "matmul.cu");
     cr_assert_str_eq(lab.dir, "labs/lab3");
-    cr_assert_str_eq(lab.driver_path, "labs/lab3/driver.cu");
+    cr_assert_str_eq(lab.driver_path, "labs/lab3/../kinds/matmul/driver.cu");
     cr_assert_eq(lab.inputs, 2);
     cr_assert_eq(lab.tile_width, 16);
     cr_assert(lab.tol.rtol >= 0 && lab.tol.atol >= 0);
     cr_assert(lab.time_limit_s > 0);
     cr_assert_str_eq(lab.shape_rule, "matmul");
     cr_assert(lab.has_timing);
-    cr_assert_str_eq(lab.timing_program, "labs/lab3/perf.cu");
+    cr_assert_str_eq(lab.timing_program, "labs/lab3/../kinds/matmul/perf.cu");
     cr_assert_str_eq(lab.timing_reference, "reference/lab3/matmul.cu");
     cr_assert_str_eq(lab.timing_baseline, "reference/lab3/matmul_naive.cu");
     cr_assert_eq(lab.ntiming_symbols, 3);
@@ -131,6 +131,13 @@ Test(lab_reject, kernel_lab_without_driver)
     expect_error("kernel_no_driver", ": driver: missing (required for \"kernel\" labs)");
 }
 
+Test(lab_reject, kernel_lab_without_launch_function)
+{
+    expect_error("kernel_no_launch", ": launch: missing (required for \"kernel\" labs: the "
+                                     "function the driver calls, e.g. \"launchMatrixMultiplyShared\")");
+    expect_error("launch_bad", ": launch: 'launch it' is not a C identifier");
+}
+
 Test(lab_reject, inputs_out_of_range)
 {
     expect_error("inputs_zero", ": inputs: must be an integer from 1 to 8");
@@ -163,7 +170,7 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, shape_rule, timing, wb_type, datasets)");
+                                "time_limit_s, shape_rule, timing, wb_type, datasets, launch)");
 }
 
 Test(lab_reject, time_limit)
@@ -181,6 +188,10 @@ Test(lab_load, shape_rule)
 Test(lab_load, timing)
 {
     cr_assert(!load_ok(ROOT, "good").has_timing, "optional");
-    expect_error("timing_no_baseline", ": timing.baseline: missing (required)");
+    lab_t plain = load_ok(ROOT, "timing_no_baseline");
+    cr_assert(plain.has_timing);
+    cr_assert_str_eq(plain.timing_baseline, "", "a baseline is optional");
+    cr_assert_str_eq(plain.launch, "launchMatrixMultiplyShared");
+    expect_error("timing_no_reference", ": timing.reference: missing (required)");
     expect_error("timing_bad_symbol", ": timing.symbols: entry 1 is not a C identifier");
 }

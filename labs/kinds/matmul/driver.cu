@@ -1,4 +1,6 @@
-/* driver.cu - lab 3 host harness: C = A * B with the student's tiled kernel.
+/* driver.cu - the host harness of matmul labs (lab 2, lab 3): C = A * B with
+ * the student's kernel, called through the lab's launch function (lab.json
+ * "launch", given as -DCUGRADE_LAUNCH=name; lab 3: launchMatrixMultiplyShared).
  *
  * The grader runs it in a child process, under the dataset's time limit:
  *
@@ -12,7 +14,7 @@
  * A (M x K) and B (K x N) are the dataset's inputs, converted by the grader
  * from libwb .raw files to matbin (labs/common/matbin.h). The driver copies
  * them to the device, poisons C's device buffer (every float becomes the
- * never-written NaN pattern), times the student's launchMatrixMultiplyShared
+ * never-written NaN pattern), times the student's launch function
  * with CUDA events, copies C back and writes it with the elapsed milliseconds
  * to C.bin. The grader compares C.bin with the expected output, which never
  * reaches this process: a submission cannot read the answer.
@@ -21,7 +23,7 @@
  * anything else (another status, a signal, the time limit) is the student's.
  *
  * The same file is built by nvcc for a GPU and by bin/emucc for the CPU
- * emulator, each time together with the student's matmul.cu. */
+ * emulator, each time together with the student's file. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,10 +31,14 @@
 
 #include "harness.h"
 
-/* The student's launch function (matmul.cu). The pointers are device
- * pointers; A is numARows x numAColumns, B numBRows x numBColumns and C
- * numCRows x numCColumns, all row-major. */
-void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
+#ifndef CUGRADE_LAUNCH
+#error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
+#endif
+
+/* The student's launch function. The pointers are device pointers; A is
+ * numARows x numAColumns, B numBRows x numBColumns and C numCRows x
+ * numCColumns, all row-major. */
+void CUGRADE_LAUNCH(const float *deviceA, const float *deviceB, float *deviceC,
                                 int numARows, int numAColumns, int numBRows, int numBColumns,
                                 int numCRows, int numCColumns);
 
@@ -59,11 +65,11 @@ static float timed_launch(const float *dA, const float *dB, float *dC, int M, in
     HARNESS_CHECK(cudaEventCreate(&stop));
 
     HARNESS_CHECK(cudaEventRecord(start));
-    launchMatrixMultiplyShared(dA, dB, dC, M, K, K, N, M, N);
+    CUGRADE_LAUNCH(dA, dB, dC, M, K, K, N, M, N);
     /* A kernel that faulted may also fail this record: report the kernel
      * first, since that is the error the student has to fix. */
     cudaError_t recorded = cudaEventRecord(stop);
-    harness_check_launch("launchMatrixMultiplyShared");
+    harness_check_launch(HARNESS_STR(CUGRADE_LAUNCH));
     harness_check(recorded, "cudaEventRecord(stop)", __FILE__, __LINE__);
 
     float elapsed_ms = 0.0f;

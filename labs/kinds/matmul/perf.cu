@@ -1,11 +1,15 @@
-/* perf.cu - lab 3 timing program: the student's kernel against the tiled
- * reference, the untiled baseline and cuBLAS SGEMM, interleaved, on a GPU.
+/* perf.cu - the timing program of matmul labs: the student's kernel against
+ * the lab's reference, its baseline (lab 3: the untiled kernel) and cuBLAS
+ * SGEMM, interleaved, on a GPU.
  *
  *     perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]
  *          [--target-rse F] [--time-cap-s T] [--impl student,reference,naive,cublas]
+ *          [--rtol R] [--atol A]      (the lab's tolerance, lab.json "compare")
  *
- * Linked with the student's matmul.cu as is, with reference/lab3/matmul.cu and
- * matmul_naive.cu compiled under the renamed symbols the grader gives them
+ * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch"> (and -DCUGRADE_HAS_BASELINE
+ * when lab.json "timing" names a baseline). Linked with the student's file as
+ * is, with the lab's reference (lab 3: reference/lab3/matmul.cu, matmul_naive.cu)
+ * compiled under the renamed symbols the grader gives them
  * (-D<sym>=cugrade_reference_<sym> / cugrade_baseline_<sym> for the symbols of
  * lab.json "timing"; docs/gpu.md has the commands) and with cuBLAS.
  * Protocol (docs/gpu.md says why): A and B made on the device from the seed;
@@ -34,31 +38,38 @@
 
 #include "harness.h"
 
+#ifndef CUGRADE_LAUNCH
+#error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
+#endif
+
 typedef void (*launch_fn)(const float *, const float *, float *, int, int, int, int, int, int);
 
-/* The student's launch function, and the reference's and the untiled
- * baseline's under the names the grader's -D renames give them. All take
- * device pointers to row-major matrices. */
-void launchMatrixMultiplyShared(const float *, const float *, float *, int, int, int, int, int, int);
-void cugrade_reference_launchMatrixMultiplyShared(const float *, const float *, float *, int, int,
-                                                  int, int, int, int);
-void cugrade_baseline_launchMatrixMultiplyShared(const float *, const float *, float *, int, int,
-                                                 int, int, int, int);
+/* The student's launch function (lab.json "launch", given as
+ * -DCUGRADE_LAUNCH=name), and the reference's and the baseline's under the
+ * names the grader's -D renames give them. All take device pointers to
+ * row-major matrices. A lab without a baseline ("timing" has none) is built
+ * without CUGRADE_HAS_BASELINE and times no "naive" implementation. */
+void CUGRADE_LAUNCH(const float *, const float *, float *, int, int, int, int, int, int);
+void HARNESS_REFERENCE(CUGRADE_LAUNCH)(const float *, const float *, float *, int, int, int, int,
+                                       int, int);
+#ifdef CUGRADE_HAS_BASELINE
+void HARNESS_BASELINE(CUGRADE_LAUNCH)(const float *, const float *, float *, int, int, int, int,
+                                      int, int);
+#define BASELINE_LAUNCH HARNESS_BASELINE(CUGRADE_LAUNCH)
+#else
+#define BASELINE_LAUNCH NULL
+#endif
 
 enum { IMPL_STUDENT, IMPL_REFERENCE, IMPL_NAIVE, IMPL_CUBLAS, N_IMPL };
 static const char *const IMPL_NAME[N_IMPL] = {"student", "reference", "naive", "cublas"};
 static const char *const IMPL_WHAT[N_IMPL] = {
-    "launchMatrixMultiplyShared (the student's kernel)",
-    "the reference kernel (reference/lab3/matmul.cu)",
-    "the untiled kernel (reference/lab3/matmul_naive.cu)", "cublasGemmEx"};
-static const launch_fn IMPL_LAUNCH[N_IMPL] = {launchMatrixMultiplyShared,
-                                              cugrade_reference_launchMatrixMultiplyShared,
-                                              cugrade_baseline_launchMatrixMultiplyShared, NULL};
+    HARNESS_STR(CUGRADE_LAUNCH) " (the student's kernel)", "the lab's reference kernel",
+    "the lab's untiled baseline kernel", "cublasGemmEx"};
+static const launch_fn IMPL_LAUNCH[N_IMPL] = {CUGRADE_LAUNCH, HARNESS_REFERENCE(CUGRADE_LAUNCH),
+                                              BASELINE_LAUNCH, NULL};
 
 #define WARMUP_LAUNCHES 2
 #define MAX_SHAPES 16
-#define ATOL 1e-3f /* labs/lab3/lab.json "compare" */
-#define RTOL 1e-4f
 
 typedef struct {
     int m, k, n;
@@ -70,6 +81,7 @@ typedef struct {
     unsigned long long seed;
     long min_reps, max_reps;
     double target_rse, time_cap_s;
+    float rtol, atol;
     int use[N_IMPL];
 } options_t;
 
@@ -87,6 +99,7 @@ typedef struct {
 } stats_t;
 
 static cublasHandle_t g_cublas;
+static float g_rtol, g_atol; /* the lab's tolerance (--rtol, --atol) */
 static void *g_flush;
 static size_t g_flush_bytes;
 
@@ -96,7 +109,7 @@ static void usage_error(const char *why, const char *arg)
 {
     fprintf(stderr, "cugrade: perf: %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
     fprintf(stderr, "usage: perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]\n"
-                    "            [--target-rse F] [--time-cap-s T]"
+                    "            [--target-rse F] [--time-cap-s T] [--rtol R] [--atol A]"
                     " [--impl student,reference,naive,cublas]\n");
     exit(HARNESS_EXIT_IO);
 }
@@ -173,6 +186,8 @@ static void parse_impls(const char *list, int use[N_IMPL])
             i++;
         if (i == N_IMPL)
             usage_error("unknown implementation", t);
+        if (i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
+            usage_error("this lab has no such implementation", t);
         use[i] = any = 1;
     }
     if (!any)
@@ -187,8 +202,10 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->max_reps = 200;
     o->target_rse = 0.01;
     o->time_cap_s = 30.0;
+    o->rtol = 1e-4f;
+    o->atol = 1e-3f;
     for (int i = 0; i < N_IMPL; i++)
-        o->use[i] = 1;
+        o->use[i] = i == IMPL_CUBLAS || IMPL_LAUNCH[i] != NULL;
     for (int i = 1; i < argc; i += 2) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val)
@@ -207,6 +224,10 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->target_rse = parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--time-cap-s") == 0)
             o->time_cap_s = parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--rtol") == 0)
+            o->rtol = (float)parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--atol") == 0)
+            o->atol = (float)parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--impl") == 0)
             parse_impls(val, o->use);
         else
@@ -238,13 +259,13 @@ __global__ static void init_matrix(float *m, size_t n, uint64_t stream)
 /* Adds to *wrong the number of elements outside the lab's tolerance; the
  * negated <= form counts a NaN (the poison) as wrong. */
 __global__ static void count_wrong(const float *got, const float *expected, size_t n,
-                                   unsigned long long *wrong)
+                                   float rtol, float atol, unsigned long long *wrong)
 {
     unsigned int local = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
         float g = got[i], e = expected[i];
-        if (!(fabsf(g - e) <= ATOL + RTOL * fabsf(e)))
+        if (!(fabsf(g - e) <= atol + rtol * fabsf(e)))
             local++;
     }
     if (local)
@@ -362,7 +383,8 @@ static void timed_rep(int impl, const bench_t *b, long slot, cudaEvent_t start, 
     HARNESS_CHECK(cudaEventRecord(start, 0));
     launch_impl(impl, b);
     HARNESS_CHECK(cudaEventRecord(stop, 0));
-    count_wrong<<<g_blocks, 256>>>(b->C[impl], b->expected, c_elems(b), b->wrong + slot);
+    count_wrong<<<g_blocks, 256>>>(b->C[impl], b->expected, c_elems(b), g_rtol, g_atol,
+                                   b->wrong + slot);
     check_launched("count_wrong (re-checking an output)");
 }
 
@@ -523,6 +545,8 @@ int main(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
+    g_rtol = o.rtol;
+    g_atol = o.atol;
     CUBLAS_CHECK(cublasCreate(&g_cublas));
     CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
     CUBLAS_CHECK(cublasSetMathMode(g_cublas, CUBLAS_PEDANTIC_MATH)); /* never TF32 */
