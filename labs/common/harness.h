@@ -26,6 +26,9 @@
  *      inconsistent shape, the output not written, no host memory
  *   3  CUDA error: a runtime call failed, or a kernel failed to launch or
  *      faulted while running
+ *   4  the student's launch function broke the lab's contract (e.g. a dot
+ *      product's launch returned a count of partial sums outside 1..n); the
+ *      "cugrade: " line says which rule
  *
  * Any other status, a signal or the time limit comes from the student's code.
  *
@@ -72,6 +75,7 @@
 
 #define HARNESS_EXIT_IO 2
 #define HARNESS_EXIT_CUDA 3
+#define HARNESS_EXIT_CONTRACT 4
 
 /* The lab's launch function is named by lab.json "launch" and reaches the
  * driver and the timing program as -DCUGRADE_LAUNCH=name. The grader builds
