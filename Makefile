@@ -29,9 +29,12 @@ EMU_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) -Iemu/include -Iemu/src
 B := build
 
 # ---- the grader (C11) -------------------------------------------------------
-GRADER_SRC  := $(wildcard grader/*.c)
+# One folder per pipeline stage (grader/README.md); headers are included by
+# their path under grader/, e.g. #include "run/runner.h".
+GRADER_SRC  := $(wildcard grader/*/*.c)
+GRADER_HDR  := $(wildcard grader/*/*.h)
 GRADER_OBJ  := $(GRADER_SRC:%.c=$(B)/%.o)
-GRADER_LIBOBJ := $(filter-out $(B)/grader/main.o,$(GRADER_OBJ))
+GRADER_LIBOBJ := $(filter-out $(B)/grader/cli/main.o,$(GRADER_OBJ))
 
 # ---- the emulator: launch rewriter (C11), runtime (C++17 + asm), emucc -------
 REWRITE_SRC := $(wildcard emu/rewrite/*.c)
@@ -49,7 +52,7 @@ DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(
 deps:
 	@tools/deps.sh $(DEPS_FOR)
 
-$(B)/grader/%.o: grader/%.c $(wildcard grader/*.h) labs/common/matbin.h | deps
+$(B)/grader/%.o: grader/%.c $(GRADER_HDR) labs/common/matbin.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -74,7 +77,7 @@ $(B)/librewrite.a: $(REWRITE_OBJ)
 $(B)/libcugrade_emu.a: $(EMU_OBJ)
 	@rm -f $@; ar rcs $@ $^
 
-bin/cugrade: $(B)/grader/main.o $(B)/libcugrade.a
+bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
 

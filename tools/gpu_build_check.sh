@@ -10,7 +10,7 @@
 # list without touching the GPU); then the lab 3
 # timing program labs/kinds/matmul/perf.cu, linked with the student stub, the two
 # references under their renamed symbols and cuBLAS, with the commands the
-# grader uses (grader/build.c, build_timing_program; docs/gpu.md); and three
+# grader uses (grader/build/build.c, build_timing_program; docs/gpu.md); and three
 # libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the lab sources are valid CUDA for a real GPU toolchain on
 # machines (CI) that have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
@@ -88,7 +88,7 @@ if ! perf_objs; then
 fi
 
 # Program-style (libwb) labs: the whole program, with labs/common/wb.h, as
-# the grader builds it (compile, then link; grader/build.c).
+# the grader builds it (compile, then link; grader/build/build.c).
 for src in reference/lab3-wb/template.cu student/lab3-wb/template.cu tests/submissions/lab3-wb/good.cu; do
     exe="$out/lab3-wb-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
     echo "gpu_build_check: $nvcc -arch=$arch -Ilabs/common $src -> $exe"

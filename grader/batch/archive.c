@@ -2,9 +2,9 @@
  * the system unzip or tar (children with a time limit, through runner.h),
  * refuse absolute paths, `..`, links and oversized archives, then unpack and
  * check the unpacked tree once more (sizes a header may have lied about). */
-#include "archive.h"
-#include "runner.h"
-#include "util.h"
+#include "batch/archive.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -4,17 +4,17 @@
  * moment leaves a verifiable result or none, then rebuild the class files.
  * On a GPU machine worker w's children use GPU w % ngpu and join its timing
  * queue (gpuqueue.h): correctness runs overlap, timed runs are alone. */
-#include "archive.h"
-#include "backend.h"
-#include "batch.h"
-#include "batch_job.h"
-#include "batch_progress.h"
-#include "commands.h"
-#include "lab.h"
-#include "results.h"
-#include "runner.h"
-#include "sha256.h"
-#include "util.h"
+#include "batch/archive.h"
+#include "build/backend.h"
+#include "batch/batch.h"
+#include "batch/batch_job.h"
+#include "batch/batch_progress.h"
+#include "cli/commands.h"
+#include "course/lab.h"
+#include "report/results.h"
+#include "run/runner.h"
+#include "util/sha256.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,11 +2,11 @@
  * summary.json, class.html and every student's report.html, rebuilt from
  * every RESULTS_DIR/<id>/results.json, and the class summary printed at the
  * end of a batch. */
-#include "batch.h"
-#include "html_class.h"
-#include "html_report.h"
-#include "results.h"
-#include "util.h"
+#include "batch/batch.h"
+#include "report/html_class.h"
+#include "report/html_report.h"
+#include "report/results.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <json-c/json.h>

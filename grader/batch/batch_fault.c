@@ -6,10 +6,10 @@
  * malformed dataset) leaves its submission "not graded": run.log keeps the
  * reason, no results.json and no inputs hash are written, so the gradebook
  * has no row for it and --resume grades it again. */
-#include "batch_job.h"
-#include "commands.h"
-#include "grade.h"
-#include "util.h"
+#include "batch/batch_job.h"
+#include "cli/commands.h"
+#include "pipeline/grade.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

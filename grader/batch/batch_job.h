@@ -4,8 +4,8 @@
 #ifndef CUGRADE_BATCH_JOB_H
 #define CUGRADE_BATCH_JOB_H
 
-#include "batch.h"
-#include "runner.h"
+#include "batch/batch.h"
+#include "run/runner.h"
 
 #include <limits.h>
 

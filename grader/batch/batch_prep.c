@@ -2,12 +2,12 @@
  * archives, unpack archives safely into scratch folders, find the student
  * file in a Gradescope-style tree, and grade identical submissions once by
  * copying the results of the first (with its paths made the student's own). */
-#include "archive.h"
-#include "batch_job.h"
-#include "grade.h"
-#include "results.h"
-#include "sha256.h"
-#include "util.h"
+#include "batch/archive.h"
+#include "batch/batch_job.h"
+#include "pipeline/grade.h"
+#include "report/results.h"
+#include "util/sha256.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * on a tty a bar under them ("\r" + erase line, redrawn after every line and
  * every tick). The ETA assumes the submissions left take, on average, what
  * the finished ones took (wall clock, so parallel jobs are accounted for). */
-#include "batch_progress.h"
-#include "util.h"
+#include "batch/batch_progress.h"
+#include "util/util.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -2,8 +2,8 @@
  * <dir>/gpu<N>.gate and <dir>/gpu<N>.lock. A shared user passes through the
  * gate and holds the lock shared; an exclusive user holds the gate (stopping
  * newcomers) while it waits for the lock exclusively, and keeps both. */
-#include "gpuqueue.h"
-#include "util.h"
+#include "batch/gpuqueue.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* backend.c - backend names and GPU detection. The probe dlopen()s the CUDA
  * driver library in a forked child, so the grader links no CUDA library and
  * never carries CUDA state into the children it forks later. */
-#include "backend.h"
+#include "build/backend.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -5,9 +5,9 @@
  * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
  * Every compiler runs as a child with a time limit; its messages (which name
  * the student's file:line) become the "compiles" test's output. */
-#include "build.h"
-#include "runner.h"
-#include "util.h"
+#include "build/build.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

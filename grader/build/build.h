@@ -7,8 +7,8 @@
 
 #include <limits.h>
 
-#include "backend.h"
-#include "lab.h"
+#include "build/backend.h"
+#include "course/lab.h"
 
 typedef struct {
     const char *root;     /* the cugrade tree (labs/, bin/, build/) */

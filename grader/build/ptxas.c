@@ -1,5 +1,5 @@
 /* ptxas.c - read nvcc's -Xptxas -v resource report. */
-#include "ptxas.h"
+#include "build/ptxas.h"
 
 #include <ctype.h>
 #include <stdio.h>

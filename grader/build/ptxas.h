@@ -3,7 +3,7 @@
 #ifndef CUGRADE_PTXAS_H
 #define CUGRADE_PTXAS_H
 
-#include "util.h"
+#include "util/util.h"
 
 /* Appends one line per kernel found in a compiler log ("kernel K: 32
  * registers, 2048 B static shared memory, 0 B stack, no spills") to out;

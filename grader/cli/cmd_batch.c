@@ -1,9 +1,9 @@
 /* cmd_batch.c - `cugrade batch`: the command line of batch grading; the work
  * is in batch.c. Exit 0 when every submission got a results.json, 2
  * otherwise (a grader fault among them), 64 for bad usage. */
-#include "batch.h"
-#include "commands.h"
-#include "runner.h"
+#include "batch/batch.h"
+#include "cli/commands.h"
+#include "run/runner.h"
 
 #include <getopt.h>
 #include <limits.h>

@@ -1,9 +1,9 @@
 /* cmd_dataset.c - `cugrade dataset`: generate a dataset, or re-check
  * existing ones against their inputs. */
-#include "commands.h"
-#include "dataset.h"
-#include "gen.h"
-#include "util.h"
+#include "cli/commands.h"
+#include "dataset/dataset.h"
+#include "dataset/gen.h"
+#include "util/util.h"
 
 #include <getopt.h>
 #include <stdio.h>

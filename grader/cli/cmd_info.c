@@ -1,9 +1,9 @@
 /* cmd_info.c - `cugrade info`: which backends are usable here, and the
  * device's properties (the real GPU, or the emulator's emulated device). */
-#include "backend.h"
-#include "build.h"
-#include "commands.h"
-#include "runner.h"
+#include "build/backend.h"
+#include "build/build.h"
+#include "cli/commands.h"
+#include "run/runner.h"
 
 #include <getopt.h>
 #include <limits.h>

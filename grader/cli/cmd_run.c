@@ -2,13 +2,13 @@
  * results.json. Exit 0 when graded (whatever the score), 2 when the grader
  * could not grade (bad rubric, missing datasets, broken lab or toolchain):
  * then no score is written for the student (docs/grading.md). */
-#include "commands.h"
-#include "grade.h"
-#include "html_report.h"
-#include "report.h"
-#include "runner.h"
-#include "sandbox.h"
-#include "util.h"
+#include "cli/commands.h"
+#include "pipeline/grade.h"
+#include "report/html_report.h"
+#include "report/report.h"
+#include "run/runner.h"
+#include "run/sandbox.h"
+#include "util/util.h"
 
 #include <getopt.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /* main.c - bin/cugrade: dispatch to a subcommand. */
-#include "commands.h"
+#include "cli/commands.h"
 
 #include <limits.h>
 #include <stdio.h>

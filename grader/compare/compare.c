@@ -27,14 +27,14 @@
  *
  * The error map keeps the same picture for the reports: the output in at
  * most 64x64 blocks, each right, wrong or never written (compare.h). */
-#include "compare.h"
+#include "compare/compare.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "hypotheses.h"
+#include "compare/hypotheses.h"
 #include "matbin.h"
 
 #define NCANDIDATE_TILES 4

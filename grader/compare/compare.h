@@ -8,8 +8,8 @@
 #ifndef CUGRADE_COMPARE_H
 #define CUGRADE_COMPARE_H
 
-#include "rawio.h"
-#include "tolerance.h"
+#include "dataset/rawio.h"
+#include "compare/tolerance.h"
 
 #define COMPARE_MAX_SHOWN 5
 

@@ -7,7 +7,7 @@
  * within the comparison's tolerance. Each match is a fact about the output
  * ("every element equals A·Bᵀ"); its hint adds the code that gives it and
  * the fix. A: M x K, B: K x N, C: M x N, row-major. */
-#include "hypotheses.h"
+#include "compare/hypotheses.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "matbin.h"
-#include "util.h"
+#include "util/util.h"
 
 #define WORK_LIMIT (1L << 27) /* multiply-adds a full check may cost; above: a sample */
 #define FIRST_WRONG 8         /* wrong elements tried first */

@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "rawio.h"
-#include "tolerance.h"
+#include "dataset/rawio.h"
+#include "compare/tolerance.h"
 
 #define HYPOTHESIS_MAX_MATCHES 2
 

@@ -1,11 +1,11 @@
 /* verdict.c - judge one dataset run and explain the verdict; a failing
  * comparison also hands its error map to the dataset's test (results.h). */
-#include "verdict.h"
-#include "compare.h"
-#include "emureport.h"
+#include "compare/verdict.h"
+#include "compare/compare.h"
+#include "run/emureport.h"
 #include "matbin.h"
-#include "results.h"
-#include "util.h"
+#include "report/results.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,10 +5,10 @@
 #ifndef CUGRADE_VERDICT_H
 #define CUGRADE_VERDICT_H
 
-#include "backend.h"
-#include "lab.h"
-#include "runs.h"
-#include "util.h"
+#include "build/backend.h"
+#include "course/lab.h"
+#include "run/runs.h"
+#include "util/util.h"
 
 /* Appends the message to msg; returns 1 if the dataset passed. When the
  * output was compared and is wrong, the error map goes to the next test the

@@ -1,7 +1,7 @@
 /* config.c - small json-c helpers for cugrade's configuration files
  * (rubric.json, lab.json): parse with the line of a syntax error, and
  * validate members with messages that name the file and the JSON path. */
-#include "config.h"
+#include "course/config.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* 1-based line of text[offset]. */
 static int line_at(const char *text, size_t offset)

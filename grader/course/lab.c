@@ -2,7 +2,7 @@
  * the student writes, which driver owns the host side, how many inputs a
  * dataset has and how outputs are compared. Every rejection names the file
  * and the field, in the same form as rubric.json errors. */
-#include "lab.h"
+#include "course/lab.h"
 
 #include <dirent.h>
 #include <json-c/json.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "util.h"
+#include "course/config.h"
+#include "util/util.h"
 
 #define DEFAULT_TIME_LIMIT_S 30.0
 #define MAX_TIME_LIMIT_S 3600.0

@@ -33,7 +33,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 typedef struct {
     char name[64];

@@ -2,7 +2,7 @@
  * from rubric.json and validates it strictly: a typo in a key or a value
  * must stop the grader with a message naming the field, never silently
  * change a grade. */
-#include "rubric.h"
+#include "course/rubric.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "util.h"
+#include "course/config.h"
+#include "util/util.h"
 
 #define DEFAULT_COMPILE_NAME "compiles"
 #define MAX_TIME_LIMIT_S 3600.0

@@ -1,6 +1,6 @@
 /* dataset.c - find, load and shape-check datasets in libwb layout. */
-#include "dataset.h"
-#include "util.h"
+#include "dataset/dataset.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "rawio.h"
+#include "dataset/rawio.h"
 
 #define DATASET_MAX_INPUTS 8
 

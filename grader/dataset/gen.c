@@ -1,6 +1,6 @@
 /* gen.c - generate and verify matrix-multiplication datasets. */
-#include "gen.h"
-#include "util.h"
+#include "dataset/gen.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dataset.h"
-#include "rawio.h"
+#include "dataset/dataset.h"
+#include "dataset/rawio.h"
 
 typedef enum {
     VALUES_COURSE, /* 0.0 .. 4.0, one decimal, like the ECE408 files */

@@ -8,7 +8,7 @@
  * grammar by hand and converted correctly rounded (an exact fast path for
  * short numbers, strtof for the rest), so files written with up to 9
  * significant digits round-trip bit for bit. */
-#include "rawio.h"
+#include "dataset/rawio.h"
 
 #include <float.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #define MAX_NUMBER_CHARS 128 /* longer value tokens are rejected */
 #define MAX_EXACT_DIGITS 15  /* below 2^53: exact in a double */

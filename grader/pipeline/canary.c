@@ -4,13 +4,13 @@
  * stamped under build/canary/ (see canary.h). Concurrent graders share one
  * stamp: the first builds the canary under an flock, the others wait and
  * read its stamp. */
-#include "canary.h"
-#include "build.h"
-#include "commands.h"
-#include "results.h"
-#include "runs.h"
-#include "util.h"
-#include "verdict.h"
+#include "pipeline/canary.h"
+#include "build/build.h"
+#include "cli/commands.h"
+#include "report/results.h"
+#include "run/runs.h"
+#include "util/util.h"
+#include "compare/verdict.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -16,11 +16,11 @@
 
 #include <stddef.h>
 
-#include "backend.h"
-#include "build.h"
-#include "dataset.h"
-#include "lab.h"
-#include "rubric.h"
+#include "build/backend.h"
+#include "build/build.h"
+#include "dataset/dataset.h"
+#include "course/lab.h"
+#include "course/rubric.h"
 
 typedef struct {
     const char *root;          /* the cugrade tree */

@@ -6,9 +6,9 @@
 
 #include <limits.h>
 
-#include "backend.h"
-#include "grade_opts.h"
-#include "results.h"
+#include "build/backend.h"
+#include "pipeline/grade_opts.h"
+#include "report/results.h"
 
 
 typedef struct {

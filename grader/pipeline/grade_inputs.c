@@ -1,7 +1,7 @@
 /* grade_inputs.c - what a grading reads before it builds anything: the lab
  * manifest, the rubric and the list of datasets; and the canary (canary.h)
  * of those inputs. */
-#include "grade_inputs.h"
+#include "pipeline/grade_inputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,11 +6,11 @@
 
 #include <stddef.h>
 
-#include "canary.h"
-#include "dataset.h"
-#include "grade_opts.h"
-#include "lab.h"
-#include "rubric.h"
+#include "pipeline/canary.h"
+#include "dataset/dataset.h"
+#include "pipeline/grade_opts.h"
+#include "course/lab.h"
+#include "course/rubric.h"
 
 typedef struct {
     lab_t lab;

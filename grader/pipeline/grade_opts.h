@@ -4,7 +4,7 @@
 #ifndef CUGRADE_GRADE_OPTS_H
 #define CUGRADE_GRADE_OPTS_H
 
-#include "backend.h"
+#include "build/backend.h"
 
 /* How a kernel-style lab's datasets are run (cugrade run --dataset-runs). */
 typedef enum {

@@ -1,8 +1,8 @@
 /* html_class.c - the class page class.html: counts, the score histogram,
  * the pass rate per test and the performance ratios as inline SVG, and a
  * table of the students that sorts in the page (inline JS, no network). */
-#include "html_class.h"
-#include "html_report.h"
+#include "report/html_class.h"
+#include "report/html_report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #ifndef CUGRADE_HTML_CLASS_H
 #define CUGRADE_HTML_CLASS_H
 
-#include "compare.h"
+#include "compare/compare.h"
 
 typedef struct {
     char *name;

@@ -1,14 +1,14 @@
 /* html_report.c - a student's HTML report page, rendered from results.json,
  * and the HTML helpers the class page shares (escaping, error-map pictures,
  * the common style). */
-#include "html_report.h"
+#include "report/html_report.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "png.h"
+#include "report/png.h"
 
 #define MAP_PX 256 /* the error map on a student's page, at most, a side */
 

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "compare.h"
-#include "results.h"
-#include "util.h"
+#include "compare/compare.h"
+#include "report/results.h"
+#include "util/util.h"
 
 struct json_object;
 

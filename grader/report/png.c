@@ -1,11 +1,11 @@
 /* png.c - writes indexed-colour PNGs with stored deflate blocks (no
  * compression library), and base64 data: URIs for inline HTML pictures. */
-#include "png.h"
+#include "report/png.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 #define PNG_MAX_SIDE (1 << 15)
 #define STORED_BLOCK_MAX 65535u

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 typedef struct {
     uint8_t r, g, b;

@@ -9,9 +9,9 @@
  * Text is wrapped to the terminal (80 columns when it is not one). The
  * verbose report is the per-test listing. results.json and the HTML page
  * keep every dataset's full detail either way. */
-#include "report.h"
-#include "sandbox.h"
-#include "util.h"
+#include "report/report.h"
+#include "run/sandbox.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "grade.h"
+#include "pipeline/grade.h"
 
 typedef enum { COLOR_AUTO = 0, COLOR_ALWAYS, COLOR_NEVER } color_mode_t;
 

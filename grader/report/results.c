@@ -1,7 +1,7 @@
 /* results.c - collects one submission's test results and renders them as
  * Gradescope's results.json (score, execution_time, output, tests[]),
  * written atomically so Gradescope never reads half a file. */
-#include "results.h"
+#include "report/results.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* Keeps the array's capacity for one more test; aborts when memory is out
  * (the grader cannot report a grade without it anyway). */

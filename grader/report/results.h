@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "compare.h"
-#include "rubric.h"
+#include "compare/compare.h"
+#include "course/rubric.h"
 
 struct json_object;
 

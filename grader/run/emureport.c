@@ -1,6 +1,6 @@
 /* emureport.c - parse the emulator's diagnostics file. */
-#include "emureport.h"
-#include "util.h"
+#include "run/emureport.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,8 @@
  * labs/common/harness.h) split back into one part per dataset at its marker
  * lines "cugrade-dataset-begin K", "-end K WALL_S", "-timeout K": a pure
  * function of the captured text, tested on its own (tests/unit/test_group.c). */
-#include "group_split.h"
-#include "util.h"
+#include "run/group_split.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -5,9 +5,9 @@
  * counts as finished once it is reaped and its pipe is closed (or, if a
  * grandchild keeps the pipe open after the group was killed, after a short
  * grace period). */
-#include "runner.h"
-#include "sandbox.h"
-#include "util.h"
+#include "run/runner.h"
+#include "run/sandbox.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,10 +1,10 @@
 /* runs.c - load datasets and run the lab program on each of them: one
  * process per dataset, or all of them in one process of the driver's list
  * mode, split back into per-dataset results (grouped runs, see runs.h). */
-#include "runs.h"
+#include "run/runs.h"
 #include "matbin.h"
-#include "sandbox.h"
-#include "util.h"
+#include "run/sandbox.h"
+#include "util/util.h"
 
 #include <libgen.h>
 #include <stdio.h>

@@ -10,11 +10,11 @@
 
 #include <limits.h>
 
-#include "dataset.h"
-#include "lab.h"
-#include "rubric.h"
-#include "group_split.h"
-#include "runner.h"
+#include "dataset/dataset.h"
+#include "course/lab.h"
+#include "course/rubric.h"
+#include "run/group_split.h"
+#include "run/runner.h"
 
 typedef struct {
     dataset_ref_t ref;

@@ -2,8 +2,8 @@
  * missing. The bwrap command line is built in the parent; mounts listed
  * later lie on top of earlier ones, so the hidden folders come after the
  * read-only root and the run's own folders after the private /tmp. */
-#include "sandbox.h"
-#include "util.h"
+#include "run/sandbox.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <libgen.h>

@@ -7,7 +7,7 @@
 #ifndef CUGRADE_SANDBOX_H
 #define CUGRADE_SANDBOX_H
 
-#include "runner.h"
+#include "run/runner.h"
 
 #define SANDBOX_FSIZE_LIMIT (64L * 1024 * 1024) /* fallback: largest file a run may write */
 #define SANDBOX_NPROC_LIMIT 512L                /* fallback: processes (not for root) */

@@ -1,8 +1,8 @@
 /* sanitizer.c - compute-sanitizer's reports as cugrade findings. */
-#include "sanitizer.h"
-#include "build.h"
-#include "runner.h"
-#include "util.h"
+#include "run/sanitizer.h"
+#include "build/build.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

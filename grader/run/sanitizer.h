@@ -6,8 +6,8 @@
 #ifndef CUGRADE_SANITIZER_H
 #define CUGRADE_SANITIZER_H
 
-#include "emureport.h"
-#include "runs.h"
+#include "run/emureport.h"
+#include "run/runs.h"
 
 /* Parses one tool's output into findings (one per distinct source line),
  * appended to out. Returns the number added. */

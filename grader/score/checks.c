@@ -1,5 +1,5 @@
 /* checks.c - turn the emulator's findings and statistics into graded checks. */
-#include "checks.h"
+#include "score/checks.h"
 
 #include <ctype.h>
 #include <stdio.h>

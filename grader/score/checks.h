@@ -6,10 +6,10 @@
 #ifndef CUGRADE_CHECKS_H
 #define CUGRADE_CHECKS_H
 
-#include "emureport.h"
-#include "results.h"
-#include "rubric.h"
-#include "util.h"
+#include "run/emureport.h"
+#include "report/results.h"
+#include "course/rubric.h"
+#include "util/util.h"
 
 #define CHECK_DETAILS_SHOWN 3
 

@@ -1,5 +1,5 @@
 /* perf.c - read the timing program's results and score them. */
-#include "perf.h"
+#include "score/perf.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
 #ifndef CUGRADE_PERF_H
 #define CUGRADE_PERF_H
 
-#include "rubric.h"
-#include "util.h"
+#include "course/rubric.h"
+#include "util/util.h"
 
 #define PERF_MAX_IMPLS 4
 

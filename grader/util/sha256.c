@@ -1,5 +1,5 @@
 /* sha256.c - a plain SHA-256 (FIPS 180-4): 64-byte blocks, 64 rounds. */
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <stdio.h>
 #include <string.h>

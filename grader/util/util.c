@@ -1,6 +1,6 @@
 /* util.c - growable strings, atomic writes, filesystem helpers, and the
  * SHA-256 of files and folder trees (what a cached result depends on). */
-#include "util.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdarg.h>
 
-#include "sha256.h"
+#include "util/sha256.h"
 
 /* A growable, always NUL-terminated string. Zero-initialise before use. */
 typedef struct {

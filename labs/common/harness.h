@@ -51,7 +51,7 @@
  * _exit(124) when dataset K runs past its limit, whatever the main thread is
  * stuck in. An error ends the process as in single mode (status 2 or 3, or
  * the signal), so the dataset that began and did not end is the one that
- * failed; the grader (grader/runs.c) reruns the datasets after it. A
+ * failed; the grader (grader/run/runs.c) reruns the datasets after it. A
  * malformed LIST exits with status 2 before any dataset begins.
  *
  * CUDA C++ using only the CUDA runtime API and POSIX (pthreads): it is

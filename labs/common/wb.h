@@ -61,7 +61,7 @@
 namespace cugrade_wb {
 
 /* Largest accepted file: each dimension and the element count (as the
- * grader's reader, grader/rawio.h, allows for the element count). */
+ * grader's reader, grader/dataset/rawio.h, allows for the element count). */
 static const long kMaxElements = 1L << 28;
 
 static inline const char *base_name(const char *path)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "util.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 #define SUB "tests/submissions/lab3/"
 

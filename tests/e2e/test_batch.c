@@ -6,7 +6,7 @@
  * SHA-256 test vectors its resume hashes rely on. Runs from the repository
  * root. */
 #include "e2e.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -8,7 +8,7 @@
  * nvcc (compile only); skipped without it. */
 #include "e2e.h"
 
-#include "build.h"
+#include "build/build.h"
 
 Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
 {

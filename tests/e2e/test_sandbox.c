@@ -6,7 +6,7 @@
 #include <limits.h>
 
 #include "e2e.h"
-#include "sandbox.h"
+#include "run/sandbox.h"
 
 typedef struct {
     char dir[64], datasets[128], rubric[128], results[128];

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "archive.h"
-#include "util.h"
+#include "batch/archive.h"
+#include "util/util.h"
 
 static char dir[64];
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "checks.h"
-#include "emureport.h"
+#include "score/checks.h"
+#include "run/emureport.h"
 
 static char path[64];
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 #include "matbin.h"
 
 static const tolerance_t lab_tol = {1e-4, 1e-4};

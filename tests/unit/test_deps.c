@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "runner.h"
-#include "util.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 typedef struct {
     char dir[64];

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen.h"
-#include "util.h"
+#include "dataset/gen.h"
+#include "util/util.h"
 
 static char tmpdir[64];
 

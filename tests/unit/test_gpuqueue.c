@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gpuqueue.h"
-#include "util.h"
+#include "batch/gpuqueue.h"
+#include "util/util.h"
 
 static char dir[64];
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runs.h"
+#include "run/runs.h"
 
 /* The driver writes every marker as "\n" + line + "\n". */
 #define BEGIN(k) "\ncugrade-dataset-begin " #k "\n"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "html_class.h"
-#include "html_report.h"
-#include "util.h"
+#include "report/html_class.h"
+#include "report/html_report.h"
+#include "util/util.h"
 
 #define EVIL "</pre><script>alert(1)</script><img src=x onerror=\"alert(2)\">'"
 

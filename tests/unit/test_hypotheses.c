@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "hypotheses.h"
+#include "compare/compare.h"
+#include "compare/hypotheses.h"
 #include "matbin.h"
 
 static const tolerance_t lab_tol = {1e-4, 1e-3}; /* labs/lab3/lab.json */

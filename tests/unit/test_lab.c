@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lab.h"
+#include "course/lab.h"
 
 #define ROOT "tests/fixtures/lab_root"
 

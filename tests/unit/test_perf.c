@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "perf.h"
+#include "score/perf.h"
 
 #define DEVICE                                                                                     \
     "device NVIDIA H200\nsm_clock_mhz 1980\nbandwidth_gbs 4800\nl2_bytes 62914560\nsms 132\n"     \

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "png.h"
-#include "util.h"
+#include "report/png.h"
+#include "util/util.h"
 
 typedef struct {
     uint32_t width, height;

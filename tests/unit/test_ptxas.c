@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ptxas.h"
+#include "build/ptxas.h"
 
 static const char *report =
     "ptxas info    : 0 bytes gmem\n"

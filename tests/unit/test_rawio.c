@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rawio.h"
-#include "util.h"
+#include "dataset/rawio.h"
+#include "util/util.h"
 
 static matrix_t parse_ok(const char *text)
 {

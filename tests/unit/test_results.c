@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
-#include "util.h"
+#include "report/results.h"
+#include "util/util.h"
 
 static struct json_object *member(struct json_object *obj, const char *key)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runner.h"
-#include "util.h"
+#include "run/runner.h"
+#include "util/util.h"
 
 static run_result_t run_sh(const char *script, double timeout_s, size_t cap)
 {

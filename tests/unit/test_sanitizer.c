@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checks.h"
-#include "sanitizer.h"
-#include "util.h"
+#include "score/checks.h"
+#include "run/sanitizer.h"
+#include "util/util.h"
 
 static char *fixture(const char *name)
 {

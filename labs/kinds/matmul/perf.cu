@@ -504,7 +504,7 @@ static void report_impl(const bench_t *b, int impl, const unsigned long long *wr
         wrong_reps += wrong[r] != 0;
     }
     double flop = 2.0 * b->s.m * (double)b->s.k * b->s.n;
-    /* The grader reads the first six pairs in this order (grader/perf.c). */
+    /* The grader reads the first six pairs in this order (grader/score/perf.c). */
     printf("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gflops %.6g wrong %llu "
            "wrong_reps %d min_ms %.6g max_ms %.6g\n",
            IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, flop / (st.median * 1e6), worst,
