@@ -81,9 +81,10 @@ bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
 
-bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a
+# emucc shares the grader's file helpers (grader/util/util.c), from its library.
+bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a $(B)/libcugrade.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a -o $@
+	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a $(B)/libcugrade.a -o $@
 
 # ---- grading -----------------------------------------------------------------
 grade: all | deps

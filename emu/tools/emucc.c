@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "emucc_args.h"
+#include "util/util.h"
 #include "launch_rewrite.h"
 
 /* Where and with what emucc builds. */
@@ -88,58 +89,6 @@ static char *file_stem(const char *path)
     return stem;
 }
 
-static int mkdir_parents(const char *path)
-{
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
-        return -1;
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-static char *read_whole_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *grown = realloc(buf, cap *= 2);
-            if (!grown)
-                free(buf);
-            buf = grown;
-        }
-    }
-    bool bad = !buf || ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
-static int write_whole_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return -1;
-    size_t n = strlen(text);
-    bool ok = fwrite(text, 1, n, f) == n;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* ---- environment: root, compilers, work directory ---------------------------- */
 
 static int find_root(char *root, size_t n)
@@ -162,7 +111,7 @@ static int make_work_dir(const options *o, build_env *env)
         env->work_dir_is_temp = false;
         if (snprintf(env->work_dir, sizeof env->work_dir, "%s", o->keep_dir) >= (int)sizeof env->work_dir)
             return -1;
-        return mkdir_parents(env->work_dir);
+        return mkdir_p(env->work_dir, NULL, 0);
     }
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
@@ -258,12 +207,12 @@ static int run_command(const arglist *cmd, bool verbose)
 static char *rewrite_cuda(build_env *env, size_t index, const char *input, bool verbose)
 {
     size_t len;
-    char *src = read_whole_file(input, &len);
+    char err[PATH_MAX + 256];
+    char *src = read_file(input, &len, err, sizeof err);
     if (!src) {
-        fprintf(stderr, "emucc: cannot read %s: %s\n", input, strerror(errno));
+        fprintf(stderr, "emucc: %s\n", err);
         return NULL;
     }
-    char err[PATH_MAX + 256];
     char *text = emu_rewrite(src, len, input, err, sizeof err);
     free(src);
     if (!text) {
@@ -273,10 +222,10 @@ static char *rewrite_cuda(build_env *env, size_t index, const char *input, bool 
     char *cpp = work_path(env, index, input, ".cu.cpp");
     if (verbose)
         fprintf(stderr, "emucc: rewrite %s -> %s\n", input, cpp);
-    int rc = write_whole_file(cpp, text);
+    int rc = write_file_atomic(cpp, text, strlen(text), err, sizeof err);
     free(text);
     if (rc != 0) {
-        fprintf(stderr, "emucc: cannot write %s: %s\n", cpp, strerror(errno));
+        fprintf(stderr, "emucc: %s\n", err);
         free(cpp);
         return NULL;
     }

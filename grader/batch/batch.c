@@ -9,7 +9,7 @@
 #include "batch/batch.h"
 #include "batch/batch_job.h"
 #include "batch/batch_progress.h"
-#include "cli/commands.h"
+#include "util/cugrade.h"
 #include "course/lab.h"
 #include "report/results.h"
 #include "run/runner.h"

@@ -7,7 +7,7 @@
  * reason, no results.json and no inputs hash are written, so the gradebook
  * has no row for it and --resume grades it again. */
 #include "batch/batch_job.h"
-#include "cli/commands.h"
+#include "util/cugrade.h"
 #include "pipeline/grade.h"
 #include "util/util.h"
 

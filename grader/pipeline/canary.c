@@ -6,7 +6,7 @@
  * read its stamp. */
 #include "pipeline/canary.h"
 #include "build/build.h"
-#include "cli/commands.h"
+#include "util/cugrade.h"
 #include "report/results.h"
 #include "run/runs.h"
 #include "util/util.h"

@@ -10,7 +10,7 @@
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "score/checks.h"
-#include "cli/commands.h"
+#include "util/cugrade.h"
 #include "run/emureport.h"
 #include "batch/gpuqueue.h"
 #include "pipeline/grade_inputs.h"

@@ -105,7 +105,7 @@ static int start_child(child_t *c)
         return -1;
     }
     pid_t parent = getpid();
-    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec) : NULL;
+    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd) : NULL;
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0) {

@@ -6,13 +6,19 @@
 #include "util/util.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
+#include <spawn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define MAX_HIDDEN 16
 #define MAX_ARGS 256
@@ -45,6 +51,8 @@ static int find_bwrap(void)
     return 0;
 }
 
+/* bwrap runs `true` in the sandbox: 1 if it exits 0 within 10 s. Spawned
+ * here, not through runner.c, which is built on top of this file. */
 static int trial_run(void)
 {
     char *argv[32];
@@ -54,12 +62,25 @@ static int trial_run(void)
         argv[n++] = (char *)base_args[i];
     argv[n++] = "true";
     argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .timeout_s = 10};
-    run_result_t r;
-    run_one(&spec, &r);
-    int ok = r.exited && r.exit_code == 0;
-    run_result_free(&r);
-    return ok;
+    posix_spawn_file_actions_t quiet;
+    posix_spawn_file_actions_init(&quiet);
+    posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int spawned = posix_spawn(&pid, bwrap_path, &quiet, NULL, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&quiet);
+    if (!spawned)
+        return 0;
+    int status = 0;
+    for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) == 0; waited_ms += 10) {
+        if (waited_ms >= 10000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return 0;
+        }
+        usleep(10000);
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 int sandbox_available(void)
@@ -132,9 +153,9 @@ static void add_nvidia_devices(char **argv, int *n)
     closedir(d);
 }
 
-char **sandbox_wrap_argv(const run_spec_t *spec)
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd)
 {
-    if (!sandbox_available() || !spec->cwd)
+    if (!sandbox_available() || !cwd)
         return NULL;
     hide_own_datasets();
     char **argv = calloc(MAX_ARGS, sizeof *argv);
@@ -147,14 +168,14 @@ char **sandbox_wrap_argv(const run_spec_t *spec)
         add(argv, &n, hidden[i]);
     }
     char progdir[PATH_MAX];
-    snprintf(progdir, sizeof progdir, "%s", spec->argv[0]);
+    snprintf(progdir, sizeof progdir, "%s", program_argv[0]);
     add_mount(argv, &n, "--ro-bind", dirname(progdir));
-    add_mount(argv, &n, "--bind", spec->cwd);
+    add_mount(argv, &n, "--bind", cwd);
     add_nvidia_devices(argv, &n);
     add(argv, &n, "--chdir");
-    add(argv, &n, spec->cwd);
+    add(argv, &n, cwd);
     add(argv, &n, "--");
-    for (char *const *a = spec->argv; *a; a++)
+    for (char *const *a = program_argv; *a; a++)
         add(argv, &n, *a);
     return argv;
 }

@@ -7,8 +7,6 @@
 #ifndef CUGRADE_SANDBOX_H
 #define CUGRADE_SANDBOX_H
 
-#include "run/runner.h"
-
 #define SANDBOX_FSIZE_LIMIT (64L * 1024 * 1024) /* fallback: largest file a run may write */
 #define SANDBOX_NPROC_LIMIT 512L                /* fallback: processes (not for root) */
 
@@ -22,10 +20,11 @@ const char *sandbox_description(void);
 void sandbox_hide_dir(const char *dir);
 void sandbox_set_results_dir(const char *dir);
 
-/* The argv that runs spec's program inside bwrap (NULL-terminated, malloc'd,
- * free with sandbox_argv_free), or NULL when the sandbox is unavailable.
- * Call in the parent, before fork. */
-char **sandbox_wrap_argv(const run_spec_t *spec);
+/* The argv that runs program_argv inside bwrap with cwd as its working and
+ * only writable folder (NULL-terminated, malloc'd, free with
+ * sandbox_argv_free), or NULL when the sandbox is unavailable or cwd is
+ * NULL. Call in the parent, before fork. */
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd);
 void sandbox_argv_free(char **argv);
 
 /* In the child, fallback only: rlimits on processes and file size. */
