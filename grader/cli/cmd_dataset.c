@@ -3,6 +3,8 @@
 #include "cli/commands.h"
 #include "dataset/dataset.h"
 #include "dataset/gen.h"
+#include "course/lab.h"
+#include "kinds/kind.h"
 #include "util/util.h"
 
 #include <getopt.h>
@@ -12,52 +14,43 @@
 
 static void dataset_usage(FILE *to)
 {
-    fputs("usage: cugrade dataset --lab lab3 --shape MxKxN [--seed S] [--values course|signed] --out DIR\n"
-          "       cugrade dataset --check DIR...\n"
+    fputs("usage: cugrade dataset --lab LAB --shape SHAPE [--seed S] [--values course|signed] --out DIR\n"
+          "       cugrade dataset [--lab LAB] --check DIR...\n"
           "\n"
-          "The first form writes DIR/input0.raw (MxK), input1.raw (KxN) and output.raw (MxN, the\n"
-          "product computed in double precision), deterministically from the seed, atomically.\n"
-          "The second re-computes every dataset under each DIR and reports any that disagree.\n",
+          "The first form writes DIR/input0.raw.. and output.raw (computed in double precision)\n"
+          "for a dataset of the lab's kind (matmul: SHAPE is MxKxN; reduction: N),\n"
+          "deterministically from the seed, atomically. The second re-computes every dataset\n"
+          "under each DIR with the lab's kind (default lab3) and reports any that disagree.\n",
           to);
 }
 
-static int generate(const char *lab, const char *shape, unsigned long long seed, const char *values,
-                    const char *out)
+static int generate(const lab_t *lab, const char *shape, unsigned long long seed,
+                    const char *values, const char *out)
 {
-    int m, k, n;
     value_kind_t kind;
-    char err[1024];
-    if (strcmp(lab, "lab3") != 0) {
-        fprintf(stderr, "cugrade dataset: no generator for lab '%s' (known: lab3)\n", lab);
-        return EXIT_USAGE;
-    }
-    if (parse_shape(shape, &m, &k, &n) != 0) {
-        fprintf(stderr, "cugrade dataset: bad --shape '%s': expected MxKxN, e.g. 417x210x519\n", shape);
-        return EXIT_USAGE;
-    }
+    char err[1024], text[64];
     if (value_kind_parse(values, &kind) != 0) {
         fprintf(stderr, "cugrade dataset: bad --values '%s': course or signed\n", values);
         return EXIT_USAGE;
     }
-    if ((long)m * k > RAW_MAX_ELEMS || (long)k * n > RAW_MAX_ELEMS || (long)m * n > RAW_MAX_ELEMS) {
-        fprintf(stderr, "cugrade dataset: shape %s is too large\n", shape);
+    dataset_t d;
+    if (lab->kind->generate(shape, seed, kind, &d, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade dataset: --shape: %s\n", err);
         return EXIT_USAGE;
     }
-    matrix_t mats[2], c;
-    gen_matmul(m, k, n, seed, kind, &mats[0], &mats[1], &c);
-    int rc = dataset_write(out, mats, 2, &c, err, sizeof err);
+    int rc = dataset_write(out, d.inputs, d.ninputs, &d.expected, err, sizeof err);
     if (rc != 0)
         fprintf(stderr, "cugrade dataset: %s\n", err);
-    else
-        printf("%s: %dx%d * %dx%d -> %dx%d (seed %llu, %s values)\n", out, m, k, k, n, m, n, seed, values);
-    matrix_free(&mats[0]);
-    matrix_free(&mats[1]);
-    matrix_free(&c);
+    else {
+        lab->kind->shape_text(&d, text, sizeof text);
+        printf("%s: %s %s (seed %llu, %s values)\n", out, lab->kind->name, text, seed, values);
+    }
+    dataset_free(&d);
     return rc == 0 ? 0 : EXIT_CANNOT_GRADE;
 }
 
 /* Checks every dataset under one folder; returns the number that failed. */
-static int check_folder(const char *dir, int *checked)
+static int check_folder(const lab_t *lab, const char *dir, int *checked)
 {
     dataset_ref_t *refs;
     int n, bad = 0;
@@ -70,12 +63,13 @@ static int check_folder(const char *dir, int *checked)
         dataset_t d;
         char shape[64];
         (*checked)++;
-        if (dataset_load(&refs[i], 2, &d, err, sizeof err) != 0 ||
-            check_matmul(&refs[i], &d, err, sizeof err) != 0) {
+        if (dataset_load(&refs[i], lab->inputs, &d, err, sizeof err) != 0 ||
+            lab->kind->check_shapes(&refs[i], &d, err, sizeof err) != 0 ||
+            lab->kind->verify(&refs[i], &d, err, sizeof err) != 0) {
             printf("FAIL %s\n", err);
             bad++;
         } else {
-            dataset_shape(&d, shape, sizeof shape);
+            lab->kind->shape_text(&d, shape, sizeof shape);
             printf("ok   %s (%s)\n", refs[i].dir, shape);
         }
         dataset_free(&d);
@@ -107,6 +101,12 @@ int cmd_dataset(int argc, char **argv)
         default: dataset_usage(stderr); return EXIT_USAGE;
         }
     }
+    lab_t lab_info;
+    char err[2048];
+    if (lab_load(cugrade_root(), lab, &lab_info, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade dataset: %s\n", err);
+        return EXIT_CANNOT_GRADE;
+    }
     if (check) {
         if (optind >= argc) {
             dataset_usage(stderr);
@@ -114,7 +114,7 @@ int cmd_dataset(int argc, char **argv)
         }
         int bad = 0, checked = 0;
         for (int i = optind; i < argc; i++)
-            bad += check_folder(argv[i], &checked);
+            bad += check_folder(&lab_info, argv[i], &checked);
         printf("%d dataset%s checked, %d bad\n", checked, checked == 1 ? "" : "s", bad);
         return bad ? 1 : 0;
     }
@@ -122,5 +122,5 @@ int cmd_dataset(int argc, char **argv)
         dataset_usage(stderr);
         return EXIT_USAGE;
     }
-    return generate(lab, shape, seed, values, out);
+    return generate(&lab_info, shape, seed, values, out);
 }

@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare/hypotheses.h"
 #include "matbin.h"
 
 #define NCANDIDATE_TILES 4
@@ -207,13 +206,14 @@ static int boundary_hint(compare_result_t *r, const stripes_t *st, int tile_widt
 
 /* A classic wrong program that reproduces every written element. */
 static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matrix_t *got,
-                           tolerance_t tol, int tile_width, const matmul_inputs_t *in,
+                           tolerance_t tol, int tile_width, const compare_explainer_t *ex,
                            char *ruled_out, size_t len)
 {
-    if (!in || r->wrong == r->never_written)
+    if (!ex || r->wrong == r->never_written)
         return 0;
     hypothesis_result_t h;
-    hypotheses_explain(in->a, in->b, exp, got, tol, tile_width, &h);
+    memset(&h, 0, sizeof h);
+    ex->explain(ex->inputs, exp, got, tol, tile_width, &h);
     snprintf(ruled_out, len, "%s", h.ruled_out);
     if (h.nmatched == 0)
         return 0;
@@ -230,7 +230,7 @@ static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matri
 
 static void choose_hint(compare_result_t *r, const stripes_t *st, const matrix_t *exp,
                         const matrix_t *got, tolerance_t tol, int tile_width,
-                        const matmul_inputs_t *in)
+                        const compare_explainer_t *ex)
 {
     int rows = exp->rows, cols = exp->cols;
     char ruled_out[384] = "";
@@ -241,7 +241,7 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, const matrix_t
                  "store to C?");
         return;
     }
-    if (hypothesis_hint(r, exp, got, tol, tile_width, in, ruled_out, sizeof ruled_out) ||
+    if (hypothesis_hint(r, exp, got, tol, tile_width, ex, ruled_out, sizeof ruled_out) ||
         boundary_hint(r, st, tile_width, rows, cols))
         return;
     if (r->never_written > 0) {
@@ -379,7 +379,7 @@ static void shape_mismatch(const matrix_t *exp, const matrix_t *got, compare_res
 }
 
 int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, int tile_width,
-                     const matmul_inputs_t *in, compare_result_t *r)
+                     const compare_explainer_t *ex, compare_result_t *r)
 {
     memset(r, 0, sizeof *r);
     if (exp->rows != got->rows || exp->cols != got->cols) {
@@ -394,7 +394,7 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
     compare_elements(exp, got, tol, &st, r);
     r->passed = r->wrong == 0;
     if (!r->passed)
-        choose_hint(r, &st, exp, got, tol, tile_width, in);
+        choose_hint(r, &st, exp, got, tol, tile_width, ex);
     return r->passed;
 }
 

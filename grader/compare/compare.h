@@ -62,17 +62,35 @@ typedef struct {
     error_map_t map;     /* where the wrong elements are; none on a shape mismatch */
 } compare_result_t;
 
-/* The inputs of C = A·B (A is MxK, B is KxN), for the hypotheses. */
+/* What a kind's diagnosis by hypothesis found (kinds/): the classic wrong
+ * programs that reproduce the output. */
+#define HYPOTHESIS_MAX_MATCHES 2
+
 typedef struct {
-    const matrix_t *a, *b;
-} matmul_inputs_t;
+    int nmatched;            /* hypotheses that reproduce the output (0: none) */
+    char id[HYPOTHESIS_MAX_MATCHES][32]; /* e.g. "b-transposed", "phases-intdiv" */
+    char hint[1024];          /* the hint for the student ("" when none matched) */
+    char ruled_out[384];     /* what was tried, for a hint when none matched */
+    int ntried;              /* hypotheses tried on this output */
+    long checked;            /* written elements each match was verified on */
+    int sampled;             /* 1: a large output, verified on a sample of elements */
+} hypothesis_result_t;
+
+/* A kind's diagnosis by hypothesis: computes what classic wrong programs
+ * would have written from the dataset's inputs and fills h with those that
+ * reproduce got on every written element. */
+typedef struct {
+    void (*explain)(const void *inputs, const matrix_t *exp, const matrix_t *got, tolerance_t tol,
+                    int tile_width, hypothesis_result_t *h);
+    const void *inputs;
+} compare_explainer_t;
 
 /* Compares got against exp. tile_width is the lab's tile (used, with 8, 16
- * and 32, to recognise boundary patterns and phases); in holds A and B when
- * the lab computes C = A·B (the wrong programs are then tried on them,
- * hypotheses.h), or is NULL. Always fills r; returns r->passed. */
+ * and 32, to recognise boundary patterns and phases); ex, when not NULL, is
+ * the lab kind's diagnosis by hypothesis, tried before the error patterns.
+ * Always fills r; returns r->passed. */
 int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, int tile_width,
-                     const matmul_inputs_t *in, compare_result_t *r);
+                     const compare_explainer_t *ex, compare_result_t *r);
 
 /* One-line summary, e.g. "312 of 65536 elements wrong (max abs err 3.2, max
  * rel err 0.5); 0 never written". Writes into buf. */

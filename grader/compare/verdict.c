@@ -1,6 +1,7 @@
 /* verdict.c - judge one dataset run and explain the verdict; a failing
  * comparison also hands its error map to the dataset's test (results.h). */
 #include "compare/verdict.h"
+#include "kinds/kind.h"
 #include "compare/compare.h"
 #include "run/emureport.h"
 #include "matbin.h"
@@ -188,9 +189,7 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
         return 0;
     }
     compare_result_t cr;
-    matmul_inputs_t in = {&j->data.inputs[0], &j->data.inputs[1]};
-    compare_matrices(&j->data.expected, &got, lab->tol, lab->tile_width,
-                     j->data.ninputs == 2 ? &in : NULL, &cr);
+    lab->kind->compare(lab, &j->data, &got, &cr);
     char summary[512];
     compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "course/config.h"
+#include "kinds/kind.h"
 #include "util/util.h"
 
 #define DEFAULT_TIME_LIMIT_S 30.0
@@ -69,17 +70,26 @@ static int read_style(const cfg_t *c, struct json_object *obj, lab_t *out)
     return 0;
 }
 
-/* "matmul": input0 is MxK, input1 KxN, output MxN; "none": no rule. */
-static int read_shape_rule(const cfg_t *c, struct json_object *obj, lab_t *out)
+/* "kind": what the lab computes (kinds/kind.h); "inputs", when given, must
+ * be the kind's. */
+static int read_kind(const cfg_t *c, struct json_object *obj, lab_t *out)
 {
-    snprintf(out->shape_rule, sizeof out->shape_rule, "none");
-    if (cfg_string(c, obj, NULL, "shape_rule", out->shape_rule, sizeof out->shape_rule) < 0)
+    char name[32], known[128];
+    lab_kind_names(known, sizeof known);
+    int rc = cfg_string(c, obj, NULL, "kind", name, sizeof name);
+    if (rc < 0)
         return -1;
-    if (strcmp(out->shape_rule, "matmul") != 0 && strcmp(out->shape_rule, "none") != 0)
-        return cfg_fail(c, NULL, "shape_rule", "must be \"matmul\" or \"none\", not '%s'",
-                        out->shape_rule);
-    if (strcmp(out->shape_rule, "matmul") == 0 && out->inputs != 2)
-        return cfg_fail(c, NULL, "shape_rule", "\"matmul\" needs \"inputs\": 2");
+    if (rc == 0)
+        return cfg_fail(c, NULL, "kind", "missing (required: one of %s)", known);
+    if (!(out->kind = lab_kind_find(name)))
+        return cfg_fail(c, NULL, "kind", "unknown kind '%s' (known: %s)", name, known);
+    if (!cfg_member(obj, "inputs"))
+        out->inputs = out->kind->inputs;
+    else if (read_int(c, obj, "inputs", 1, MAX_INPUTS, &out->inputs) != 0)
+        return -1;
+    else if (out->inputs != out->kind->inputs)
+        return cfg_fail(c, NULL, "inputs", "a \"%s\" lab has %d inputs, not %d", name,
+                        out->kind->inputs, out->inputs);
     return 0;
 }
 
@@ -267,15 +277,15 @@ static int parse_manifest(const cfg_t *c, struct json_object *root, const char *
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
-                                        "shape_rule", "timing", "wb_type", "datasets", "launch", NULL};
+                                        "kind", "timing", "wb_type", "datasets", "launch", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_launch(c, root, out) != 0 ||
-        read_int(c, root, "inputs", 1, MAX_INPUTS, &out->inputs) != 0 ||
+        read_kind(c, root, out) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
-        read_shape_rule(c, root, out) != 0 || read_timing(c, root, tree, out) != 0 ||
+        read_timing(c, root, tree, out) != 0 ||
         read_wb_type(c, root, out) != 0 || read_datasets_name(c, root, out) != 0)
         return -1;
     return 0;

@@ -13,10 +13,12 @@
  *   "driver": "driver.cu",              host harness, relative to the lab folder
  *   "launch": "launchMatrixMultiplyShared",  kernel style: the function the driver
  *                                       calls (built in as -DCUGRADE_LAUNCH=name)
- *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset
+ *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset (optional:
+ *                                       the kind's; must be the kind's)
  *   "tile_width": 16,                   the handout's TILE_WIDTH (for hints)
- *   "shape_rule": "matmul",             how the dataset shapes must relate: "matmul" (input0
- *                                       MxK, input1 KxN, output MxN) or "none" (default)
+ *   "kind": "matmul",                   what the lab computes (kinds/kind.h): "matmul" (input0
+ *                                       MxK, input1 KxN, output MxN) or "reduction" (a dot
+ *                                       product of two vectors)
  *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
  *   "time_limit_s": 20,                 default per-dataset limit (rubric may override)
  *   "timing": {                         optional: the GPU performance test
@@ -35,7 +37,9 @@
 
 #include "compare/compare.h"
 
-typedef struct {
+struct lab_kind;
+
+typedef struct lab {
     char name[64];
     char title[128];
     char style[16];              /* "kernel" or "program" */
@@ -47,7 +51,7 @@ typedef struct {
     char launch[64];             /* kernel style: the launch function (-DCUGRADE_LAUNCH=) */
     int inputs;
     int tile_width;
-    char shape_rule[16];         /* "matmul" or "none" */
+    const struct lab_kind *kind; /* lab.json "kind" (kinds/kind.h) */
     tolerance_t tol;
     double time_limit_s;
     int has_timing;

@@ -101,30 +101,6 @@ int dataset_load(const dataset_ref_t *ref, int ninputs, dataset_t *out, char *er
     return 0;
 }
 
-int dataset_check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
-{
-    if (d->ninputs != 2)
-        return fail(err, errlen, "%s: matrix multiplication needs input0.raw and input1.raw", ref->dir);
-    const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
-    if (a->cols != b->rows)
-        return fail(err, errlen,
-                    "%s/input1.raw:1: B is %dx%d but A (input0.raw) is %dx%d: B must have %d rows "
-                    "(A's columns)",
-                    ref->dir, b->rows, b->cols, a->rows, a->cols, a->cols);
-    if (c->rows != a->rows || c->cols != b->cols)
-        return fail(err, errlen, "%s/output.raw:1: C is %dx%d but A*B is %dx%d", ref->dir, c->rows,
-                    c->cols, a->rows, b->cols);
-    return 0;
-}
-
-void dataset_shape(const dataset_t *d, char *buf, size_t buflen)
-{
-    if (d->ninputs == 2 && d->inputs[0].cols == d->inputs[1].rows)
-        snprintf(buf, buflen, "%dx%dx%d", d->inputs[0].rows, d->inputs[0].cols, d->inputs[1].cols);
-    else
-        snprintf(buf, buflen, "%dx%d", d->expected.rows, d->expected.cols);
-}
-
 void dataset_free(dataset_t *d)
 {
     for (int i = 0; i < d->ninputs; i++)

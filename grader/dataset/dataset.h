@@ -1,6 +1,6 @@
 /* dataset.h - a lab's datasets on disk: datasets/<lab>/<name>/input0.raw,
- * input1.raw, ..., output.raw (libwb layout). Listing, loading, and the
- * shape rules of matrix multiplication. */
+ * input1.raw, ..., output.raw (libwb layout). Listing and loading; what
+ * the shapes must be is the lab kind's (kinds/kind.h). */
 #ifndef CUGRADE_DATASET_H
 #define CUGRADE_DATASET_H
 
@@ -30,13 +30,6 @@ int dataset_list(const char *dir, dataset_ref_t **out, int *n, char *err, size_t
 
 /* Reads input0..input<ninputs-1>.raw and output.raw. */
 int dataset_load(const dataset_ref_t *ref, int ninputs, dataset_t *out, char *err, size_t errlen);
-
-/* Matrix multiplication: A (input0) is MxK, B (input1) is KxN, C (output)
- * is MxN. err names the file whose header disagrees. */
-int dataset_check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
-
-/* "417x210x519" (MxKxN) for matmul datasets, else the output's "RxC". */
-void dataset_shape(const dataset_t *d, char *buf, size_t buflen);
 
 void dataset_free(dataset_t *d);
 

@@ -1,4 +1,5 @@
-/* gen.c - generate and verify matrix-multiplication datasets. */
+/* gen.c - what every kind's dataset generator shares: seeded values like
+ * the course files' and a dataset written to disk as a whole. */
 #include "dataset/gen.h"
 #include "util/util.h"
 
@@ -16,16 +17,6 @@ int value_kind_parse(const char *s, value_kind_t *out)
     else if (strcmp(s, "signed") == 0)
         *out = VALUES_SIGNED;
     else
-        return -1;
-    return 0;
-}
-
-int parse_shape(const char *s, int *m, int *k, int *n)
-{
-    char tail;
-    if (sscanf(s, "%dx%dx%d%c", m, k, n, &tail) != 3)
-        return -1;
-    if (*m < 1 || *k < 1 || *n < 1 || *m > RAW_MAX_DIM || *k > RAW_MAX_DIM || *n > RAW_MAX_DIM)
         return -1;
     return 0;
 }
@@ -49,7 +40,7 @@ static float random_value(uint64_t *state, value_kind_t kind)
     return (float)tenths / 10.0f;
 }
 
-static void fill_random(matrix_t *mat, int rows, int cols, uint64_t *state, value_kind_t kind)
+void gen_fill_random(matrix_t *mat, int rows, int cols, uint64_t *state, value_kind_t kind)
 {
     mat->rows = rows;
     mat->cols = cols;
@@ -62,41 +53,6 @@ static void fill_random(matrix_t *mat, int rows, int cols, uint64_t *state, valu
     }
     if (!any_nonzero)
         mat->data[0] = 1.0f; /* a dataset of zeros would let a do-nothing kernel pass */
-}
-
-void matmul_double(const matrix_t *a, const matrix_t *b, double *c, double *mag)
-{
-    int m = a->rows, k = a->cols, n = b->cols;
-    for (int i = 0; i < m; i++) {
-        for (int j = 0; j < n; j++) {
-            double sum = 0.0, abs_sum = 0.0;
-            for (int p = 0; p < k; p++) {
-                double prod = (double)a->data[(size_t)i * k + p] * (double)b->data[(size_t)p * n + j];
-                sum += prod;
-                abs_sum += fabs(prod);
-            }
-            c[(size_t)i * n + j] = sum;
-            if (mag)
-                mag[(size_t)i * n + j] = abs_sum;
-        }
-    }
-}
-
-void gen_matmul(int m, int k, int n, uint64_t seed, value_kind_t kind, matrix_t *a, matrix_t *b,
-                matrix_t *c)
-{
-    uint64_t state = seed;
-    fill_random(a, m, k, &state, kind);
-    fill_random(b, k, n, &state, kind);
-    size_t count = (size_t)m * n;
-    double *exact = malloc(count * sizeof(double));
-    matmul_double(a, b, exact, NULL);
-    c->rows = m;
-    c->cols = n;
-    c->data = malloc(count * sizeof(float));
-    for (size_t i = 0; i < count; i++)
-        c->data[i] = (float)exact[i];
-    free(exact);
 }
 
 int dataset_write(const char *dir, const matrix_t *inputs, int ninputs, const matrix_t *output,
@@ -136,33 +92,3 @@ int dataset_write(const char *dir, const matrix_t *inputs, int ninputs, const ma
     return 0;
 }
 
-int check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
-{
-    if (dataset_check_matmul(ref, d, err, errlen) != 0)
-        return -1;
-    const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
-    size_t count = (size_t)c->rows * c->cols;
-    double *exact = malloc(count * sizeof(double)), *mag = malloc(count * sizeof(double));
-    matmul_double(a, b, exact, mag);
-    long bad = 0;
-    size_t first = 0;
-    for (size_t i = 0; i < count; i++) {
-        double tol = 1e-5 * mag[i] + 1e-6;
-        if (!(fabs((double)c->data[i] - exact[i]) <= tol)) {
-            if (bad++ == 0)
-                first = i;
-        }
-    }
-    int rc = 0;
-    if (bad) {
-        int row = (int)(first / (size_t)c->cols), col = (int)(first % (size_t)c->cols);
-        rc = fail(err, errlen,
-                  "%s/output.raw: %ld of %zu elements disagree with input0.raw x input1.raw; the "
-                  "first is row %d, col %d: the file has %.9g, the inputs give %.9g. Is an input "
-                  "transposed, or from another dataset?",
-                  ref->dir, bad, count, row, col, (double)c->data[first], exact[first]);
-    }
-    free(exact);
-    free(mag);
-    return rc;
-}

@@ -153,27 +153,43 @@ static int is_nonfinite_token(const token_t *t)
            (strncasecmp(t->s + i, "nan", 3) == 0 || strncasecmp(t->s + i, "inf", 3) == 0);
 }
 
-/* Reads the header line: exactly two non-negative integers within limits.
- * *line is the header's line. */
-static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols, int *line,
-                        char *err, size_t errlen)
+/* A vector's length (libwb's vector files: a header of one number). */
+static int check_length(const char *name, const token_t *t, long n, char *err, size_t errlen)
+{
+    if (n > RAW_MAX_ELEMS)
+        return fail(err, errlen, "%s:%d: absurd vector length %.*s (at most %ld elements)", name,
+                    t->line, (int)t->len, t->s, RAW_MAX_ELEMS);
+    if (n == 0)
+        return fail(err, errlen, "%s:%d: empty vector (length 0)", name, t->line);
+    return 0;
+}
+
+/* Reads the header line: two non-negative integers "rows cols" (a matrix),
+ * or one, "n" (a vector: n rows of one column), within limits. *line is the
+ * header's line. */
+static int parse_header(const char *name, scanner_t *sc, long *rows, long *cols, int *vector,
+                        int *line, char *err, size_t errlen)
 {
     token_t t[3];
     if (!next_token(sc, &t[0]))
-        return fail(err, errlen, "%s:1: empty file (expected a header \"rows cols\")", name);
+        return fail(err, errlen, "%s:1: empty file (expected a header \"rows cols\", or \"n\" for "
+                    "a vector)", name);
     *line = t[0].line;
     int n = 1;
     while (n < 3 && next_token_on_line(sc, &t[n]))
         n++;
-    if (n != 2)
-        return fail(err, errlen, "%s:%d: header must be two integers \"rows cols\", found %s", name,
-                    t[0].line, n < 2 ? "one token" : "more than two tokens");
-    if (header_dimension(name, &t[0], "rows", rows, err, errlen) != 0 ||
-        header_dimension(name, &t[1], "cols", cols, err, errlen) != 0)
+    if (n > 2)
+        return fail(err, errlen, "%s:%d: header must be \"rows cols\" (or \"n\" for a vector), "
+                    "found more than two tokens", name, t[0].line);
+    *vector = n == 1;
+    *cols = 1;
+    if (header_dimension(name, &t[0], *vector ? "the length" : "rows", rows, err, errlen) != 0 ||
+        (!*vector && header_dimension(name, &t[1], "cols", cols, err, errlen) != 0))
         return -1;
     if (sc->solution && (*rows == 0 || *cols == 0))
         return 0; /* an empty answer is an answer (of the wrong shape) */
-    return check_size(name, t, *rows, *cols, err, errlen);
+    return *vector ? check_length(name, &t[0], *rows, err, errlen)
+                   : check_size(name, t, *rows, *cols, err, errlen);
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -335,8 +351,8 @@ static int parse_matrix(const char *name, const char *text, size_t len, int solu
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
         sc.p += 3; /* UTF-8 byte order mark from Windows editors */
     long rows, cols;
-    int last_line = 1;
-    if (parse_header(name, &sc, &rows, &cols, &last_line, err, errlen) != 0)
+    int last_line = 1, vector = 0;
+    if (parse_header(name, &sc, &rows, &cols, &vector, &last_line, err, errlen) != 0)
         return -1;
     long expected = rows * cols;
     long cap = expected < max_values_in(&sc) ? expected : max_values_in(&sc);
@@ -355,6 +371,7 @@ static int parse_matrix(const char *name, const char *text, size_t len, int solu
     }
     out->rows = (int)rows;
     out->cols = (int)cols;
+    out->vector = vector;
     out->data = data;
     return 0;
 }
@@ -395,9 +412,11 @@ static int check_writable(const char *path, const matrix_t *m, char *err, size_t
     if (m->rows <= 0 || m->cols <= 0)
         return fail(err, errlen, "%s: refusing to write an empty matrix (%dx%d)", path, m->rows,
                     m->cols);
-    if (m->rows > RAW_MAX_DIM || m->cols > RAW_MAX_DIM || (long)m->rows * m->cols > RAW_MAX_ELEMS)
-        return fail(err, errlen, "%s: refusing to write an absurd size %dx%d", path, m->rows,
-                    m->cols);
+    if ((m->vector && (m->cols != 1 || (long)m->rows > RAW_MAX_ELEMS)) ||
+        (!m->vector && (m->rows > RAW_MAX_DIM || m->cols > RAW_MAX_DIM ||
+                        (long)m->rows * m->cols > RAW_MAX_ELEMS)))
+        return fail(err, errlen, "%s: refusing to write an absurd size %dx%d%s", path, m->rows,
+                    m->cols, m->vector ? " (vector)" : "");
     for (long i = 0; i < (long)m->rows * m->cols; i++)
         if (!isfinite(m->data[i]))
             return fail(err, errlen,
@@ -424,7 +443,10 @@ int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
     if (check_writable(path, m, err, errlen) != 0)
         return -1;
     strbuf_t sb = {0};
-    sb_appendf(&sb, "%d %d\n", m->rows, m->cols);
+    if (m->vector)
+        sb_appendf(&sb, "%d\n", m->rows);
+    else
+        sb_appendf(&sb, "%d %d\n", m->rows, m->cols);
     char num[32];
     for (int r = 0; r < m->rows; r++) {
         const float *row = m->data + (size_t)r * m->cols;

@@ -1,12 +1,13 @@
 /* rawio.h - libwb ".raw" matrix files: read (tolerant of what real course
  * files contain, strict about structure) and write (atomically).
  *
- * Format: a header line "rows cols", then rows*cols whitespace-separated
+ * Format: a header line "rows cols" (a matrix) or "n" (a vector, read as n
+ * rows of one column), then rows*cols whitespace-separated
  * decimal numbers wrapped over any number of lines. Accepted: "4.", "-0.20",
  * "1e-3", "+2", CRLF line ends, trailing spaces, blank lines. Rejected with
- * "path:line: message": a missing/bad header, a header with other than two
+ * "path:line: message": a missing/bad header, a header with more than two
  * numbers, negative or zero-overflowing or absurd sizes (each dimension at
- * most RAW_MAX_DIM, product at most RAW_MAX_ELEMS), a token that is not a
+ * most RAW_MAX_DIM, product, or a vector's length, at most RAW_MAX_ELEMS), a token that is not a
  * number (including nan/inf), too few values, too many values. */
 #ifndef CUGRADE_RAWIO_H
 #define CUGRADE_RAWIO_H
@@ -19,6 +20,7 @@
 typedef struct {
     int rows, cols;
     float *data; /* rows*cols, row-major; malloc'd */
+    int vector;  /* 1: a libwb vector file (header "n"): rows = n, cols = 1 */
 } matrix_t;
 
 /* 0 on success; on failure -1 and err holds "path:line: message". */

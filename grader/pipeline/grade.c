@@ -7,6 +7,7 @@
  * the student's file does not build or passes no dataset; else no grade.
  * Student code never runs in this process, and never sees expected outputs. */
 #include "pipeline/grade.h"
+#include "kinds/kind.h"
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "score/checks.h"
@@ -196,32 +197,25 @@ static void gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
         fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
 }
 
-static int is_uneven(const ds_job_t *j, int tile)
-{
-    if (j->load_failed || j->data.ninputs != 2)
-        return 0;
-    return j->data.inputs[0].rows % tile || j->data.inputs[0].cols % tile ||
-           j->data.inputs[1].cols % tile;
-}
-
 /* On the gpu backend, compute-sanitizer adds its findings from the real GPU
- * on the smallest dataset whose sides are not multiples of the tile, with
- * several tile phases if there is one (and that ran to its end: an endless
- * loop would only hang the sanitizer too).
+ * on the smallest dataset of the best tier the lab kind gives (matmul: sides
+ * not multiples of the tile, several tile phases if there is one) that ran
+ * to its end (an endless loop would only hang the sanitizer too).
  * One dataset: its four tools are the costliest part of a GPU grading, and
  * each one holds the GPU's queue while it runs. */
 static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, const lab_t *lab)
 {
-    int best = -1;
-    /* first choice: several tile phases (K > TILE_WIDTH), where a missing barrier races */
-    for (int pass = 0; pass < 2 && best < 0; pass++)
-        for (int i = 0; i < n; i++) {
-            int finished = runs[i].started && runs[i].result.exited;
-            int phases_ok = pass == 1 || runs[i].job->data.inputs[0].cols > lab->tile_width;
-            if (finished && phases_ok && is_uneven(runs[i].job, lab->tile_width) &&
-                (best < 0 || runs[i].job->flop < runs[best].job->flop))
-                best = i;
+    int best = -1, best_tier = 0;
+    for (int i = 0; i < n; i++) {
+        if (!runs[i].started || !runs[i].result.exited || runs[i].job->load_failed)
+            continue;
+        int tier = lab->kind->sanitize_tier(&runs[i].job->data, lab->tile_width);
+        if (tier > best_tier || (tier == best_tier && tier > 0 &&
+                                 runs[i].job->flop < runs[best].job->flop)) {
+            best = i;
+            best_tier = tier;
         }
+    }
     if (best < 0)
         return;
     const ds_run_t *r = &runs[best];
@@ -354,7 +348,7 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     } else if (perf_parse(rr.output, &pr, err, sizeof err) != 0) {
         sb_appendf(msg, "not run: %s\n", err);
     } else {
-        score = perf_score(rule, &pr, in->lab.tile_width, msg, ok);
+        score = perf_score(rule, &pr, &in->lab, msg, ok);
         grade_set_extra_text(&run->grade, "device", pr.device);
         grade_set_extra_number(&run->grade, "sm_clock_mhz", pr.sm_clock_mhz);
         grade_set_extra_number(&run->grade, "driver_version", pr.driver_version);

@@ -2,6 +2,7 @@
  * process per dataset, or all of them in one process of the driver's list
  * mode, split back into per-dataset results (grouped runs, see runs.h). */
 #include "run/runs.h"
+#include "kinds/kind.h"
 #include "matbin.h"
 #include "run/sandbox.h"
 #include "util/util.h"
@@ -17,15 +18,14 @@
 
 static void load_job(ds_job_t *j, const lab_t *lab)
 {
+    const lab_kind_t *kind = lab->kind;
     if (dataset_load(&j->ref, lab->inputs, &j->data, j->load_error, sizeof j->load_error) != 0 ||
-        (strcmp(lab->shape_rule, "matmul") == 0 &&
-         dataset_check_matmul(&j->ref, &j->data, j->load_error, sizeof j->load_error) != 0)) {
+        kind->check_shapes(&j->ref, &j->data, j->load_error, sizeof j->load_error) != 0) {
         j->load_failed = 1;
         return;
     }
-    dataset_shape(&j->data, j->shape, sizeof j->shape);
-    if (strcmp(lab->shape_rule, "matmul") == 0)
-        j->flop = 2.0 * j->data.inputs[0].rows * j->data.inputs[0].cols * j->data.inputs[1].cols;
+    kind->shape_text(&j->data, j->shape, sizeof j->shape);
+    j->flop = kind->flop(&j->data);
 }
 
 ds_job_t *jobs_load(const dataset_ref_t *refs, int n, const lab_t *lab, const lab_rubric_t *rub)

@@ -22,7 +22,7 @@ typedef struct {
     int load_failed;
     char load_error[2048];
     char shape[64];       /* "417x210x519" */
-    double flop;          /* 2*M*N*K for matmul datasets, else 0 */
+    double flop;          /* the arithmetic work (the lab kind's flop(): 2*M*N*K for matmul) */
     dataset_rule_t rule;  /* points, visibility, time limit */
 } ds_job_t;
 

@@ -1,21 +1,26 @@
 /* perf.c - read the timing program's results and score them. */
 #include "score/perf.h"
+#include "course/lab.h"
+#include "kinds/kind.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* "impl NAME median_ms M mean_ms M rse R reps K RATE_KEY X wrong W", with
+ * RATE_KEY gflops (matmul) or gbs (reduction). */
 static int parse_impl(const char *line, perf_shape_t *s)
 {
     if (s->nimpls == PERF_MAX_IMPLS)
         return -1;
     perf_impl_t *im = &s->impls[s->nimpls];
     memset(im, 0, sizeof *im);
-    int n = sscanf(line, "impl %15s median_ms %lf mean_ms %lf rse %lf reps %d gflops %lf wrong %ld",
-                   im->name, &im->median_ms, &im->mean_ms, &im->rse, &im->reps, &im->gflops,
+    char key[16];
+    int n = sscanf(line, "impl %15s median_ms %lf mean_ms %lf rse %lf reps %d %15s %lf wrong %ld",
+                   im->name, &im->median_ms, &im->mean_ms, &im->rse, &im->reps, key, &im->rate,
                    &im->wrong);
-    if (n != 7)
+    if (n != 8 || (strcmp(key, "gflops") != 0 && strcmp(key, "gbs") != 0))
         return -1;
     s->nimpls++;
     return 0;
@@ -52,9 +57,9 @@ const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
 static double shape_ratio(const perf_shape_t *s)
 {
     const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
-    if (!st || !ref || !(st->gflops > 0) || !(ref->gflops > 0) || st->wrong > 0)
+    if (!st || !ref || !(st->rate > 0) || !(ref->rate > 0) || st->wrong > 0)
         return -1;
-    return st->gflops / ref->gflops;
+    return st->rate / ref->rate;
 }
 
 /* The geometric mean of the shapes' ratios, 0 if any is unusable. */
@@ -89,6 +94,8 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
                 rc = fail(err, errlen, "timing output line %d: too many shapes", line_no);
             else
                 snprintf(out->shapes[out->nshapes++].shape, sizeof out->shapes[0].shape, "%s", value);
+        } else if (strcmp(key, "copy_gbs") == 0 && out->nshapes > 0) {
+            out->shapes[out->nshapes - 1].copy_gbs = atof(value);
         } else if (strcmp(key, "impl") == 0) {
             if (out->nshapes == 0 || parse_impl(line, &out->shapes[out->nshapes - 1]) != 0)
                 rc = fail(err, errlen, "timing output line %d: malformed: %s", line_no, line);
@@ -104,38 +111,37 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
 }
 
 /* One shape's lines. */
-static void report_shape(const perf_shape_t *s, const perf_result_t *r, int tile_width,
+static void report_shape(const perf_shape_t *s, const perf_result_t *r, const lab_t *lab,
                          strbuf_t *out)
 {
     const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
     const perf_impl_t *naive = perf_impl(s, "naive"), *blas = perf_impl(s, "cublas");
-    if (!st || !ref || !(st->gflops > 0) || !(ref->gflops > 0)) {
+    const char *unit = lab->kind->rate_unit;
+    if (!st || !ref || !(st->rate > 0) || !(ref->rate > 0)) {
         sb_appendf(out, "%s: no usable timing\n", s->shape);
         return;
     }
-    double ratio = st->gflops / ref->gflops;
-    sb_appendf(out, "%s: %.0f GFLOP/s (median of %d, rse %.2f%%), %.2fx the reference (%.0f GFLOP/s)",
-               s->shape, st->gflops, st->reps, 100 * st->rse, ratio, ref->gflops);
-    if (blas && blas->gflops > 0)
-        sb_appendf(out, ", %.2fx cuBLAS FP32 (%.0f GFLOP/s)", st->gflops / blas->gflops, blas->gflops);
-    if (naive && naive->gflops > 0)
-        sb_appendf(out, ", %.2fx the untiled kernel", st->gflops / naive->gflops);
+    double ratio = st->rate / ref->rate;
+    sb_appendf(out, "%s: %.0f %s (median of %d, rse %.2f%%), %.2fx the reference (%.0f %s)",
+               s->shape, st->rate, unit, st->reps, 100 * st->rse, ratio, ref->rate, unit);
+    if (blas && blas->rate > 0)
+        sb_appendf(out, ", %.2fx cuBLAS FP32 (%.0f %s)", st->rate / blas->rate, blas->rate, unit);
+    if (naive && naive->rate > 0)
+        sb_appendf(out, ", %.2fx the untiled kernel", st->rate / naive->rate);
     sb_append(out, "\n");
-    if (r->bandwidth_gbs > 0)
-        sb_appendf(out, "  bandwidth-bound ceiling for TILE_WIDTH %d: %.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
-                   tile_width, r->bandwidth_gbs / 4.0 * tile_width, r->bandwidth_gbs, tile_width);
+    lab->kind->perf_bound(lab, r, s, st, out);
     if (st->wrong > 0)
         sb_appendf(out, "  FAILED: %ld wrong elements in the timed outputs\n", st->wrong);
 }
 
-double perf_score(const perf_rule_t *rule, const perf_result_t *r, int tile_width, strbuf_t *out,
-                  int *ok)
+double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *lab,
+                  strbuf_t *out, int *ok)
 {
     *ok = 0;
     sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d, CUDA %d):\n", r->device, r->sm_clock_mhz,
                r->driver_version, r->runtime_version);
     for (int i = 0; i < r->nshapes; i++)
-        report_shape(&r->shapes[i], r, tile_width, out);
+        report_shape(&r->shapes[i], r, lab, out);
     double speed = speed_ratio(r);
     if (!(speed > 0)) {
         sb_append(out, "no performance points: a timed output was wrong or a timing is missing\n");

@@ -1,9 +1,9 @@
 /* perf.h - the performance test: parse what the lab's timing program
  * (labs/kinds/matmul/perf.cu) printed on a GPU, and score the student's speed
  * relative to the lab's reference kernel on a linear scale from the rubric.
- * The report gives GFLOP/s, the ratios to the reference and to cuBLAS, the
- * speed-up over the untiled kernel and the lecture's bandwidth-bound
- * ceiling, (bandwidth / 4 B) x TILE_WIDTH FLOP/s. */
+ * The report gives the rate in the lab kind's unit (GFLOP/s for matmul, GB/s
+ * for a reduction), the ratios to the reference and to cuBLAS, the speed-up
+ * over a baseline, and the kind's bound (kinds/kind.h perf_bound). */
 #ifndef CUGRADE_PERF_H
 #define CUGRADE_PERF_H
 
@@ -14,13 +14,15 @@
 
 typedef struct {
     char name[16];        /* student, reference, naive, cublas */
-    double median_ms, mean_ms, rse, gflops;
+    double median_ms, mean_ms, rse;
+    double rate;          /* in the lab kind's unit: "gflops" (GFLOP/s) or "gbs" (GB/s) */
     int reps;
     long wrong;           /* wrong elements in its timed outputs */
 } perf_impl_t;
 
 typedef struct {
     char shape[32];
+    double copy_gbs;      /* reduction labs: the device's measured copy bandwidth (0: none) */
     perf_impl_t impls[PERF_MAX_IMPLS];
     int nimpls;
 } perf_shape_t;
@@ -44,7 +46,8 @@ const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 /* Appends the report to out and returns the score (0..rule->points); *ok is
  * set when the student's timed outputs were all right and the speed earned
  * the full points. */
-double perf_score(const perf_rule_t *rule, const perf_result_t *r, int tile_width, strbuf_t *out,
-                  int *ok);
+struct lab;
+double perf_score(const perf_rule_t *rule, const perf_result_t *r, const struct lab *lab,
+                  strbuf_t *out, int *ok);
 
 #endif

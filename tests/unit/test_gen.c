@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dataset/gen.h"
+#include "kinds/matmul.h"
 #include "util/util.h"
 
 static char tmpdir[64];

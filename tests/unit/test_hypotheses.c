@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
-#include "compare/hypotheses.h"
+#include "kinds/matmul_hypotheses.h"
 #include "matbin.h"
 
 static const tolerance_t lab_tol = {1e-4, 1e-3}; /* labs/lab3/lab.json */
@@ -196,7 +196,8 @@ static int explain(const mm_t *p, const matrix_t *got, hypothesis_result_t *r)
 static compare_result_t compare_with_inputs(const mm_t *p, const matrix_t *got)
 {
     compare_result_t cr;
-    compare_matrices(&p->exp, got, lab_tol, LAB_TILE, &(matmul_inputs_t){&p->a, &p->b}, &cr);
+    compare_explainer_t ex = matmul_explainer(&(matmul_inputs_t){&p->a, &p->b});
+    compare_matrices(&p->exp, got, lab_tol, LAB_TILE, &ex, &cr);
     return cr;
 }
 
@@ -734,7 +735,8 @@ Test(hypothesis, shape_mismatch_returns_nothing)
     cr_assert_eq(hypotheses_explain(&empty, &empty, &empty, &empty, lab_tol, 16, &r), 0);
     /* compare on inputs that do not fit: no hypothesis, no crash */
     compare_result_t cr;
-    compare_matrices(&p.exp, &got, lab_tol, 16, &(matmul_inputs_t){&p.a, &b_wrong}, &cr);
+    compare_explainer_t ex = matmul_explainer(&(matmul_inputs_t){&p.a, &b_wrong});
+    compare_matrices(&p.exp, &got, lab_tol, 16, &ex, &cr);
     cr_assert_not(cr.passed);
     cr_assert_neq(cr.hint, HINT_HYPOTHESIS);
     free(got.data);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "course/lab.h"
+#include "kinds/kind.h"
 
 #define ROOT "tests/fixtures/lab_root"
 
@@ -41,7 +42,7 @@ Test(lab_load, the_real_lab3)
     cr_assert_eq(lab.tile_width, 16);
     cr_assert(lab.tol.rtol >= 0 && lab.tol.atol >= 0);
     cr_assert(lab.time_limit_s > 0);
-    cr_assert_str_eq(lab.shape_rule, "matmul");
+    cr_assert_str_eq(lab.kind->name, "matmul");
     cr_assert(lab.has_timing);
     cr_assert_str_eq(lab.timing_program, "labs/lab3/../kinds/matmul/perf.cu");
     cr_assert_str_eq(lab.timing_reference, "reference/lab3/matmul.cu");
@@ -75,7 +76,7 @@ Test(lab_load, program_style_needs_no_driver)
     lab_t lab = load_ok(ROOT, "program");
     cr_assert_str_eq(lab.style, "program");
     cr_assert_str_eq(lab.driver_path, "");
-    cr_assert_eq(lab.inputs, 1);
+    cr_assert_eq(lab.inputs, 2);
     cr_assert_eq(lab.tile_width, 1);
     cr_assert_eq(lab.tol.rtol, 0);
     cr_assert_eq(lab.tol.atol, 0.5);
@@ -170,7 +171,7 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, shape_rule, timing, wb_type, datasets, launch)");
+                                "time_limit_s, kind, timing, wb_type, datasets, launch)");
 }
 
 Test(lab_reject, time_limit)
@@ -178,11 +179,13 @@ Test(lab_reject, time_limit)
     expect_error("time_limit_zero", ": time_limit_s: must be a number of seconds > 0 and <= 3600");
 }
 
-Test(lab_load, shape_rule)
+Test(lab_load, kind)
 {
-    cr_assert_str_eq(load_ok(ROOT, "good").shape_rule, "none", "default");
-    expect_error("shape_rule_unknown", ": shape_rule: must be \"matmul\" or \"none\", not 'conv'");
-    expect_error("shape_rule_needs_two_inputs", ": shape_rule: \"matmul\" needs \"inputs\": 2");
+    cr_assert_str_eq(load_ok(ROOT, "good").kind->name, "matmul");
+    cr_assert_eq(load_ok(ROOT, "good").inputs, 2, "the kind's inputs");
+    cr_assert_str_eq(load_ok(".", "lab2").kind->name, "matmul");
+    expect_error("kind_unknown", ": kind: unknown kind 'conv' (known: matmul, reduction)");
+    expect_error("kind_inputs_mismatch", ": inputs: a \"matmul\" lab has 2 inputs, not 3");
 }
 
 Test(lab_load, timing)

@@ -6,6 +6,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "course/lab.h"
+#include "kinds/matmul.h"
 #include "score/perf.h"
 
 #define DEVICE                                                                                     \
@@ -29,7 +31,8 @@ static double score_of(const char *text, strbuf_t *out, int *ok)
     char err[256] = "";
     cr_assert_eq(perf_parse(text, &res, err, sizeof err), 0, "%s", err);
     perf_rule_t r = rule();
-    return perf_score(&r, &res, 16, out, ok);
+    lab_t lab = {.tile_width = 16, .kind = &kind_matmul};
+    return perf_score(&r, &res, &lab, out, ok);
 }
 
 Test(perf, parses_device_and_every_implementation)
@@ -49,7 +52,7 @@ Test(perf, parses_device_and_every_implementation)
     cr_assert_eq(r.shapes[0].nimpls, 2);
     const perf_impl_t *st = perf_impl(&r.shapes[0], "student");
     cr_assert_not_null(st);
-    cr_assert_float_eq(st->gflops, 8130, 1e-9);
+    cr_assert_float_eq(st->rate, 8130, 1e-9);
     cr_assert_eq(st->reps, 30);
     cr_assert_null(perf_impl(&r.shapes[0], "naive"));
 }

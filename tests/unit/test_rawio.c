@@ -149,16 +149,16 @@ Test(rawio_accept, crlf_fixture_really_has_carriage_returns)
 
 Test(rawio_reject, empty_file_or_only_blank_lines)
 {
-    expect_error("", "t.raw:1: empty file (expected a header \"rows cols\")");
-    expect_error("\n \r\n\t\n", "t.raw:1: empty file (expected a header \"rows cols\")");
+    expect_error("", "t.raw:1: empty file (expected a header \"rows cols\", or \"n\" for a vector)");
+    expect_error("\n \r\n\t\n",
+                 "t.raw:1: empty file (expected a header \"rows cols\", or \"n\" for a vector)");
 }
 
 Test(rawio_reject, header_with_wrong_token_count)
 {
-    expect_error("64\n1 2\n",
-                 "t.raw:1: header must be two integers \"rows cols\", found one token");
-    expect_error("\n\n64 64 64\n", "t.raw:3: header must be two integers \"rows cols\", found "
-                                   "more than two tokens");
+    expect_error("64\n1 2\n", "t.raw:2: expected 64 values, found 2"); /* a vector of 64 */
+    expect_error("\n\n64 64 64\n", "t.raw:3: header must be \"rows cols\" (or \"n\" for a "
+                                   "vector), found more than two tokens");
 }
 
 Test(rawio_reject, header_not_non_negative_integers)
@@ -372,5 +372,47 @@ Test(rawio_solution, datasets_still_refuse_nan_and_garbage_stays_an_error)
     char err[256] = "";
     cr_assert_eq(raw_read_solution(path, &m, err, sizeof err), -1);
     cr_assert(strstr(err, ":2: 'nanny' is not a finite decimal number"), "%s", err);
+    unlink(path);
+}
+
+/* ---- vectors (libwb's header of one number) ------------------------------------------- */
+
+Test(rawio_vector, read_as_n_rows_of_one_column)
+{
+    matrix_t m = parse_ok("3\n1.5\n-2 4.\n");
+    const float want[] = {1.5f, -2.0f, 4.0f};
+    expect_values(&m, 3, 1, want);
+    cr_assert_eq(m.vector, 1);
+    matrix_free(&m);
+    matrix_t mat = parse_ok("3 1\n1 2 3\n");
+    cr_assert_eq(mat.vector, 0, "a 3x1 matrix is not a vector file");
+    matrix_free(&mat);
+}
+
+Test(rawio_vector, rejects_empty_short_and_long)
+{
+    expect_error("0\n", "t.raw:1: empty vector (length 0)");
+    expect_error("3\n1 2\n", "t.raw:2: expected 3 values, found 2");
+    expect_error("2\n1 2 3\n", "t.raw:2: more than 2 values");
+    expect_error("300000000\n1\n", "t.raw:1: absurd vector length 300000000 (at most 268435456 elements)");
+}
+
+Test(rawio_vector, writes_a_vector_header_and_reads_back)
+{
+    char path[] = "/tmp/cugrade-vec-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    float data[] = {0.5f, -3.25f, 7.0f, 1e-3f};
+    matrix_t v = {.rows = 4, .cols = 1, .data = data, .vector = 1}, back;
+    char err[256];
+    cr_assert_eq(raw_write(path, &v, err, sizeof err), 0, "%s", err);
+    char *text = read_file(path, NULL, err, sizeof err);
+    cr_assert_str_eq(text, "4\n0.5\n-3.25\n7\n0.001\n");
+    free(text);
+    cr_assert_eq(raw_read(path, &back, err, sizeof err), 0, "%s", err);
+    expect_values(&back, 4, 1, data);
+    cr_assert_eq(back.vector, 1);
+    matrix_free(&back);
     unlink(path);
 }

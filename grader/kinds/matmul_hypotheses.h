@@ -11,20 +11,7 @@
 
 #include <stddef.h>
 
-#include "dataset/rawio.h"
-#include "compare/tolerance.h"
-
-#define HYPOTHESIS_MAX_MATCHES 2
-
-typedef struct {
-    int nmatched;            /* hypotheses that reproduce the output (0: none) */
-    char id[HYPOTHESIS_MAX_MATCHES][32]; /* e.g. "b-transposed", "phases-intdiv" */
-    char hint[1024];          /* the hint for the student ("" when none matched) */
-    char ruled_out[384];     /* what was tried, for a hint when none matched */
-    int ntried;              /* hypotheses tried on this output */
-    long checked;            /* written elements each match was verified on */
-    int sampled;             /* 1: a large output, verified on a sample of elements */
-} hypothesis_result_t;
+#include "compare/compare.h"
 
 /* Tests the hypotheses against got (the student's output for A·B = exp;
  * poisoned elements are "never written" and not compared). tile_width is the
@@ -33,5 +20,13 @@ typedef struct {
 int hypotheses_explain(const matrix_t *a, const matrix_t *b, const matrix_t *exp,
                        const matrix_t *got, tolerance_t tol, int tile_width,
                        hypothesis_result_t *r);
+
+/* The inputs of C = A·B (A is MxK, B is KxN), for the hypotheses. */
+typedef struct {
+    const matrix_t *a, *b;
+} matmul_inputs_t;
+
+/* The explainer compare_matrices takes: hypotheses_explain on in's A and B. */
+compare_explainer_t matmul_explainer(const matmul_inputs_t *in);
 
 #endif

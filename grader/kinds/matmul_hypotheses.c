@@ -7,7 +7,7 @@
  * within the comparison's tolerance. Each match is a fact about the output
  * ("every element equals A·Bᵀ"); its hint adds the code that gives it and
  * the fix. A: M x K, B: K x N, C: M x N, row-major. */
-#include "compare/hypotheses.h"
+#include "kinds/matmul_hypotheses.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -588,4 +588,16 @@ int hypotheses_explain(const matrix_t *a, const matrix_t *b, const matrix_t *exp
     sb_free(&hint);
     free(order);
     return r->nmatched;
+}
+
+static void explain_matmul(const void *inputs, const matrix_t *exp, const matrix_t *got,
+                           tolerance_t tol, int tile_width, hypothesis_result_t *h)
+{
+    const matmul_inputs_t *in = inputs;
+    hypotheses_explain(in->a, in->b, exp, got, tol, tile_width, h);
+}
+
+compare_explainer_t matmul_explainer(const matmul_inputs_t *in)
+{
+    return (compare_explainer_t){.explain = explain_matmul, .inputs = in};
 }

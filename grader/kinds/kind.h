@@ -1,0 +1,65 @@
+/* kind.h - a kind of lab problem ("matmul": C = A·B; "reduction": a dot
+ * product of two vectors), chosen by lab.json "kind". Everything the
+ * pipeline needs to know about what a lab computes is behind this one
+ * interface: how a dataset is shaped, generated and verified, how an output
+ * is compared and its errors explained, which dataset suits the GPU
+ * sanitizers, and the performance metric. The stages call it through
+ * lab->kind and never test a lab's name or kind.
+ *
+ * Adding a kind: one file kinds/<kind>.c defining a lab_kind_t, and its line
+ * in kinds/kinds.c (docs/adding-a-lab.md). */
+#ifndef CUGRADE_KIND_H
+#define CUGRADE_KIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compare/compare.h"
+#include "dataset/dataset.h"
+#include "dataset/gen.h"
+#include "score/perf.h"
+#include "util/util.h"
+
+struct lab;
+
+typedef struct lab_kind {
+    const char *name;          /* lab.json "kind" */
+    const char *summary;       /* one line: what a lab of this kind computes */
+    int inputs;                /* input0.raw .. per dataset */
+    const char *shape_syntax;  /* how a manifest writes a shape: "MxKxN", "N" */
+
+    /* dataset: the shapes agree (err names the file), "417x210x519", the
+     * arithmetic work (FLOP; sizes the datasets and feeds the traffic check) */
+    int (*check_shapes)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
+    void (*shape_text)(const dataset_t *d, char *buf, size_t len);
+    double (*flop)(const dataset_t *d);
+    /* the generator: inputs from the seed and the exact expected output;
+     * -1 with err on a malformed shape */
+    int (*generate)(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+                    char *err, size_t errlen);
+    /* re-computes a dataset's expected output: 0 if output.raw agrees */
+    int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
+
+    /* compare: the student's output got (as the driver wrote it) against
+     * the dataset, with the hints and hypotheses of the kind */
+    void (*compare)(const struct lab *lab, const dataset_t *d, const matrix_t *got,
+                    compare_result_t *r);
+
+    /* checks on a GPU: how well a dataset shows the errors compute-sanitizer
+     * finds (0: not at all; a higher tier is better; the smallest dataset of
+     * the best tier is sanitized) */
+    int (*sanitize_tier)(const dataset_t *d, int tile_width);
+
+    /* performance: the unit of the timing program's rate ("GFLOP/s"), and
+     * the kind's line on what bounds it */
+    const char *rate_unit;
+    void (*perf_bound)(const struct lab *lab, const perf_result_t *r, const perf_shape_t *s,
+                       const perf_impl_t *student, strbuf_t *out);
+} lab_kind_t;
+
+/* The kind called name, or NULL. */
+const lab_kind_t *lab_kind_find(const char *name);
+/* "matmul, reduction": for messages. */
+void lab_kind_names(char *buf, size_t len);
+
+#endif

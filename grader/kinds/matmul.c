@@ -1,0 +1,176 @@
+/* matmul.c - the "matmul" lab kind: C = A·B with A (input0) MxK, B (input1)
+ * KxN and C (output) MxN, all row-major. Its datasets, comparison (with the
+ * wrong-program hypotheses of matmul_hypotheses.c), sanitizer choice and
+ * performance bound. Labs: lab2 (basic), lab3 and lab3-wb (tiled). */
+#include "kinds/matmul.h"
+#include "course/lab.h"
+#include "kinds/matmul_hypotheses.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_shape(const char *s, int *m, int *k, int *n)
+{
+    char tail;
+    if (sscanf(s, "%dx%dx%d%c", m, k, n, &tail) != 3)
+        return -1;
+    if (*m < 1 || *k < 1 || *n < 1 || *m > RAW_MAX_DIM || *k > RAW_MAX_DIM || *n > RAW_MAX_DIM)
+        return -1;
+    return 0;
+}
+
+
+void matmul_double(const matrix_t *a, const matrix_t *b, double *c, double *mag)
+{
+    int m = a->rows, k = a->cols, n = b->cols;
+    for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+            double sum = 0.0, abs_sum = 0.0;
+            for (int p = 0; p < k; p++) {
+                double prod = (double)a->data[(size_t)i * k + p] * (double)b->data[(size_t)p * n + j];
+                sum += prod;
+                abs_sum += fabs(prod);
+            }
+            c[(size_t)i * n + j] = sum;
+            if (mag)
+                mag[(size_t)i * n + j] = abs_sum;
+        }
+    }
+}
+
+
+void gen_matmul(int m, int k, int n, uint64_t seed, value_kind_t kind, matrix_t *a, matrix_t *b,
+                matrix_t *c)
+{
+    uint64_t state = seed;
+    gen_fill_random(a, m, k, &state, kind);
+    gen_fill_random(b, k, n, &state, kind);
+    size_t count = (size_t)m * n;
+    double *exact = malloc(count * sizeof(double));
+    matmul_double(a, b, exact, NULL);
+    c->rows = m;
+    c->cols = n;
+    c->data = malloc(count * sizeof(float));
+    for (size_t i = 0; i < count; i++)
+        c->data[i] = (float)exact[i];
+    free(exact);
+}
+
+
+static int check_shapes(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+{
+    if (d->ninputs != 2)
+        return fail(err, errlen, "%s: matrix multiplication needs input0.raw and input1.raw", ref->dir);
+    const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
+    if (a->cols != b->rows)
+        return fail(err, errlen,
+                    "%s/input1.raw:1: B is %dx%d but A (input0.raw) is %dx%d: B must have %d rows "
+                    "(A's columns)",
+                    ref->dir, b->rows, b->cols, a->rows, a->cols, a->cols);
+    if (c->rows != a->rows || c->cols != b->cols)
+        return fail(err, errlen, "%s/output.raw:1: C is %dx%d but A*B is %dx%d", ref->dir, c->rows,
+                    c->cols, a->rows, b->cols);
+    return 0;
+}
+
+
+int check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+{
+    if (check_shapes(ref, d, err, errlen) != 0)
+        return -1;
+    const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
+    size_t count = (size_t)c->rows * c->cols;
+    double *exact = malloc(count * sizeof(double)), *mag = malloc(count * sizeof(double));
+    matmul_double(a, b, exact, mag);
+    long bad = 0;
+    size_t first = 0;
+    for (size_t i = 0; i < count; i++) {
+        double tol = 1e-5 * mag[i] + 1e-6;
+        if (!(fabs((double)c->data[i] - exact[i]) <= tol)) {
+            if (bad++ == 0)
+                first = i;
+        }
+    }
+    int rc = 0;
+    if (bad) {
+        int row = (int)(first / (size_t)c->cols), col = (int)(first % (size_t)c->cols);
+        rc = fail(err, errlen,
+                  "%s/output.raw: %ld of %zu elements disagree with input0.raw x input1.raw; the "
+                  "first is row %d, col %d: the file has %.9g, the inputs give %.9g. Is an input "
+                  "transposed, or from another dataset?",
+                  ref->dir, bad, count, row, col, (double)c->data[first], exact[first]);
+    }
+    free(exact);
+    free(mag);
+    return rc;
+}
+
+static void shape_text(const dataset_t *d, char *buf, size_t buflen)
+{
+    if (d->ninputs == 2 && d->inputs[0].cols == d->inputs[1].rows)
+        snprintf(buf, buflen, "%dx%dx%d", d->inputs[0].rows, d->inputs[0].cols, d->inputs[1].cols);
+    else
+        snprintf(buf, buflen, "%dx%d", d->expected.rows, d->expected.cols);
+}
+
+static double flop(const dataset_t *d)
+{
+    return 2.0 * d->inputs[0].rows * d->inputs[0].cols * d->inputs[1].cols;
+}
+
+static int generate(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+                    char *err, size_t errlen)
+{
+    int m, k, n;
+    if (parse_shape(shape, &m, &k, &n) != 0)
+        return fail(err, errlen, "bad shape '%s' (expected MxKxN, each 1..%d)", shape, RAW_MAX_DIM);
+    memset(out, 0, sizeof *out);
+    out->ninputs = 2;
+    gen_matmul(m, k, n, seed, values, &out->inputs[0], &out->inputs[1], &out->expected);
+    return 0;
+}
+
+static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
+{
+    matmul_inputs_t in = {&d->inputs[0], &d->inputs[1]};
+    compare_explainer_t ex = matmul_explainer(&in);
+    compare_matrices(&d->expected, got, lab->tol, lab->tile_width, &ex, r);
+}
+
+/* Sides that are not multiples of the tile show the boundary errors; several
+ * tile phases (K > tile) show a missing barrier's race. */
+static int sanitize_tier(const dataset_t *d, int tile)
+{
+    const matrix_t *a = &d->inputs[0], *b = &d->inputs[1];
+    int uneven = a->rows % tile || a->cols % tile || b->cols % tile;
+    return !uneven ? 0 : a->cols > tile ? 2 : 1;
+}
+
+/* The lecture's ceiling: a tiled kernel moves 4 B per TILE_WIDTH FLOP. */
+static void perf_bound(const lab_t *lab, const perf_result_t *r, const perf_shape_t *s,
+                       const perf_impl_t *student, strbuf_t *out)
+{
+    (void)s, (void)student;
+    int tile = lab->tile_width;
+    if (r->bandwidth_gbs > 0)
+        sb_appendf(out, "  bandwidth-bound ceiling for TILE_WIDTH %d: %.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
+                   tile, r->bandwidth_gbs / 4.0 * tile, r->bandwidth_gbs, tile);
+}
+
+const lab_kind_t kind_matmul = {
+    .name = "matmul",
+    .summary = "C = A·B (input0 MxK, input1 KxN, output MxN)",
+    .inputs = 2,
+    .shape_syntax = "MxKxN",
+    .check_shapes = check_shapes,
+    .shape_text = shape_text,
+    .flop = flop,
+    .generate = generate,
+    .verify = check_matmul,
+    .compare = compare,
+    .sanitize_tier = sanitize_tier,
+    .rate_unit = "GFLOP/s",
+    .perf_bound = perf_bound,
+};
