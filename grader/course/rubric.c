@@ -251,22 +251,35 @@ static int parse_checks(const cfg_t *c, struct json_object *obj, const char *whe
     return 0;
 }
 
+/* "4096x4096x4096", "67108864": positive integers joined by "x"; what the
+ * numbers mean is the lab kind's timing program's. */
+static int is_shape(const char *s)
+{
+    for (;;) {
+        if (*s < '1' || *s > '9')
+            return 0;
+        s += strspn(s, "0123456789");
+        if (*s == '\0')
+            return 1;
+        if (*s++ != 'x')
+            return 0;
+    }
+}
+
 static int parse_perf_shapes(const cfg_t *c, struct json_object *obj, const char *where,
                              perf_rule_t *rule)
 {
     struct json_object *v = cfg_member(obj, "shapes");
     if (!v || !json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0 ||
         json_object_array_length(v) > PERF_MAX_SHAPES)
-        return cfg_fail(c, where, "shapes", "must be a list of 1 to %d shapes \"MxKxN\"",
+        return cfg_fail(c, where, "shapes", "must be a list of 1 to %d shapes (\"MxKxN\", \"N\")",
                         PERF_MAX_SHAPES);
     for (size_t i = 0; i < json_object_array_length(v); i++) {
         struct json_object *e = json_object_array_get_idx(v, i);
         const char *text = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
-        int m, k, n;
-        char tail;
-        if (sscanf(text, "%dx%dx%d%c", &m, &k, &n, &tail) != 3 || m < 1 || k < 1 || n < 1 ||
-            strlen(text) >= sizeof rule->shapes[0])
-            return cfg_fail(c, where, "shapes", "entry %zu is not a shape \"MxKxN\"", i);
+        if (!is_shape(text) || strlen(text) >= sizeof rule->shapes[0])
+            return cfg_fail(c, where, "shapes", "entry %zu is not a shape (positive integers "
+                            "joined by x: \"MxKxN\" for matmul, \"N\" for a reduction)", i);
         snprintf(rule->shapes[rule->nshapes++], sizeof rule->shapes[0], "%s", text);
     }
     return 0;

@@ -2,6 +2,7 @@
  * manifest, the rubric and the list of datasets; and the canary (canary.h)
  * of those inputs. */
 #include "pipeline/grade_inputs.h"
+#include "pipeline/datasets_made.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@ int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t e
         snprintf(ds_dir, sizeof ds_dir, "%s/datasets/%s", o->root, in->lab.datasets);
     if (rubric_load(rubric_path, o->lab, &in->rub, err, errlen) != 0)
         return -1;
-    if (dataset_list(ds_dir, &in->refs, &in->nds, err, errlen) != 0) {
+    if ((!o->datasets_dir && datasets_make_missing(ds_dir, &in->lab, err, errlen) != 0) ||
+        dataset_list(ds_dir, &in->refs, &in->nds, err, errlen) != 0) {
         rubric_free(&in->rub);
         return -1;
     }

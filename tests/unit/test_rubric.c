@@ -162,7 +162,7 @@ Test(rubric_reject, missing_lab_lists_the_labs)
     lab_rubric_t r;
     char err[512];
     cr_assert_eq(rubric_load("rubric.json", "lab9", &r, err, sizeof err), -1);
-    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, lab3, lab3-wb)");
+    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, dotprod, lab3, lab3-wb)");
     cr_assert_eq(rubric_load(FIX "overrides.json", "lab5", &r, err, sizeof err), -1);
     cr_assert_str_eq(err, FIX "overrides.json: no rubric for lab 'lab5' (labs has: lab3, lab4)");
 }
@@ -287,10 +287,11 @@ Test(rubric_reject, bad_performance)
 {
     expect_error(FIX "perf_no_shapes.json",
                  FIX "perf_no_shapes.json: labs.lab3.performance.shapes: must be a list of 1 to 4 "
-                     "shapes \"MxKxN\"");
+                     "shapes (\"MxKxN\", \"N\")");
     expect_error(FIX "perf_bad_shape.json",
                  FIX "perf_bad_shape.json: labs.lab3.performance.shapes: entry 1 is not a shape "
-                     "\"MxKxN\"");
+                     "(positive integers joined by x: \"MxKxN\" for matmul, \"N\" for a "
+                     "reduction)");
     expect_error(FIX "perf_scale_backwards.json",
                  FIX "perf_scale_backwards.json: labs.lab3.performance.full_at: must be greater "
                      "than zero_at");
