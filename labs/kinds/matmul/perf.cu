@@ -36,7 +36,13 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#define TIMING_USAGE                                                                       \
+    "usage: perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]\n"             \
+    "            [--target-rse F] [--time-cap-s T] [--rtol R] [--atol A]"                     \
+    " [--impl student,reference,naive,cublas]\n"
+
 #include "harness.h"
+#include "timing.h"
 
 #ifndef CUGRADE_LAUNCH
 #error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
@@ -94,25 +100,10 @@ typedef struct {
     int reps;
 } bench_t;
 
-typedef struct {
-    double median, mean, min, max, rse;
-} stats_t;
-
 static cublasHandle_t g_cublas;
 static float g_rtol, g_atol; /* the lab's tolerance (--rtol, --atol) */
-static void *g_flush;
-static size_t g_flush_bytes;
 
 /* ---- errors ------------------------------------------------------------- */
-
-static void usage_error(const char *why, const char *arg)
-{
-    fprintf(stderr, "cugrade: perf: %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "usage: perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]\n"
-                    "            [--target-rse F] [--time-cap-s T] [--rtol R] [--atol A]"
-                    " [--impl student,reference,naive,cublas]\n");
-    exit(HARNESS_EXIT_IO);
-}
 
 static void cublas_check(cublasStatus_t st, const char *what, const char *file, int line)
 {
@@ -124,36 +115,7 @@ static void cublas_check(cublasStatus_t st, const char *what, const char *file, 
 }
 #define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
 
-/* Right after a launch, without waiting: a launch that failed. */
-static void check_launched(const char *what)
-{
-    cudaError_t err = cudaGetLastError();
-    if (err == cudaSuccess)
-        return;
-    fprintf(stderr, "cugrade: CUDA error after %s: %s (%s)\n", what, cudaGetErrorName(err),
-            cudaGetErrorString(err));
-    exit(HARNESS_EXIT_CUDA);
-}
-
 /* ---- options ------------------------------------------------------------ */
-
-static long parse_long(const char *s, long lo, long hi, const char *opt)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < lo || v > hi)
-        usage_error("bad value for", opt);
-    return v;
-}
-
-static double parse_double(const char *s, double lo, const char *opt)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !(v >= lo) || isinf(v))
-        usage_error("bad value for", opt);
-    return v;
-}
 
 /* "MxKxN", each side >= 1, every matrix under 2^31 elements (kernels index
  * with int). */
@@ -165,11 +127,11 @@ static shape_t parse_shape(const char *s)
         char *end;
         v[i] = strtol(p, &end, 10);
         if (end == p || v[i] < 1 || v[i] > INT_MAX || *end != (i < 2 ? 'x' : '\0'))
-            usage_error("bad shape (want MxKxN)", s);
+            timing_usage_error("bad shape (want MxKxN)", s);
         p = end + 1;
     }
     if (v[0] * v[1] > INT_MAX || v[1] * v[2] > INT_MAX || v[0] * v[2] > INT_MAX)
-        usage_error("shape too large (a matrix over 2^31 - 1 elements)", s);
+        timing_usage_error("shape too large (a matrix over 2^31 - 1 elements)", s);
     shape_t sh = {(int)v[0], (int)v[1], (int)v[2]};
     return sh;
 }
@@ -185,13 +147,13 @@ static void parse_impls(const char *list, int use[N_IMPL])
         while (i < N_IMPL && strcmp(t, IMPL_NAME[i]) != 0)
             i++;
         if (i == N_IMPL)
-            usage_error("unknown implementation", t);
+            timing_usage_error("unknown implementation", t);
         if (i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
-            usage_error("this lab has no such implementation", t);
+            timing_usage_error("this lab has no such implementation", t);
         use[i] = any = 1;
     }
     if (!any)
-        usage_error("--impl names no implementation", list);
+        timing_usage_error("--impl names no implementation", list);
 }
 
 static void parse_args(int argc, char **argv, options_t *o)
@@ -209,29 +171,30 @@ static void parse_args(int argc, char **argv, options_t *o)
     for (int i = 1; i < argc; i += 2) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val)
-            usage_error(strncmp(opt, "--", 2) == 0 ? "missing value for" : "bad argument", opt);
+            timing_usage_error(strncmp(opt, "--", 2) == 0 ? "missing value for" : "bad argument",
+                               opt);
         if (strcmp(opt, "--shape") == 0) {
             if (o->nshapes == MAX_SHAPES)
-                usage_error("too many --shape options", val);
+                timing_usage_error("too many --shape options", val);
             o->shape[o->nshapes++] = parse_shape(val);
         } else if (strcmp(opt, "--seed") == 0)
-            o->seed = (unsigned long long)parse_long(val, 0, LONG_MAX, opt);
+            o->seed = (unsigned long long)timing_parse_long(val, 0, LONG_MAX, opt);
         else if (strcmp(opt, "--min-reps") == 0)
-            o->min_reps = parse_long(val, 1, 100000, opt);
+            o->min_reps = timing_parse_long(val, 1, 100000, opt);
         else if (strcmp(opt, "--max-reps") == 0)
-            o->max_reps = parse_long(val, 1, 100000, opt);
+            o->max_reps = timing_parse_long(val, 1, 100000, opt);
         else if (strcmp(opt, "--target-rse") == 0)
-            o->target_rse = parse_double(val, 0.0, opt);
+            o->target_rse = timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--time-cap-s") == 0)
-            o->time_cap_s = parse_double(val, 0.0, opt);
+            o->time_cap_s = timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--rtol") == 0)
-            o->rtol = (float)parse_double(val, 0.0, opt);
+            o->rtol = (float)timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--atol") == 0)
-            o->atol = (float)parse_double(val, 0.0, opt);
+            o->atol = (float)timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--impl") == 0)
             parse_impls(val, o->use);
         else
-            usage_error("unknown option", opt);
+            timing_usage_error("unknown option", opt);
     }
     if (o->min_reps > o->max_reps)
         o->min_reps = o->max_reps;
@@ -277,59 +240,27 @@ static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
 static void fill_input(float *m, size_t n, uint64_t stream)
 {
     init_matrix<<<g_blocks, 256>>>(m, n, stream);
-    check_launched("init_matrix");
+    timing_check_launched("init_matrix");
 }
 
 /* ---- device information --------------------------------------------------- */
 
-static int attr(cudaDeviceAttr a, int dev)
-{
-    int v = 0;
-    HARNESS_CHECK(cudaDeviceGetAttribute(&v, a, dev));
-    return v;
-}
-
-/* Prints the device lines; returns the L2 size in bytes. */
+/* Prints the device lines (timing.h's, then cuBLAS's version); returns the
+ * L2 size in bytes. */
 static size_t print_device(void)
 {
-    int dev, drv, rt, cublas_ver;
-    cudaDeviceProp p;
-    HARNESS_CHECK(cudaGetDevice(&dev));
-    HARNESS_CHECK(cudaGetDeviceProperties(&p, dev));
-    HARNESS_CHECK(cudaDriverGetVersion(&drv));
-    HARNESS_CHECK(cudaRuntimeGetVersion(&rt));
+    int cublas_ver;
     CUBLAS_CHECK(cublasGetVersion(g_cublas, &cublas_ver));
-    int sm_khz = attr(cudaDevAttrClockRate, dev);        /* the peak (boost) clock */
-    int mem_khz = attr(cudaDevAttrMemoryClockRate, dev); /* the peak memory clock */
-    int bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth, dev);
-    int l2 = attr(cudaDevAttrL2CacheSize, dev);
-    /* Theoretical peak bandwidth: clock x bus width x 2 (double data rate) /
-     * 8 bits; measured copies reach less. */
-    double gbs = (double)mem_khz * 1e3 * bus_bits * 2.0 / 8.0 / 1e9;
-    printf("device %s\n", p.name);
-    printf("compute_capability %d.%d\n", p.major, p.minor);
-    printf("sm_clock_mhz %d\n", sm_khz / 1000);
-    printf("mem_clock_mhz %d\n", mem_khz / 1000);
-    printf("mem_bus_bits %d\n", bus_bits);
-    printf("bandwidth_gbs %.1f\n", gbs);
-    printf("l2_bytes %d\n", l2);
-    printf("sms %d\n", attr(cudaDevAttrMultiProcessorCount, dev));
-    printf("driver_version %d\n", drv);
-    printf("runtime_version %d\n", rt);
+    size_t l2 = timing_print_device();
     printf("cublas_version %d\n", cublas_ver);
-    g_blocks = 4 * attr(cudaDevAttrMultiProcessorCount, dev);
-    return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
+    g_blocks = 4 * timing_sms();
+    return l2;
 }
 
 static void print_protocol(const options_t *o)
 {
-    printf("flush_bytes %zu\n", g_flush_bytes);
-    printf("warmup %d\n", WARMUP_LAUNCHES);
-    printf("min_reps %ld\n", o->min_reps);
-    printf("max_reps %ld\n", o->max_reps);
-    printf("target_rse %g\n", o->target_rse);
-    printf("time_cap_s %g\n", o->time_cap_s);
-    printf("seed %llu\n", o->seed);
+    timing_print_protocol(WARMUP_LAUNCHES, o->min_reps, o->max_reps, o->target_rse,
+                          o->time_cap_s, o->seed);
 }
 
 /* ---- launching ------------------------------------------------------------ */
@@ -343,7 +274,7 @@ static void cublas_gemm(const bench_t *b, float *C)
                               b->B, CUDA_R_32F, b->s.n, b->A, CUDA_R_32F, b->s.k, &zero, C,
                               CUDA_R_32F, b->s.n, CUBLAS_COMPUTE_32F_PEDANTIC,
                               CUBLAS_GEMM_DEFAULT));
-    check_launched(IMPL_WHAT[IMPL_CUBLAS]);
+    timing_check_launched(IMPL_WHAT[IMPL_CUBLAS]);
 }
 
 static void launch_impl(int impl, const bench_t *b)
@@ -354,7 +285,7 @@ static void launch_impl(int impl, const bench_t *b)
     }
     const shape_t s = b->s;
     IMPL_LAUNCH[impl](b->A, b->B, b->C[impl], s.m, s.k, s.k, s.n, s.m, s.n);
-    check_launched(IMPL_WHAT[impl]);
+    timing_check_launched(IMPL_WHAT[impl]);
 }
 
 static size_t c_elems(const bench_t *b)
@@ -377,15 +308,14 @@ static void warm_up(const bench_t *b, const options_t *o)
  * the launch, then the re-check (outside the events). */
 static void timed_rep(int impl, const bench_t *b, long slot, cudaEvent_t start, cudaEvent_t stop)
 {
-    static unsigned int flushes;
     HARNESS_CHECK(cudaMemsetAsync(b->C[impl], POISON_BYTE, c_elems(b) * sizeof(float), 0));
-    HARNESS_CHECK(cudaMemsetAsync(g_flush, (int)(flushes++ % 255u), g_flush_bytes, 0));
+    timing_flush_l2();
     HARNESS_CHECK(cudaEventRecord(start, 0));
     launch_impl(impl, b);
     HARNESS_CHECK(cudaEventRecord(stop, 0));
     count_wrong<<<g_blocks, 256>>>(b->C[impl], b->expected, c_elems(b), g_rtol, g_atol,
                                    b->wrong + slot);
-    check_launched("count_wrong (re-checking an output)");
+    timing_check_launched("count_wrong (re-checking an output)");
 }
 
 /* One round: every implementation once, interleaved; then their times. */
@@ -402,49 +332,14 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     b->reps++;
 }
 
-/* ---- statistics ----------------------------------------------------------- */
-
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median, mean, extremes and the relative standard error of the mean
- * (sample standard deviation / sqrt(n) / mean; infinite for n < 2). */
-static stats_t summarize(const float *ms, int n)
-{
-    float *sorted = (float *)harness_malloc((size_t)n * sizeof *sorted);
-    memcpy(sorted, ms, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_float);
-    stats_t st;
-    st.median = n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
-    st.min = sorted[0];
-    st.max = sorted[n - 1];
-    double sum = 0, sq = 0;
-    for (int i = 0; i < n; i++)
-        sum += sorted[i];
-    st.mean = sum / n;
-    for (int i = 0; i < n; i++)
-        sq += (sorted[i] - st.mean) * (sorted[i] - st.mean);
-    st.rse = n < 2 || st.mean <= 0 ? INFINITY : sqrt(sq / (n - 1)) / sqrt((double)n) / st.mean;
-    free(sorted);
-    return st;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+/* ---- the stopping rule ------------------------------------------------------ */
 
 /* Why to stop after this round, or NULL to go on. */
 static const char *stop_reason(const bench_t *b, const options_t *o, double elapsed_s)
 {
     int converged = b->reps >= o->min_reps;
     for (int i = 0; i < N_IMPL && converged; i++)
-        if (o->use[i] && !(summarize(b->ms[i], b->reps).rse <= o->target_rse))
+        if (o->use[i] && !(timing_summarize(b->ms[i], b->reps).rse <= o->target_rse))
             converged = 0;
     if (converged)
         return "rse";
@@ -496,7 +391,7 @@ static void teardown(bench_t *b)
 
 static void report_impl(const bench_t *b, int impl, const unsigned long long *wrong)
 {
-    stats_t st = summarize(b->ms[impl], b->reps);
+    timing_stats_t st = timing_summarize(b->ms[impl], b->reps);
     unsigned long long worst = 0;
     int wrong_reps = 0;
     for (int r = 0; r < b->reps; r++) {
@@ -531,13 +426,13 @@ static void run_shape(shape_t s, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
     bench_t b;
     setup(&b, s, o);
-    double t0 = now_s();
+    double t0 = harness_now();
     warm_up(&b, o);
     const char *why;
     do
         run_round(&b, o, ev);
-    while (!(why = stop_reason(&b, o, now_s() - t0)));
-    report(&b, o, why, now_s() - t0);
+    while (!(why = stop_reason(&b, o, harness_now() - t0)));
+    report(&b, o, why, harness_now() - t0);
     teardown(&b);
 }
 
@@ -550,8 +445,7 @@ int main(int argc, char **argv)
     CUBLAS_CHECK(cublasCreate(&g_cublas));
     CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
     CUBLAS_CHECK(cublasSetMathMode(g_cublas, CUBLAS_PEDANTIC_MATH)); /* never TF32 */
-    g_flush_bytes = 2 * print_device();
-    HARNESS_CHECK(cudaMalloc(&g_flush, g_flush_bytes));
+    timing_flush_init(print_device());
     print_protocol(&o);
     fflush(stdout);
 
@@ -564,7 +458,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_IMPL; i++)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventDestroy(ev[i][j]));
-    HARNESS_CHECK(cudaFree(g_flush));
+    timing_flush_free();
     CUBLAS_CHECK(cublasDestroy(g_cublas));
     return 0;
 }

@@ -1,0 +1,211 @@
+/* timing.h - what the timing programs of every lab kind share
+ * (labs/kinds/matmul/perf.cu, labs/kinds/reduction/perf.cu; the protocol is
+ * docs/gpu.md's):
+ *
+ *   timing_usage_error(why, arg)         bad usage: one "cugrade: perf: " line
+ *                                        and the program's TIMING_USAGE, exit 2
+ *   timing_parse_long / _double          an option's value, or a usage error
+ *   timing_check_launched(what)          a launch that failed, without waiting
+ *   timing_attr, timing_sms              device attributes
+ *   timing_print_device()                the device lines of the output
+ *   timing_print_protocol(...)           the protocol's lines of the output
+ *   timing_flush_init / _l2 / _free      the L2 flush before every timed rep
+ *   timing_summarize(ms, n)              median, mean, extremes, RSE of a
+ *                                        series of event times
+ *
+ * The program defines TIMING_USAGE, its usage text (lines ending in "\n"),
+ * before including this file. Like harness.h, which it builds on: CUDA C++
+ * using only the CUDA runtime API, compiled by nvcc for a GPU and by bin/emucc
+ * for the emulator; every function is static inline. */
+#ifndef CUGRADE_TIMING_H
+#define CUGRADE_TIMING_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "harness.h"
+
+#ifndef TIMING_USAGE
+#error "define TIMING_USAGE (the timing program's usage text) before including timing.h"
+#endif
+
+/* ---- errors and options ---------------------------------------------------- */
+
+static inline void timing_usage_error(const char *why, const char *arg)
+{
+    fprintf(stderr, "cugrade: perf: %s%s%s\n", why, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "%s", TIMING_USAGE);
+    exit(HARNESS_EXIT_IO);
+}
+
+/* The value of option `opt`, an integer in lo..hi. */
+static inline long timing_parse_long(const char *s, long lo, long hi, const char *opt)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi)
+        timing_usage_error("bad value for", opt);
+    return v;
+}
+
+/* The value of option `opt`, a finite number >= lo. */
+static inline double timing_parse_double(const char *s, double lo, const char *opt)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo) || isinf(v))
+        timing_usage_error("bad value for", opt);
+    return v;
+}
+
+/* Right after a launch, without waiting: a launch that failed. */
+static inline void timing_check_launched(const char *what)
+{
+    cudaError_t err = cudaGetLastError();
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "cugrade: CUDA error after %s: %s (%s)\n", what, cudaGetErrorName(err),
+            cudaGetErrorString(err));
+    exit(HARNESS_EXIT_CUDA);
+}
+
+/* ---- device information ------------------------------------------------------ */
+
+static inline int timing_attr(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    HARNESS_CHECK(cudaDeviceGetAttribute(&v, a, dev));
+    return v;
+}
+
+/* The current device's number of SMs. */
+static inline int timing_sms(void)
+{
+    int dev;
+    HARNESS_CHECK(cudaGetDevice(&dev));
+    return timing_attr(cudaDevAttrMultiProcessorCount, dev);
+}
+
+/* Prints the device lines (device ... runtime_version); returns the L2 size
+ * in bytes (64 MiB when the device does not say). */
+static inline size_t timing_print_device(void)
+{
+    int dev, drv, rt;
+    cudaDeviceProp p;
+    HARNESS_CHECK(cudaGetDevice(&dev));
+    HARNESS_CHECK(cudaGetDeviceProperties(&p, dev));
+    HARNESS_CHECK(cudaDriverGetVersion(&drv));
+    HARNESS_CHECK(cudaRuntimeGetVersion(&rt));
+    int sm_khz = timing_attr(cudaDevAttrClockRate, dev);        /* the peak (boost) clock */
+    int mem_khz = timing_attr(cudaDevAttrMemoryClockRate, dev); /* the peak memory clock */
+    int bus_bits = timing_attr(cudaDevAttrGlobalMemoryBusWidth, dev);
+    int l2 = timing_attr(cudaDevAttrL2CacheSize, dev);
+    /* Theoretical peak bandwidth: clock x bus width x 2 (double data rate) /
+     * 8 bits; measured copies reach less. */
+    double gbs = (double)mem_khz * 1e3 * bus_bits * 2.0 / 8.0 / 1e9;
+    printf("device %s\n", p.name);
+    printf("compute_capability %d.%d\n", p.major, p.minor);
+    printf("sm_clock_mhz %d\n", sm_khz / 1000);
+    printf("mem_clock_mhz %d\n", mem_khz / 1000);
+    printf("mem_bus_bits %d\n", bus_bits);
+    printf("bandwidth_gbs %.1f\n", gbs);
+    printf("l2_bytes %d\n", l2);
+    printf("sms %d\n", timing_attr(cudaDevAttrMultiProcessorCount, dev));
+    printf("driver_version %d\n", drv);
+    printf("runtime_version %d\n", rt);
+    return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
+}
+
+/* ---- the L2 flush ------------------------------------------------------------ */
+
+/* A device buffer of twice the L2 size, written over before every timed rep
+ * (docs/gpu.md says why twice, and why a different byte each time). */
+typedef struct {
+    void *buf;
+    size_t bytes;
+    unsigned int fills;
+} timing_flush_t;
+
+static inline timing_flush_t *timing_flush_state(void)
+{
+    static timing_flush_t f;
+    return &f;
+}
+
+static inline void timing_flush_init(size_t l2_bytes)
+{
+    timing_flush_t *f = timing_flush_state();
+    f->bytes = 2 * l2_bytes;
+    HARNESS_CHECK(cudaMalloc(&f->buf, f->bytes));
+}
+
+static inline size_t timing_flush_bytes(void)
+{
+    return timing_flush_state()->bytes;
+}
+
+/* Enqueues the flush on the legacy default stream. */
+static inline void timing_flush_l2(void)
+{
+    timing_flush_t *f = timing_flush_state();
+    HARNESS_CHECK(cudaMemsetAsync(f->buf, (int)(f->fills++ % 255u), f->bytes, 0));
+}
+
+static inline void timing_flush_free(void)
+{
+    HARNESS_CHECK(cudaFree(timing_flush_state()->buf));
+}
+
+/* The protocol's lines, after the device's. */
+static inline void timing_print_protocol(int warmup, long min_reps, long max_reps,
+                                         double target_rse, double time_cap_s,
+                                         unsigned long long seed)
+{
+    printf("flush_bytes %zu\n", timing_flush_bytes());
+    printf("warmup %d\n", warmup);
+    printf("min_reps %ld\n", min_reps);
+    printf("max_reps %ld\n", max_reps);
+    printf("target_rse %g\n", target_rse);
+    printf("time_cap_s %g\n", time_cap_s);
+    printf("seed %llu\n", seed);
+}
+
+/* ---- statistics -------------------------------------------------------------- */
+
+typedef struct {
+    double median, mean, min, max, rse;
+} timing_stats_t;
+
+static inline int timing_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, mean, extremes and the relative standard error of the mean
+ * (sample standard deviation / sqrt(n) / mean; infinite for n < 2). */
+static inline timing_stats_t timing_summarize(const float *ms, int n)
+{
+    float *sorted = (float *)harness_malloc((size_t)n * sizeof *sorted);
+    memcpy(sorted, ms, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, timing_cmp_float);
+    timing_stats_t st;
+    st.median = n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
+    st.min = sorted[0];
+    st.max = sorted[n - 1];
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += sorted[i];
+    st.mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (sorted[i] - st.mean) * (sorted[i] - st.mean);
+    st.rse = n < 2 || st.mean <= 0 ? INFINITY : sqrt(sq / (n - 1)) / sqrt((double)n) / st.mean;
+    free(sorted);
+    return st;
+}
+
+#endif

@@ -1,0 +1,412 @@
+/* perf.cu - the timing program of reduction labs (lab dotprod): the
+ * student's dot product against the lab's reference, interleaved, on a GPU
+ * (it also builds and runs under bin/emucc, where its times mean nothing).
+ *
+ *     perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]
+ *          [--target-rse F] [--time-cap-s T] [--impl student,reference]
+ *
+ * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch">, linked with the
+ * student's file as is and with the lab's reference (reference/dotprod/
+ * dotprod.cu) compiled under the renamed symbols the grader gives it
+ * (-D<sym>=cugrade_reference_<sym> for the symbols of lab.json "timing";
+ * docs/gpu.md has the commands). The launch functions take device pointers
+ * to A, B (n floats each) and to room for n partial sums, and return how many
+ * partial sums they wrote.
+ *
+ * Protocol (docs/gpu.md says why; as matmul's perf.cu): A and B made on the
+ * device from the seed (values k/10 - 2, k in 0..40: both signs); the device's
+ * copy bandwidth measured once per shape (device-to-device cudaMemcpy of n
+ * floats, the median of a few); 2 warm-up launches each; before every timed
+ * rep the partial sums are poisoned and L2 flushed; CUDA events on the legacy
+ * default stream around each launch; implementations interleaved rep by rep;
+ * reps grow until every relative standard error of the mean is <=
+ * --target-rse (after --min-reps), or --max-reps, or --time-cap-s per shape
+ * (warm-up included); the median is reported. Every timed result is
+ * re-checked once its round is over: the count returned must be in 1..n, and
+ * the sum in double of that many partial sums must be within
+ * (ceil(log2 n) + 2) * 2^-24 * sum |a_i b_i| of the exact dot product
+ * (computed once per shape, in double on the host).
+ *
+ * stdout: "key value" lines: the device (timing.h), the protocol, then per
+ * shape "shape N", "copy_gbs", "reps", "stop", "seconds" and one line per
+ * implementation, "impl NAME median_ms M mean_ms M rse R reps K gbs G wrong W"
+ * (gbs: the 8 n bytes of A and B over the median time; wrong: the timed reps
+ * whose result was wrong).
+ * Exit status (harness.h): 0 ok (wrong results are reported, not fatal),
+ * 2 bad usage, 3 a CUDA error, a failing student launch included. */
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#define TIMING_USAGE                                                                       \
+    "usage: perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]\n"                 \
+    "            [--target-rse F] [--time-cap-s T] [--impl student,reference]\n"
+
+#include "harness.h"
+#include "timing.h"
+
+#ifndef CUGRADE_LAUNCH
+#error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
+#endif
+
+typedef int (*launch_fn)(const float *, const float *, float *, int);
+
+/* The student's launch function (lab.json "launch", given as
+ * -DCUGRADE_LAUNCH=name) and the reference's under the name the grader's -D
+ * renames give it. */
+int CUGRADE_LAUNCH(const float *, const float *, float *, int);
+int HARNESS_REFERENCE(CUGRADE_LAUNCH)(const float *, const float *, float *, int);
+
+enum { IMPL_STUDENT, IMPL_REFERENCE, N_IMPL };
+static const char *const IMPL_NAME[N_IMPL] = {"student", "reference"};
+static const char *const IMPL_WHAT[N_IMPL] = {
+    HARNESS_STR(CUGRADE_LAUNCH) " (the student's kernel)", "the lab's reference kernel"};
+static const launch_fn IMPL_LAUNCH[N_IMPL] = {CUGRADE_LAUNCH, HARNESS_REFERENCE(CUGRADE_LAUNCH)};
+
+#define WARMUP_LAUNCHES 2
+#define COPY_REPS 5 /* timed copies for the copy bandwidth */
+#define MAX_SHAPES 16
+#define MAX_N (1 << 30) /* launch functions take an int n and round it up */
+#define CHUNK ((size_t)1 << 20) /* floats copied back at a time for the exact sum */
+
+typedef struct {
+    int n[MAX_SHAPES];
+    int nshapes;
+    unsigned long long seed;
+    long min_reps, max_reps;
+    double target_rse, time_cap_s;
+    int use[N_IMPL];
+} options_t;
+
+/* One shape's buffers, expected result and measured times. */
+typedef struct {
+    int n;
+    float *A, *B, *partial[N_IMPL]; /* device; partial: room for n sums */
+    int count[N_IMPL];              /* what each launch function last returned */
+    double exact, tolerance;        /* the dot product and the re-check's bound */
+    float *host;                    /* host room for n partial sums */
+    float *ms[N_IMPL];              /* host: event times of the timed reps */
+    int wrong[N_IMPL];              /* timed reps with a wrong result */
+    int reps;
+} bench_t;
+
+static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
+
+/* ---- options ------------------------------------------------------------------ */
+
+static void parse_impls(const char *list, int use[N_IMPL])
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    memset(use, 0, N_IMPL * sizeof use[0]);
+    int any = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < N_IMPL && strcmp(t, IMPL_NAME[i]) != 0)
+            i++;
+        if (i == N_IMPL)
+            timing_usage_error("unknown implementation", t);
+        use[i] = any = 1;
+    }
+    if (!any)
+        timing_usage_error("--impl names no implementation", list);
+}
+
+static void parse_args(int argc, char **argv, options_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->min_reps = 10;
+    o->max_reps = 200;
+    o->target_rse = 0.01;
+    o->time_cap_s = 30.0;
+    for (int i = 0; i < N_IMPL; i++)
+        o->use[i] = 1;
+    for (int i = 1; i < argc; i += 2) {
+        const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val)
+            timing_usage_error(strncmp(opt, "--", 2) == 0 ? "missing value for" : "bad argument",
+                               opt);
+        if (strcmp(opt, "--shape") == 0) {
+            if (o->nshapes == MAX_SHAPES)
+                timing_usage_error("too many --shape options", val);
+            o->n[o->nshapes++] = (int)timing_parse_long(val, 1, MAX_N, opt);
+        } else if (strcmp(opt, "--seed") == 0)
+            o->seed = (unsigned long long)timing_parse_long(val, 0, LONG_MAX, opt);
+        else if (strcmp(opt, "--min-reps") == 0)
+            o->min_reps = timing_parse_long(val, 1, 100000, opt);
+        else if (strcmp(opt, "--max-reps") == 0)
+            o->max_reps = timing_parse_long(val, 1, 100000, opt);
+        else if (strcmp(opt, "--target-rse") == 0)
+            o->target_rse = timing_parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--time-cap-s") == 0)
+            o->time_cap_s = timing_parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--impl") == 0)
+            parse_impls(val, o->use);
+        else
+            timing_usage_error("unknown option", opt);
+    }
+    if (o->min_reps > o->max_reps)
+        o->min_reps = o->max_reps;
+    if (o->nshapes == 0)
+        o->n[o->nshapes++] = 1 << 26;
+}
+
+/* ---- the inputs ------------------------------------------------------------------ */
+
+__device__ static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* v[i] = k / 10 - 2 with k in 0..40 from a hash of (stream, i): -2.0 to 2.0. */
+__global__ static void init_vector(float *v, size_t n, uint64_t stream)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        v[i] = (float)(mix64(stream + mix64(i)) % 41u) / 10.0f - 2.0f;
+}
+
+static void fill_input(float *v, size_t n, uint64_t stream)
+{
+    init_vector<<<g_blocks, 256>>>(v, n, stream);
+    timing_check_launched("init_vector");
+}
+
+/* The smallest k with 2^k >= n. */
+static int ceil_log2(int n)
+{
+    int k = 0;
+    while (((int64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+/* The exact dot product of the device's A and B (float products are exact
+ * in double; the double sum's own error is far below the tolerance) and the
+ * re-check's bound, from the sum of |a_i b_i|. */
+static void expected_result(bench_t *b)
+{
+    float *a = (float *)harness_malloc(CHUNK * sizeof(float));
+    float *c = (float *)harness_malloc(CHUNK * sizeof(float));
+    double sum = 0, abs_sum = 0;
+    for (size_t start = 0; start < (size_t)b->n; start += CHUNK) {
+        size_t len = (size_t)b->n - start < CHUNK ? (size_t)b->n - start : CHUNK;
+        HARNESS_CHECK(cudaMemcpy(a, b->A + start, len * sizeof(float), cudaMemcpyDeviceToHost));
+        HARNESS_CHECK(cudaMemcpy(c, b->B + start, len * sizeof(float), cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < len; i++) {
+            double p = (double)a[i] * c[i];
+            sum += p;
+            abs_sum += fabs(p);
+        }
+    }
+    free(a);
+    free(c);
+    b->exact = sum;
+    b->tolerance = (ceil_log2(b->n) + 2) * ldexp(1.0, -24) * abs_sum;
+}
+
+/* ---- the copy bandwidth ------------------------------------------------------------ */
+
+/* The device's copy bandwidth in 10^9 B/s: a device-to-device copy of n
+ * floats reads and writes 8 n bytes; the median of COPY_REPS timed copies,
+ * each after an L2 flush, after one untimed. */
+static double copy_gbs(const bench_t *b)
+{
+    size_t bytes = (size_t)b->n * sizeof(float);
+    float *dst = NULL, ms[COPY_REPS];
+    cudaEvent_t start, stop;
+    HARNESS_CHECK(cudaMalloc((void **)&dst, bytes));
+    HARNESS_CHECK(cudaEventCreate(&start));
+    HARNESS_CHECK(cudaEventCreate(&stop));
+    HARNESS_CHECK(cudaMemcpy(dst, b->A, bytes, cudaMemcpyDeviceToDevice));
+    for (int r = 0; r < COPY_REPS; r++) {
+        timing_flush_l2();
+        HARNESS_CHECK(cudaEventRecord(start, 0));
+        HARNESS_CHECK(cudaMemcpyAsync(dst, b->A, bytes, cudaMemcpyDeviceToDevice, 0));
+        HARNESS_CHECK(cudaEventRecord(stop, 0));
+        HARNESS_CHECK(cudaEventSynchronize(stop));
+        HARNESS_CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+    }
+    HARNESS_CHECK(cudaEventDestroy(start));
+    HARNESS_CHECK(cudaEventDestroy(stop));
+    HARNESS_CHECK(cudaFree(dst));
+    return 2.0 * (double)bytes / (timing_summarize(ms, COPY_REPS).median * 1e6);
+}
+
+/* ---- launching and re-checking ---------------------------------------------------- */
+
+static void launch_impl(int impl, bench_t *b)
+{
+    b->count[impl] = IMPL_LAUNCH[impl](b->A, b->B, b->partial[impl], b->n);
+    timing_check_launched(IMPL_WHAT[impl]);
+}
+
+/* Warm-up launches, each waited for, so that a fault names its kernel. */
+static void warm_up(bench_t *b, const options_t *o)
+{
+    for (int w = 0; w < WARMUP_LAUNCHES; w++)
+        for (int i = 0; i < N_IMPL; i++)
+            if (o->use[i]) {
+                launch_impl(i, b);
+                harness_check_launch(IMPL_WHAT[i]);
+            }
+}
+
+/* One timed rep of one implementation: poison the partial sums, flush L2,
+ * events around the launch. */
+static void timed_rep(int impl, bench_t *b, cudaEvent_t start, cudaEvent_t stop)
+{
+    HARNESS_CHECK(cudaMemsetAsync(b->partial[impl], POISON_BYTE, (size_t)b->n * sizeof(float), 0));
+    timing_flush_l2();
+    HARNESS_CHECK(cudaEventRecord(start, 0));
+    launch_impl(impl, b);
+    HARNESS_CHECK(cudaEventRecord(stop, 0));
+}
+
+/* Whether the last launch of impl was right: a count in 1..n, and the sum of
+ * that many partial sums within the tolerance (the negated <= form counts a
+ * NaN, and so a partial sum never written, as wrong). */
+static int result_is_right(int impl, bench_t *b)
+{
+    int count = b->count[impl];
+    if (count < 1 || count > b->n)
+        return 0;
+    HARNESS_CHECK(cudaMemcpy(b->host, b->partial[impl], (size_t)count * sizeof(float),
+                             cudaMemcpyDeviceToHost));
+    double sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += b->host[i];
+    return fabs(sum - b->exact) <= b->tolerance;
+}
+
+/* One round: every implementation once, interleaved; then their times and
+ * the re-checks. */
+static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+{
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i])
+            timed_rep(i, b, ev[i][0], ev[i][1]);
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i]) {
+            HARNESS_CHECK(cudaEventSynchronize(ev[i][1]));
+            HARNESS_CHECK(cudaEventElapsedTime(&b->ms[i][b->reps], ev[i][0], ev[i][1]));
+            b->wrong[i] += !result_is_right(i, b);
+        }
+    b->reps++;
+}
+
+/* Why to stop after this round, or NULL to go on. */
+static const char *stop_reason(const bench_t *b, const options_t *o, double elapsed_s)
+{
+    int converged = b->reps >= o->min_reps;
+    for (int i = 0; i < N_IMPL && converged; i++)
+        if (o->use[i] && !(timing_summarize(b->ms[i], b->reps).rse <= o->target_rse))
+            converged = 0;
+    if (converged)
+        return "rse";
+    if (b->reps >= o->max_reps)
+        return "max_reps";
+    return elapsed_s >= o->time_cap_s ? "time_cap" : NULL;
+}
+
+/* ---- one shape ---------------------------------------------------------------------- */
+
+static float *device_floats(size_t n)
+{
+    float *p = NULL;
+    HARNESS_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
+    return p;
+}
+
+static void setup(bench_t *b, int n, const options_t *o)
+{
+    memset(b, 0, sizeof *b);
+    b->n = n;
+    b->A = device_floats((size_t)n);
+    b->B = device_floats((size_t)n);
+    for (int i = 0; i < N_IMPL; i++) {
+        b->partial[i] = device_floats((size_t)n);
+        b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
+    }
+    b->host = (float *)harness_malloc((size_t)n * sizeof(float));
+    fill_input(b->A, (size_t)n, 2 * o->seed);
+    fill_input(b->B, (size_t)n, 2 * o->seed + 1);
+    harness_check_launch("init_vector");
+    expected_result(b);
+}
+
+static void teardown(bench_t *b)
+{
+    HARNESS_CHECK(cudaFree(b->A));
+    HARNESS_CHECK(cudaFree(b->B));
+    for (int i = 0; i < N_IMPL; i++) {
+        HARNESS_CHECK(cudaFree(b->partial[i]));
+        free(b->ms[i]);
+    }
+    free(b->host);
+}
+
+static void report_impl(const bench_t *b, int impl)
+{
+    timing_stats_t st = timing_summarize(b->ms[impl], b->reps);
+    double bytes = 8.0 * b->n; /* A and B, read once */
+    printf("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d\n",
+           IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, bytes / (st.median * 1e6),
+           b->wrong[impl]);
+}
+
+static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+{
+    bench_t b;
+    setup(&b, n, o);
+    double copy = copy_gbs(&b);
+    double t0 = harness_now();
+    warm_up(&b, o);
+    const char *why;
+    do
+        run_round(&b, o, ev);
+    while (!(why = stop_reason(&b, o, harness_now() - t0)));
+    double seconds = harness_now() - t0;
+
+    printf("shape %d\n", n);
+    printf("copy_gbs %.6g\n", copy);
+    printf("reps %d\n", b.reps);
+    printf("stop %s\n", why);
+    printf("seconds %.2f\n", seconds);
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i])
+            report_impl(&b, i);
+    fflush(stdout);
+    teardown(&b);
+}
+
+int main(int argc, char **argv)
+{
+    options_t o;
+    parse_args(argc, argv, &o);
+    timing_flush_init(timing_print_device());
+    g_blocks = 4 * timing_sms();
+    timing_print_protocol(WARMUP_LAUNCHES, o.min_reps, o.max_reps, o.target_rse, o.time_cap_s,
+                          o.seed);
+    fflush(stdout);
+
+    cudaEvent_t ev[N_IMPL][2];
+    for (int i = 0; i < N_IMPL; i++)
+        for (int j = 0; j < 2; j++)
+            HARNESS_CHECK(cudaEventCreate(&ev[i][j]));
+    for (int i = 0; i < o.nshapes; i++)
+        run_shape(o.n[i], &o, ev);
+    for (int i = 0; i < N_IMPL; i++)
+        for (int j = 0; j < 2; j++)
+            HARNESS_CHECK(cudaEventDestroy(ev[i][j]));
+    timing_flush_free();
+    return 0;
+}
