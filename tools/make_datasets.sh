@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make_datasets.sh LAB - regenerate datasets/LAB/* from datasets/LAB/manifest.txt
-# (folder, shape, seed, values per line) with bin/cugrade dataset, then verify
+# (folder, shape, seed, values [generated] per line) with bin/cugrade dataset, then verify
 # them all with `cugrade dataset --check`.
 set -euo pipefail
 lab=${1:-lab3}
@@ -12,4 +12,4 @@ while read -r name shape seed values _; do
     "$root/bin/cugrade" dataset --lab "$lab" --shape "$shape" --seed "$seed" --values "$values" \
         --out "$root/datasets/$lab/$name"
 done <"$manifest"
-"$root/bin/cugrade" dataset --check "$root/datasets/$lab"
+"$root/bin/cugrade" dataset --lab "$lab" --check "$root/datasets/$lab"

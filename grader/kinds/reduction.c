@@ -200,14 +200,21 @@ static int explain_by_hypothesis(const reduction_view_t *v, int tile, compare_re
 {
     long sizes[] = {tile, 32, 64, 128, 256, 512, 1024};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
-        long b = sizes[i];
-        if (v->count == 1 && v->n > b && near(v, products(v, 0, b)))
+        long b = sizes[i], full = v->n / b * b;
+        int block0 = v->count == 1 && v->n > b && near(v, products(v, 0, b));
+        int tail = full < v->n && v->count == v->n / b && near(v, products(v, 0, full));
+        if (block0 && tail) /* n < 2b: the two programs return the same */
+            return set_hint(r, HINT_HYPOTHESIS, "first-block-only",
+                            "the result is the sum of the first %ld products only: either the "
+                            "launch function returned 1 (it must return the number of blocks), "
+                            "or the grid is n / %ld rounded down (round it up, "
+                            "(n + BLOCK_SIZE - 1) / BLOCK_SIZE)", b, b);
+        if (block0)
             return set_hint(r, HINT_HYPOTHESIS, "block0-only",
                             "the result is block 0's sum alone (the first %ld products): the "
                             "launch function returned 1, but every block writes a partial sum; "
                             "return the number of blocks (the grid size)", b);
-        long full = v->n / b * b;
-        if (full < v->n && v->count == v->n / b && near(v, products(v, 0, full)))
+        if (tail)
             return set_hint(r, HINT_HYPOTHESIS, "tail-dropped",
                             "the %ld elements past the last full block of %ld are missing from the "
                             "sum: the grid is n / %ld rounded down; round it up, "

@@ -189,8 +189,9 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
             return 1;
         }
         sb_append(out, "FAILED: the kernel never read back data it had stored in shared memory: "
-                       "it reads A and B straight from global memory. Load a tile of A and a tile "
-                       "of B into __shared__ arrays per phase and compute from those.\n");
+                       "it works straight from global memory. Stage what the threads of a block "
+                       "share in __shared__ arrays (the handout says what: tiles of A and B, or "
+                       "the block's products for its tree) and compute from those.\n");
         return 0;
     case CHECK_TRAFFIC_REDUCED: {
         double ratio = e->flop > 0 ? e->global_bytes / e->flop : 0;

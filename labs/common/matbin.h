@@ -67,8 +67,8 @@ static inline int matbin_read(const char *path, float **data, matbin_header_t *h
     int ok = fread(magic, 1, 4, f) == 4 && memcmp(magic, MATBIN_MAGIC, 4) == 0 &&
              fread(&version, 4, 1, f) == 1 && version == MATBIN_VERSION &&
              fread(&hdr->rows, 4, 1, f) == 1 && fread(&hdr->cols, 4, 1, f) == 1 &&
-             fread(&hdr->elapsed_ms, 8, 1, f) == 1 && hdr->rows <= (1u << 20) &&
-             hdr->cols <= (1u << 20) && (uint64_t)hdr->rows * hdr->cols <= (1ull << 28);
+             fread(&hdr->elapsed_ms, 8, 1, f) == 1 && hdr->rows <= (1u << 28) &&
+             hdr->cols <= (1u << 28) && (uint64_t)hdr->rows * hdr->cols <= (1ull << 28);
     *data = NULL;
     if (ok) {
         size_t n = (size_t)hdr->rows * hdr->cols;
