@@ -17,8 +17,9 @@
  * tolerance 0.040), 65537 (0.53 against 0.31), 2^20 + 3 (566 against 6.0)
  * and 2^24 + 1 (1.8e6 against 113: the float sum stalls) fail. With values
  * k/10 - 2 (both signs) the running sum stays small and every dataset,
- * 2^24 + 1 included, passes. Also the slowest possible kernel: one thread
- * on the whole GPU. */
+ * 2^24 + 1 included, passes. The same on an H100 (2^24 + 1, one sign: off by
+ * 1.7e6). Also the slowest possible kernel: one thread on the whole GPU, 484
+ * ms at 2^24 + 1 on an H100 against the reference's 0.09 ms. */
 
 #define BLOCK_SIZE 256
 

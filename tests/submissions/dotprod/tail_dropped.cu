@@ -7,8 +7,8 @@
  * their products are missing from the sum; the count returned is that same
  * grid size, so no partial sum is left unwritten. For n < 256 the grid has
  * 0 blocks, which the runtime refuses (cudaErrorInvalidValue, "grid (0,1,1)
- * has a zero dimension", on the emulator): the driver exits with status 3,
- * no output.
+ * has a zero dimension", on the emulator; the same error on an H100): the
+ * driver exits with status 3, no output.
  * Expected verdict: compiles; n = 1 and 255 fail with the CUDA launch error;
  * n = 256 passes; n = 257, 1000, 10000 and 65537 fail with a wrong sum (off
  * by the last n % 256 products), none never written. The longest datasets
