@@ -4,8 +4,9 @@
  *     #define BLOCK_WIDTH 64                          // BUG
  *     dim3 block(BLOCK_WIDTH, BLOCK_WIDTH);
  *
- * The launch fails before any thread runs (cudaErrorInvalidConfiguration on
- * a GPU; the emulator says cudaErrorInvalidValue), the harness reports the
+ * The launch fails before any thread runs, with cudaErrorInvalidValue
+ * ("invalid argument") on an H100 with CUDA 13 and on the emulator (older
+ * CUDA versions reported cudaErrorInvalidConfiguration); the harness reports the
  * error after the launch function and exits with status 3.
  * Expected verdict: every dataset fails with
  * "cuda-error:invalid-configuration" and the hint "a launch with an invalid
