@@ -14,10 +14,12 @@
 #define CHECK_POINTS 5.0 /* race-free and memory-safe, each */
 #define MAX_NOTES 8
 
+#define ANY_FAILURE "*" /* a note's failure: any key but a hypothesis (the outcome varies) */
+
 /* What one dataset's verdict says beyond the case's default. */
 typedef struct {
     int dataset;
-    const char *failure; /* its failure key instead of the default; NULL: the default */
+    const char *failure; /* its failure key (or ANY_FAILURE) instead of the default's, or NULL */
     const char *text;    /* in its output (then the default text is not required) */
 } note_t;
 
@@ -100,8 +102,12 @@ static void expect_failing_dataset(const lab2_case_t *c, int d, json_object *t)
             text = NULL;
         }
     }
-    cr_expect_str_eq(failure_of(t), failure, "%s: dataset %d: failure %s, want %s:\n%s", c->file,
-                     d, failure_of(t), failure, out);
+    if (strcmp(failure, ANY_FAILURE) == 0)
+        cr_expect(failure_of(t)[0] && strncmp(failure_of(t), "hypothesis:", 11) != 0,
+                  "%s: dataset %d: failure '%s':\n%s", c->file, d, failure_of(t), out);
+    else
+        cr_expect_str_eq(failure_of(t), failure, "%s: dataset %d: failure %s, want %s:\n%s",
+                         c->file, d, failure_of(t), failure, out);
     if (text)
         cr_expect_not_null(strstr(out, text), "%s: dataset %d: '%s' missing:\n%s", c->file, d,
                            text, out);
@@ -314,20 +320,22 @@ Test(lab2, row_col_swapped_leaves_elements_unwritten, .timeout = 120)
 
 /* A[row*N + k]: right when N == K or M == 1; named where N < K (every read
  * inside A); where N > K the last rows read past A and the emulator's
- * finding is the likely cause (dataset 13 gets "partly-unwritten": the
- * reads past A bring in the poison's NaN, see the submission's header). */
+ * finding is the likely cause. On 3, 12 and 13 they read beyond A's red
+ * zone, memory whose contents vary from run to run: "some-wrong", or
+ * "partly-unwritten" when they bring in the poison's NaN (see the
+ * submission's header); only the emulator's report is certain there. */
 static const lab2_case_t wrong_stride = {
     "wrong_stride.cu", 1, 7 * POINTS_PER_DATASET + CHECK_POINTS,
     {0, 1, 2, 8, 15, 16, 17, -1},
     "hypothesis:a-stride-n",
     A_STRIDE_N,
-    {{3, "some-wrong", LIKELY_OOB},
+    {{3, ANY_FAILURE, "emulator error ("},
      {6, "some-wrong", LIKELY_OOB},
      {9, "some-wrong", LIKELY_OOB},
      {10, "some-wrong", LIKELY_OOB},
      {11, "some-wrong", LIKELY_OOB},
-     {12, "some-wrong", LIKELY_OOB},
-     {13, "partly-unwritten", LIKELY_OOB}},
+     {12, ANY_FAILURE, "emulator error ("},
+     {13, ANY_FAILURE, "emulator error ("}},
 };
 
 Test(lab2, wrong_stride_reads_a_with_the_width_of_b, .timeout = 120)

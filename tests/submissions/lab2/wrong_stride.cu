@@ -10,14 +10,16 @@
  * N): row-major A is A[row*numAColumns + k]" (datasets 4, 5, 7, 14, 18, 19).
  * Where N > K the last rows read past the end of A: datasets 3, 6, 9, 10,
  * 11, 12, 13 fail without a hypothesis (the grader only computes this one
- * while every read stays inside A), with the likely cause "an access outside
- * a matrix", and memory-safe fails (out-of-bounds reads of A; on 3, 12 and
- * 13 even past A's red zone, "not device memory"). On dataset 13
- * (200x100x256) the grader says "partly-unwritten" (768 of 51200 elements
- * never written) although every element is written: the reads past A pick
- * up words holding the poison's bit pattern, a NaN that the emulator's
- * arithmetic carries unchanged into the stored sums (reported as
- * misleading). */
+ * while every read stays inside A), and memory-safe fails (out-of-bounds
+ * reads of A). On 6, 9, 10 and 11 the reads stay in the emulator's red zone
+ * after A, which holds NaN: "some-wrong", with the likely cause "an access
+ * outside a matrix". On 3, 12 and 13 they go past the red zone (the
+ * emulator's "invalid-address", "not device memory"): what they read, and
+ * so the verdict, varies from run to run. Seen: "some-wrong", and
+ * "partly-unwritten" ("N of T elements were never written", on 13 and on
+ * 12) although every element is written: the words read there hold the
+ * poison's bit pattern, a NaN that the emulator's arithmetic carries
+ * unchanged into the stored sums (reported as misleading). */
 
 #define BLOCK_WIDTH 16
 
