@@ -208,4 +208,30 @@ static inline timing_stats_t timing_summarize(const float *ms, int n)
     return st;
 }
 
+/* A device buffer of n floats; exits with status 3 on a CUDA error. */
+static inline float *timing_device_floats(size_t n)
+{
+    float *p = NULL;
+    HARNESS_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
+    return p;
+}
+
+/* The stopping rule after a round: "rse" once every implementation in use
+ * (use[i]) has min_reps times in ms[i] and a relative standard error of the
+ * mean <= target_rse; else "max_reps" or "time_cap"; NULL to go on. */
+static inline const char *timing_stop_reason(float *const *ms, const int *use, int nimpl, int reps,
+                                             long min_reps, long max_reps, double target_rse,
+                                             double elapsed_s, double time_cap_s)
+{
+    int converged = reps >= min_reps;
+    for (int i = 0; i < nimpl && converged; i++)
+        if (use[i] && !(timing_summarize(ms[i], reps).rse <= target_rse))
+            converged = 0;
+    if (converged)
+        return "rse";
+    if (reps >= max_reps)
+        return "max_reps";
+    return elapsed_s >= time_cap_s ? "time_cap" : NULL;
+}
+
 #endif

@@ -332,40 +332,17 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     b->reps++;
 }
 
-/* ---- the stopping rule ------------------------------------------------------ */
-
-/* Why to stop after this round, or NULL to go on. */
-static const char *stop_reason(const bench_t *b, const options_t *o, double elapsed_s)
-{
-    int converged = b->reps >= o->min_reps;
-    for (int i = 0; i < N_IMPL && converged; i++)
-        if (o->use[i] && !(timing_summarize(b->ms[i], b->reps).rse <= o->target_rse))
-            converged = 0;
-    if (converged)
-        return "rse";
-    if (b->reps >= o->max_reps)
-        return "max_reps";
-    return elapsed_s >= o->time_cap_s ? "time_cap" : NULL;
-}
-
 /* ---- one shape ------------------------------------------------------------ */
-
-static float *device_floats(size_t n)
-{
-    float *p = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
-    return p;
-}
 
 static void setup(bench_t *b, shape_t s, const options_t *o)
 {
     memset(b, 0, sizeof *b);
     b->s = s;
-    b->A = device_floats((size_t)s.m * s.k);
-    b->B = device_floats((size_t)s.k * s.n);
-    b->expected = device_floats(c_elems(b));
+    b->A = timing_device_floats((size_t)s.m * s.k);
+    b->B = timing_device_floats((size_t)s.k * s.n);
+    b->expected = timing_device_floats(c_elems(b));
     for (int i = 0; i < N_IMPL; i++) {
-        b->C[i] = device_floats(c_elems(b));
+        b->C[i] = timing_device_floats(c_elems(b));
         b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
     }
     size_t wrong_bytes = (size_t)N_IMPL * o->max_reps * sizeof *b->wrong;
@@ -431,7 +408,9 @@ static void run_shape(shape_t s, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     const char *why;
     do
         run_round(&b, o, ev);
-    while (!(why = stop_reason(&b, o, harness_now() - t0)));
+    while (!(why = timing_stop_reason(b.ms, o->use, N_IMPL, b.reps, o->min_reps, o->max_reps,
+                                            o->target_rse, harness_now() - t0,
+                                            o->time_cap_s)));
     report(&b, o, why, harness_now() - t0);
     teardown(&b);
 }

@@ -303,37 +303,16 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     b->reps++;
 }
 
-/* Why to stop after this round, or NULL to go on. */
-static const char *stop_reason(const bench_t *b, const options_t *o, double elapsed_s)
-{
-    int converged = b->reps >= o->min_reps;
-    for (int i = 0; i < N_IMPL && converged; i++)
-        if (o->use[i] && !(timing_summarize(b->ms[i], b->reps).rse <= o->target_rse))
-            converged = 0;
-    if (converged)
-        return "rse";
-    if (b->reps >= o->max_reps)
-        return "max_reps";
-    return elapsed_s >= o->time_cap_s ? "time_cap" : NULL;
-}
-
 /* ---- one shape ---------------------------------------------------------------------- */
-
-static float *device_floats(size_t n)
-{
-    float *p = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&p, n * sizeof(float)));
-    return p;
-}
 
 static void setup(bench_t *b, int n, const options_t *o)
 {
     memset(b, 0, sizeof *b);
     b->n = n;
-    b->A = device_floats((size_t)n);
-    b->B = device_floats((size_t)n);
+    b->A = timing_device_floats((size_t)n);
+    b->B = timing_device_floats((size_t)n);
     for (int i = 0; i < N_IMPL; i++) {
-        b->partial[i] = device_floats((size_t)n);
+        b->partial[i] = timing_device_floats((size_t)n);
         b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
     }
     b->host = (float *)harness_malloc((size_t)n * sizeof(float));
@@ -373,7 +352,9 @@ static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     const char *why;
     do
         run_round(&b, o, ev);
-    while (!(why = stop_reason(&b, o, harness_now() - t0)));
+    while (!(why = timing_stop_reason(b.ms, o->use, N_IMPL, b.reps, o->min_reps, o->max_reps,
+                                            o->target_rse, harness_now() - t0,
+                                            o->time_cap_s)));
     double seconds = harness_now() - t0;
 
     printf("shape %d\n", n);
