@@ -24,9 +24,7 @@ struct lab;
 
 typedef struct lab_kind {
     const char *name;          /* lab.json "kind" */
-    const char *summary;       /* one line: what a lab of this kind computes */
     int inputs;                /* input0.raw .. per dataset */
-    const char *shape_syntax;  /* how a manifest writes a shape: "MxKxN", "N" */
 
     /* dataset: the shapes agree (err names the file), "417x210x519", the
      * arithmetic work (FLOP; sizes the datasets and feeds the traffic check) */

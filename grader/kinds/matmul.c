@@ -161,9 +161,7 @@ static void perf_bound(const lab_t *lab, const perf_result_t *r, const perf_shap
 
 const lab_kind_t kind_matmul = {
     .name = "matmul",
-    .summary = "C = A·B (input0 MxK, input1 KxN, output MxN)",
     .inputs = 2,
-    .shape_syntax = "MxKxN",
     .check_shapes = check_shapes,
     .shape_text = shape_text,
     .flop = flop,

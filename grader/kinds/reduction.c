@@ -348,9 +348,7 @@ static void perf_bound(const lab_t *lab, const perf_result_t *r, const perf_shap
 
 const lab_kind_t kind_reduction = {
     .name = "reduction",
-    .summary = "the dot product of two vectors (input0, input1: length n; output: 1 number)",
     .inputs = 2,
-    .shape_syntax = "N",
     .check_shapes = check_shapes,
     .shape_text = shape_text,
     .flop = flop,
