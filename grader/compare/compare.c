@@ -181,8 +181,22 @@ static void set_hint(compare_result_t *r, hint_t hint, const char *fmt, ...)
     r->hint = hint;
 }
 
+/* Only the columns past col_cut unwritten, with col_cut the threads a grid
+ * of ceil(rows / tile) blocks along x would cover (or the same for rows):
+ * what a grid with x and y swapped leaves, as well as a grid rounded down. */
+static int axes_swap_fits(const stripe_t *s, int rows, int cols)
+{
+    int t = s->tile;
+    if (names_cols(s) && !names_rows(s))
+        return s->col_cut == (rows + t - 1) / t * t;
+    if (names_rows(s) && !names_cols(s))
+        return s->row_cut == (cols + t - 1) / t * t;
+    return 0;
+}
+
 /* Wrong elements only in the last partial tile: never written, all of it,
- * is the integer-division grid; anything else is a boundary condition. */
+ * is a grid too small (rounded down, or x and y swapped where that leaves the
+ * same); anything else is a boundary condition. */
 static int boundary_hint(compare_result_t *r, const stripes_t *st, int tile_width, int rows,
                          int cols)
 {
@@ -191,15 +205,23 @@ static int boundary_hint(compare_result_t *r, const stripes_t *st, int tile_widt
         return 0;
     char where[160];
     describe_stripe(s, rows, cols, where, sizeof where);
-    if (!s->written_wrong && r->never_written == named_area(s, rows, cols))
+    if (!s->written_wrong && r->never_written == named_area(s, rows, cols) &&
+        axes_swap_fits(s, rows, cols))
         set_hint(r, HINT_GRID_TOO_SMALL,
                  "only the elements in %s (the last partial tile) were never written: the "
-                 "grid is too small; use ceiling division, (n + TILE_WIDTH - 1) / TILE_WIDTH",
-                 where);
+                 "grid does not reach them; either its size is rounded down (use ceiling "
+                 "division, (n + %d - 1) / %d) or its x and y are swapped (x goes along the "
+                 "columns, y along the rows)",
+                 where, s->tile, s->tile);
+    else if (!s->written_wrong && r->never_written == named_area(s, rows, cols))
+        set_hint(r, HINT_GRID_TOO_SMALL,
+                 "only the elements in %s (the last partial tile) were never written: the "
+                 "grid is too small; use ceiling division, (n + %d - 1) / %d",
+                 where, s->tile, s->tile);
     else
         set_hint(r, HINT_BOUNDARY_WRONG,
                  "only the elements in %s (the last partial tile) are wrong: check the "
-                 "boundary conditions of the tile loads and of the store",
+                 "boundary conditions of the loads and of the store",
                  where);
     return 1;
 }
@@ -319,11 +341,19 @@ void error_map_shrink(const error_map_t *m, int max_rows, int max_cols, error_ma
     *out = tmp;
 }
 
+void error_map_start(error_map_t *m, int rows, int cols)
+{
+    map_init(m, rows, cols, ceil_div(rows, ERROR_MAP_MAX), ceil_div(cols, ERROR_MAP_MAX));
+}
+
+void error_map_mark(error_map_t *m, int row, int col, char state)
+{
+    map_raise(m, row / error_map_cell_rows(m), col / error_map_cell_cols(m), state);
+}
+
 static void map_note(compare_result_t *r, int row, int col, elem_status_t status)
 {
-    error_map_t *m = &r->map;
-    map_raise(m, row / error_map_cell_rows(m), col / error_map_cell_cols(m),
-              status == ELEM_UNWRITTEN ? MAP_UNWRITTEN : MAP_WRONG);
+    error_map_mark(&r->map, row, col, status == ELEM_UNWRITTEN ? MAP_UNWRITTEN : MAP_WRONG);
 }
 
 /* ---- comparison ----------------------------------------------------------------- */
@@ -387,8 +417,7 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
         return r->passed;
     }
     r->total = (long)exp->rows * exp->cols;
-    map_init(&r->map, exp->rows, exp->cols, ceil_div(exp->rows, ERROR_MAP_MAX),
-             ceil_div(exp->cols, ERROR_MAP_MAX));
+    error_map_start(&r->map, exp->rows, exp->cols);
     stripes_t st;
     init_stripes(&st, tile_width, exp->rows, exp->cols);
     compare_elements(exp, got, tol, &st, r);
@@ -400,6 +429,10 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
 
 void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
 {
+    if (r->summary[0]) {
+        snprintf(buf, buflen, "%s", r->summary);
+        return;
+    }
     if (r->hint == HINT_SHAPE) {
         snprintf(buf, buflen, "%s", r->hint_text);
         return;
@@ -410,17 +443,22 @@ void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
                  r->max_abs_err, r->max_rel_err);
         return;
     }
-    int n;
+    long written_wrong = r->wrong - r->never_written;
     if (r->never_written == r->total)
-        n = snprintf(buf, buflen, "none of the %ld elements was written", r->total);
-    else if (r->wrong == r->never_written)
-        n = snprintf(buf, buflen, "%ld of %ld elements never written (every written one is right)",
-                     r->never_written, r->total);
+        snprintf(buf, buflen, "none of the %ld elements was written", r->total);
+    else if (written_wrong == 0)
+        snprintf(buf, buflen, "%ld of %ld elements never written (every written one is right)",
+                 r->never_written, r->total);
+    else if (r->nonfinite == written_wrong) /* no finite error to measure */
+        snprintf(buf, buflen, "%ld of %ld elements wrong, all of them NaN or infinite; %ld never "
+                 "written", r->wrong, r->total, r->never_written);
     else
-        n = snprintf(buf, buflen,
-                     "%ld of %ld elements wrong (max abs err %.3g, max rel err %.3g); %ld never "
-                     "written",
-                     r->wrong, r->total, r->max_abs_err, r->max_rel_err, r->never_written);
-    if (r->nonfinite > 0 && n >= 0 && (size_t)n < buflen)
-        snprintf(buf + n, buflen - (size_t)n, "; %ld NaN or infinite", r->nonfinite);
+        snprintf(buf, buflen,
+                 "%ld of %ld elements wrong (max abs err %.3g, max rel err %.3g); %ld never "
+                 "written",
+                 r->wrong, r->total, r->max_abs_err, r->max_rel_err, r->never_written);
+    if (r->nonfinite > 0 && r->nonfinite != written_wrong) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, buflen - n, "; %ld NaN or infinite", r->nonfinite);
+    }
 }

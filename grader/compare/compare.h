@@ -59,6 +59,8 @@ typedef struct {
     hint_t hint;
     char hint_text[1024]; /* one line for the student; "" when passed */
     char hypothesis[32];  /* the id of the wrong program that reproduces the output, or "" */
+    char summary[256];    /* a kind's own summary line (a reduction: the sum against the
+                             expected one); "" for compare_summary's element counts */
     error_map_t map;     /* where the wrong elements are; none on a shape mismatch */
 } compare_result_t;
 
@@ -97,6 +99,11 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
 void compare_summary(const compare_result_t *r, char *buf, size_t buflen);
 
 /* Elements per cell along each axis (1 when there is no map). */
+/* A map of a rows x cols output, every cell right, and the element (row,
+ * col) marked MAP_WRONG or MAP_UNWRITTEN (a cell keeps its worst state):
+ * for a kind whose output compare_matrices does not compare. */
+void error_map_start(error_map_t *m, int rows, int cols);
+void error_map_mark(error_map_t *m, int row, int col, char state);
 int error_map_cell_rows(const error_map_t *m);
 int error_map_cell_cols(const error_map_t *m);
 

@@ -45,10 +45,11 @@ static const char *cuda_error_hint(const char *output)
 {
     const char *kind = cuda_error_kind(output);
     if (strcmp(kind, "invalid-configuration") == 0)
-        return "hint: a launch with an invalid configuration: a grid dimension of 0 (integer "
-               "division of a size smaller than TILE_WIDTH?) or more than 1024 threads per block.\n";
+        return "hint: a launch with an invalid configuration: a grid dimension of 0 (a size "
+               "smaller than the block divided by it and rounded down?) or more than 1024 "
+               "threads per block.\n";
     if (strcmp(kind, "illegal-address") == 0)
-        return "hint: the kernel accessed memory outside the matrices: check the boundary "
+        return "hint: the kernel accessed memory outside the arrays: check the boundary "
                "conditions of the loads and of the store.\n";
     return "";
 }
@@ -113,7 +114,9 @@ static const cause_t *likely_cause(const char *report_path)
     static const cause_t causes[] = {
         {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},
         {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)", 1},
-        {"global-oob", "an access outside a matrix (below)", 0},
+        {"global-oob", "an access outside an array (below)", 0},
+        {"shared-oob", "an access outside a shared array (below)", 0},
+        {"invalid-address", "an access through a pointer to no array (below)", 0},
         {"uninit-shared", "a read of shared memory no thread of the block wrote (below)", 0},
     };
     emu_report_t rep;

@@ -250,6 +250,7 @@ static int explain_by_block(const reduction_view_t *v, int tile, compare_result_
         for (long i = k * tile; i < (k + 1) * tile && i < v->n; i++)
             mag += fabs((double)v->a[i] * (double)v->b[i]);
         if (!(fabs(v->partial[k] - exact) <= reduction_tolerance(tile, mag) + 1e-30)) {
+            error_map_mark(&r->map, 0, (int)k, MAP_WRONG);
             wrong++;
             if (first < 0)
                 first = k;
@@ -279,37 +280,67 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
              "the handout's BLOCK_SIZE, so the blocks could not be checked one by one");
 }
 
+/* The summary line: the sum against the expected one. */
+static void summarize(const reduction_view_t *v, long poisoned, compare_result_t *r)
+{
+    if (r->passed)
+        snprintf(r->summary, sizeof r->summary, "%s %.9g, within %.3g of %.9g (error %.3g)",
+                 v->count == 1 ? "the one partial sum returned is" : "the partial sums add up to",
+                 v->sum, v->tol, v->expected, fabs(v->sum - v->expected));
+    else if (v->count == 1 && poisoned == 1)
+        snprintf(r->summary, sizeof r->summary, "the one partial sum returned was never written");
+    else if (v->count > 0 && poisoned == v->count)
+        snprintf(r->summary, sizeof r->summary, "none of the %ld partial sums was written",
+                 v->count);
+    else if (poisoned > 0)
+        snprintf(r->summary, sizeof r->summary, "%ld of the %ld partial sums never written",
+                 poisoned, v->count);
+    else if (!isfinite(v->sum))
+        snprintf(r->summary, sizeof r->summary, "%s %g, expected %.9g",
+                 v->count == 1 ? "the one partial sum returned is" : "the partial sums add up to",
+                 v->sum, v->expected);
+    else
+        snprintf(r->summary, sizeof r->summary, "%s %.9g, expected %.9g (error %.3g, tolerance %.3g)",
+                 v->count == 1 ? "the one partial sum returned is" : "the partial sums add up to",
+                 v->sum, v->expected, fabs(v->sum - v->expected), v->tol);
+}
+
 static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
 {
     memset(r, 0, sizeof *r);
     reduction_view_t v = {.a = d->inputs[0].data, .b = d->inputs[1].data,
                           .n = length_of(&d->inputs[0]), .partial = got->data,
                           .count = length_of(got), .expected = d->expected.data[0]};
-    r->total = 1;
+    r->total = v.count;
     long poisoned = 0;
+    if (v.count > 0)
+        error_map_start(&r->map, 1, (int)v.count); /* a cell per partial sum (or group) */
     for (long i = 0; i < v.count; i++) {
-        poisoned += matbin_is_poison(v.partial[i]);
+        if (matbin_is_poison(v.partial[i])) {
+            poisoned++;
+            error_map_mark(&r->map, 0, (int)i, MAP_UNWRITTEN);
+        }
         v.sum += v.partial[i];
     }
     double mag = reduction_sum_abs(&d->inputs[0], &d->inputs[1], NULL);
     v.tol = reduction_tolerance(v.n, mag) + lab->tol.atol + lab->tol.rtol * fabs(v.expected);
     double err = fabs(v.sum - v.expected);
     r->passed = v.count > 0 && poisoned == 0 && err <= v.tol;
-    r->shown[0] = (mismatch_t){0, 0, (float)v.expected, (float)v.sum};
-    r->nshown = !r->passed;
+    r->never_written = poisoned;
     if (poisoned == 0 && isfinite(v.sum)) {
         r->max_abs_err = err;
         r->max_rel_err = v.expected != 0 ? err / fabs(v.expected) : 0;
     }
+    summarize(&v, poisoned, r);
     if (r->passed)
         return;
-    r->wrong = 1;
+    r->wrong = poisoned > 0 ? poisoned : 1;
     if (v.count > 0 && poisoned == v.count) {
-        r->never_written = 1;
         set_hint(r, HINT_NEVER_WRITTEN, "",
-                 "no partial sum was written: the %ld the launch function says it wrote still "
-                 "hold the NaN poison; does it launch the kernel, and does thread 0 of each block "
-                 "store the block's sum in partial[blockIdx.x]?", v.count);
+                 "no partial sum was written: %s the launch function says it wrote still %s the "
+                 "NaN poison; does it launch the kernel, and does thread 0 of each block store "
+                 "the block's sum in partial[blockIdx.x]?",
+                 v.count == 1 ? "the one" : "all those", v.count == 1 ? "holds" : "hold");
     } else if (poisoned > 0) {
         long first = 0;
         while (!matbin_is_poison(v.partial[first]))
@@ -320,7 +351,9 @@ static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, c
                  "that write a sum", poisoned, v.count, first);
     } else if (!isfinite(v.sum)) {
         r->nonfinite = 1;
-        set_hint(r, HINT_SOME_WRONG, "", "the partial sums add up to %g", v.sum);
+        set_hint(r, HINT_SOME_WRONG, "", "a partial sum is NaN or infinite, and every input "
+                 "and every product of them is finite: the kernel added in something that is "
+                 "not one of the products");
     } else {
         explain(&v, lab->tile_width, r);
     }

@@ -160,15 +160,17 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
     };
     static const char *const advice[] = {
         [CHECK_RACE_FREE] = "A __syncthreads() is missing between a write to shared memory and "
-                            "a read of it by another thread (after the tile loads, and after the "
-                            "inner product before the next phase overwrites the tiles).",
+                            "a read of it by another thread: after the threads fill a shared "
+                            "array and before they read each other's elements, and before "
+                            "anything still being read is overwritten (the next tile, the next "
+                            "step of a tree).",
         [CHECK_BARRIERS_UNIFORM] = "Every thread of a block must reach every __syncthreads(): "
                                    "never return early or put a barrier inside a condition that "
                                    "depends on the thread; keep out-of-range threads in the loop and "
                                    "skip only their store.",
-        [CHECK_MEMORY_SAFE] = "Guard every load and the store with the matrix bounds, load 0 "
-                              "into the tile outside them, and write every shared element before "
-                              "it is read.",
+        [CHECK_MEMORY_SAFE] = "Guard every load and store with the array bounds (in a tiled "
+                              "kernel, load 0 into the tile outside them), and write every shared "
+                              "element before it is read.",
     };
     switch (id) {
     case CHECK_RACE_FREE:

@@ -6,169 +6,27 @@
  * dataset its failure key (extra_data.failure) and what its output says.
  * Each submission is graded once, with --checks none unless a check is part
  * of the verdict. Runs from the repository root. */
-#include "e2e.h"
+#include "lab_case.h"
 
 #define SUB2 "tests/submissions/lab2/"
 #define NDATASETS 20
 #define POINTS_PER_DATASET 4.0
 #define CHECK_POINTS 5.0 /* race-free and memory-safe, each */
-#define MAX_NOTES 8
 
-#define ANY_FAILURE "*" /* a note's failure: any key but a hypothesis (the outcome varies) */
+static const lab_suite_t lab2 = {"lab2", SUB2, NDATASETS, POINTS_PER_DATASET};
 
-/* What one dataset's verdict says beyond the case's default. */
-typedef struct {
-    int dataset;
-    const char *failure; /* its failure key (or ANY_FAILURE) instead of the default's, or NULL */
-    const char *text;    /* in its output (then the default text is not required) */
-} note_t;
-
-typedef struct {
-    const char *file;
-    int checks;                  /* graded with the checks, else --checks none */
-    double score;                /* the whole score */
-    int passing[NDATASETS + 1];  /* the datasets that pass, -1 ended */
-    const char *failure;         /* every other dataset's failure key... */
-    const char *text;            /* ...and a line of its output */
-    note_t notes[MAX_NOTES];     /* datasets that fail otherwise or say more; ends at a 0 one */
-} lab2_case_t;
-
-/* Grades SUBMISSION as lab 2 (e2e.h's grade() is lab 3's; a later --lab wins). */
 static graded_t grade_lab2(const char *submission, int checks)
 {
-    const char *with[] = {"--lab", "lab2", NULL};
-    const char *without[] = {"--lab", "lab2", "--checks", "none", NULL};
-    graded_t g = grade(submission, checks ? with : without);
-    cr_assert_eq(exit_code(&g), 0, "%s: %s", submission, g.run.output);
-    cr_assert_not_null(g.json, "%s: no results.json: %s", submission, g.run.output);
-    return g;
-}
-
-static json_object *dataset_test(const graded_t *g, int d)
-{
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "dataset %d (", d);
-    return test_named(g, prefix);
-}
-
-/* The test's extra_data.failure, "" when it has none. */
-static const char *failure_of(json_object *t)
-{
-    json_object *extra, *f;
-    if (!json_object_object_get_ex(t, "extra_data", &extra) ||
-        !json_object_object_get_ex(extra, "failure", &f))
-        return "";
-    return json_object_get_string(f);
-}
-
-static int count_passing(const lab2_case_t *c)
-{
-    int n = 0;
-    while (n < NDATASETS && c->passing[n] >= 0)
-        n++;
-    return n;
-}
-
-static int expected_to_pass(const lab2_case_t *c, int d)
-{
-    for (int i = 0; i < count_passing(c); i++)
-        if (c->passing[i] == d)
-            return 1;
-    return 0;
-}
-
-static int note_count(const lab2_case_t *c)
-{
-    int n = 0;
-    while (n < MAX_NOTES && (c->notes[n].failure || c->notes[n].text))
-        n++;
-    return n;
-}
-
-/* Checks a failing dataset's key and output against c's default and notes. */
-static void expect_failing_dataset(const lab2_case_t *c, int d, json_object *t)
-{
-    const char *out = str(t, "output"), *failure = c->failure, *text = c->text;
-    cr_expect(!passed(t), "%s: dataset %d should fail:\n%s", c->file, d, out);
-    for (int i = 0; i < note_count(c); i++) {
-        const note_t *n = &c->notes[i];
-        if (n->dataset != d)
-            continue;
-        if (n->failure)
-            failure = n->failure;
-        if (n->text) {
-            cr_expect_not_null(strstr(out, n->text), "%s: dataset %d: '%s' missing:\n%s", c->file,
-                               d, n->text, out);
-            text = NULL;
-        }
-    }
-    if (strcmp(failure, ANY_FAILURE) == 0)
-        cr_expect(failure_of(t)[0] && strncmp(failure_of(t), "hypothesis:", 11) != 0,
-                  "%s: dataset %d: failure '%s':\n%s", c->file, d, failure_of(t), out);
-    else
-        cr_expect_str_eq(failure_of(t), failure, "%s: dataset %d: failure %s, want %s:\n%s",
-                         c->file, d, failure_of(t), failure, out);
-    if (text)
-        cr_expect_not_null(strstr(out, text), "%s: dataset %d: '%s' missing:\n%s", c->file, d,
-                           text, out);
-}
-
-/* Grades c's submission and checks the score, the datasets that pass, and
- * the failure key and output of every other. Returns the grade for more. */
-static graded_t grade_case(const lab2_case_t *c)
-{
-    char path[256];
-    snprintf(path, sizeof path, SUB2 "%s", c->file);
-    graded_t g = grade_lab2(path, c->checks);
-    json_object *extra;
-    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
-    cr_expect_str_eq(str(extra, "lab"), "lab2");
-    cr_expect_eq((int)num(extra, "datasets_passed"), count_passing(c), "%s: %d datasets passed",
-                 c->file, (int)num(extra, "datasets_passed"));
-    cr_expect_eq((int)num(extra, "datasets_total"), NDATASETS);
-    cr_expect_float_eq(num(g.json, "score"), c->score, 1e-9, "%s: score %g, want %g", c->file,
-                       num(g.json, "score"), c->score);
-    cr_expect(passed(test_named(&g, "compiles")), "%s does not compile", c->file);
-    for (int d = 0; d < NDATASETS; d++) {
-        json_object *t = dataset_test(&g, d);
-        if (expected_to_pass(c, d)) {
-            cr_expect(passed(t), "%s: dataset %d should pass:\n%s", c->file, d, str(t, "output"));
-            cr_expect_float_eq(num(t, "score"), POINTS_PER_DATASET, 1e-9);
-        } else {
-            expect_failing_dataset(c, d, t);
-            cr_expect_float_eq(num(t, "score"), 0.0, 1e-9);
-        }
-    }
-    return g;
-}
-
-/* Checks a check test's verdict, points and a line of its output. */
-static void expect_check(const graded_t *g, const char *name, int pass, const char *text)
-{
-    json_object *t = test_named(g, name);
-    const char *out = str(t, "output");
-    cr_expect_eq(passed(t), pass, "%s should %s:\n%s", name, pass ? "pass" : "fail", out);
-    cr_expect_float_eq(num(t, "score"), pass ? CHECK_POINTS : 0.0, 1e-9, "%s: %s", name, out);
-    cr_expect_float_eq(num(t, "max_score"), CHECK_POINTS, 1e-9);
-    if (text)
-        cr_expect_not_null(strstr(out, text), "%s: '%s' missing:\n%s", name, text, out);
+    return grade_lab(&lab2, submission, checks);
 }
 
 /* Every test of a correct submission passes, for 90 of 90 on the emulator. */
 static void expect_full_marks(const graded_t *g, const char *file)
 {
-    json_object *tests = tests_of(g);
-    double max = 0;
-    for (size_t i = 0; i < json_object_array_length(tests); i++) {
-        json_object *t = json_object_array_get_idx(tests, i);
-        cr_expect(passed(t), "%s: %s failed:\n%s", file, str(t, "name"), str(t, "output"));
-        max += num(t, "max_score");
-    }
-    cr_expect_float_eq(max, NDATASETS * POINTS_PER_DATASET + 2 * CHECK_POINTS, 1e-9);
-    cr_expect_float_eq(num(g->json, "score"), max, 1e-9, "%s: %s", file, g->run.output);
+    expect_every_test_passes(g, file, NDATASETS * POINTS_PER_DATASET + 2 * CHECK_POINTS);
     cr_expect(strstr(g->run.output, "Score: 90 / 90"), "%s:\n%s", file, g->run.output);
-    expect_check(g, "race-free", 1, "passed");
-    expect_check(g, "memory-safe", 1, "passed: no access outside an array");
+    expect_check(g, "race-free", 1, CHECK_POINTS, "passed");
+    expect_check(g, "memory-safe", 1, CHECK_POINTS, "passed: no access outside an array");
 }
 
 /* ---- the reference and the stub -------------------------------------------------- */
@@ -206,8 +64,8 @@ Test(lab2, stub_compiles_and_writes_nothing, .timeout = 120)
         cr_expect(strstr(out, "FAILED: none of the "), "dataset %d:\n%s", d, out);
         cr_expect(strstr(out, "hint: output never written"), "dataset %d:\n%s", d, out);
     }
-    expect_check(&g, "race-free", 0, "not run: no kernel was launched");
-    expect_check(&g, "memory-safe", 0, "not run: no kernel was launched");
+    expect_check(&g, "race-free", 0, CHECK_POINTS, "not run: no kernel was launched");
+    expect_check(&g, "memory-safe", 0, CHECK_POINTS, "not run: no kernel was launched");
     cr_expect(strstr(g.run.output, "output never written"), "terminal report lacks the hint:\n%s",
               g.run.output);
     release(&g);
@@ -231,14 +89,14 @@ Test(lab2, early_return_without_barriers_passes, .timeout = 120)
 
 /* ---- one mistake each -------------------------------------------------------------- */
 
-#define LIKELY_OOB "likely cause: an access outside a matrix"
+#define LIKELY_OOB "likely cause: an access outside an array"
 #define NEVER_LAUNCHED "hint: a launch with an invalid configuration: a grid dimension of 0"
 
-static const lab2_case_t intdiv_grid = {
+static const lab_case_t intdiv_grid = {
     "intdiv_grid.cu", 0, 8 * POINTS_PER_DATASET,
     {0, 1, 2, 3, 5, 9, 15, 16, -1},
     "grid-too-small",
-    "the grid is too small; use ceiling division, (n + TILE_WIDTH - 1) / TILE_WIDTH",
+    "the grid is too small; use ceiling division, (n + 16 - 1) / 16",
     {{4, NULL, "hint: only the elements in rows 96..99 (the last partial tile) were never written"},
      {4, NULL, "FAILED: 256 of 6400 elements never written (every written one is right)"},
      {6, NULL, "only the elements in column 256 (the last partial tile)"},
@@ -251,12 +109,12 @@ static const lab2_case_t intdiv_grid = {
 
 Test(lab2, intdiv_grid_leaves_the_partial_blocks_unwritten, .timeout = 120)
 {
-    graded_t g = grade_case(&intdiv_grid);
+    graded_t g = grade_case(&lab2, &intdiv_grid);
     release(&g);
 }
 
 /* B[col*K + k]: the same as B[k*N + col] when K = 1 or N = 1 */
-static const lab2_case_t transposed_b = {
+static const lab_case_t transposed_b = {
     "transposed_b.cu", 0, 3 * POINTS_PER_DATASET,
     {8, 9, 17, -1},
     "hypothesis:b-transposed",
@@ -267,12 +125,12 @@ static const lab2_case_t transposed_b = {
 
 Test(lab2, transposed_b_is_a_times_b_transposed, .timeout = 120)
 {
-    graded_t g = grade_case(&transposed_b);
+    graded_t g = grade_case(&lab2, &transposed_b);
     release(&g);
 }
 
 /* C[col*M + row]: the same only for a 1x1 C */
-static const lab2_case_t store_transposed = {
+static const lab_case_t store_transposed = {
     "store_transposed.cu", 0, 2 * POINTS_PER_DATASET,
     {8, 17, -1},
     "hypothesis:c-transposed",
@@ -283,16 +141,16 @@ static const lab2_case_t store_transposed = {
 
 Test(lab2, store_transposed_is_c_stored_transposed, .timeout = 120)
 {
-    graded_t g = grade_case(&store_transposed);
+    graded_t g = grade_case(&lab2, &store_transposed);
     release(&g);
 }
 
 /* row from x, column from y: the threads cover 16*ceil(N/16) rows and
  * 16*ceil(M/16) columns, all of C only when both need as many blocks. The
  * grader has no hypothesis for it: it says what it sees, the elements never
- * written, and on 256x256x257 (only column 256 left) it blames the grid,
- * which already rounds up (a misleading hint, reported; asserted as it is). */
-static const lab2_case_t row_col_swapped = {
+ * written; on 256x256x257 (only column 256 left, which a grid rounded down
+ * leaves too) it names both causes and blames neither. */
+static const lab_case_t row_col_swapped = {
     "row_col_swapped.cu", 0, 11 * POINTS_PER_DATASET,
     {0, 1, 2, 5, 8, 10, 11, 15, 16, 17, 18, -1},
     "partly-unwritten",
@@ -301,12 +159,14 @@ static const lab2_case_t row_col_swapped = {
     {{4, NULL, "FAILED: 2304 of 6400 elements never written (every written one is right)"},
      {4, NULL, "hint: 2304 of 6400 elements were never written"},
      {6, "grid-too-small", "hint: only the elements in column 256 (the last partial tile) were "
-                           "never written: the grid is too small"}},
+                           "never written: the grid does not reach them; either its size is "
+                           "rounded down (use ceiling division, (n + 16 - 1) / 16) or its x and "
+                           "y are swapped"}},
 };
 
 Test(lab2, row_col_swapped_leaves_elements_unwritten, .timeout = 120)
 {
-    graded_t g = grade_case(&row_col_swapped);
+    graded_t g = grade_case(&lab2, &row_col_swapped);
     /* every element it wrote is right: nothing names a wrong formula */
     for (int d = 0; d < NDATASETS; d++)
         if (!expected_to_pass(&row_col_swapped, d))
@@ -324,7 +184,7 @@ Test(lab2, row_col_swapped_leaves_elements_unwritten, .timeout = 120)
  * zone, memory whose contents vary from run to run: "some-wrong", or
  * "partly-unwritten" when they bring in the poison's NaN (see the
  * submission's header); only the emulator's report is certain there. */
-static const lab2_case_t wrong_stride = {
+static const lab_case_t wrong_stride = {
     "wrong_stride.cu", 1, 7 * POINTS_PER_DATASET + CHECK_POINTS,
     {0, 1, 2, 8, 15, 16, 17, -1},
     "hypothesis:a-stride-n",
@@ -340,9 +200,9 @@ static const lab2_case_t wrong_stride = {
 
 Test(lab2, wrong_stride_reads_a_with_the_width_of_b, .timeout = 120)
 {
-    graded_t g = grade_case(&wrong_stride);
-    expect_check(&g, "memory-safe", 0, "Out-of-bounds read of A in kernel matrixMultiply");
-    expect_check(&g, "race-free", 1, NULL);
+    graded_t g = grade_case(&lab2, &wrong_stride);
+    expect_check(&g, "memory-safe", 0, CHECK_POINTS, "Out-of-bounds read of A in kernel matrixMultiply");
+    expect_check(&g, "race-free", 1, CHECK_POINTS, NULL);
     const char *ms = str(test_named(&g, "memory-safe"), "output");
     cr_expect(strstr(ms, "at wrong_stride.cu:"), "no file:line:\n%s", ms);
     release(&g);
@@ -351,7 +211,7 @@ Test(lab2, wrong_stride_reads_a_with_the_width_of_b, .timeout = 120)
 /* no boundary check: a thread with col >= N writes C[row+1][col-N]; where
  * that thread's block runs after the right one (N > 16, not a multiple of
  * 16), its garbage (NaN from past the end of B) stays */
-static const lab2_case_t no_boundary_check = {
+static const lab_case_t no_boundary_check = {
     "no_boundary_check.cu", 1, 13 * POINTS_PER_DATASET + CHECK_POINTS,
     {0, 1, 2, 3, 4, 5, 8, 9, 13, 15, 16, 17, 18, -1},
     "some-wrong",
@@ -361,13 +221,13 @@ static const lab2_case_t no_boundary_check = {
 
 Test(lab2, no_boundary_check_fails_memory_safe_and_the_uneven_widths, .timeout = 120)
 {
-    graded_t g = grade_case(&no_boundary_check);
-    expect_check(&g, "memory-safe", 0, "Out-of-bounds write of C in kernel matrixMultiply");
+    graded_t g = grade_case(&lab2, &no_boundary_check);
+    expect_check(&g, "memory-safe", 0, CHECK_POINTS, "Out-of-bounds write of C in kernel matrixMultiply");
     const char *ms = str(test_named(&g, "memory-safe"), "output");
     cr_expect(strstr(ms, "Out-of-bounds read of A"), "%s", ms);
     cr_expect(strstr(ms, "Out-of-bounds read of B"), "%s", ms);
     cr_expect(strstr(ms, "at no_boundary_check.cu:"), "no file:line:\n%s", ms);
-    expect_check(&g, "race-free", 1, NULL);
+    expect_check(&g, "race-free", 1, CHECK_POINTS, NULL);
     /* a row past C only writes past its end: 100x128x64 passes, the check catches it */
     cr_expect(strstr(str(dataset_test(&g, 4), "output"), "emulator error (global-oob): "
                                                           "Out-of-bounds write of C"),
@@ -375,7 +235,7 @@ Test(lab2, no_boundary_check_fails_memory_safe_and_the_uneven_widths, .timeout =
     release(&g);
 }
 
-static const lab2_case_t block_too_big = {
+static const lab_case_t block_too_big = {
     "block_too_big.cu", 0, 0.0,
     {-1},
     "cuda-error:invalid-configuration",
@@ -387,11 +247,11 @@ static const lab2_case_t block_too_big = {
 
 Test(lab2, block_of_4096_threads_does_not_launch, .timeout = 120)
 {
-    graded_t g = grade_case(&block_too_big);
+    graded_t g = grade_case(&lab2, &block_too_big);
     release(&g);
 }
 
-static const lab2_case_t no_launch = {
+static const lab_case_t no_launch = {
     "no_launch.cu", 0, 0.0,
     {-1},
     "never-written",
@@ -402,14 +262,14 @@ static const lab2_case_t no_launch = {
 
 Test(lab2, no_launch_writes_nothing, .timeout = 120)
 {
-    graded_t g = grade_case(&no_launch);
+    graded_t g = grade_case(&lab2, &no_launch);
     release(&g);
 }
 
 /* an int sum: no classic mistake reproduces it, and the grader says so */
 #define NONE_REPRODUCES "none of the classic mistakes reproduces it (tried: "
 
-static const lab2_case_t sum_int = {
+static const lab_case_t sum_int = {
     "sum_int.cu", 0, 0.0,
     {-1},
     "all-wrong",
@@ -421,12 +281,12 @@ static const lab2_case_t sum_int = {
 
 Test(lab2, int_sum_is_wrong_everywhere_and_no_classic_mistake, .timeout = 120)
 {
-    graded_t g = grade_case(&sum_int);
+    graded_t g = grade_case(&lab2, &sum_int);
     release(&g);
 }
 
 /* k <= K: the extra step reads past B (the emulator's red zone: NaN) */
-static const lab2_case_t k_off_by_one = {
+static const lab_case_t k_off_by_one = {
     "k_off_by_one.cu", 1, 0.0,
     {-1},
     "all-wrong",
@@ -438,11 +298,11 @@ static const lab2_case_t k_off_by_one = {
 
 Test(lab2, k_off_by_one_reads_past_b, .timeout = 120)
 {
-    graded_t g = grade_case(&k_off_by_one);
-    expect_check(&g, "memory-safe", 0, "Out-of-bounds read of B in kernel matrixMultiply");
+    graded_t g = grade_case(&lab2, &k_off_by_one);
+    expect_check(&g, "memory-safe", 0, CHECK_POINTS, "Out-of-bounds read of B in kernel matrixMultiply");
     const char *ms = str(test_named(&g, "memory-safe"), "output");
     cr_expect(strstr(ms, "Out-of-bounds read of A"), "%s", ms);
     cr_expect(strstr(ms, "at k_off_by_one.cu:"), "no file:line:\n%s", ms);
-    expect_check(&g, "race-free", 0, "not scored: no dataset passed yet");
+    expect_check(&g, "race-free", 0, CHECK_POINTS, "not scored: no dataset passed yet");
     release(&g);
 }

@@ -202,7 +202,7 @@ Test(compare_hint, integer_division_grid_is_too_small)
     cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL);
     cr_assert_str_eq(r.hint_text, "only the elements in rows 96..99 and columns 48..55 (the last partial tile) "
                                   "were never written: the grid is too small; use ceiling "
-                                  "division, (n + TILE_WIDTH - 1) / TILE_WIDTH");
+                                  "division, (n + 16 - 1) / 16");
     cr_assert_eq(r.never_written, 100 * 56 - 96 * 48);
     cr_assert_eq(r.shown[0].row, 0);
     cr_assert_eq(r.shown[0].col, 48);
@@ -235,6 +235,43 @@ Test(compare_hint, grid_too_small_in_columns_only)
     free(g.data);
 }
 
+/* 256 rows, 257 columns, column 256 unwritten: a grid of 256 / 16 blocks
+ * along x, which a grid rounded down and a grid with x and y swapped (x
+ * sized from the rows) both give: the hint names both, blames neither. */
+Test(compare_hint, grid_too_small_where_swapped_axes_leave_the_same)
+{
+    matrix_t e = expected_matrix(256, 257), g = copy_of(&e);
+    poison_partial_tiles(&g, 16);
+    compare_result_t r = compare(&e, &g, 16, 64);
+    cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL);
+    cr_assert_str_eq(r.hint_text, "only the elements in column 256 (the last partial tile) were "
+                                  "never written: the grid does not reach them; either its size "
+                                  "is rounded down (use ceiling division, (n + 16 - 1) / 16) or "
+                                  "its x and y are swapped (x goes along the columns, y along the "
+                                  "rows)");
+    free(e.data);
+    free(g.data);
+}
+
+/* Every wrong element NaN: there is no finite error to give a size to. */
+Test(compare_summary, all_wrong_elements_nan_has_no_error_size)
+{
+    matrix_t e = expected_matrix(8, 8), g = copy_of(&e);
+    for (int j = 0; j < 8; j++)
+        *at(&g, 3, j) = NAN;
+    compare_result_t r = compare(&e, &g, 16, 64);
+    char buf[256];
+    compare_summary(&r, buf, sizeof buf);
+    cr_assert_str_eq(buf, "8 of 64 elements wrong, all of them NaN or infinite; 0 never written");
+    *at(&g, 3, 0) = 1e6f; /* one finite error among them: sized, and the NaN counted */
+    r = compare(&e, &g, 16, 64);
+    compare_summary(&r, buf, sizeof buf);
+    cr_assert_not_null(strstr(buf, "8 of 64 elements wrong (max abs err "), "%s", buf);
+    cr_assert_not_null(strstr(buf, "; 0 never written; 7 NaN or infinite"), "%s", buf);
+    free(e.data);
+    free(g.data);
+}
+
 Test(compare_hint, boundary_wrong)
 {
     matrix_t e = expected_matrix(100, 56), g = copy_of(&e);
@@ -245,7 +282,7 @@ Test(compare_hint, boundary_wrong)
     compare_result_t r = compare(&e, &g, 16, 128);
     cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG);
     cr_assert_str_eq(r.hint_text, "only the elements in rows 96..99 and columns 48..55 (the last partial tile) "
-                                  "are wrong: check the boundary conditions of the tile loads "
+                                  "are wrong: check the boundary conditions of the loads "
                                   "and of the store");
     free(e.data);
     free(g.data);
