@@ -1,0 +1,212 @@
+/* test_reduction.c - the "reduction" lab kind's comparison on hand-made
+ * partial sums: its tolerance, its summary line, each hint and hypothesis
+ * (and that a right answer gets none), and the error map of the partial
+ * sums (a cell per block, 'x' wrong, 'o' never written). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "course/lab.h"
+#include "kinds/reduction.h"
+#include "matbin.h"
+
+#define BLOCK 256
+
+typedef struct {
+    dataset_t d;
+    lab_t lab;
+    double exact;
+} fixture_t;
+
+/* n elements with values (i % 41) / 10 and 2 - (i % 7) / 2 (mixed signs). */
+static fixture_t make(int n)
+{
+    fixture_t f;
+    memset(&f, 0, sizeof f);
+    f.d.ninputs = 2;
+    for (int k = 0; k < 2; k++)
+        f.d.inputs[k] = (matrix_t){.rows = n, .cols = 1, .vector = 1, /* as rawio reads them */
+                                   .data = malloc((size_t)n * sizeof(float))};
+    for (int i = 0; i < n; i++) {
+        f.d.inputs[0].data[i] = (float)(i % 41) / 10.0f;
+        f.d.inputs[1].data[i] = 2.0f - (float)(i % 7) / 2.0f;
+    }
+    reduction_sum_abs(&f.d.inputs[0], &f.d.inputs[1], &f.exact);
+    f.d.expected = (matrix_t){.rows = 1, .cols = 1, .vector = 1, .data = malloc(sizeof(float))};
+    f.d.expected.data[0] = (float)f.exact;
+    f.lab.tile_width = BLOCK;
+    f.lab.kind = &kind_reduction;
+    return f;
+}
+
+static void release(fixture_t *f)
+{
+    for (int k = 0; k < 2; k++)
+        free(f->d.inputs[k].data);
+    free(f->d.expected.data);
+}
+
+/* The exact sum of products [from, to), in double. */
+static double products(const fixture_t *f, int from, int to)
+{
+    double s = 0;
+    for (int i = from; i < to && i < f->d.inputs[0].rows; i++)
+        s += (double)f->d.inputs[0].data[i] * f->d.inputs[1].data[i];
+    return s;
+}
+
+/* The partial sums of blocks of b, right; count of them. */
+static matrix_t block_sums(const fixture_t *f, int b, int count)
+{
+    matrix_t m = {.rows = 1, .cols = count, .data = malloc((size_t)count * sizeof(float))};
+    for (int k = 0; k < count; k++)
+        m.data[k] = (float)products(f, k * b, (k + 1) * b);
+    return m;
+}
+
+static compare_result_t compare(const fixture_t *f, const matrix_t *got)
+{
+    compare_result_t r;
+    kind_reduction.compare(&f->lab, &f->d, got, &r);
+    return r;
+}
+
+Test(reduction, tolerance_is_the_bound_of_a_float_tree)
+{
+    /* (ceil(log2 n) + 2) * 2^-24 * sum|a_i b_i| */
+    cr_assert_float_eq(reduction_tolerance(1, 1.0), 2 * 0x1p-24, 1e-20);
+    cr_assert_float_eq(reduction_tolerance(256, 10.0), 10 * 0x1p-24 * 10, 1e-18);
+    cr_assert_float_eq(reduction_tolerance(257, 10.0), 11 * 0x1p-24 * 10, 1e-18);
+    cr_assert_float_eq(reduction_tolerance((1L << 24) + 1, 1.0), 27 * 0x1p-24, 1e-18);
+}
+
+Test(reduction, right_block_sums_pass_without_a_hint)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    compare_result_t r = compare(&f, &got);
+    cr_assert(r.passed, "%s", r.summary);
+    cr_assert_eq(r.hint, HINT_NONE);
+    cr_assert_str_eq(r.hint_text, "");
+    cr_assert(strstr(r.summary, "the partial sums add up to "), "%s", r.summary);
+    cr_assert(strstr(r.summary, ", within "), "%s", r.summary);
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, a_nan_never_passes)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    got.data[2] = NAN;
+    compare_result_t r = compare(&f, &got);
+    cr_assert_not(r.passed);
+    cr_assert_eq(r.nonfinite, 1);
+    cr_assert(strstr(r.summary, "the partial sums add up to nan, expected "), "%s", r.summary);
+    cr_assert(strstr(r.hint_text, "a partial sum is NaN or infinite"), "%s", r.hint_text);
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, only_the_last_partial_block_wrong_is_a_boundary_and_mapped)
+{
+    fixture_t f = make(1000); /* blocks 0..3, the last of 232 elements */
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    got.data[3] += 50.0f;
+    compare_result_t r = compare(&f, &got);
+    cr_assert_not(r.passed);
+    cr_assert_eq(r.hint, HINT_BOUNDARY_WRONG, "%s", r.hint_text);
+    cr_assert(strstr(r.hint_text, "only the last, partial block's sum (partial[3]) is wrong"), "%s",
+              r.hint_text);
+    cr_assert(strstr(r.summary, "(error 50, tolerance "), "%s", r.summary);
+    cr_assert_eq(r.map.map_rows, 1);
+    cr_assert_eq(r.map.map_cols, 4);
+    cr_assert_str_eq(r.map.cells, "...x");
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, wrong_blocks_are_counted_and_the_first_named)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    got.data[1] -= 7.0f;
+    got.data[2] += 3.0f;
+    compare_result_t r = compare(&f, &got);
+    cr_assert_eq(r.hint, HINT_SOME_WRONG, "%s", r.hint_text);
+    cr_assert(strstr(r.hint_text, "2 of 4 block sums are wrong, the first partial[1]"), "%s",
+              r.hint_text);
+    cr_assert_str_eq(r.map.cells, ".xx.");
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, a_partial_sum_never_written_is_named_and_mapped)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    union { uint32_t u; float f; } poison = {POISON_BITS};
+    got.data[2] = poison.f;
+    compare_result_t r = compare(&f, &got);
+    cr_assert_not(r.passed);
+    cr_assert_eq(r.hint, HINT_PARTLY_UNWRITTEN);
+    cr_assert_str_eq(r.summary, "1 of the 4 partial sums never written");
+    cr_assert(strstr(r.hint_text, "(partial[2] still holds the NaN poison)"), "%s", r.hint_text);
+    cr_assert_str_eq(r.map.cells, "..o.");
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, only_block_zero_returned)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 1);
+    compare_result_t r = compare(&f, &got);
+    cr_assert_eq(r.hint, HINT_HYPOTHESIS);
+    cr_assert_str_eq(r.hypothesis, "block0-only");
+    cr_assert(strstr(r.summary, "the one partial sum returned is "), "%s", r.summary);
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, the_tail_past_the_last_full_block_dropped)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 3); /* a grid of 1000 / 256 = 3 */
+    compare_result_t r = compare(&f, &got);
+    cr_assert_str_eq(r.hypothesis, "tail-dropped");
+    cr_assert(strstr(r.hint_text, "the 232 elements past the last full block of 256 are missing"),
+              "%s", r.hint_text);
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, under_two_blocks_the_two_mistakes_look_the_same)
+{
+    fixture_t f = make(300);
+    matrix_t got = block_sums(&f, BLOCK, 1);
+    compare_result_t r = compare(&f, &got);
+    cr_assert_str_eq(r.hypothesis, "first-block-only");
+    cr_assert(strstr(r.hint_text, "either the launch function returned 1"), "%s", r.hint_text);
+    free(got.data);
+    release(&f);
+}
+
+Test(reduction, a_wrong_sum_no_mistake_explains_says_what_was_ruled_out)
+{
+    fixture_t f = make(1000);
+    matrix_t got = {.rows = 1, .cols = 2, .data = malloc(2 * sizeof(float))};
+    got.data[0] = 1.0f;
+    got.data[1] = 2.0f;
+    compare_result_t r = compare(&f, &got);
+    cr_assert_eq(r.hint, HINT_ALL_WRONG);
+    cr_assert(strstr(r.hint_text, "ruled out: only block 0's sum, the tail dropped, a block size "
+                                  "not a power of two, a sequential float sum"),
+              "%s", r.hint_text);
+    cr_assert(strstr(r.hint_text, "the returned count does not match"), "%s", r.hint_text);
+    cr_assert_eq(r.map.map_cols, 2);
+    cr_assert_str_eq(r.map.cells, "..", "blocks of unknown size are not judged one by one");
+    free(got.data);
+    release(&f);
+}
