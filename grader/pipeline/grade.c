@@ -317,19 +317,9 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
         build_result_free(&br);
         return 0;
     }
-    char cap[32], rtol[32], atol[32];
-    char *argv[2 * PERF_MAX_SHAPES + 8] = {br.program, "--time-cap-s", cap, "--rtol", rtol,
-                                           "--atol", atol};
-    int n = 7;
-    snprintf(cap, sizeof cap, "%g", rule->time_cap_s);
-    snprintf(rtol, sizeof rtol, "%.9g", in->lab.tol.rtol);
-    snprintf(atol, sizeof atol, "%.9g", in->lab.tol.atol);
-    for (int i = 0; i < rule->nshapes; i++) {
-        argv[n++] = "--shape";
-        argv[n++] = (char *)rule->shapes[i];
-    }
-    argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .cwd = run->scratch,
+    perf_command_t cmd;
+    perf_command(br.program, rule, in->lab.tol.rtol, in->lab.tol.atol, &cmd);
+    run_spec_t spec = {.argv = cmd.argv, .cwd = run->scratch,
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     run_result_t rr;
     gpu_slot_t slot;

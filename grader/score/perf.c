@@ -156,3 +156,24 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
     *ok = frac >= 1;
     return score;
 }
+
+void perf_command(const char *program, const perf_rule_t *rule, double rtol, double atol,
+                  perf_command_t *out)
+{
+    snprintf(out->cap, sizeof out->cap, "%g", rule->time_cap_s);
+    snprintf(out->rtol, sizeof out->rtol, "%.9g", rtol);
+    snprintf(out->atol, sizeof out->atol, "%.9g", atol);
+    int n = 0;
+    out->argv[n++] = (char *)program;
+    out->argv[n++] = "--time-cap-s";
+    out->argv[n++] = out->cap;
+    out->argv[n++] = "--rtol";
+    out->argv[n++] = out->rtol;
+    out->argv[n++] = "--atol";
+    out->argv[n++] = out->atol;
+    for (int i = 0; i < rule->nshapes; i++) {
+        out->argv[n++] = "--shape";
+        out->argv[n++] = (char *)rule->shapes[i];
+    }
+    out->argv[n] = NULL;
+}

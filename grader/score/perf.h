@@ -40,6 +40,17 @@ typedef struct {
 } perf_result_t;
 
 /* Parses the timing program's "key value" lines (and sets speed_ratio). */
+/* The command line of a timing program as the grader runs it: the rubric's
+ * time cap and shapes, and the lab's tolerance (lab.json "compare"). Every
+ * kind's perf.cu must accept it (tests/e2e/test_timing_args.c). */
+typedef struct {
+    char cap[32], rtol[32], atol[32];
+    char *argv[2 * PERF_MAX_SHAPES + 8]; /* NULL-ended */
+} perf_command_t;
+
+void perf_command(const char *program, const perf_rule_t *rule, double rtol, double atol,
+                  perf_command_t *out);
+
 int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 

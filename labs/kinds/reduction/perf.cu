@@ -4,6 +4,7 @@
  *
  *     perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]
  *          [--target-rse F] [--time-cap-s T] [--impl student,reference]
+ *          [--rtol R] [--atol A]      (the lab's tolerance, lab.json "compare")
  *
  * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch">, linked with the
  * student's file as is and with the lab's reference (reference/dotprod/
@@ -24,8 +25,9 @@
  * (warm-up included); the median is reported. Every timed result is
  * re-checked once its round is over: the count returned must be in 1..n, and
  * the sum in double of that many partial sums must be within
- * (ceil(log2 n) + 2) * 2^-24 * sum |a_i b_i| of the exact dot product
- * (computed once per shape, in double on the host).
+ * (ceil(log2 n) + 2) * 2^-24 * sum |a_i b_i| + atol + rtol |exact| of the
+ * exact dot product (computed once per shape, in double on the host): the
+ * grader's own tolerance (grader/kinds/reduction.c).
  *
  * stdout: "key value" lines: the device (timing.h), the protocol, then per
  * shape "shape N", "copy_gbs", "reps", "stop", "seconds" and one line per
@@ -45,7 +47,8 @@
 
 #define TIMING_USAGE                                                                       \
     "usage: perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]\n"                 \
-    "            [--target-rse F] [--time-cap-s T] [--impl student,reference]\n"
+    "            [--target-rse F] [--time-cap-s T] [--impl student,reference]\n"               \
+    "            [--rtol R] [--atol A]\n"
 
 #include "harness.h"
 #include "timing.h"
@@ -80,6 +83,7 @@ typedef struct {
     unsigned long long seed;
     long min_reps, max_reps;
     double target_rse, time_cap_s;
+    double rtol, atol; /* the lab's tolerance, added to the tree's bound */
     int use[N_IMPL];
 } options_t;
 
@@ -96,6 +100,7 @@ typedef struct {
 } bench_t;
 
 static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
+static double g_rtol, g_atol; /* the lab's tolerance (--rtol, --atol) */
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -148,6 +153,10 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->time_cap_s = timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--impl") == 0)
             parse_impls(val, o->use);
+        else if (strcmp(opt, "--rtol") == 0)
+            o->rtol = timing_parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--atol") == 0)
+            o->atol = timing_parse_double(val, 0.0, opt);
         else
             timing_usage_error("unknown option", opt);
     }
@@ -210,7 +219,7 @@ static void expected_result(bench_t *b)
     free(a);
     free(c);
     b->exact = sum;
-    b->tolerance = (ceil_log2(b->n) + 2) * ldexp(1.0, -24) * abs_sum;
+    b->tolerance = (ceil_log2(b->n) + 2) * ldexp(1.0, -24) * abs_sum + g_atol + g_rtol * fabs(sum);
 }
 
 /* ---- the copy bandwidth ------------------------------------------------------------ */
@@ -373,6 +382,8 @@ int main(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
+    g_rtol = o.rtol;
+    g_atol = o.atol;
     timing_flush_init(timing_print_device());
     g_blocks = 4 * timing_sms();
     timing_print_protocol(WARMUP_LAUNCHES, o.min_reps, o.max_reps, o.target_rse, o.time_cap_s,

@@ -1,0 +1,130 @@
+/* test_timing_args.c - end to end: the reduction kind's timing program
+ * (labs/kinds/reduction/perf.cu) accepts the command line the grader gives
+ * it (score/perf.h perf_command: the rubric's time cap, the lab's tolerance),
+ * built on the emulator as build_timing_program builds it on a GPU (the
+ * student's file, the reference with the timing symbols renamed), and checks
+ * its result with the lab's tolerance. (Found on an H100: the grader passed
+ * --rtol and --atol, which this program refused, and every dotprod
+ * performance test failed.) The matmul timing program links cuBLAS, which
+ * the emulator does not have; gpu-build and the GPU runs cover it. Runs from
+ * the repository root; a small length keeps it fast on the emulator. */
+#include "e2e.h"
+
+#include "course/lab.h"
+#include "course/rubric.h"
+#include "score/perf.h"
+
+typedef struct {
+    char dir[64];
+    char program[128];
+} timing_t;
+
+static void emucc(const char *const *args)
+{
+    char *argv[24] = {"bin/emucc", "-O2", "-Ilabs/common"};
+    int n = 3;
+    for (int i = 0; args[i]; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .timeout_s = 120};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "emucc failed: %s", r.output);
+    run_result_free(&r);
+}
+
+/* The timing program of lab, with student as the student's file. */
+static timing_t build_timing(const lab_t *lab, const char *student)
+{
+    timing_t t;
+    snprintf(t.dir, sizeof t.dir, "/tmp/cugrade-timing-XXXXXX");
+    cr_assert_not_null(mkdtemp(t.dir));
+    snprintf(t.program, sizeof t.program, "%s/timing", t.dir);
+    char launch[128], timing_o[128], student_o[128], ref_o[128], renames[4][192];
+    snprintf(launch, sizeof launch, "-DCUGRADE_LAUNCH=%s", lab->launch);
+    snprintf(timing_o, sizeof timing_o, "%s/timing.o", t.dir);
+    snprintf(student_o, sizeof student_o, "%s/student.o", t.dir);
+    snprintf(ref_o, sizeof ref_o, "%s/reference.o", t.dir);
+    const char *timing[] = {"-c", launch, lab->timing_program, "-o", timing_o, NULL};
+    emucc(timing);
+    const char *own[] = {"-c", student, "-o", student_o, NULL};
+    emucc(own);
+    const char *ref[12] = {"-c"};
+    int n = 1;
+    for (int i = 0; i < lab->ntiming_symbols; i++) {
+        snprintf(renames[i], sizeof renames[i], "-D%s=cugrade_reference_%s",
+                 lab->timing_symbols[i], lab->timing_symbols[i]);
+        ref[n++] = renames[i];
+    }
+    ref[n++] = lab->timing_reference;
+    ref[n++] = "-o";
+    ref[n++] = ref_o;
+    ref[n] = NULL;
+    emucc(ref);
+    const char *link[] = {timing_o, student_o, ref_o, "-o", t.program, NULL};
+    emucc(link);
+    return t;
+}
+
+/* Runs it with the grader's command line for lab's rubric, the shapes
+ * replaced by one small length, at most 2 reps. */
+static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const char *length)
+{
+    lab_rubric_t rub;
+    char err[512];
+    cr_assert_eq(rubric_load("rubric.json", lab->name, &rub, err, sizeof err), 0, "%s", err);
+    perf_rule_t rule = rub.performance;
+    cr_assert_gt(rule.nshapes, 0, "the rubric times %s", lab->name);
+    rule.nshapes = 1;
+    snprintf(rule.shapes[0], sizeof rule.shapes[0], "%s", length);
+    perf_command_t cmd;
+    perf_command(t->program, &rule, lab->tol.rtol, lab->tol.atol, &cmd);
+    char *argv[2 * PERF_MAX_SHAPES + 16];
+    int n = 0;
+    while (cmd.argv[n]) {
+        argv[n] = cmd.argv[n];
+        n++;
+    }
+    const char *few[] = {"--min-reps", "1", "--max-reps", "2"};
+    for (int i = 0; i < 4; i++)
+        argv[n++] = (char *)few[i];
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .cwd = t->dir, .timeout_s = 120, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    rubric_free(&rub);
+    return r;
+}
+
+Test(timing_args, the_reduction_timing_program_takes_the_graders_command_line, .timeout = 300)
+{
+    lab_t lab;
+    char err[512];
+    cr_assert_eq(lab_load(".", "dotprod", &lab, err, sizeof err), 0, "%s", err);
+    timing_t t = build_timing(&lab, "reference/dotprod/dotprod.cu");
+    run_result_t r = run_as_the_grader(&t, &lab, "1000");
+    cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
+    perf_result_t p;
+    cr_assert_eq(perf_parse(r.output, &p, err, sizeof err), 0, "%s:\n%s", err, r.output);
+    cr_expect(strstr(r.output, "impl student median_ms "), "%s", r.output);
+    cr_expect(strstr(r.output, " wrong 0\nimpl reference"), "the reference is right:\n%s",
+              r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* A wrong student kernel is counted wrong by the re-check, with the lab's
+ * tolerance (rtol 0, atol 0 for dotprod: the tree's bound alone). */
+Test(timing_args, a_wrong_result_is_counted_not_fatal, .timeout = 300)
+{
+    lab_t lab;
+    char err[512];
+    cr_assert_eq(lab_load(".", "dotprod", &lab, err, sizeof err), 0, "%s", err);
+    timing_t t = build_timing(&lab, "tests/submissions/dotprod/block0_only.cu");
+    run_result_t r = run_as_the_grader(&t, &lab, "1000");
+    cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
+    cr_expect(strstr(r.output, "impl student ") && !strstr(r.output, " wrong 0\nimpl reference"),
+              "the student's reps are wrong:\n%s", r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
