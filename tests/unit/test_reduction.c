@@ -210,3 +210,27 @@ Test(reduction, a_wrong_sum_no_mistake_explains_says_what_was_ruled_out)
     free(got.data);
     release(&f);
 }
+
+/* A float running sum of 2^22 same-sign products, rounded product by
+ * product (as on a CPU) or fused into an fmaf (as nvcc compiles it for a
+ * GPU): both are named, well outside the tree's tolerance. */
+Test(reduction, a_sequential_float_sum_plain_or_fused)
+{
+    const int n = 1 << 22;
+    fixture_t f = make(n);
+    for (int i = 0; i < n; i++)
+        f.d.inputs[1].data[i] = 1.0f + (float)(i % 7) / 2.0f;
+    reduction_sum_abs(&f.d.inputs[0], &f.d.inputs[1], &f.exact);
+    f.d.expected.data[0] = (float)f.exact;
+    for (int fused = 0; fused < 2; fused++) {
+        float s = 0;
+        for (int i = 0; i < n; i++)
+            s = fused ? fmaf(f.d.inputs[0].data[i], f.d.inputs[1].data[i], s)
+                      : s + f.d.inputs[0].data[i] * f.d.inputs[1].data[i];
+        matrix_t got = {.rows = 1, .cols = 1, .data = &s};
+        compare_result_t r = compare(&f, &got);
+        cr_assert_not(r.passed, "fused %d: %s", fused, r.summary);
+        cr_assert_str_eq(r.hypothesis, "sequential-float", "fused %d: %s", fused, r.hint_text);
+    }
+    release(&f);
+}
