@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# gpu_build_check.sh - compile the GPU build of the lab 3 driver (run only where no GPU is needed).
+# gpu_build_check.sh - compile the GPU builds of every lab (run only where no GPU is needed).
 #
 #   tools/gpu_build_check.sh NVCC ARCH      e.g. /usr/local/cuda/bin/nvcc sm_90
 #
-# Builds labs/kinds/matmul/driver.cu with nvcc, once with each of the reference
-# solution, the untiled baseline and the student stub, into executables under
+# For each kernel-style lab (lab2, lab3, dotprod: the kernel_labs table,
+# checked against labs/*/lab.json) it builds its kind's driver
+# (labs/kinds/<kind>/driver.cu) with nvcc, once with each of the reference
+# solution, the baseline if any and the student stub, into executables under
 # build/gpu-check/, exactly as the grader's GPU backend would (and checks that
 # the reference build's list mode, driver --each LIST, rejects a malformed
-# list without touching the GPU); then the lab 3
-# timing program labs/kinds/matmul/perf.cu, linked with the student stub, the two
-# references under their renamed symbols and cuBLAS, with the commands the
-# grader uses (grader/build/build.c, build_timing_program; docs/gpu.md); and three
-# libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the lab sources are valid CUDA for a real GPU toolchain on
-# machines (CI) that have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
+# list without touching the GPU); then the kind's timing program
+# (labs/kinds/<kind>/perf.cu), linked with the student stub, the references
+# under their renamed symbols and cuBLAS, with the commands the grader uses
+# (grader/build/build.c, build_timing_program; docs/gpu.md); and three
+# libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the
+# lab sources are valid CUDA for a real GPU toolchain on machines (CI) that
+# have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
 set -u
 
@@ -37,14 +40,25 @@ fi
 
 out=build/gpu-check
 mkdir -p "$out" || exit 1
-driver=labs/kinds/matmul/driver.cu
-launch=-DCUGRADE_LAUNCH=launchMatrixMultiplyShared
 failed=()
-for src in reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/matmul.cu; do
-    exe="$out/lab3-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
-    echo "gpu_build_check: $nvcc -arch=$arch $driver $src -> $exe"
-    if ! "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common "$launch" "$driver" "$src" -o "$exe"; then
-        failed+=("$src")
+
+# The kernel-style labs, as their labs/<lab>/lab.json say (this table must
+# name every one: checked below): the lab, its kind's folder under
+# labs/kinds/ (driver.cu and perf.cu), "launch", the timing "symbols", the
+# reference file (its "timing" "reference"), the "baseline" ("-": none), and
+# the further files built with the driver (the student stub at least).
+kernel_labs=(
+    "lab2 matmul launchMatrixMultiply launchMatrixMultiply,matrixMultiply reference/lab2/matmul.cu - student/lab2/matmul.cu"
+    "lab3 matmul launchMatrixMultiplyShared launchMatrixMultiplyShared,matrixMultiplyShared,matrixMultiplyNaive reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/matmul.cu"
+    "dotprod reduction launchDotProduct launchDotProduct,dotProductShared reference/dotprod/dotprod.cu - student/dotprod/dotprod.cu"
+)
+
+for json in labs/*/lab.json; do
+    lab=$(basename "$(dirname "$json")")
+    grep -q '"style": *"kernel"' "$json" || continue
+    if ! printf '%s\n' "${kernel_labs[@]}" | grep -q "^$lab "; then
+        echo "gpu_build_check: FAILED: $json is a kernel lab this script does not build; add it to kernel_labs" >&2
+        failed+=("$json (not in kernel_labs)")
     fi
 done
 
@@ -57,35 +71,60 @@ list_mode_check() {
     text=$("$exe" --each "$list" 2>&1)
     [ $? -eq 2 ] && [[ $text == *"malformed.list:2"* ]] && [[ $text != *cugrade-dataset-begin* ]]
 }
-ref_exe=$out/lab3-reference-matmul
-echo "gpu_build_check: $ref_exe --each (a malformed list: status 2, no dataset begun)"
-if [ -x "$ref_exe" ] && ! list_mode_check "$ref_exe"; then
-    failed+=("$driver --each (list mode, labs/common/harness.h)")
-fi
 
-# The timing program: the student's file as is, the reference and the untiled
-# baseline with the symbols of labs/lab3/lab.json "timing" renamed
-# (-D<sym>=cugrade_reference_<sym>, cugrade_baseline_<sym>) so that they do
-# not clash with the student's, then one link with cuBLAS.
-perf_objs() {
-    local o=$out/perf nv=("$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common)
-    local s ref=() base=()
-    for s in launchMatrixMultiplyShared matrixMultiplyShared; do
-        ref+=("-D$s=cugrade_reference_$s")
-        base+=("-D$s=cugrade_baseline_$s")
+# The timing program: the student's file as is, the reference (and the
+# baseline) with the timing symbols renamed (-D<sym>=cugrade_reference_<sym>,
+# cugrade_baseline_<sym>) so that they do not clash with the student's, then
+# one link with cuBLAS, as grader/build/build.c's build_timing_program does.
+perf_build() {
+    local lab=$1 kind=$2 launch=$3 symbols=$4 ref=$5 base=$6 stub=$7
+    local o=$out/perf-$lab nv=("$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common)
+    local s refd=() based=() flags=(-DCUGRADE_LAUNCH="$launch") objs=()
+    for s in ${symbols//,/ }; do
+        refd+=("-D$s=cugrade_reference_$s")
+        based+=("-D$s=cugrade_baseline_$s")
     done
+    [ "$base" != - ] && flags+=(-DCUGRADE_HAS_BASELINE)
     mkdir -p "$o" &&
-    "${nv[@]}" "$launch" -DCUGRADE_HAS_BASELINE labs/kinds/matmul/perf.cu -o "$o/timing.o" &&
-    "${nv[@]}" student/lab3/matmul.cu -o "$o/student.o" &&
-    "${nv[@]}" "${ref[@]}" reference/lab3/matmul.cu -o "$o/timing-reference.o" &&
-    "${nv[@]}" "${base[@]}" reference/lab3/matmul_naive.cu -o "$o/timing-baseline.o" &&
-    "$nvcc" -arch="$arch" "$o/timing.o" "$o/student.o" "$o/timing-reference.o" \
-        "$o/timing-baseline.o" -lcublas -o "$out/lab3-perf-student"
+    "${nv[@]}" "${flags[@]}" "labs/kinds/$kind/perf.cu" -o "$o/timing.o" &&
+    "${nv[@]}" "$stub" -o "$o/student.o" &&
+    "${nv[@]}" "${refd[@]}" "$ref" -o "$o/timing-reference.o" || return 1
+    objs=("$o/timing.o" "$o/student.o" "$o/timing-reference.o")
+    if [ "$base" != - ]; then
+        "${nv[@]}" "${based[@]}" "$base" -o "$o/timing-baseline.o" || return 1
+        objs+=("$o/timing-baseline.o")
+    fi
+    "$nvcc" -arch="$arch" "${objs[@]}" -lcublas -o "$out/$lab-perf-student"
 }
-echo "gpu_build_check: $nvcc -arch=$arch labs/kinds/matmul/perf.cu + student stub + renamed references + cuBLAS -> $out/lab3-perf-student"
-if ! perf_objs; then
-    failed+=("labs/kinds/matmul/perf.cu (the timing program)")
-fi
+
+nbuilds=0
+for row in "${kernel_labs[@]}"; do
+    read -r lab kind launch symbols ref base stubs <<<"$row"
+    driver=labs/kinds/$kind/driver.cu
+    sources=("$ref")
+    [ "$base" != - ] && sources+=("$base")
+    sources+=($stubs)
+    for src in "${sources[@]}"; do
+        exe="$out/$lab-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
+        echo "gpu_build_check: $nvcc -arch=$arch $driver $src -> $exe"
+        if "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common -DCUGRADE_LAUNCH="$launch" \
+            "$driver" "$src" -o "$exe"; then
+            nbuilds=$((nbuilds + 1))
+        else
+            failed+=("$src ($lab, $driver)")
+        fi
+    done
+    ref_exe="$out/$lab-reference-$(basename "$ref" .cu)"
+    echo "gpu_build_check: $ref_exe --each (a malformed list: status 2, no dataset begun)"
+    if [ -x "$ref_exe" ] && ! list_mode_check "$ref_exe"; then
+        failed+=("$driver --each ($lab, list mode, labs/common/harness.h)")
+    fi
+    stub=${stubs%% *}
+    echo "gpu_build_check: $nvcc -arch=$arch labs/kinds/$kind/perf.cu + $stub + renamed references + cuBLAS -> $out/$lab-perf-student"
+    if ! perf_build "$lab" "$kind" "$launch" "$symbols" "$ref" "$base" "$stub"; then
+        failed+=("labs/kinds/$kind/perf.cu ($lab, the timing program)")
+    fi
+done
 
 # Program-style (libwb) labs: the whole program, with labs/common/wb.h, as
 # the grader builds it (compile, then link; grader/build/build.c).
@@ -100,8 +139,8 @@ for src in reference/lab3-wb/template.cu student/lab3-wb/template.cu tests/submi
 done
 
 if [ ${#failed[@]} -ne 0 ]; then
-    echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build for lab 3:" >&2
+    echo "gpu_build_check: FAILED: nvcc -arch=$arch could not build:" >&2
     printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "gpu_build_check: OK: 3 lab 3 driver builds, the timing program and 3 libwb programs for $arch in $out/"
+echo "gpu_build_check: OK: $nbuilds driver builds and ${#kernel_labs[@]} timing programs of ${#kernel_labs[@]} kernel labs, and 3 libwb programs, for $arch in $out/"
