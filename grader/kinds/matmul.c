@@ -148,15 +148,18 @@ static int sanitize_tier(const dataset_t *d, int tile)
     return !uneven ? 0 : a->cols > tile ? 2 : 1;
 }
 
-/* The lecture's ceiling: a tiled kernel moves 4 B per TILE_WIDTH FLOP. */
+/* The lecture's ceiling: a tiled kernel moves 4 B per TILE_WIDTH FLOP
+ * (said of a tiled kernel, which is true of any lab: for an untiled one,
+ * lab 2, it is where tiling takes it). */
 static void perf_bound(const lab_t *lab, const perf_result_t *r, const perf_shape_t *s,
                        const perf_impl_t *student, strbuf_t *out)
 {
     (void)s, (void)student;
     int tile = lab->tile_width;
     if (r->bandwidth_gbs > 0)
-        sb_appendf(out, "  bandwidth-bound ceiling for TILE_WIDTH %d: %.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
-                   tile, r->bandwidth_gbs / 4.0 * tile, r->bandwidth_gbs, tile);
+        sb_appendf(out, "  bandwidth-bound ceiling of a kernel with %dx%d tiles in shared memory: "
+                        "%.0f GFLOP/s (%.0f GB/s / 4 B x %d)\n",
+                   tile, tile, r->bandwidth_gbs / 4.0 * tile, r->bandwidth_gbs, tile);
 }
 
 const lab_kind_t kind_matmul = {
