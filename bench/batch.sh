@@ -78,7 +78,7 @@ for ((i = 0; i < n; i++)); do
 done
 
 "$cugrade" info >"$tmp/info.log" 2>&1 || bench_fail "cugrade info exited with status $?" "$tmp/info.log"
-echo "machine: $(nproc) cores; $(grep -m1 '^using:' "$tmp/info.log" || true)"
+echo "machine: $(nproc) cores; $(grep -m1 '^using:' "$tmp/info.log" || echo "(cugrade info printed no 'using:' line)")"
 echo "class: $n submissions: $(cut -d' ' -f2 "$tmp/kinds.txt" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')"
 
 # batch_summary LOG: the "batch: ..." summary line of a batch, less its time.
@@ -94,7 +94,8 @@ rc=0
 t1=$(date +%s.%N)
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
 whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
-grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" || true
+grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" ||
+    bench_fail "cugrade batch printed no summary lines (cugrade batch:, batch:, class:)" "$tmp/first.log"
 missing=()
 while read -r id _; do
     [ -f "$tmp/out/$id/results.json" ] || missing+=("$id")
