@@ -1,4 +1,4 @@
-/* hypotheses.c - diagnosis by hypothesis (hypotheses.h): each classic wrong
+/* matmul_hypotheses.c - diagnosis by hypothesis (matmul_hypotheses.h): each classic wrong
  * program of the tiled matrix multiplication is a formula for the element
  * (i, j) it would write, computed from the inputs (in double precision) or
  * from the expected output. A hypothesis is tested on the written elements

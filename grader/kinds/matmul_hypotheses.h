@@ -1,4 +1,4 @@
-/* hypotheses.h - diagnosis by hypothesis for a wrong C = A·B: compute what
+/* matmul_hypotheses.h - diagnosis by hypothesis for a wrong C = A·B: compute what
  * the classic wrong programs would have written (B or A read transposed, C
  * stored transposed, a partial set of phases summed, a tile read transposed,
  * the blocks' tiles swapped, a sum reset or not reset between phases, a
