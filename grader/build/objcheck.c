@@ -1,0 +1,216 @@
+/* objcheck.c - the allow-list check of a student's object (objcheck.h):
+ * nm -u lists what it calls, readelf -S counts its constructors and
+ * destructors, objdump -d finds system-call instructions. */
+#include "build/objcheck.h"
+#include "build/build.h"
+#include "run/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOOL_TIMEOUT_S 60
+#define TOOL_OUTPUT_CAP (32u << 20)
+
+/* Whole names a submission may call. */
+static const char *const allowed_names[] = {
+    /* printing to stdout and stderr (no FILE* of its own: fopen is not here) */
+    "printf", "puts", "putchar", "fprintf", "fputs", "fputc", "fwrite", "fflush", "vprintf",
+    "vfprintf", "snprintf", "sprintf", "vsnprintf", "stdout", "stderr", "__printf_chk",
+    "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vfprintf_chk",
+    /* memory and strings */
+    "malloc", "calloc", "realloc", "free", "memcpy", "memmove", "memset", "memcmp", "strlen",
+    "strcmp", "strncmp", "strcpy", "strncpy", "strcat", "strchr", "strrchr", "strstr", "strtol",
+    "strtoul", "strtof", "strtod", "atoi", "atof", "abs", "labs", "qsort", "__memcpy_chk",
+    "__memset_chk", "__stack_chk_fail", "exit", "abort", "__assert_fail",
+    /* the C++ runtime: new and delete, exceptions, local statics, iostream's init */
+    "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "__gxx_personality_v0",
+    "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch", "__cxa_rethrow",
+    "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_throw", "__cxa_guard_acquire",
+    "__cxa_guard_release", "__cxa_guard_abort", "__cxa_pure_virtual", "__cxa_atexit",
+    "__dso_handle", "_ZSt4cout", "_ZSt4cerr", "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
+    "_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev",
+    NULL,
+};
+
+/* Name prefixes a submission may call: the emulator's hooks, the CUDA
+ * runtime and nvcc's registration, C++ library helpers (string, ostream,
+ * the throw helpers), and libm's functions (checked by name below). */
+static const char *const allowed_prefixes[] = {
+    "__cugrade_", "cugrade_register_kernel_params", "_ZN7cugrade", "cuda", "__cuda",
+    "_ZNSt7__cxx1112basic_string", "_ZNSt7__cxx1119basic_ostringstream",
+    "_ZNKSt7__cxx1112basic_string", "_ZNKSt7__cxx1115basic_stringbuf", "_ZSt16__ostream_insert",
+    "_ZNSo", "_ZNSolsE", "_ZNSt9basic_ios", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt24__throw_",
+    "_ZSt17__throw_", NULL,
+};
+
+static const char *const libm[] = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin", "cos",
+    "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "fabs", "floor", "ceil",
+    "round", "trunc", "fmod", "fma", "fmax", "fmin", "hypot", "ldexp", "frexp", "rint",
+    "lrint", "lround", "nearbyint", "copysign", "erf", "erfc", NULL,
+};
+
+/* A libm function, in double, float (f) or long double (l). */
+static int is_libm(const char *s)
+{
+    size_t n = strlen(s);
+    for (int i = 0; libm[i]; i++) {
+        size_t k = strlen(libm[i]);
+        if (strncmp(s, libm[i], k) == 0 &&
+            (n == k || (n == k + 1 && (s[k] == 'f' || s[k] == 'l'))))
+            return 1;
+    }
+    return 0;
+}
+
+int objcheck_symbol_allowed(const char *symbol)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s", symbol);
+    char *at = strchr(name, '@'); /* "printf@GLIBC_2.2.5" */
+    if (at)
+        *at = '\0';
+    /* a file stream of the C++ library opens files: refused whatever its prefix */
+    if (strstr(name, "fstream") || strstr(name, "filebuf"))
+        return 0;
+    for (int i = 0; allowed_names[i]; i++)
+        if (strcmp(name, allowed_names[i]) == 0)
+            return 1;
+    for (int i = 0; allowed_prefixes[i]; i++)
+        if (strncmp(name, allowed_prefixes[i], strlen(allowed_prefixes[i])) == 0)
+            return 1;
+    return is_libm(name);
+}
+
+/* Runs a binutils tool on obj; its output (malloc'd) or NULL with why. */
+static char *tool_output(const char *tool, const char *opt1, const char *opt2, const char *obj,
+                         objcheck_result_t *r)
+{
+    char path[4096];
+    if (find_program(tool, path, sizeof path) != 0) {
+        snprintf(r->what, sizeof r->what, "%s (binutils) is not installed: the compiled "
+                 "submission cannot be checked", tool);
+        return NULL;
+    }
+    char *argv[] = {path, (char *)opt1, (char *)opt2, (char *)obj, NULL};
+    if (!opt2) {
+        argv[2] = (char *)obj;
+        argv[3] = NULL;
+    }
+    run_spec_t spec = {.argv = argv, .timeout_s = TOOL_TIMEOUT_S, .output_cap = TOOL_OUTPUT_CAP};
+    run_result_t rr;
+    run_one(&spec, &rr);
+    if (!rr.exited || rr.exit_code != 0 || rr.output_truncated) {
+        snprintf(r->what, sizeof r->what, "%s %s could not read the compiled submission: %.160s",
+                 tool, opt1, rr.output ? rr.output : "");
+        run_result_free(&rr);
+        return NULL;
+    }
+    char *out = rr.output;
+    rr.output = NULL;
+    run_result_free(&rr);
+    return out;
+}
+
+/* The first undefined symbol not on the list, from nm -u -P's "name U" lines. */
+static int check_symbols(const char *nm_out, objcheck_result_t *r)
+{
+    for (const char *p = nm_out; p && *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        char *sp = strchr(line, ' ');
+        if (sp && sp[1] == 'U') {
+            *sp = '\0';
+            if (!objcheck_symbol_allowed(line)) {
+                snprintf(r->what, sizeof r->what,
+                         "calls %.120s, which a submission may not use (the harness owns files, "
+                         "processes, the environment and memory mappings)", line);
+                return 1;
+            }
+        }
+        p = nl ? nl + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The bytes of section name in readelf -SW's table, 0 when absent. */
+static unsigned long section_size(const char *readelf_out, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, " %s ", name);
+    const char *p = strstr(readelf_out, key);
+    if (!p)
+        return 0;
+    /* "[Nr] Name Type Address Off Size ...": the size is the 4th field after the name */
+    char type[64], addr[64], off[64];
+    unsigned long size = 0;
+    if (sscanf(p + strlen(key), "%63s %63s %63s %lx", type, addr, off, &size) != 4)
+        return 0;
+    return size;
+}
+
+/* Functions the compiler makes for static initialisation (one per
+ * translation unit: the emulator's kernel registration, nvcc's). */
+static int compiler_initialisers(const char *nm_defined)
+{
+    int n = 0;
+    for (const char *p = nm_defined; (p = strstr(p, "_GLOBAL__sub_I_")); p++)
+        n++;
+    for (const char *p = nm_defined; (p = strstr(p, "__sti____cudaRegisterAll")); p++)
+        n++;
+    return n;
+}
+
+static int check_init_fini(const char *sections, const char *nm_defined, objcheck_result_t *r)
+{
+    if (section_size(sections, ".fini_array") > 0 || section_size(sections, ".dtors") > 0) {
+        snprintf(r->what, sizeof r->what,
+                 "has a destructor of its own (__attribute__((destructor)) or a function "
+                 "registered to run at exit), which a submission may not have");
+        return 1;
+    }
+    unsigned long entries = section_size(sections, ".init_array") / 8 +
+                            section_size(sections, ".ctors") / 8;
+    if (entries > (unsigned long)compiler_initialisers(nm_defined)) {
+        snprintf(r->what, sizeof r->what,
+                 "has a constructor of its own (__attribute__((constructor))), which a "
+                 "submission may not have");
+        return 1;
+    }
+    return 0;
+}
+
+/* A system-call instruction in objdump -d's listing. */
+static int check_instructions(const char *listing, objcheck_result_t *r)
+{
+    static const char *const insns[] = {"\tsyscall", "\tsysenter", "\tint    $0x80", NULL};
+    for (int i = 0; insns[i]; i++)
+        if (strstr(listing, insns[i])) {
+            snprintf(r->what, sizeof r->what,
+                     "contains a system-call instruction (%s, from inline asm), which a "
+                     "submission may not have", insns[i] + 1);
+            return 1;
+        }
+    return 0;
+}
+
+int objcheck_object(const char *obj, objcheck_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    char *undefined = tool_output("nm", "-u", "-P", obj, r);
+    char *defined = undefined ? tool_output("nm", "--defined-only", "-P", obj, r) : NULL;
+    char *sections = defined ? tool_output("readelf", "-SW", NULL, obj, r) : NULL;
+    char *listing = sections ? tool_output("objdump", "-d", "--no-show-raw-insn", obj, r) : NULL;
+    int rc = -1;
+    if (listing)
+        rc = check_symbols(undefined, r) || check_init_fini(sections, defined, r) ||
+             check_instructions(listing, r);
+    free(undefined);
+    free(defined);
+    free(sections);
+    free(listing);
+    return rc;
+}

@@ -1,0 +1,145 @@
+/* test_objcheck.c - the allow-list check of a student's object
+ * (build/objcheck.h) on small objects compiled here with gcc, and on the
+ * references compiled by bin/emucc as the grader compiles submissions:
+ * what they may call passes, each refused construct is named. Runs from
+ * the repository root. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build/build.h"
+#include "build/objcheck.h"
+#include "run/runner.h"
+#include "util/util.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/cugrade-objcheck-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void) { rm_rf(dir); }
+
+/* Compiles C text with cc (or a .cu file with bin/emucc) into an object. */
+static const char *compile_with(const char *compiler, const char *src, const char *text)
+{
+    static char obj[128];
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, text ? "s.c" : "s.cu");
+    snprintf(obj, sizeof obj, "%s/s.o", dir);
+    if (text)
+        cr_assert_eq(write_file_atomic(path, text, strlen(text), NULL, 0), 0);
+    char cc[4096];
+    if (strcmp(compiler, "cc") == 0)
+        cr_assert_eq(find_program("cc", cc, sizeof cc), 0, "no cc on PATH");
+    else
+        snprintf(cc, sizeof cc, "%s", compiler);
+    char *argv[] = {cc, "-c", "-O2", "-Ilabs/common", (char *)(text ? path : src),
+                    "-o", obj, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 120};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s failed: %s", compiler, r.output);
+    run_result_free(&r);
+    return obj;
+}
+
+static int check_c(const char *text, objcheck_result_t *r)
+{
+    return objcheck_object(compile_with("cc", NULL, text), r);
+}
+
+TestSuite(objcheck, .init = setup, .fini = teardown);
+
+Test(objcheck, printing_memory_and_libm_are_allowed)
+{
+    objcheck_result_t r;
+    int rc = check_c("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n"
+                     "float f(float x) { float *p = malloc(4); *p = sqrtf(x) + fabsf(x);"
+                     " printf(\"%g\\n\", *p); fprintf(stderr, \"x\\n\"); float y = *p; free(p);"
+                     " return y; }\n", &r);
+    cr_assert_eq(rc, 0, "%s", r.what);
+}
+
+Test(objcheck, opening_a_file_is_refused_by_name)
+{
+    objcheck_result_t r;
+    cr_assert_eq(check_c("#include <stdio.h>\nvoid f(void) { FILE *f = fopen(\"x\", \"w\");"
+                         " fputs(\"y\", f); }\n", &r), 1);
+    cr_assert_not_null(strstr(r.what, "calls fopen, which a submission may not use"), "%s",
+                       r.what);
+}
+
+Test(objcheck, the_environment_processes_and_raw_calls_are_refused)
+{
+    const char *calls[][2] = {{"getenv(\"HOME\")", "getenv"}, {"system(\"ls\")", "system"},
+                              {"syscall(1)", "syscall"}, {"(long)dlopen(\"x\", 1)", "dlopen"},
+                              {"fork()", "fork"}, {"(long)mmap(0, 4, 3, 34, -1, 0)", "mmap"}};
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "#include <stdlib.h>\n#include <unistd.h>\n#include <dlfcn.h>\n"
+                 "#include <sys/mman.h>\n#include <sys/syscall.h>\nlong f(void) { return (long)%s; }\n",
+                 calls[i][0]);
+        objcheck_result_t r;
+        cr_expect_eq(check_c(text, &r), 1, "%s", calls[i][1]);
+        char want[64];
+        snprintf(want, sizeof want, "calls %s,", calls[i][1]);
+        cr_expect_not_null(strstr(r.what, want), "%s: %s", calls[i][1], r.what);
+    }
+}
+
+Test(objcheck, a_destructor_of_its_own_is_refused)
+{
+    objcheck_result_t r;
+    cr_assert_eq(check_c("#include <stdio.h>\n__attribute__((destructor)) static void d(void)"
+                         " { puts(\"bye\"); }\n", &r), 1);
+    cr_assert_not_null(strstr(r.what, "has a destructor of its own"), "%s", r.what);
+}
+
+Test(objcheck, a_constructor_of_its_own_is_refused)
+{
+    objcheck_result_t r;
+    cr_assert_eq(check_c("#include <stdio.h>\n__attribute__((constructor)) static void c(void)"
+                         " { puts(\"hi\"); }\n", &r), 1);
+    cr_assert_not_null(strstr(r.what, "has a constructor of its own"), "%s", r.what);
+}
+
+Test(objcheck, a_system_call_instruction_is_refused)
+{
+    objcheck_result_t r;
+    cr_assert_eq(check_c("long f(void) { long rc; __asm__ volatile(\"syscall\" : \"=a\"(rc) :"
+                         " \"a\"(39L)); return rc; }\n", &r), 1);
+    cr_assert_not_null(strstr(r.what, "contains a system-call instruction (syscall"), "%s",
+                       r.what);
+}
+
+Test(objcheck, file_streams_of_the_cpp_library_are_refused)
+{
+    cr_assert_not(objcheck_symbol_allowed("_ZNSt14basic_ofstreamIcSt11char_traitsIcEEC1EPKcSt13_Ios_Openmode"));
+    cr_assert(objcheck_symbol_allowed("_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_createERmm"));
+    cr_assert(objcheck_symbol_allowed("printf@GLIBC_2.2.5"));
+    cr_assert(objcheck_symbol_allowed("expf"));
+    cr_assert_not(objcheck_symbol_allowed("expand"));
+}
+
+Test(objcheck, the_references_as_the_emulator_compiles_them_pass, .timeout = 120)
+{
+    const char *refs[] = {"reference/lab2/matmul.cu", "reference/lab3/matmul.cu",
+                          "reference/dotprod/dotprod.cu", "student/lab3/matmul.cu"};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        objcheck_result_t r;
+        int rc = objcheck_object(compile_with("bin/emucc", refs[i], NULL), &r);
+        cr_expect_eq(rc, 0, "%s: %s", refs[i], r.what);
+    }
+}
+
+Test(objcheck, an_unreadable_object_is_a_grader_fault)
+{
+    objcheck_result_t r;
+    cr_assert_eq(objcheck_object("/nonexistent/s.o", &r), -1);
+    cr_assert_not_null(strstr(r.what, "could not read the compiled submission"), "%s", r.what);
+}
