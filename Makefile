@@ -115,8 +115,14 @@ $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)
 $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
-# test_wb*.cpp test labs/common/wb.h (included by a relative path).
-$(B)/emu-tests/test_wb $(B)/emu-tests/test_wb_run: labs/common/wb.h labs/common/wb_raw.h
+# test_wb*.cpp test labs/common/wb.h (included by a relative path) with its
+# harness object, labs/common/wb_io.cu, linked as the grader links it.
+$(B)/emu-tests/wb_io.o: labs/common/wb_io.cu labs/common/wb.h labs/common/wb_raw.h $(wildcard emu/include/*.h) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h -x c++ -c $< -o $@
+$(B)/emu-tests/test_wb $(B)/emu-tests/test_wb_run: $(B)/emu-tests/test_%: emu/tests/test_%.cpp $(B)/emu-tests/wb_io.o $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h) labs/common/wb.h
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/emu-tests/wb_io.o $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 
 # Kernels of the checking-mode tests (emu/tests/check_*.cpp) are compiled like
 # `emucc --checks` compiles student code: with the access hooks, linked without

@@ -127,12 +127,18 @@ for row in "${kernel_labs[@]}"; do
 done
 
 # Program-style (libwb) labs: the whole program, with labs/common/wb.h, as
-# the grader builds it (compile, then link; grader/build/build.c).
+# the grader builds it (compile, then link with wb.h's file I/O,
+# labs/common/wb_io.cu; grader/build/build.c).
+echo "gpu_build_check: $nvcc -arch=$arch -Ilabs/common labs/common/wb_io.cu"
+if ! "$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common labs/common/wb_io.cu -o "$out/wb_io.o" 2>"$out/wb_io.log"; then
+    cat "$out/wb_io.log" >&2
+    failed+=("labs/common/wb_io.cu (libwb's file I/O)")
+fi
 for src in reference/lab3-wb/template.cu student/lab3-wb/template.cu tests/submissions/lab3-wb/good.cu; do
     exe="$out/lab3-wb-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
     echo "gpu_build_check: $nvcc -arch=$arch -Ilabs/common $src -> $exe"
     if ! "$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common "$src" -o "$exe.o" 2>"$exe.log" ||
-        ! "$nvcc" -arch="$arch" "$exe.o" -o "$exe"; then
+        ! "$nvcc" -arch="$arch" "$exe.o" "$out/wb_io.o" -o "$exe"; then
         cat "$exe.log" >&2
         failed+=("$src (libwb program)")
     fi

@@ -96,16 +96,28 @@ static int compiler_path(const build_ctx_t *ctx, char *out, size_t outlen)
     return build_compiler_path(ctx->root, ctx->backend, out, outlen);
 }
 
+/* The harness's own source: the lab's driver (kernel labs), or wb.h's
+ * file I/O, labs/common/wb_io.cu (program labs: the student's file is
+ * the program, and its object may not touch files itself). */
+static void driver_source(const build_ctx_t *ctx, char *out, size_t outlen)
+{
+    if (lab_is_program(ctx->lab))
+        snprintf(out, outlen, "%s/labs/common/wb_io.cu", ctx->root);
+    else
+        snprintf(out, outlen, "%s", ctx->lab->driver_path);
+}
+
 /* Newest modification time among the inputs the cached driver depends on
  * (the compiler cc among them: a new or replaced nvcc rebuilds it). */
-static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc)
+static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc, const char *src)
 {
-    const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h",
-                          "emu/include/cuda_runtime.h", "build/libcugrade_emu.a", "bin/emucc"};
-    double newest = mtime_of(ctx->lab->driver_path);
+    const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h", "labs/common/wb.h",
+                          "labs/common/wb_raw.h", "emu/include/cuda_runtime.h",
+                          "build/libcugrade_emu.a", "bin/emucc"};
+    double newest = mtime_of(src);
     if (mtime_of(cc) > newest)
         newest = mtime_of(cc);
-    int ndeps = ctx->backend == BACKEND_EMU ? 5 : 2;
+    int ndeps = ctx->backend == BACKEND_EMU ? 7 : 4;
     for (int i = 0; i < ndeps; i++) {
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", ctx->root, deps[i]);
@@ -138,8 +150,10 @@ static void launch_flag(const lab_t *lab, char *out, size_t outlen)
 static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size_t objlen,
                          strbuf_t *log, char *failed, size_t failedlen)
 {
+    char src[PATH_MAX];
+    driver_source(ctx, src, sizeof src);
     driver_cache_path(ctx, obj, objlen);
-    if (mtime_of(obj) >= driver_inputs_mtime(ctx, cc))
+    if (mtime_of(obj) >= driver_inputs_mtime(ctx, cc, src))
         return 0;
     char dir[PATH_MAX], tmp[PATH_MAX + 32], inc[PATH_MAX + 8], err[512];
     snprintf(dir, sizeof dir, "%s", obj);
@@ -154,10 +168,9 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
     char launch[128];
     launch_flag(ctx->lab, launch, sizeof launch);
-    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, launch, (char *)ctx->lab->driver_path, "-o",
+    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, launch, src, "-o", tmp, NULL};
+    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch, src, "-o",
                         tmp, NULL};
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch,
-                        (char *)ctx->lab->driver_path, "-o", tmp, NULL};
     strbuf_t dlog = {0};
     int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog,
                       failed, failedlen);
@@ -165,8 +178,8 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
         rc = -1;
     if (rc != 0) {
         unlink(tmp);
-        sb_appendf(log, "the lab driver %s does not build on the %s backend (not the student's "
-                   "fault)\n%s", ctx->lab->driver_path, backend_name(ctx->backend), sb_str(&dlog));
+        sb_appendf(log, "the lab's harness %s does not build on the %s backend (not the student's "
+                   "fault)\n%s", src, backend_name(ctx->backend), sb_str(&dlog));
     }
     sb_free(&dlog);
     return rc;
@@ -194,8 +207,8 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
                     failedlen);
 }
 
-/* Links the student's object with the driver's ("" for program-style labs,
- * where the student's file is the whole program). */
+/* Links the student's object with the harness's (the lab's driver, or for a
+ * program-style lab wb.h's file I/O). */
 static int link_program(const build_ctx_t *ctx, const char *cc, const char *driver_obj,
                         const char *student_obj, const char *program, strbuf_t *log, char *failed,
                         size_t failedlen)
@@ -206,8 +219,7 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = (char *)cc;
     if (ctx->backend != BACKEND_EMU)
         argv[n++] = arch;
-    if (driver_obj[0])
-        argv[n++] = (char *)driver_obj;
+    argv[n++] = (char *)driver_obj;
     argv[n++] = (char *)student_obj;
     argv[n++] = "-o";
     argv[n++] = (char *)program;
@@ -227,12 +239,9 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         sb_appendf(&log, "no compiler for the %s backend (%s)\n", backend_name(ctx->backend),
                    ctx->backend == BACKEND_EMU ? "bin/emucc missing: run make" : "nvcc not found");
         out->internal_error = 1;
-    } else if (!lab_is_program(ctx->lab) &&
-               ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log, cmd, cmdlen) != 0) {
+    } else if (ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log, cmd, cmdlen) != 0) {
         out->internal_error = 1;
     } else {
-        if (lab_is_program(ctx->lab))
-            driver_obj[0] = '\0';
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
         out->ok = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0 &&

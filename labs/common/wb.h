@@ -32,27 +32,30 @@
  * line to stderr and exit with status 2, the harness's "I/O error" status
  * (labs/common/harness.h).
  *
- * Everything is static inline or a template (no symbol leaves the program's
- * object file); internals live in namespace cugrade_wb. Compiles as C++17
- * with nvcc and with g++ against the emulator's cuda_runtime.h. */
+ * What touches files, the clock or the environment (wbImport, wbSolution,
+ * the wbTime timers) is not in this header: it is compiled in the harness's
+ * own object, labs/common/wb_io.cu, which the grader links with the
+ * program, so that a program's own object needs no file I/O at all (a
+ * submission's object may not call open/fopen/getenv: grader/build/
+ * objcheck.h, docs/security.md). To build a libwb program by hand:
+ *
+ *     nvcc -Ilabs/common template.cu labs/common/wb_io.cu -o prog
+ *
+ * The rest is static inline or a template; internals live in namespace
+ * cugrade_wb. Compiles as C++17 with nvcc and with g++ against the
+ * emulator's cuda_runtime.h. */
 #ifndef CUGRADE_WB_H
 #define CUGRADE_WB_H
 
 #include <cuda_runtime.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <cmath>
 #include <sstream>
 #include <string>
-#include <vector>
 
 #define CUGRADE_WB_EXIT_IO 2 /* harness.h's HARNESS_EXIT_IO */
 
@@ -94,34 +97,6 @@ template <class... A> static inline std::string concat(const A &...args)
 
 } // namespace cugrade_wb
 
-/* The .raw file format: reading (wbImport), writing and comparing (wbSolution). */
-#include "wb_raw.h"
-
-namespace cugrade_wb {
-
-/* ---- timers ---- */
-
-struct timer_node {
-    int kind;
-    std::string msg;
-    double start_s;
-};
-
-static inline std::vector<timer_node> &running_timers()
-{
-    static std::vector<timer_node> timers;
-    return timers;
-}
-
-static inline double now_s()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
-
-} // namespace cugrade_wb
-
 /* ---- arguments -------------------------------------------------------------- */
 
 /* What wbArg_read found. The strings point into argv, except the input
@@ -134,6 +109,16 @@ struct cugrade_wbArg {
     char *type;
 };
 typedef struct cugrade_wbArg wbArg_t;
+
+/* The harness's side (labs/common/wb_io.cu): reading a .raw file (fatal,
+ * with file:line, when missing or malformed), writing and checking the
+ * solution, and the timers (kind: a wbTimerKind_t). */
+extern "C" {
+float *cugrade_wb_import(const char *file, int *rows, int *cols);
+int cugrade_wb_solution(const wbArg_t *args, const void *data, int rows, int cols, int vector);
+void cugrade_wb_timer_start(int kind, const char *msg);
+void cugrade_wb_timer_stop(int kind, const char *msg, const char *file, int line);
+}
 
 /* Parses -e FILE, -i F1,F2,..., -o FILE, -t TYPE in any order (and libwb's
  * -s SESSION, ignored). Unlike libwb, which logs an unknown option and goes
@@ -217,28 +202,24 @@ static inline void wbArg_delete(wbArg_t args)
  * array (free it); a missing or malformed file is fatal, with file:line. */
 static inline float *wbImport(const char *file, int *rows, int *cols)
 {
-    cugrade_wb::raw_file raw;
-    std::string err;
-    if (!cugrade_wb::read_raw(file, raw, err))
-        cugrade_wb::fatal("wbImport: " + err);
+    int r = 0, c = 0;
+    float *data = cugrade_wb_import(file, &r, &c);
     if (rows)
-        *rows = raw.rows;
+        *rows = r;
     if (cols)
-        *cols = raw.cols;
-    return raw.data;
+        *cols = c;
+    return data;
 }
 
 /* A vector: libwb's vector files have a header with ONE number, the length.
  * A two-number header is read too; *length is then rows * cols. */
 static inline float *wbImport(const char *file, int *length)
 {
-    cugrade_wb::raw_file raw;
-    std::string err;
-    if (!cugrade_wb::read_raw(file, raw, err))
-        cugrade_wb::fatal("wbImport: " + err);
+    int r = 0, c = 0;
+    float *data = cugrade_wb_import(file, &r, &c);
     if (length)
-        *length = raw.rows * raw.cols;
-    return raw.data;
+        *length = r * c;
+    return data;
 }
 
 /* ---- wbLog ------------------------------------------------------------------- */
@@ -283,160 +264,13 @@ enum wbTimerKind_t {
     wbTimerKind_CPUGPUOverlap
 };
 
-namespace cugrade_wb {
-
-static inline const char *kind_name(wbTimerKind_t kind)
-{
-    static const char *const names[] = {"Generic", "IO",        "GPU",     "Copy",
-                                        "Driver",  "CopyAsync", "Compute", "CPUGPUOverlap"};
-    return unsigned(kind) < sizeof names / sizeof names[0] ? names[kind] : "Unknown";
-}
-
-/* The clock of a timer of this kind. Kernel launches and most copies return
- * before the device has finished, so for every kind that involves the GPU
- * (all but Generic and IO) the device is synchronized first: the time then
- * covers the work the timed code queued, and not work queued before it. */
-static inline double timer_clock(wbTimerKind_t kind)
-{
-    if (kind != wbTimerKind_Generic && kind != wbTimerKind_IO)
-        cudaDeviceSynchronize();
-    return now_s();
-}
-
-static inline void timer_start(wbTimerKind_t kind, const std::string &msg)
-{
-    running_timers().push_back(timer_node{int(kind), msg, timer_clock(kind)});
-}
-
-/* Reports one stopped timer: one line appended to $CUGRADE_WB_TIMES
- * ("KIND\tSECONDS\tMESSAGE\n", in one write) when it names a file, else
- * "[wbTime KIND] 1.234 ms  MESSAGE" on stdout. */
-static inline void timer_report(wbTimerKind_t kind, double seconds, const std::string &msg)
-{
-    const char *path = getenv("CUGRADE_WB_TIMES");
-    if (path && *path) {
-        std::string clean = msg; /* tabs and line ends would break the line format */
-        for (char &c : clean)
-            if (c == '\t' || c == '\n' || c == '\r')
-                c = ' ';
-        char secs[64];
-        snprintf(secs, sizeof secs, "%.9g", seconds);
-        std::string line = concat(kind_name(kind), "\t", secs, "\t", clean, "\n");
-        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            ssize_t n = write(fd, line.data(), line.size());
-            close(fd);
-            if (n == ssize_t(line.size()))
-                return;
-        }
-        fprintf(stderr, "wbTime: cannot append to %s (CUGRADE_WB_TIMES): %s\n", path, strerror(errno));
-        return;
-    }
-    printf("[wbTime %s] %.3f ms  %s\n", kind_name(kind), seconds * 1e3, msg.c_str());
-    fflush(stdout);
-}
-
-/* Stops the most recent running timer of this kind and message (an empty
- * message stops the most recent of the kind, as in libwb). A stop that
- * matches nothing is reported on stderr and ignored. */
-static inline void timer_stop(wbTimerKind_t kind, const std::string &msg, const char *file, int line)
-{
-    double t = timer_clock(kind);
-    std::vector<timer_node> &timers = running_timers();
-    for (size_t i = timers.size(); i-- > 0;) {
-        if (timers[i].kind == int(kind) && (msg.empty() || timers[i].msg == msg)) {
-            double seconds = t - timers[i].start_s;
-            std::string started = timers[i].msg;
-            timers.erase(timers.begin() + long(i));
-            timer_report(kind, seconds, started);
-            return;
-        }
-    }
-    fprintf(stderr, "wbTime_stop(%s, \"%s\") at %s:%d matches no running wbTime_start; ignored\n",
-            kind_name(kind), msg.c_str(), base_name(file), line);
-}
-
-} // namespace cugrade_wb
-
-#define wbTime_start(kind, ...) ::cugrade_wb::timer_start(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__))
+#define wbTime_start(kind, ...)                                                                    \
+    cugrade_wb_timer_start(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__).c_str())
 #define wbTime_stop(kind, ...)                                                                     \
-    ::cugrade_wb::timer_stop(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__), __FILE__, __LINE__)
+    cugrade_wb_timer_stop(wbTimerKind_##kind, ::cugrade_wb::concat(__VA_ARGS__).c_str(), __FILE__, \
+                          __LINE__)
 
 /* ---- wbSolution -------------------------------------------------------------- */
-
-namespace cugrade_wb {
-
-/* Compares with the expected file as libwb does (same shape, every element
- * within 0.2) and prints the verdict on stdout. */
-static inline bool check_solution(const char *expected_path, const float *data, int rows, int cols, bool vector)
-{
-    raw_file exp;
-    std::string err;
-    int open_errno = 0;
-    if (!read_raw(expected_path, exp, err, &open_errno)) {
-        if (open_errno)
-            printf("The expected output %s is not available here (%s); the grader checks the output file.\n",
-                   expected_path, strerror(open_errno));
-        else
-            printf("Cannot compare with the expected output: %s\n", err.c_str());
-        return false;
-    }
-    bool same_shape = vector ? (exp.cols == 1 || exp.rows == 1) && long(exp.rows) * exp.cols == rows
-                             : exp.rows == rows && exp.cols == cols;
-    bool correct = same_shape;
-    if (!same_shape) {
-        printf("Solution is NOT correct: the solution is %s but the expected output is %s.\n",
-               (vector ? concat(rows, " values") : concat(rows, " x ", cols)).c_str(),
-               (exp.vector_header ? concat(exp.rows, " values") : concat(exp.rows, " x ", exp.cols)).c_str());
-    } else {
-        long n = long(rows) * cols;
-        for (long i = 0; i < n; i++) {
-            if (libwb_equal(exp.data[i], data[i]))
-                continue;
-            char e[48], g[48];
-            format_value(e, sizeof e, exp.data[i]);
-            format_value(g, sizeof g, data[i]);
-            std::string where = vector ? concat("element ", i) : concat("row ", i / cols, ", column ", i % cols);
-            printf("Solution is NOT correct: the solution did not match the expected results at %s: expected %s "
-                   "but got %s%s.\n",
-                   where.c_str(), e, g,
-                   is_poison(data[i]) ? " (never written: still the 0xFFFFFFFF that cudaMalloc fills memory with)"
-                                      : "");
-            correct = false;
-            break;
-        }
-        if (correct)
-            printf("Solution is correct.\n");
-    }
-    fflush(stdout);
-    free(exp.data);
-    return correct;
-}
-
-static inline bool solution(const wbArg_t &args, const void *data, int rows, int cols, bool vector)
-{
-    const char *type = args.type;
-    if (type && strcmp(type, "matrix") != 0 && strcmp(type, "vector") != 0)
-        fprintf(stderr, "wbSolution: type '%s' (-t) is handled as float data: this wb.h knows vector and matrix\n",
-                type);
-    if (rows < 0 || cols < 0 || (!data && long(rows) * cols > 0)) {
-        fprintf(stderr, "wbSolution: no solution to write (%s, %d x %d)\n", data ? "data" : "a NULL pointer",
-                rows, cols);
-        return false;
-    }
-    std::string err;
-    if (args.outputFile && !write_raw(args.outputFile, (const float *)data, rows, cols, vector, err))
-        fatal("wbSolution: " + err);
-    if (!args.expectedOutputFile) {
-        printf("No expected output (-e) was given: nothing to compare with%s%s.\n",
-               args.outputFile ? "; the solution was written to " : "", args.outputFile ? args.outputFile : "");
-        fflush(stdout);
-        return false;
-    }
-    return check_solution(args.expectedOutputFile, (const float *)data, rows, cols, vector);
-}
-
-} // namespace cugrade_wb
 
 /* Writes the rows x cols float matrix to the -o file (libwb .raw: "rows
  * cols", then one row per line, %.9g; NaNs and infinities as strtof reads
@@ -445,13 +279,13 @@ static inline bool solution(const wbArg_t &args, const void *data, int rows, int
  * wrong element. Returns true only when it compared and all matched. */
 static inline bool wbSolution(wbArg_t args, const void *data, int rows, int cols)
 {
-    return cugrade_wb::solution(args, data, rows, cols, false);
+    return cugrade_wb_solution(&args, data, rows, cols, 0) != 0;
 }
 
 /* The same for a vector of n floats ("n", then one value per line). */
 static inline bool wbSolution(wbArg_t args, const void *data, int n)
 {
-    return cugrade_wb::solution(args, data, n, 1, true);
+    return cugrade_wb_solution(&args, data, n, 1, 1) != 0;
 }
 
 /* libwb's wbExit(): leave now, with status 1. */
