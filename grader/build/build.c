@@ -6,6 +6,7 @@
  * Every compiler runs as a child with a time limit; its messages (which name
  * the student's file:line) become the "compiles" test's output. */
 #include "build/build.h"
+#include "build/objcheck.h"
 #include "run/runner.h"
 #include "util/util.h"
 
@@ -178,8 +179,9 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
         rc = -1;
     if (rc != 0) {
         unlink(tmp);
-        sb_appendf(log, "the lab's harness %s does not build on the %s backend (not the student's "
-                   "fault)\n%s", src, backend_name(ctx->backend), sb_str(&dlog));
+        sb_appendf(log, "%s %s does not build on the %s backend (not the student's fault)\n%s",
+                   lab_is_program(ctx->lab) ? "the libwb harness" : "the lab driver", src,
+                   backend_name(ctx->backend), sb_str(&dlog));
     }
     sb_free(&dlog);
     return rc;
@@ -205,6 +207,41 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
                         common, (char *)src, "-o", (char *)obj, NULL};
     return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log, failed,
                     failedlen);
+}
+
+/* The allow-list check of the student's object (objcheck.h) before it is
+ * linked with the harness: 0 allowed; -1 refused (the reason, with the
+ * source's file:line, goes into the log and the result); -2 the check could
+ * not run (a grader fault). */
+static int check_student_object(const char *src, const char *obj, strbuf_t *log,
+                                build_result_t *out)
+{
+    const char *off = getenv("CUGRADE_OBJCHECK");
+    if (off && strcmp(off, "off") == 0) {
+        sb_append(log, "cugrade: the object check is off (CUGRADE_OBJCHECK=off: for testing the "
+                  "run sandbox alone, never for grading)\n");
+        return 0;
+    }
+    objcheck_result_t r;
+    int rc = objcheck_object(obj, &r);
+    if (rc < 0) {
+        sb_appendf(log, "cugrade: cannot check the compiled submission: %s\n", r.what);
+        return -2;
+    }
+    if (rc == 0)
+        return 0;
+    char where[600];
+    if (objcheck_locate(src, &r) > 0)
+        snprintf(where, sizeof where, "%.580s:%d", src, r.line);
+    else
+        snprintf(where, sizeof where, "%.580s", src);
+    snprintf(out->refused, sizeof out->refused, "%s: refused: the submission %.256s%s", where, r.what,
+             r.line > 0 ? "" : " (the source does not name it: a macro or a header brings it in)");
+    sb_appendf(log, "%s\nThe harness, not the submission, reads and writes files, starts processes "
+               "and owns the environment: remove that code (print with printf; return results "
+               "through the lab's launch function). docs/security.md lists what a submission "
+               "may call.\n", out->refused);
+    return -1;
 }
 
 /* Links the student's object with the harness's (the lab's driver, or for a
@@ -244,9 +281,13 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     } else {
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        out->ok = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0 &&
-                  link_program(ctx, cc, driver_obj, student_obj, out->program, &log, cmd,
-                               cmdlen) == 0;
+        int checked = -1;
+        if (compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0)
+            checked = check_student_object(student_src, student_obj, &log, out);
+        if (checked == -2)
+            out->internal_error = 1;
+        out->ok = checked == 0 && link_program(ctx, cc, driver_obj, student_obj, out->program,
+                                               &log, cmd, cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);

@@ -25,6 +25,8 @@ typedef struct {
     char *log;            /* compiler and linker messages (malloc'd, may be "") */
     char program[PATH_MAX];
     char command[2048];   /* the command that failed ("" if none did) */
+    char refused[1024];   /* the object check refused the submission: "FILE:LINE: refused:
+                           * the submission calls fopen, ..." ("" if not) */
     double seconds;
 } build_result_t;
 

@@ -4,6 +4,7 @@
 #include "build/objcheck.h"
 #include "build/build.h"
 #include "run/runner.h"
+#include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,21 +28,49 @@ static const char *const allowed_names[] = {
     "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "__gxx_personality_v0",
     "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch", "__cxa_rethrow",
     "__cxa_allocate_exception", "__cxa_free_exception", "__cxa_throw", "__cxa_guard_acquire",
-    "__cxa_guard_release", "__cxa_guard_abort", "__cxa_pure_virtual", "__cxa_atexit",
+    "__cxa_guard_release", "__cxa_guard_abort", "__cxa_pure_virtual",
+    /* exit-time registration: g++ registers static objects' destructors, nvcc
+     * its fat binary's unregistration. A function a submission registers
+     * runs with this same allow-list, so it can do nothing at exit that its
+     * launch function could not do (docs/security.md). */
+    "__cxa_atexit", "atexit",
     "__dso_handle", "_ZSt4cout", "_ZSt4cerr", "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
     "_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev",
     NULL,
 };
 
-/* Name prefixes a submission may call: the emulator's hooks, the CUDA
+/* The emulator's public entry points that the code emucc makes calls (its
+ * kernel registration, launches and device built-ins): exact names, so a
+ * submission cannot declare and call the emulator's internals (which write
+ * its findings). */
+static const char *const emulator_names[] = {
+    "cugrade_register_kernel_params", "cugrade_memcpy_to_symbol", "cugrade_memcpy_from_symbol",
+    "__cugrade_threadIdx", "__cugrade_blockIdx", "__cugrade_blockDim", "__cugrade_gridDim",
+    "__cugrade_syncthreads", "__cugrade_syncthreads_reduce", "__cugrade_atomic_access",
+    "__cugrade_dynamic_smem",
+    /* labs/common/wb.h's side in the harness's object (wb_io.cu) */
+    "cugrade_wb_import", "cugrade_wb_solution", "cugrade_wb_timer_start", "cugrade_wb_timer_stop",
+    NULL,
+};
+
+/* Name prefixes a submission may call: the emulator's launch (any kernel
+ * signature) and its checking mode's access hooks (-fsanitize=thread's
+ * calls, which report accesses and can only add findings), the CUDA
  * runtime and nvcc's registration, C++ library helpers (string, ostream,
  * the throw helpers), and libm's functions (checked by name below). */
 static const char *const allowed_prefixes[] = {
-    "__cugrade_", "cugrade_register_kernel_params", "_ZN7cugrade", "cuda", "__cuda",
+    "_ZN7cugrade6launchE", "__tsan_", "cuda", "__cuda",
     "_ZNSt7__cxx1112basic_string", "_ZNSt7__cxx1119basic_ostringstream",
     "_ZNKSt7__cxx1112basic_string", "_ZNKSt7__cxx1115basic_stringbuf", "_ZSt16__ostream_insert",
-    "_ZNSo", "_ZNSolsE", "_ZNSt9basic_ios", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt24__throw_",
+    "_ZNSo", "_ZNSolsE", "_ZStlsI", "_ZNSt9basic_ios", "_ZSt19__throw_", "_ZSt20__throw_", "_ZSt24__throw_",
     "_ZSt17__throw_", NULL,
+};
+
+/* CUDA runtime calls that reach files or the raw driver: refused whatever
+ * the prefix says. */
+static const char *const refused_cuda[] = {
+    "cudaGraphDebugDotPrint", "cudaGetDriverEntryPoint", "cudaIpcOpenMemHandle",
+    "cudaIpcGetMemHandle", NULL,
 };
 
 static const char *const libm[] = {
@@ -74,8 +103,14 @@ int objcheck_symbol_allowed(const char *symbol)
     /* a file stream of the C++ library opens files: refused whatever its prefix */
     if (strstr(name, "fstream") || strstr(name, "filebuf"))
         return 0;
+    for (int i = 0; refused_cuda[i]; i++)
+        if (strncmp(name, refused_cuda[i], strlen(refused_cuda[i])) == 0)
+            return 0;
     for (int i = 0; allowed_names[i]; i++)
         if (strcmp(name, allowed_names[i]) == 0)
+            return 1;
+    for (int i = 0; emulator_names[i]; i++)
+        if (strcmp(name, emulator_names[i]) == 0)
             return 1;
     for (int i = 0; allowed_prefixes[i]; i++)
         if (strncmp(name, allowed_prefixes[i], strlen(allowed_prefixes[i])) == 0)
@@ -113,9 +148,66 @@ static char *tool_output(const char *tool, const char *opt1, const char *opt2, c
     return out;
 }
 
-/* The first undefined symbol not on the list, from nm -u -P's "name U" lines. */
+/* What to look for in the source for a refused symbol: the C name
+ * (__isoc99_fscanf and __printf_chk-style wrappers stripped to fscanf,
+ * printf), or a C++ symbol's class or function name without "basic_"
+ * (std::basic_ifstream -> ifstream). */
+static void source_token(const char *symbol, objcheck_result_t *r)
+{
+    if (r->ntokens == OBJCHECK_MAX_TOKENS)
+        return;
+    char *out = r->tokens[r->ntokens];
+    size_t outlen = sizeof r->tokens[0];
+    r->partial[r->ntokens++] = 0;
+    char name[256];
+    snprintf(name, sizeof name, "%.255s", symbol);
+    char *at = strchr(name, '@');
+    if (at)
+        *at = '\0';
+    const char *s = name;
+    if (strncmp(s, "_Z", 2) == 0) {
+        /* the longest <length><identifier> run of the mangled name */
+        const char *best = NULL;
+        int bestlen = 0;
+        for (const char *p = s + 2; *p;) {
+            if (*p >= '1' && *p <= '9') {
+                char *end;
+                long n = strtol(p, &end, 10);
+                if (n > 0 && (size_t)n <= strlen(end)) {
+                    if (n > bestlen) {
+                        best = end;
+                        bestlen = (int)n;
+                    }
+                    p = end + n;
+                    continue;
+                }
+            }
+            p++;
+        }
+        if (best && bestlen > 6 && strncmp(best, "basic_", 6) == 0) {
+            best += 6;
+            bestlen -= 6;
+        }
+        snprintf(out, outlen, "%.*s", best ? bestlen : 0, best ? best : "");
+        r->partial[r->ntokens - 1] = 1;
+        return;
+    }
+    if (strncmp(s, "__isoc99_", 9) == 0)
+        s += 9;
+    else if (strncmp(s, "__", 2) == 0)
+        s += 2;
+    snprintf(out, outlen, "%.95s", s);
+    size_t n = strlen(out);
+    if (n > 4 && strcmp(out + n - 4, "_chk") == 0)
+        out[n - 4] = '\0';
+}
+
+/* The undefined symbols not on the list, from nm -u -P's "name U" lines:
+ * all named (up to OBJCHECK_MAX_TOKENS), each looked for in the source. */
 static int check_symbols(const char *nm_out, objcheck_result_t *r)
 {
+    char names[256] = "";
+    int nrefused = 0;
     for (const char *p = nm_out; p && *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -124,16 +216,36 @@ static int check_symbols(const char *nm_out, objcheck_result_t *r)
         char *sp = strchr(line, ' ');
         if (sp && sp[1] == 'U') {
             *sp = '\0';
+            char *at = strchr(line, '@');
+            if (at)
+                *at = '\0';
             if (!objcheck_symbol_allowed(line)) {
-                snprintf(r->what, sizeof r->what,
-                         "calls %.120s, which a submission may not use (the harness owns files, "
-                         "processes, the environment and memory mappings)", line);
-                return 1;
+                if (nrefused < OBJCHECK_MAX_TOKENS) {
+                    size_t k = strlen(names);
+                    snprintf(names + k, sizeof names - k, "%s%.100s", k ? ", " : "", line);
+                    source_token(line, r);
+                }
+                nrefused++;
             }
         }
         p = nl ? nl + 1 : NULL;
     }
-    return 0;
+    if (nrefused == 0)
+        return 0;
+    char more[48] = "";
+    if (nrefused > OBJCHECK_MAX_TOKENS)
+        snprintf(more, sizeof more, " and %d more", nrefused - OBJCHECK_MAX_TOKENS);
+    snprintf(r->what, sizeof r->what,
+             "calls %s%s, which a submission may not use (the harness owns files, processes, the "
+             "environment and memory mappings)", names, more);
+    return 1;
+}
+
+static void set_token(objcheck_result_t *r, const char *token)
+{
+    snprintf(r->tokens[0], sizeof r->tokens[0], "%s", token);
+    r->partial[0] = 0;
+    r->ntokens = 1;
 }
 
 /* The bytes of section name in readelf -SW's table, 0 when absent. */
@@ -167,6 +279,7 @@ static int compiler_initialisers(const char *nm_defined)
 static int check_init_fini(const char *sections, const char *nm_defined, objcheck_result_t *r)
 {
     if (section_size(sections, ".fini_array") > 0 || section_size(sections, ".dtors") > 0) {
+        set_token(r, "destructor");
         snprintf(r->what, sizeof r->what,
                  "has a destructor of its own (__attribute__((destructor)) or a function "
                  "registered to run at exit), which a submission may not have");
@@ -175,6 +288,7 @@ static int check_init_fini(const char *sections, const char *nm_defined, objchec
     unsigned long entries = section_size(sections, ".init_array") / 8 +
                             section_size(sections, ".ctors") / 8;
     if (entries > (unsigned long)compiler_initialisers(nm_defined)) {
+        set_token(r, "constructor");
         snprintf(r->what, sizeof r->what,
                  "has a constructor of its own (__attribute__((constructor))), which a "
                  "submission may not have");
@@ -189,6 +303,7 @@ static int check_instructions(const char *listing, objcheck_result_t *r)
     static const char *const insns[] = {"\tsyscall", "\tsysenter", "\tint    $0x80", NULL};
     for (int i = 0; insns[i]; i++)
         if (strstr(listing, insns[i])) {
+            set_token(r, "asm");
             snprintf(r->what, sizeof r->what,
                      "contains a system-call instruction (%s, from inline asm), which a "
                      "submission may not have", insns[i] + 1);
@@ -213,4 +328,93 @@ int objcheck_object(const char *obj, objcheck_result_t *r)
     free(sections);
     free(listing);
     return rc;
+}
+
+/* Blanks out comments and the contents of string and character literals
+ * (keeping line breaks), so that a name in a comment is never taken for
+ * the call. */
+static void strip_comments_and_strings(char *t)
+{
+    enum { CODE, LINE_COMMENT, BLOCK_COMMENT, STRING, CHAR } st = CODE;
+    for (char *p = t; *p; p++) {
+        switch (st) {
+        case CODE:
+            if (p[0] == '/' && p[1] == '/')
+                st = LINE_COMMENT;
+            else if (p[0] == '/' && p[1] == '*')
+                st = BLOCK_COMMENT, *p++ = ' ';
+            else if (*p == '"')
+                st = STRING;
+            else if (*p == '\'')
+                st = CHAR;
+            if (st == LINE_COMMENT || st == BLOCK_COMMENT)
+                *p = ' ';
+            break;
+        case LINE_COMMENT:
+            if (*p == '\n')
+                st = CODE;
+            else
+                *p = ' ';
+            break;
+        case BLOCK_COMMENT:
+            if (p[0] == '*' && p[1] == '/') {
+                p[0] = p[1] = ' ';
+                p++;
+                st = CODE;
+            } else if (*p != '\n') {
+                *p = ' ';
+            }
+            break;
+        case STRING:
+        case CHAR:
+            if (*p == '\\' && p[1] && p[1] != '\n')
+                *p++ = ' ', *p = ' ';
+            else if (*p == (st == STRING ? '"' : '\'') || *p == '\n')
+                st = CODE;
+            else
+                *p = ' ';
+            break;
+        }
+    }
+}
+
+static int is_ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The first line of text (already stripped) naming token; 0 if none. */
+static int first_line_of(const char *text, const char *token, int partial)
+{
+    size_t tlen = strlen(token);
+    int line = 1;
+    for (const char *p = text; *p && tlen; p++) {
+        if (*p == '\n') {
+            line++;
+            continue;
+        }
+        /* the token, ending where an identifier ends ("ifstream" inside
+         * "std::ifstream" counts, "fopen" inside "my_fopen2" does not) */
+        if (strncmp(p, token, tlen) == 0 && !is_ident_char(p[tlen]) &&
+            (p == text || !is_ident_char(p[-1]) || partial))
+            return line;
+    }
+    return 0;
+}
+
+int objcheck_locate(const char *src, objcheck_result_t *r)
+{
+    r->line = 0;
+    size_t len = 0;
+    char *text = r->ntokens ? read_file(src, &len, NULL, 0) : NULL;
+    if (!text)
+        return 0;
+    strip_comments_and_strings(text);
+    for (int i = 0; i < r->ntokens; i++) {
+        int line = first_line_of(text, r->tokens[i], r->partial[i]);
+        if (line > 0 && (r->line == 0 || line < r->line))
+            r->line = line;
+    }
+    free(text);
+    return r->line;
 }

@@ -12,8 +12,17 @@
 
 #include <stddef.h>
 
+#define OBJCHECK_MAX_TOKENS 4
+
 typedef struct {
-    char what[256]; /* for the student: "calls fopen", "has a destructor of its own", ... */
+    char what[384];  /* for the student: "calls fclose and fopen, which ...", "has a
+                      * destructor of its own", ... */
+    /* what names it in the source: "fopen", "destructor", "asm"; partial: the
+     * token may end an identifier (std::ifstream's "ifstream") */
+    char tokens[OBJCHECK_MAX_TOKENS][96];
+    int partial[OBJCHECK_MAX_TOKENS];
+    int ntokens;
+    int line; /* objcheck_locate: the first line in the source naming one (0: none) */
 } objcheck_result_t;
 
 /* 1 when symbol (as nm prints it, mangled) may be called by a submission. */
@@ -23,5 +32,11 @@ int objcheck_symbol_allowed(const char *symbol);
  * the first thing found; -1: the check itself could not run (a grader
  * fault), with r->what saying why. */
 int objcheck_object(const char *obj, objcheck_result_t *r);
+
+/* After a refusal: the first line of the source src (comments and string
+ * literals skipped) where one of r->tokens appears, into r->line; returns
+ * it, or 0 when the source names none (a macro built the name, or a
+ * header). */
+int objcheck_locate(const char *src, objcheck_result_t *r);
 
 #endif

@@ -1,7 +1,10 @@
-/* test_sandbox.c - end to end: hostile lab 3 submissions graded under the
- * bubblewrap sandbox (skipped where it is unavailable). A fork bomb leaves no
- * process behind, the expected outputs cannot be read, the results folder
- * cannot be written, and a 1 GB printf is cut. Runs from the repository root. */
+/* test_sandbox.c - end to end: hostile lab 3 submissions. The object check
+ * refuses the ones that call fork, fopen or getenv before they are linked,
+ * naming the calls and the line. Behind it, the bubblewrap sandbox alone
+ * (the object check turned off, CUGRADE_OBJCHECK=off; skipped where bwrap
+ * is unavailable): a fork bomb leaves no process behind, the expected
+ * outputs cannot be read, the results folder cannot be written, and a 1 GB
+ * printf is cut. Runs from the repository root. */
 #include <dirent.h>
 #include <limits.h>
 
@@ -11,7 +14,7 @@
 typedef struct {
     char dir[64], datasets[128], rubric[128], results[128];
     char env_mark[160], env_ds[PATH_MAX + 40], env_results[200];
-    char *env[4];
+    char *env[5];
 } setup_t;
 
 static void skip_without_sandbox(void)
@@ -42,7 +45,8 @@ static void setup(setup_t *s)
     s->env[0] = s->env_mark;
     s->env[1] = s->env_ds;
     s->env[2] = s->env_results;
-    s->env[3] = NULL;
+    s->env[3] = "CUGRADE_OBJCHECK=off"; /* the sandbox alone: the layer behind the check */
+    s->env[4] = NULL;
 }
 
 /* Grades submission; shipped datasets unless own_datasets. */
@@ -84,6 +88,35 @@ static void expect_datasets_failed(const graded_t *g, int count)
         snprintf(name, sizeof name, "dataset %d ", i);
         cr_expect(!passed(test_named(g, name)), "%s should fail", name);
     }
+}
+
+/* The first layer: each is refused at build time, with what it calls and
+ * where, and scores nothing. */
+Test(sandbox, hostile_calls_are_refused_before_linking, .timeout = 120)
+{
+    setup_t s;
+    setup(&s);
+    s.env[3] = NULL;
+    const char *cases[][3] = {{"fork_bomb.cu", "calls fork, pause", "fork_bomb.cu:"},
+                              {"read_expected.cu", "calls fclose, fopen, getenv", "read_expected.cu:"},
+                              {"write_results.cu", "calls fclose, fopen, getenv", "write_results.cu:"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[128];
+        snprintf(path, sizeof path, SUB "%s", cases[i][0]);
+        graded_t g = grade_hostile(&s, path, 1);
+        cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+        const char *out = str(test_named(&g, "compiles"), "output");
+        cr_expect(!passed(test_named(&g, "compiles")), "%s", cases[i][0]);
+        cr_expect(strstr(out, cases[i][1]), "%s: %s", cases[i][0], out);
+        cr_expect(strstr(out, "refused: the submission"), "%s: %s", cases[i][0], out);
+        cr_expect_eq(num(g.json, "score"), 0.0, "%s", cases[i][0]);
+        /* file:line of the first call in the source */
+        const char *at = strstr(out, cases[i][2]);
+        cr_expect(at && at[strlen(cases[i][2])] >= '1' && at[strlen(cases[i][2])] <= '9', "%s",
+                  out);
+        release(&g);
+    }
+    rm_rf(s.dir);
 }
 
 Test(sandbox, fork_bomb_is_killed_with_its_namespace, .timeout = 120)

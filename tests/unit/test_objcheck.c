@@ -143,3 +143,75 @@ Test(objcheck, an_unreadable_object_is_a_grader_fault)
     cr_assert_eq(objcheck_object("/nonexistent/s.o", &r), -1);
     cr_assert_not_null(strstr(r.what, "could not read the compiled submission"), "%s", r.what);
 }
+
+/* A submission that declares the emulator's internals itself (to write or
+ * erase findings) is refused: only the entry points emucc's code calls are
+ * allowed, by exact name. */
+Test(objcheck, the_emulators_internals_are_refused)
+{
+    cr_assert_not(objcheck_symbol_allowed("_ZN7cugrade3emu9diag_statEPKcy"));
+    cr_assert_not(objcheck_symbol_allowed("_ZN7cugrade3emu11finding_addENS0_9diag_kindEmmPKcz"));
+    cr_assert_not(objcheck_symbol_allowed("__cugrade_findings"));
+    cr_assert_not(objcheck_symbol_allowed("cugrade_fiber_switch"));
+    cr_assert_not(objcheck_symbol_allowed("cudaGraphDebugDotPrint"));
+    cr_assert(objcheck_symbol_allowed(
+        "_ZN7cugrade6launchERKNS_11launch_siteEPKNS_13launch_configEPFvPKvES7_PKNS_11launch_argsE"));
+    cr_assert(objcheck_symbol_allowed("__cugrade_syncthreads"));
+    cr_assert(objcheck_symbol_allowed("__tsan_read4"));
+    cr_assert(objcheck_symbol_allowed("cudaMemcpy"));
+    cr_assert(objcheck_symbol_allowed("cugrade_wb_import"));
+}
+
+/* The refusal names the line of the first call, not a comment or a string
+ * that mentions it, nor a longer name that contains it. */
+Test(objcheck, the_refused_call_is_located_in_the_source)
+{
+    const char *text = "#include <stdio.h>\n"                  /* 1 */
+                       "/* fopen is not allowed here */\n"      /* 2 */
+                       "static const char *s = \"fopen(\";\n"   /* 3 */
+                       "int my_fopen2(void) { return 0; }\n"    /* 4 */
+                       "void f(void) {\n"                       /* 5 */
+                       "    FILE *f = fopen(s, \"r\");\n"       /* 6 */
+                       "    fclose(f);\n"                       /* 7 */
+                       "}\n";
+    objcheck_result_t r;
+    cr_assert_eq(check_c(text, &r), 1);
+    cr_assert_not_null(strstr(r.what, "calls fclose, fopen,"), "%s", r.what);
+    char src[128];
+    snprintf(src, sizeof src, "%s/s.c", dir);
+    cr_assert_eq(objcheck_locate(src, &r), 6);
+
+    /* a constructor: the attribute's line */
+    cr_assert_eq(check_c("#include <stdio.h>\n\n__attribute__((constructor))\nstatic void c(void)"
+                         " { puts(\"hi\"); }\n", &r), 1);
+    cr_assert_eq(objcheck_locate(src, &r), 3);
+
+    /* a name the source does not spell (built by a macro): no line */
+    cr_assert_eq(check_c("#include <stdlib.h>\n#define CAT(a, b) a##b\n"
+                         "const char *f(void) { return CAT(get, env)(\"HOME\"); }\n", &r), 1);
+    cr_assert_eq(objcheck_locate(src, &r), 0);
+}
+
+/* nvcc's host code (registration, launch stubs, atexit for the fat binary)
+ * passes; skipped without nvcc. */
+Test(objcheck, the_references_as_nvcc_compiles_them_pass, .timeout = 300)
+{
+    char nvcc[4096];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0)
+        cr_skip("nvcc not found");
+    const char *refs[] = {"reference/lab3/matmul.cu", "reference/dotprod/dotprod.cu",
+                          "reference/lab3-wb/template.cu"};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        char obj[128];
+        snprintf(obj, sizeof obj, "%s/g.o", dir);
+        char *argv[] = {nvcc, "-c", "-O3", "-arch=sm_90", "-Ilabs/common", (char *)refs[i], "-o",
+                        obj, NULL};
+        run_spec_t spec = {.argv = argv, .timeout_s = 240};
+        run_result_t rr;
+        run_one(&spec, &rr);
+        cr_assert(rr.exited && rr.exit_code == 0, "nvcc failed: %s", rr.output);
+        run_result_free(&rr);
+        objcheck_result_t r;
+        cr_expect_eq(objcheck_object(obj, &r), 0, "%s: %s", refs[i], r.what);
+    }
+}
