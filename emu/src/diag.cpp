@@ -2,8 +2,9 @@
  *
  * Every diagnostic is printed to stderr as
  *     cugrade-emu: <severity>: <message>
- * and, when the environment variable CUGRADE_EMU_DIAG names a file,
- * appended to it as one line
+ * and written to the grader's report channel (the descriptor
+ * CUGRADE_REPORT_FD names, which code in the submission cannot write), or,
+ * without one, appended to the file CUGRADE_EMU_DIAG names, as one line
  *     <severity>\t<kind>\t<message>
  * Each line is written with a single write(2) on an O_APPEND descriptor, so
  * it is on disk before the process can die and lines never interleave.
@@ -54,8 +55,33 @@ void write_all(int fd, const char *buf, size_t len)
     }
 }
 
+/* The grader's report channel (grader/run/runner.h): a descriptor it opened
+ * before the program started, named by CUGRADE_REPORT_FD. It is looked up
+ * once, by a static initialiser of this library, before any code of the
+ * submission runs (which may call neither getenv nor setenv: the grader's
+ * object check refuses them). */
+int lookup_report_fd()
+{
+    const char *v = getenv("CUGRADE_REPORT_FD");
+    if (!v || !*v)
+        return -1;
+    char *end;
+    long fd = strtol(v, &end, 10);
+    if (*end || fd < 0 || fd > 1024 || fcntl(int(fd), F_GETFD) < 0)
+        return -1;
+    return int(fd);
+}
+
+const int g_report_fd = lookup_report_fd();
+
+/* One line to the report channel, or, for the emulator's own tests and
+ * standalone use, appended to the file CUGRADE_EMU_DIAG names. */
 void append_to_diag_file(const char *line, size_t len)
 {
+    if (g_report_fd >= 0) {
+        write_all(g_report_fd, line, len);
+        return;
+    }
     const char *path = getenv("CUGRADE_EMU_DIAG");
     if (!path || !*path)
         return;

@@ -1,5 +1,5 @@
 /* test_wb_run.cpp - labs/common/wb.h at run time on the CPU emulator:
- * wbTime lines in $CUGRADE_WB_TIMES and on stdout, the poisoned cudaMalloc
+ * wbTime lines on the grader's report channel and on stdout, the poisoned cudaMalloc
  * (and its errors), cudaThreadSynchronize, and wbLog's format. Whatever
  * exits or prints runs in a forked child (run_child, wb_test_helpers.h). */
 #include "wb_test_helpers.h"
@@ -25,11 +25,19 @@ static std::vector<std::vector<std::string>> tsv_lines(const std::string &text)
     return lines;
 }
 
-Test(wb_time, stops_append_lines_to_the_times_file)
+/* In the child: the report channel as the grader sets it up (runner.c). */
+static void open_report_channel(const std::string &path)
+{
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    cr_assert_geq(fd, 0);
+    setenv("CUGRADE_REPORT_FD", std::to_string(fd).c_str(), 1);
+}
+
+Test(wb_time, stops_write_lines_to_the_report_channel)
 {
     std::string path = scratch_path("times");
-    setenv("CUGRADE_WB_TIMES", path.c_str(), 1);
-    child_result r = run_child([] {
+    child_result r = run_child([path] {
+        open_report_channel(path);
         wbTime_start(Generic, "Importing data and creating memory on host");
         usleep(20000);
         wbTime_stop(Generic, "Importing data and creating memory on host");
@@ -52,9 +60,8 @@ Test(wb_time, stops_append_lines_to_the_times_file)
         wbTime_stop(CPUGPUOverlap, "o");
         wbTime_start(Copy, "left running"); /* never stopped: no line */
     });
-    unsetenv("CUGRADE_WB_TIMES");
     cr_assert_eq(r.status, 0);
-    cr_assert_eq(r.out, "", "nothing on stdout when the times go to a file: %s", r.out.c_str());
+    cr_assert_eq(r.out, "", "nothing on stdout when the times go to the channel: %s", r.out.c_str());
     cr_assert(contains(r.err, "wbTime_stop(Copy, \"never started\") at test_wb_run.cpp:"), "%s", r.err.c_str());
 
     auto lines = tsv_lines(slurp(path));
@@ -70,21 +77,22 @@ Test(wb_time, stops_append_lines_to_the_times_file)
                              {"CPUGPUOverlap", "o"}};
     cr_assert_eq(lines.size(), sizeof want / sizeof want[0], "%s", slurp(path).c_str());
     for (size_t i = 0; i < lines.size(); i++) {
-        cr_assert_eq(lines[i].size(), 3u, "line %zu has three fields", i);
-        cr_assert_str_eq(lines[i][0].c_str(), want[i][0]);
-        cr_assert_str_eq(lines[i][2].c_str(), want[i][1]);
+        cr_assert_eq(lines[i].size(), 4u, "line %zu has four fields", i);
+        cr_assert_str_eq(lines[i][0].c_str(), "wbtime");
+        cr_assert_str_eq(lines[i][1].c_str(), want[i][0]);
+        cr_assert_str_eq(lines[i][3].c_str(), want[i][1]);
         char *end;
-        double s = strtod(lines[i][1].c_str(), &end);
-        cr_assert(*end == '\0' && s >= 0 && s < 5, "seconds '%s'", lines[i][1].c_str());
+        double s = strtod(lines[i][2].c_str(), &end);
+        cr_assert(*end == '\0' && s >= 0 && s < 5, "seconds '%s'", lines[i][2].c_str());
     }
-    double generic = strtod(lines[0][1].c_str(), nullptr);
+    double generic = strtod(lines[0][2].c_str(), nullptr);
     cr_assert(generic >= 0.019 && generic < 2, "the 20 ms sleep took %g s", generic);
     unlink(path.c_str());
 }
 
-Test(wb_time, stdout_without_the_times_file)
+Test(wb_time, stdout_without_the_report_channel)
 {
-    unsetenv("CUGRADE_WB_TIMES");
+    unsetenv("CUGRADE_REPORT_FD");
     child_result r = run_child([] {
         wbTime_start(Compute, "Performing CUDA computation");
         wbTime_stop(Compute, "Performing CUDA computation");

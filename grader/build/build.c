@@ -19,22 +19,6 @@
 
 #define COMPILE_LIMIT_S 180.0
 
-int find_program(const char *name, char *out, size_t outlen)
-{
-    if (strchr(name, '/')) {
-        snprintf(out, outlen, "%s", name);
-        return access(out, X_OK) == 0 ? 0 : -1;
-    }
-    const char *path = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
-    for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-        if (path_join(out, outlen, dir, name) == 0 && access(out, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 static const char *nvcc_arch(void)
 {
     const char *a = getenv("CUGRADE_NVCC_ARCH");

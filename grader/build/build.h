@@ -33,10 +33,6 @@ typedef struct {
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out);
 void build_result_free(build_result_t *r);
 
-/* Absolute path of a program found in PATH (or the path itself if it has a
- * '/'); 0 on success. */
-int find_program(const char *name, char *out, size_t outlen);
-
 /* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
  * found in PATH or /usr/local/cuda/bin). 0 if it is there and executable. */
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen);

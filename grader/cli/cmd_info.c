@@ -4,6 +4,7 @@
 #include "build/build.h"
 #include "cli/commands.h"
 #include "run/runner.h"
+#include "util/util.h"
 
 #include <getopt.h>
 #include <limits.h>

@@ -216,17 +216,21 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     return cr.passed;
 }
 
-/* A program-style lab's wbTime_start/stop timings (CUGRADE_WB_TIMES file:
- * KIND<TAB>SECONDS<TAB>MESSAGE lines), in libwb's kinds. */
+/* A program-style lab's wbTime_start/stop timings (its report channel's
+ * "wbtime<TAB>KIND<TAB>SECONDS<TAB>MESSAGE" lines), in libwb's kinds. */
 static void append_wb_times(const ds_run_t *r, backend_t backend, strbuf_t *msg)
 {
     enum { SHOWN = 12 };
-    char *text = r->wbtime_path[0] ? read_file(r->wbtime_path, NULL, NULL, 0) : NULL;
+    static const char tag[] = "wbtime\t";
+    char *text = read_file(r->diag_path, NULL, NULL, 0);
     int n = 0;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
+        if (strncmp(line, tag, sizeof tag - 1) != 0)
+            continue;
+        line += sizeof tag - 1;
         char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
         if (!t2 || n++ >= SHOWN)
             continue;

@@ -319,7 +319,13 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     }
     perf_command_t cmd;
     perf_command(br.program, rule, in->lab.tol.rtol, in->lab.tol.atol, &cmd);
-    run_spec_t spec = {.argv = cmd.argv, .cwd = run->scratch,
+    /* sandboxed like every run of the submission's code; its results come
+     * on the report channel, which that code cannot write (harness.h) */
+    char dir[PATH_MAX - 16], report[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.4000s/timing-run", run->scratch);
+    snprintf(report, sizeof report, "%s.report", dir);
+    mkdir_p(dir, NULL, 0);
+    run_spec_t spec = {.argv = cmd.argv, .cwd = dir, .sandboxed = 1, .report_path = report,
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     run_result_t rr;
     gpu_slot_t slot;
@@ -335,7 +341,7 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     if (!rr.exited || rr.exit_code != 0) {
         run_describe(&rr, &spec, why, sizeof why);
         sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
-    } else if (perf_parse(rr.output, &pr, err, sizeof err) != 0) {
+    } else if (perf_parse_file(report, &pr, err, sizeof err) != 0) {
         sb_appendf(msg, "not run: %s\n", err);
     } else {
         score = perf_score(rule, &pr, &in->lab, msg, ok);

@@ -1,4 +1,5 @@
-/* emureport.c - parse the emulator's diagnostics file. */
+/* emureport.c - the emulator's lines in a run's report channel (its
+ * findings and statistics; other lines of the channel are skipped). */
 #include "run/emureport.h"
 #include "util/util.h"
 
@@ -28,7 +29,13 @@ static void add_finding(emu_report_t *r, const char *severity, const char *kind,
     f->message = strdup(msg);
 }
 
-/* One line "a\tb\tc" (c may contain tabs? no: the emulator writes one line). */
+static int is_finding(const char *label)
+{
+    return strcmp(label, "error") == 0 || strcmp(label, "warning") == 0 ||
+           strcmp(label, "info") == 0;
+}
+
+/* One line "LABEL\tKIND\tTEXT" (the emulator writes one line each). */
 static void parse_line(emu_report_t *r, char *line)
 {
     char *second = strchr(line, '\t');
@@ -42,9 +49,9 @@ static void parse_line(emu_report_t *r, char *line)
         double v = strtod(third, &end);
         if (end != third)
             add_stat(r, second, v);
-    } else if (*line && *second) {
+    } else if (is_finding(line) && *second) {
         add_finding(r, line, second, third);
-    }
+    } /* else another line of the report channel (wbtime, a result) */
 }
 
 int emu_report_read(const char *path, emu_report_t *out)

@@ -24,6 +24,8 @@
 #define PIPE_GRACE_S 1.0
 #define MAX_TRACKED 256
 
+extern char **environ;
+
 typedef struct {
     const run_spec_t *spec;
     run_result_t *res;
@@ -58,6 +60,55 @@ void run_kill_all(void)
             kill(-tracked_groups[i], SIGKILL);
 }
 
+/* The variables a sandboxed program keeps (the rest, LD_PRELOAD and the
+ * TA's own among them, are dropped): names, or prefixes ending in '_'. */
+static const char *const kept_variables[] = {
+    "PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_", "NVIDIA_", "CUGRADE_CXX", "CUGRADE_CC",
+    "CUGRADE_ROOT", "CUGRADE_EMU_SCHEDULE", "CUGRADE_SANDBOX_TEST_", NULL};
+
+static int kept_variable(const char *entry)
+{
+    size_t name_len = strcspn(entry, "=");
+    for (int i = 0; kept_variables[i]; i++) {
+        size_t k = strlen(kept_variables[i]);
+        int prefix = kept_variables[i][k - 1] == '_';
+        if (prefix ? strncmp(entry, kept_variables[i], k) == 0
+                   : name_len == k && strncmp(entry, kept_variables[i], k) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* In the child: a sandboxed program's environment is the kept variables,
+ * HOME and TMPDIR pointing at its private /tmp. */
+static void clean_environment(void)
+{
+    static char *kept[128];
+    int n = 0;
+    for (char **e = environ; *e && n < 125; e++)
+        if (kept_variable(*e))
+            kept[n++] = *e;
+    kept[n++] = "HOME=/tmp";
+    kept[n++] = "TMPDIR=/tmp";
+    kept[n] = NULL;
+    environ = kept;
+}
+
+/* In the child: the report file open as RUN_REPORT_FD, across exec. */
+static void open_report(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0600);
+    if (fd < 0) {
+        dprintf(2, "cugrade: cannot create the report file %s: %s\n", path, strerror(errno));
+        _exit(127);
+    }
+    if (fd != RUN_REPORT_FD) {
+        dup2(fd, RUN_REPORT_FD);
+        close(fd);
+    }
+    putenv((char *)RUN_REPORT_ENV);
+}
+
 /* In the child: never returns. */
 static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t parent)
 {
@@ -85,6 +136,10 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
         dprintf(2, "cugrade: cannot enter %s: %s\n", spec->cwd, strerror(errno));
         _exit(127);
     }
+    if (spec->sandboxed)
+        clean_environment();
+    if (spec->report_path)
+        open_report(spec->report_path);
     for (char *const *e = spec->extra_env; e && *e; e++)
         putenv(*e);
     if (wrapped)
@@ -105,7 +160,7 @@ static int start_child(child_t *c)
         return -1;
     }
     pid_t parent = getpid();
-    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd) : NULL;
+    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd, c->spec->ro_paths) : NULL;
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0) {

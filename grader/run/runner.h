@@ -12,6 +12,10 @@
 
 #define RUN_OUTPUT_CAP_DEFAULT (64 * 1024)
 
+/* The report channel's descriptor in the child, and how the child learns of it. */
+#define RUN_REPORT_FD 3
+#define RUN_REPORT_ENV "CUGRADE_REPORT_FD=3"
+
 typedef struct {
     char *const *argv;       /* argv[0] is the program path; NULL-terminated */
     const char *cwd;         /* NULL: inherit */
@@ -23,6 +27,12 @@ typedef struct {
     double not_after;        /* now_seconds() time at which the submission's time budget
                               * ends: not started after it, killed at it (0: no budget) */
     double budget_s;         /* that budget in seconds, for messages */
+    const char *const *ro_paths; /* sandboxed: more paths the program may read (NULL-ended) */
+    const char *report_path; /* the report channel: this file (created, emptied) is open in the
+                              * child as descriptor RUN_REPORT_FD before the program starts,
+                              * and RUN_REPORT_ENV tells the harness and the emulator so; it
+                              * lies outside every folder the sandbox lets the program see, so
+                              * only what writes to that descriptor reaches it (NULL: none) */
 } run_spec_t;
 
 typedef struct {

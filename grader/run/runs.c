@@ -133,8 +133,6 @@ static int prepare_program_args(ds_run_t *r, const char *program, const lab_t *l
     /* where libwb's runs name output.raw; nothing is there: the grader compares */
     snprintf(expected, sizeof expected, "%s/expected-output-is-hidden.raw", r->dir);
     snprintf(r->out_path, sizeof r->out_path, "%s/output.raw", r->dir);
-    snprintf(r->wbtime_path, sizeof r->wbtime_path, "%s/wbtime.tsv", r->dir);
-    snprintf(r->env_wbtime, sizeof r->env_wbtime, "CUGRADE_WB_TIMES=%s", r->wbtime_path);
     char **a = r->argv;
     int n = 0;
     a[n++] = own(r, strdup(program));
@@ -161,13 +159,11 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
     if ((program_style ? prepare_program_args(r, how->program, how->lab)
                        : prepare_driver_args(r, how->program)) != 0)
         return -1;
-    snprintf(r->diag_path, sizeof r->diag_path, "%s/emu-report.txt", r->dir);
-    snprintf(r->env_diag, sizeof r->env_diag, "CUGRADE_EMU_DIAG=%s", r->diag_path);
-    r->env[0] = r->env_diag;
-    r->env[1] = program_style ? r->env_wbtime : NULL;
-    r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .extra_env = r->env,
+    /* next to the run's folder, not in it: the program sees only its folder */
+    snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
+    r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir,
                            .timeout_s = capped_limit(j->rule.time_limit_s, how->limit_cap),
-                           .sandboxed = 1,
+                           .sandboxed = 1, .report_path = r->diag_path,
                            .not_after = how->not_after, .budget_s = how->budget_s};
     r->started = 1;
     return 0;
@@ -207,7 +203,7 @@ static void run_separately(ds_run_t *runs, const int *index, int n, const runs_h
 typedef struct {
     char dir[PATH_MAX - 64];       /* its working folder, holding the run folders */
     char list[PATH_MAX];           /* the list, next to the program: readable, not writable */
-    char env_diag[PATH_MAX + 32];  /* emulator lines outside every dataset (none expected) */
+    char report[PATH_MAX];         /* its report channel: markers and the emulator's lines */
 } group_t;
 
 static int open_group(group_t *g, const runs_how_t *how)
@@ -219,22 +215,21 @@ static int open_group(group_t *g, const runs_how_t *how)
     snprintf(g->dir, sizeof g->dir, "%.3800s/%.40s-group", how->scratch, how->prefix);
     snprintf(g->list, sizeof g->list, "%.4000s/%.40s-datasets.list", dirname(progdir),
              how->prefix);
-    snprintf(g->env_diag, sizeof g->env_diag, "CUGRADE_EMU_DIAG=%s/emu-report.txt", g->dir);
+    snprintf(g->report, sizeof g->report, "%.4000s.report", g->dir);
     return mkdir_p(g->dir, NULL, 0);
 }
 
 /* Tabs and line breaks would break the list's lines. */
 static int listable(const char *s) { return !strpbrk(s, "\t\n\r"); }
 
-/* LIMIT_S, the run's CUGRADE_EMU_DIAG, "--" and its arguments, tab-separated. */
+/* LIMIT_S, "--" and the run's arguments, tab-separated. */
 static int write_list(const group_t *g, const ds_run_t *runs, const int *index, int n)
 {
     strbuf_t sb = {0};
     int ok = 1;
     for (int i = 0; i < n; i++) {
         const ds_run_t *r = &runs[index[i]];
-        sb_appendf(&sb, "%.9g\t%s\t--", r->spec.timeout_s, r->env_diag);
-        ok = ok && listable(r->env_diag);
+        sb_appendf(&sb, "%.9g\t--", r->spec.timeout_s);
         for (int a = 1; r->argv[a]; a++) {
             sb_appendf(&sb, "\t%s", r->argv[a]);
             ok = ok && listable(r->argv[a]);
@@ -252,14 +247,14 @@ static void run_group(const group_t *g, const ds_run_t *runs, const int *index, 
                       const runs_how_t *how, run_result_t *proc)
 {
     char *argv[] = {(char *)how->program, "--each", (char *)g->list, NULL};
-    char *env[] = {(char *)g->env_diag, NULL};
+    const char *const shown[] = {g->list, NULL};
     double limits = 0;
     size_t cap = 0;
     for (int i = 0; i < n; i++) {
         limits += runs[index[i]].spec.timeout_s;
         cap += output_cap(&runs[index[i]]) + 64;
     }
-    run_spec_t spec = {.argv = argv, .cwd = g->dir, .extra_env = env,
+    run_spec_t spec = {.argv = argv, .cwd = g->dir, .report_path = g->report, .ro_paths = shown,
                        .timeout_s = limits + GROUP_SLACK_S,
                        .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
                        .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
@@ -307,9 +302,40 @@ static void set_stopped(ds_run_t *r, const group_part_t *p, const run_result_t *
 
 typedef enum { NEXT_GROUP, NEXT_FIRST_ALONE, NEXT_ALL_SEPARATELY } next_step_t;
 
+/* The group's report channel split at its markers: which datasets began,
+ * ended (and in what time) or timed out, and each one's emulator lines,
+ * written to its own report file. The text on stdout is split at the same
+ * markers as printed there, for each dataset's output only: a submission
+ * that prints markers moves text between datasets, never a verdict. A
+ * dataset whose stdout was cut before its end is LOST (rerun alone for its
+ * own output). */
+static void split_group(const group_t *g, ds_run_t *runs, const int *index, int n,
+                        const run_result_t *proc, group_part_t *parts)
+{
+    size_t len = 0;
+    char *report = read_file(g->report, &len, NULL, 0);
+    group_split(report ? report : "", report ? len : 0, 0, parts, n);
+    free(report);
+    group_part_t *text = calloc((size_t)n, sizeof *text);
+    group_split(proc->output, proc->output_len, proc->output_truncated, text, n);
+    for (int i = 0; i < n; i++) {
+        const ds_run_t *r = &runs[index[i]];
+        if (parts[i].state != GROUP_NOT_BEGUN)
+            write_file_atomic(r->diag_path, parts[i].output, parts[i].output_len, NULL, 0);
+        if (text[i].state == GROUP_LOST && parts[i].state == GROUP_ENDED)
+            parts[i].state = GROUP_LOST;
+        free(parts[i].output);
+        parts[i].output = text[i].output;
+        parts[i].output_len = text[i].output_len;
+        text[i].output = NULL;
+    }
+    group_parts_free(text, n);
+    free(text);
+}
+
 /* Gives the runs of one group process their results, from the first on, up
  * to the first that did not end; *settled: how many have one. */
-static next_step_t settle_group(ds_run_t *runs, const int *index, int n,
+static next_step_t settle_group(const group_t *g, ds_run_t *runs, const int *index, int n,
                                 const run_result_t *proc, int *settled)
 {
     *settled = 0;
@@ -322,7 +348,7 @@ static next_step_t settle_group(ds_run_t *runs, const int *index, int n,
         return NEXT_GROUP;
     }
     group_part_t *parts = calloc((size_t)n, sizeof *parts);
-    group_split(proc->output, proc->output_len, proc->output_truncated, parts, n);
+    split_group(g, runs, index, n, proc, parts);
     double ended_s = 0;
     int i = 0;
     for (; i < n && parts[i].state == GROUP_ENDED; i++) {
@@ -360,7 +386,7 @@ static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_
             forget_attempt(&runs[pending[i]]);
         run_result_t proc;
         run_group(g, runs, pending, np, how, &proc);
-        next_step_t next = settle_group(runs, pending, np, &proc, &settled);
+        next_step_t next = settle_group(g, runs, pending, np, &proc, &settled);
         run_result_free(&proc);
         if (next == NEXT_ALL_SEPARATELY) {
             run_separately(runs, pending, np, how);

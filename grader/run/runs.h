@@ -32,14 +32,11 @@ typedef struct {
     char error[2048];           /* why not, when !started */
     char dir[PATH_MAX - 64];    /* scratch folder of this run (room left for file names) */
     char out_path[PATH_MAX];
-    char diag_path[PATH_MAX];   /* the emulator's report (CUGRADE_EMU_DIAG) */
+    char diag_path[PATH_MAX];   /* its report channel (runner.h): the emulator's findings,
+                                 * a libwb program's wbtime lines; <dir>.report */
     char *argv[DATASET_MAX_INPUTS + 10];
     char *owned[DATASET_MAX_INPUTS + 2]; /* malloc'd argv strings */
     int nowned;
-    char env_diag[PATH_MAX + 32];
-    char env_wbtime[PATH_MAX + 32];
-    char wbtime_path[PATH_MAX];  /* program style: wbTime_stop lines (CUGRADE_WB_TIMES) */
-    char *env[3];
     run_spec_t spec;
     run_result_t result;
 } ds_run_t;

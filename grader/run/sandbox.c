@@ -1,7 +1,10 @@
 /* sandbox.c - bubblewrap around student runs, or rlimits where it is
- * missing. The bwrap command line is built in the parent; mounts listed
- * later lie on top of earlier ones, so the hidden folders come after the
- * read-only root and the run's own folders after the private /tmp. */
+ * missing. The bwrap command line is built in the parent from an
+ * allow-list: the system folders, the program and the paths the caller
+ * names, read-only; the run's folder, writable; the GPU's devices. Nothing
+ * else exists inside (the checkout, reference/, datasets/, results, other
+ * submissions, the TA's home). Mounts listed later lie on top of earlier
+ * ones, so a hidden folder inside a shown one comes last. */
 #include "run/sandbox.h"
 #include "util/util.h"
 
@@ -20,17 +23,26 @@
 
 extern char **environ;
 
-#define MAX_HIDDEN 16
-#define MAX_ARGS 256
+#define MAX_HIDDEN 64
+#define MAX_ARGS 512
+#define MAX_RO 32
 
 static char bwrap_path[PATH_MAX];
 static int available = -1;
 static char *hidden[MAX_HIDDEN];
 static int nhidden;
 
+/* Namespaces, a fresh /dev, /proc and a small /tmp; the root is an empty tmpfs
+ * (bwrap's), so nothing is visible that is not mounted below. */
 static const char *const base_args[] = {
-    "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-    "--unshare-pid", "--unshare-net", "--die-with-parent", "--new-session", NULL};
+    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
+    "--new-session", "--dev", "/dev", "--proc", "/proc", "--size", SANDBOX_TMP_BYTES, "--tmpfs",
+    "/tmp", NULL};
+
+/* The system: programs, libraries, the dynamic linker's configuration. A
+ * symlink here (merged /usr: /bin -> usr/bin) is recreated as one. */
+static const char *const system_dirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
+                                          "/libx32", "/etc", NULL};
 
 static int disabled_by_env(void)
 {
@@ -38,29 +50,34 @@ static int disabled_by_env(void)
     return v && strcmp(v, "none") == 0;
 }
 
-static int find_bwrap(void)
+static int find_bwrap(void) { return find_program("bwrap", bwrap_path, sizeof bwrap_path) == 0; }
+
+static void add(char **argv, int *n, const char *s)
 {
-    const char *path = getenv("PATH");
-    char copy[4096];
-    snprintf(copy, sizeof copy, "%s", path && *path ? path : "/usr/bin:/bin");
-    for (char *save, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(bwrap_path, sizeof bwrap_path, "%.4000s/bwrap", d);
-        if (access(bwrap_path, X_OK) == 0)
-            return 1;
-    }
-    return 0;
+    if (*n < MAX_ARGS - 1)
+        argv[(*n)++] = strdup(s);
 }
+
+static void add_mount(char **argv, int *n, const char *how, const char *path)
+{
+    add(argv, n, how);
+    add(argv, n, path);
+    add(argv, n, path);
+}
+
+static void add_system(char **argv, int *n);
 
 /* bwrap runs `true` in the sandbox: 1 if it exits 0 within 10 s. Spawned
  * here, not through runner.c, which is built on top of this file. */
 static int trial_run(void)
 {
-    char *argv[32];
+    char *argv[MAX_ARGS];
     int n = 0;
-    argv[n++] = bwrap_path;
+    add(argv, &n, bwrap_path);
     for (int i = 0; base_args[i]; i++)
-        argv[n++] = (char *)base_args[i];
-    argv[n++] = "true";
+        add(argv, &n, base_args[i]);
+    add_system(argv, &n);
+    add(argv, &n, "true");
     argv[n] = NULL;
     posix_spawn_file_actions_t quiet;
     posix_spawn_file_actions_init(&quiet);
@@ -69,6 +86,8 @@ static int trial_run(void)
     pid_t pid;
     int spawned = posix_spawn(&pid, bwrap_path, &quiet, NULL, argv, environ) == 0;
     posix_spawn_file_actions_destroy(&quiet);
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
     if (!spawned)
         return 0;
     int status = 0;
@@ -113,64 +132,136 @@ void sandbox_hide_dir(const char *dir)
 
 void sandbox_set_results_dir(const char *dir) { sandbox_hide_dir(dir); }
 
-/* <tree>/datasets of the running cugrade (bin/cugrade -> <tree>). */
-static void hide_own_datasets(void)
-{
-    char exe[PATH_MAX], ds[PATH_MAX + 16];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return;
-    exe[n] = '\0';
-    snprintf(ds, sizeof ds, "%s/../../datasets", exe);
-    sandbox_hide_dir(ds);
-}
-
-static void add(char **argv, int *n, const char *s)
-{
-    if (*n < MAX_ARGS - 1)
-        argv[(*n)++] = strdup(s);
-}
-
-static void add_mount(char **argv, int *n, const char *how, const char *path)
-{
-    add(argv, n, how);
-    add(argv, n, path);
-    add(argv, n, path);
-}
-
 static void add_nvidia_devices(char **argv, int *n)
 {
     DIR *d = opendir("/dev");
     if (!d)
         return;
+    int any = 0;
     for (struct dirent *e; (e = readdir(d));) {
         char path[300];
         if (strncmp(e->d_name, "nvidia", 6) != 0)
             continue;
         snprintf(path, sizeof path, "/dev/%s", e->d_name);
         add_mount(argv, n, "--dev-bind", path);
+        any = 1;
     }
     closedir(d);
+    if (any) /* the CUDA driver reads the devices' topology there */
+        add_mount(argv, n, "--ro-bind", "/sys");
 }
 
-char **sandbox_wrap_argv(char *const *program_argv, const char *cwd)
+static void add_system(char **argv, int *n)
+{
+    for (int i = 0; system_dirs[i]; i++) {
+        char target[PATH_MAX];
+        ssize_t len = readlink(system_dirs[i], target, sizeof target - 1);
+        if (len > 0) {
+            target[len] = '\0';
+            add(argv, n, "--symlink");
+            add(argv, n, target);
+            add(argv, n, system_dirs[i]);
+        } else if (is_dir(system_dirs[i])) {
+            add_mount(argv, n, "--ro-bind", system_dirs[i]);
+        }
+    }
+}
+
+/* 1 if path lies in (or is) one of dirs[0..n). */
+static int covered(const char *path, char *const *dirs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        size_t k = strlen(dirs[i]);
+        if (strncmp(path, dirs[i], k) == 0 && (path[k] == '/' || path[k] == '\0' ||
+                                                 strcmp(dirs[i], "/") == 0))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct {
+    char *paths[MAX_RO];
+    int n;
+} ro_list_t;
+
+/* Adds a path to be shown read-only (resolved; skipped when missing or
+ * already shown through a folder above it). */
+static void ro_add(ro_list_t *ro, const char *path)
+{
+    char real[PATH_MAX];
+    if (!path || !*path || !realpath(path, real) || ro->n == MAX_RO)
+        return;
+    if (covered(real, (char *const *)system_dirs, 8) || covered(real, ro->paths, ro->n))
+        return;
+    ro->paths[ro->n++] = strdup(real);
+}
+
+/* The CUDA toolkit nvcc belongs to, when it lies outside /usr
+ * (compute-sanitizer, cuBLAS). */
+static void ro_add_toolkit(ro_list_t *ro)
+{
+    char nvcc[PATH_MAX];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0)
+        return;
+    char real[PATH_MAX];
+    if (!realpath(nvcc, real))
+        return;
+    char *slash = strrchr(real, '/');
+    if (slash)
+        *slash = '\0'; /* .../bin */
+    slash = strrchr(real, '/');
+    if (slash && slash != real)
+        *slash = '\0'; /* the toolkit */
+    ro_add(ro, real);
+}
+
+/* CUGRADE_SANDBOX_RO: more read-only paths, colon-separated (the TA's). */
+static void ro_add_from_env(ro_list_t *ro)
+{
+    const char *v = getenv("CUGRADE_SANDBOX_RO");
+    char copy[4096];
+    snprintf(copy, sizeof copy, "%s", v ? v : "");
+    for (char *save, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
+        ro_add(ro, p);
+}
+
+/* The hidden folders (sandbox_hide_dir) that a shown path would reveal. */
+static void add_hidden(char **argv, int *n, const ro_list_t *ro, const char *cwd)
+{
+    char *shown[MAX_RO + 1];
+    int ns = 0;
+    for (int i = 0; i < ro->n; i++)
+        shown[ns++] = ro->paths[i];
+    shown[ns++] = (char *)cwd;
+    for (int i = 0; i < nhidden; i++)
+        if (covered(hidden[i], shown, ns)) {
+            add(argv, n, "--tmpfs");
+            add(argv, n, hidden[i]);
+        }
+}
+
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *const *ro_paths)
 {
     if (!sandbox_available() || !cwd)
         return NULL;
-    hide_own_datasets();
     char **argv = calloc(MAX_ARGS, sizeof *argv);
     int n = 0;
     add(argv, &n, bwrap_path);
     for (int i = 0; base_args[i]; i++)
         add(argv, &n, base_args[i]);
-    for (int i = 0; i < nhidden; i++) {
-        add(argv, &n, "--tmpfs");
-        add(argv, &n, hidden[i]);
-    }
-    char progdir[PATH_MAX];
-    snprintf(progdir, sizeof progdir, "%s", program_argv[0]);
-    add_mount(argv, &n, "--ro-bind", dirname(progdir));
+    add_system(argv, &n);
+    ro_list_t ro = {.n = 0};
+    ro_add(&ro, program_argv[0]);
+    for (int i = 0; ro_paths && ro_paths[i]; i++)
+        ro_add(&ro, ro_paths[i]);
+    ro_add_toolkit(&ro);
+    ro_add_from_env(&ro);
+    for (int i = 0; i < ro.n; i++)
+        add_mount(argv, &n, "--ro-bind", ro.paths[i]);
     add_mount(argv, &n, "--bind", cwd);
+    add_hidden(argv, &n, &ro, cwd);
+    for (int i = 0; i < ro.n; i++)
+        free(ro.paths[i]);
     add_nvidia_devices(argv, &n);
     add(argv, &n, "--chdir");
     add(argv, &n, cwd);

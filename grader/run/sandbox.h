@@ -1,14 +1,18 @@
 /* sandbox.h - isolation of student programs. Where bubblewrap works, a
- * student run sees a read-only system, a private /tmp, no network, its own
- * pid namespace (killing bwrap kills every process inside), only its own run
- * folder writable, and neither the datasets (expected outputs) nor the
- * results folder. Otherwise (no bwrap, or CUGRADE_SANDBOX=none) the run gets
- * rlimits and a new session only. */
+ * student run sees only what it needs: the system folders (/usr, /lib*,
+ * /etc, ...) and the program read-only, a private /tmp, its own run folder
+ * writable, the GPU's devices; no network, its own pid, IPC and UTS
+ * namespaces (killing bwrap kills every process inside). The checkout's
+ * reference/ and datasets/, the results, other submissions and the TA's
+ * home are not there at all: an allow-list, not a deny-list. Otherwise (no
+ * bwrap, or CUGRADE_SANDBOX=none) the run gets rlimits and a new session
+ * only. */
 #ifndef CUGRADE_SANDBOX_H
 #define CUGRADE_SANDBOX_H
 
-#define SANDBOX_FSIZE_LIMIT (64L * 1024 * 1024) /* fallback: largest file a run may write */
+#define SANDBOX_FSIZE_LIMIT (64L * 1024 * 1024) /* largest file a run may write */
 #define SANDBOX_NPROC_LIMIT 512L                /* fallback: processes (not for root) */
+#define SANDBOX_TMP_BYTES "67108864"            /* the size of its private /tmp (a tmpfs) */
 
 /* 1 if bwrap is on PATH, not disabled, and a trial run succeeds (cached). */
 int sandbox_available(void);
@@ -16,15 +20,18 @@ int sandbox_available(void);
 /* "sandbox: bubblewrap" or "sandbox: none (...)": for the report. */
 const char *sandbox_description(void);
 
-/* Folders a student run must not see (datasets, results); copied; up to 16. */
+/* Folders a student run must not see even where they lie inside a folder it
+ * is shown (datasets, results); copied; up to 64. */
 void sandbox_hide_dir(const char *dir);
 void sandbox_set_results_dir(const char *dir);
 
 /* The argv that runs program_argv inside bwrap with cwd as its working and
- * only writable folder (NULL-terminated, malloc'd, free with
+ * only writable folder, program_argv[0] and ro_paths (NULL-terminated; may
+ * be NULL) read-only, besides the system, the CUDA toolkit and
+ * CUGRADE_SANDBOX_RO's paths (NULL-terminated, malloc'd, free with
  * sandbox_argv_free), or NULL when the sandbox is unavailable or cwd is
  * NULL. Call in the parent, before fork. */
-char **sandbox_wrap_argv(char *const *program_argv, const char *cwd);
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *const *ro_paths);
 void sandbox_argv_free(char **argv);
 
 /* In the child, fallback only: rlimits on processes and file size. */

@@ -1,6 +1,5 @@
 /* sanitizer.c - compute-sanitizer's reports as cugrade findings. */
 #include "run/sanitizer.h"
-#include "build/build.h"
 #include "run/runner.h"
 #include "util/util.h"
 
@@ -126,6 +125,7 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, emu_report_t *out
         return -1;
     char *argv[NTOOLS][MAXARGS];
     run_spec_t specs[NTOOLS];
+    char *shown[] = {run->argv[0], NULL}; /* the student's program, besides the tool */
     run_result_t results[NTOOLS];
     for (int t = 0; t < NTOOLS; t++) {
         char **a = argv[t];
@@ -137,7 +137,8 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, emu_report_t *out
         a[n] = NULL;
         /* the student's program, so in the sandbox like its dataset runs */
         specs[t] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
-                                .output_cap = 512 * 1024, .sandboxed = 1};
+                                .output_cap = 512 * 1024, .sandboxed = 1,
+                                .ro_paths = (const char *const *)shown};
     }
     run_many(specs, results, NTOOLS, NTOOLS); /* the four tools at once */
     for (int t = 0; t < NTOOLS; t++) {

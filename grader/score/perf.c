@@ -2,6 +2,7 @@
 #include "score/perf.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,6 +108,19 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
     if (rc == 0 && out->nshapes == 0)
         rc = fail(err, errlen, "the timing program printed no results");
     out->speed_ratio = rc == 0 ? speed_ratio(out) : 0;
+    return rc;
+}
+
+int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size_t errlen)
+{
+    char why[512];
+    char *text = read_file(report_path, NULL, why, sizeof why);
+    if (!text) {
+        memset(out, 0, sizeof *out);
+        return fail(err, errlen, "the timing program wrote no report: %s", why);
+    }
+    int rc = perf_parse(text, out, err, errlen);
+    free(text);
     return rc;
 }
 

@@ -39,7 +39,6 @@ typedef struct {
                              wrong timed output (results.json "perf_ratio") */
 } perf_result_t;
 
-/* Parses the timing program's "key value" lines (and sets speed_ratio). */
 /* The command line of a timing program as the grader runs it: the rubric's
  * time cap and shapes, and the lab's tolerance (lab.json "compare"). Every
  * kind's perf.cu must accept it (tests/e2e/test_timing_args.c). */
@@ -51,7 +50,11 @@ typedef struct {
 void perf_command(const char *program, const perf_rule_t *rule, double rtol, double atol,
                   perf_command_t *out);
 
+/* Parses the timing program's "key value" lines (and sets speed_ratio). */
 int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
+/* The same lines from the timing run's report channel (a file; runner.h):
+ * what the timing program wrote there, never what the submission printed. */
+int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size_t errlen);
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 
 /* Appends the report to out and returns the score (0..rule->points); *ok is

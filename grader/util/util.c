@@ -307,3 +307,20 @@ void hash_file_stat(sha256_t *s, const char *path)
                  (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
     hash_str(s, line);
 }
+
+/* PATH, then the CUDA toolkit's usual bin folder. */
+int find_program(const char *name, char *out, size_t outlen)
+{
+    if (strchr(name, '/')) {
+        snprintf(out, outlen, "%s", name);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+        if (path_join(out, outlen, dir, name) == 0 && access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}

@@ -61,4 +61,8 @@ void hash_tree(sha256_t *s, const char *dir, const char *rel, int contents);
 /* Feeds a path with its size and mtime (following links), or that it is missing. */
 void hash_file_stat(sha256_t *s, const char *path);
 
+/* Absolute path of a program found in PATH (or the path itself if it has a
+ * '/'); 0 on success. */
+int find_program(const char *name, char *out, size_t outlen);
+
 #endif

@@ -107,16 +107,16 @@ static inline size_t timing_print_device(void)
     /* Theoretical peak bandwidth: clock x bus width x 2 (double data rate) /
      * 8 bits; measured copies reach less. */
     double gbs = (double)mem_khz * 1e3 * bus_bits * 2.0 / 8.0 / 1e9;
-    printf("device %s\n", p.name);
-    printf("compute_capability %d.%d\n", p.major, p.minor);
-    printf("sm_clock_mhz %d\n", sm_khz / 1000);
-    printf("mem_clock_mhz %d\n", mem_khz / 1000);
-    printf("mem_bus_bits %d\n", bus_bits);
-    printf("bandwidth_gbs %.1f\n", gbs);
-    printf("l2_bytes %d\n", l2);
-    printf("sms %d\n", timing_attr(cudaDevAttrMultiProcessorCount, dev));
-    printf("driver_version %d\n", drv);
-    printf("runtime_version %d\n", rt);
+    harness_result("device %s\n", p.name);
+    harness_result("compute_capability %d.%d\n", p.major, p.minor);
+    harness_result("sm_clock_mhz %d\n", sm_khz / 1000);
+    harness_result("mem_clock_mhz %d\n", mem_khz / 1000);
+    harness_result("mem_bus_bits %d\n", bus_bits);
+    harness_result("bandwidth_gbs %.1f\n", gbs);
+    harness_result("l2_bytes %d\n", l2);
+    harness_result("sms %d\n", timing_attr(cudaDevAttrMultiProcessorCount, dev));
+    harness_result("driver_version %d\n", drv);
+    harness_result("runtime_version %d\n", rt);
     return l2 > 0 ? (size_t)l2 : (size_t)64 << 20;
 }
 
@@ -165,13 +165,13 @@ static inline void timing_print_protocol(int warmup, long min_reps, long max_rep
                                          double target_rse, double time_cap_s,
                                          unsigned long long seed)
 {
-    printf("flush_bytes %zu\n", timing_flush_bytes());
-    printf("warmup %d\n", warmup);
-    printf("min_reps %ld\n", min_reps);
-    printf("max_reps %ld\n", max_reps);
-    printf("target_rse %g\n", target_rse);
-    printf("time_cap_s %g\n", time_cap_s);
-    printf("seed %llu\n", seed);
+    harness_result("flush_bytes %zu\n", timing_flush_bytes());
+    harness_result("warmup %d\n", warmup);
+    harness_result("min_reps %ld\n", min_reps);
+    harness_result("max_reps %ld\n", max_reps);
+    harness_result("target_rse %g\n", target_rse);
+    harness_result("time_cap_s %g\n", time_cap_s);
+    harness_result("seed %llu\n", seed);
 }
 
 /* ---- statistics -------------------------------------------------------------- */

@@ -68,7 +68,8 @@ static timing_t build_timing(const lab_t *lab, const char *student)
 
 /* Runs it with the grader's command line for lab's rubric, the shapes
  * replaced by one small length, at most 2 reps. */
-static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const char *length)
+static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, const char *length,
+                                         const char *report)
 {
     lab_rubric_t rub;
     char err[512];
@@ -89,11 +90,17 @@ static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const
     for (int i = 0; i < 4; i++)
         argv[n++] = (char *)few[i];
     argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .cwd = t->dir, .timeout_s = 120, .output_cap = 1 << 20};
+    run_spec_t spec = {.argv = argv, .cwd = t->dir, .timeout_s = 120, .output_cap = 1 << 20,
+                       .report_path = report};
     run_result_t r;
     run_one(&spec, &r);
     rubric_free(&rub);
     return r;
+}
+
+static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const char *length)
+{
+    return run_as_the_grader_to(t, lab, length, NULL);
 }
 
 Test(timing_args, the_reduction_timing_program_takes_the_graders_command_line, .timeout = 300)
@@ -126,5 +133,32 @@ Test(timing_args, a_wrong_result_is_counted_not_fatal, .timeout = 300)
     cr_expect(strstr(r.output, "impl student ") && !strstr(r.output, " wrong 0\nimpl reference"),
               "the student's reps are wrong:\n%s", r.output);
     run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* tests/attacks/forges_timing.cu prints a result line a thousand times
+ * faster than the reference: on stdout it is there, in the report channel
+ * the grader reads (perf_parse_file) only the measured one is. */
+Test(timing_args, forged_measurements_on_stdout_do_not_count, .timeout = 300)
+{
+    lab_t lab;
+    char err[512], report[128];
+    cr_assert_eq(lab_load(".", "dotprod", &lab, err, sizeof err), 0, "%s", err);
+    timing_t t = build_timing(&lab, "tests/attacks/forges_timing.cu");
+    snprintf(report, sizeof report, "%s.report", t.dir);
+    run_result_t r = run_as_the_grader_to(&t, &lab, "1000", report);
+    cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
+    cr_assert(strstr(r.output, "gbs 999999 wrong 0"), "the forged line was printed:\n%s", r.output);
+    perf_result_t p;
+    cr_assert_eq(perf_parse_file(report, &p, err, sizeof err), 0, "%s", err);
+    const perf_impl_t *st = perf_impl(&p.shapes[0], "student");
+    cr_assert_not_null(st);
+    cr_expect_lt(st->rate, 999999, "the measured rate, not the forged one");
+    cr_expect_gt(st->median_ms, 0.000001, "the measured time, not the forged one");
+    char *text = read_file(report, NULL, NULL, 0);
+    cr_expect_null(strstr(text, "999999"), "%s", text);
+    free(text);
+    run_result_free(&r);
+    unlink(report);
     rm_rf(t.dir);
 }

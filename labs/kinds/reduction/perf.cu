@@ -346,7 +346,7 @@ static void report_impl(const bench_t *b, int impl)
 {
     timing_stats_t st = timing_summarize(b->ms[impl], b->reps);
     double bytes = 8.0 * b->n; /* A and B, read once */
-    printf("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d\n",
+    harness_result("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d\n",
            IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, bytes / (st.median * 1e6),
            b->wrong[impl]);
 }
@@ -366,11 +366,11 @@ static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
                                             o->time_cap_s)));
     double seconds = harness_now() - t0;
 
-    printf("shape %d\n", n);
-    printf("copy_gbs %.6g\n", copy);
-    printf("reps %d\n", b.reps);
-    printf("stop %s\n", why);
-    printf("seconds %.2f\n", seconds);
+    harness_result("shape %d\n", n);
+    harness_result("copy_gbs %.6g\n", copy);
+    harness_result("reps %d\n", b.reps);
+    harness_result("stop %s\n", why);
+    harness_result("seconds %.2f\n", seconds);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
             report_impl(&b, i);

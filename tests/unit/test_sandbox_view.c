@@ -1,0 +1,133 @@
+/* test_sandbox_view.c - what a sandboxed child sees (grader/run/sandbox.c,
+ * runner.c): the system and the paths it is given, never the checkout, the
+ * TA's home or another folder of /tmp; only its own folder writable; no
+ * network; an environment without LD_PRELOAD or the TA's variables; and the
+ * report channel as descriptor 3, written to a file outside its view. */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/runner.h"
+#include "run/sandbox.h"
+#include "util/util.h"
+
+typedef struct {
+    char dir[64];     /* the run's folder: its cwd */
+    char report[96];  /* next to it, outside its view */
+    char secret[96];  /* next to it, not shown */
+} view_t;
+
+static void make_view(view_t *v)
+{
+    if (!sandbox_available())
+        cr_skip_test("bubblewrap is not usable here");
+    snprintf(v->dir, sizeof v->dir, "/tmp/cugrade-view-XXXXXX");
+    cr_assert_not_null(mkdtemp(v->dir));
+    snprintf(v->report, sizeof v->report, "%s.report", v->dir);
+    snprintf(v->secret, sizeof v->secret, "%s.secret", v->dir);
+    cr_assert_eq(write_file_atomic(v->secret, "expected 42\n", 12, NULL, 0), 0);
+}
+
+static run_result_t run_in_view(const view_t *v, const char *script, const char *const *ro)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    run_spec_t spec = {.argv = argv, .cwd = v->dir, .timeout_s = 30, .sandboxed = 1,
+                       .report_path = v->report, .ro_paths = ro};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+static void drop_view(view_t *v)
+{
+    rm_rf(v->dir);
+    unlink(v->report);
+    unlink(v->secret);
+}
+
+Test(sandbox_view, the_checkout_and_other_folders_are_not_there, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    char cwd[1024], script[8192];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(script, sizeof script,
+             "for p in '%s/reference' '%s/datasets' '%s' /root /home '%s'; do "
+             "  if [ -e \"$p\" ]; then echo \"SEEN $p\"; fi; done; echo looked",
+             cwd, cwd, cwd, v.secret);
+    run_result_t r = run_in_view(&v, script, NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "looked"), "%s", r.output);
+    cr_assert_null(strstr(r.output, "SEEN"), "%s", r.output);
+    run_result_free(&r);
+    drop_view(&v);
+}
+
+Test(sandbox_view, only_its_own_folder_is_writable_and_given_paths_are_read_only, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    const char *const ro[] = {v.secret, NULL};
+    char script[512];
+    snprintf(script, sizeof script,
+             "echo mine > own.txt && cat own.txt; cat '%s'; "
+             "echo forged > '%s' 2>/dev/null && echo WROTE-SECRET; "
+             "echo x > /usr/cugrade-x 2>/dev/null && echo WROTE-USR; exit 0",
+             v.secret, v.secret);
+    run_result_t r = run_in_view(&v, script, ro);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "mine\n") && strstr(r.output, "expected 42\n"), "%s", r.output);
+    cr_assert_null(strstr(r.output, "WROTE"), "%s", r.output);
+    char *secret = read_file(v.secret, NULL, NULL, 0);
+    cr_assert_str_eq(secret, "expected 42\n");
+    free(secret);
+    run_result_free(&r);
+    drop_view(&v);
+}
+
+Test(sandbox_view, no_network_but_loopback, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    run_result_t r = run_in_view(&v, "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '", NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "lo\n");
+    run_result_free(&r);
+    drop_view(&v);
+}
+
+Test(sandbox_view, the_environment_is_cleaned, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    setenv("LD_PRELOAD", "/tmp/evil.so", 1);
+    setenv("TA_SECRET_TOKEN", "hunter2", 1);
+    run_result_t r = run_in_view(&v, "env", NULL);
+    unsetenv("LD_PRELOAD");
+    unsetenv("TA_SECRET_TOKEN");
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_null(strstr(r.output, "LD_PRELOAD"), "%s", r.output);
+    cr_assert_null(strstr(r.output, "hunter2"), "%s", r.output);
+    cr_assert(strstr(r.output, "HOME=/tmp\n") && strstr(r.output, "PATH="), "%s", r.output);
+    run_result_free(&r);
+    drop_view(&v);
+}
+
+Test(sandbox_view, the_report_channel_is_descriptor_3_and_lands_outside, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    run_result_t r = run_in_view(&v, "echo \"fd=$CUGRADE_REPORT_FD\"; echo 'stat\tk\t1' >&3; ls -A", NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "fd=3\n"), "%s", r.output);
+    cr_assert_null(strstr(r.output, ".report"), "the report file is not in its folder: %s", r.output);
+    char *report = read_file(v.report, NULL, NULL, 0);
+    cr_assert_not_null(report);
+    cr_assert_str_eq(report, "stat\tk\t1\n");
+    free(report);
+    run_result_free(&r);
+    drop_view(&v);
+}
