@@ -7,6 +7,8 @@
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
+#   make gpu-test   on a machine with a CUDA device: the red-team submissions
+#                   (tests/attacks/) graded on the GPU backend
 
 CC       ?= gcc
 CXX      ?= g++
@@ -42,7 +44,7 @@ REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
 EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
-.PHONY: all deps grade test unit-tests datasets bench gpu-build clean
+.PHONY: all deps grade test unit-tests datasets bench gpu-build gpu-test clean
 all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
@@ -146,6 +148,9 @@ bench: all
 
 gpu-build:
 	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"
+
+gpu-test: all
+	tests/gpu/attacks.sh
 
 clean:
 	rm -rf $(B) bin

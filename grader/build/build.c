@@ -8,6 +8,7 @@
 #include "build/build.h"
 #include "build/objcheck.h"
 #include "run/runner.h"
+#include "run/sandbox.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #define COMPILE_LIMIT_S 180.0
+#define TOOL_OUTPUT_CAP (256 * 1024)
 
 static const char *nvcc_arch(void)
 {
@@ -42,14 +44,13 @@ static void argv_line(char *const *argv, char *out, size_t outlen)
         k += (size_t)snprintf(out + k, outlen - k, "%s%s", i ? " " : "", argv[i]);
 }
 
-/* Runs a compiler command; appends its output to log. Returns 0 if it
- * exited 0; else the command goes into failed (if not NULL). */
-static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *failed,
-                    size_t failedlen)
+/* Runs a compiler command as spec says; appends its output to log. Returns
+ * 0 if it exited 0; else the command goes into failed (if not NULL). */
+static int run_tool_spec(const run_spec_t *spec, strbuf_t *log, char *failed, size_t failedlen)
 {
-    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = 256 * 1024};
+    char *const *argv = spec->argv;
     run_result_t res;
-    run_one(&spec, &res);
+    run_one(spec, &res);
     sb_append(log, res.output ? res.output : "");
     if (res.output_truncated)
         sb_appendf(log, "\n[compiler output cut after %zu of %zu bytes]\n", res.output_len,
@@ -59,11 +60,59 @@ static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *fa
         argv_line(argv, failed, failedlen);
     if (!ok && !res.exited) {
         char why[256];
-        run_describe(&res, &spec, why, sizeof why);
+        run_describe(&res, spec, why, sizeof why);
         sb_appendf(log, "\ncugrade: %s %s\n", argv[0], why);
     }
     run_result_free(&res);
     return ok ? 0 : -1;
+}
+
+/* A trusted build (the lab's own files), with a time limit and a capped log. */
+static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *failed,
+                    size_t failedlen)
+{
+    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = TOOL_OUTPUT_CAP};
+    return run_tool_spec(&spec, log, failed, failedlen);
+}
+
+/* The compile jail: a build that reads the submission runs in the sandbox
+ * (sandbox.h), shown the system and toolkit, the submission's own folder,
+ * the lab's headers, the emulator's headers, compiler and library, and
+ * extra (the harness's object, when linking); it writes only the scratch
+ * folder. It starts in the grader's working folder, which inside is empty
+ * but for those paths, so the paths given (and the file names in messages)
+ * stay as they are. The checkout's reference/, datasets/ and the hidden
+ * set's secret are not there, even where the submission's folder holds
+ * them. */
+static int run_jailed(const build_ctx_t *ctx, char *const *argv, const char *src,
+                      const char *extra, strbuf_t *log, char *failed, size_t failedlen)
+{
+    char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
+    char emu_lib[PATH_MAX], hide[PATH_MAX];
+    snprintf(src_dir, sizeof src_dir, "%s", src);
+    char *slash = strrchr(src_dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(src_dir, sizeof src_dir, ".");
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
+    snprintf(common, sizeof common, "%.4000s/labs/common", ctx->root);
+    snprintf(emu_inc, sizeof emu_inc, "%.4000s/emu/include", ctx->root);
+    snprintf(emu_lib, sizeof emu_lib, "%.4000s/build/libcugrade_emu.a", ctx->root);
+    static const char *const hidden[] = {"datasets", "reference", ".cugrade", NULL};
+    for (int i = 0; hidden[i]; i++) {
+        snprintf(hide, sizeof hide, "%.4000s/%s", ctx->root, hidden[i]);
+        sandbox_hide_dir(hide);
+    }
+    const char *cxx = getenv("CUGRADE_CXX");
+    char cxx_path[PATH_MAX] = "";
+    if (cxx && *cxx)
+        find_program(cxx, cxx_path, sizeof cxx_path);
+    const char *const shown[] = {src_dir, common, emu_inc, emu_lib, cxx_path, extra, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = ctx->timeout_s, .output_cap = TOOL_OUTPUT_CAP,
+                       .sandboxed = 1, .cwd = cwd, .write_dir = ctx->scratch, .ro_paths = shown};
+    return run_tool_spec(&spec, log, failed, failedlen);
 }
 
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
@@ -189,8 +238,8 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
     /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
                         common, (char *)src, "-o", (char *)obj, NULL};
-    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log, failed,
-                    failedlen);
+    return run_jailed(ctx, ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, src, NULL, log,
+                      failed, failedlen);
 }
 
 /* The allow-list check of the student's object (objcheck.h) before it is
@@ -245,7 +294,7 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
-    return run_tool(argv, ctx->timeout_s, log, failed, failedlen);
+    return run_jailed(ctx, argv, student_obj, driver_obj, log, failed, failedlen);
 }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)

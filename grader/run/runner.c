@@ -160,7 +160,7 @@ static int start_child(child_t *c)
         return -1;
     }
     pid_t parent = getpid();
-    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd, c->spec->ro_paths) : NULL;
+    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd, c->spec->write_dir, c->spec->ro_paths) : NULL;
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0) {

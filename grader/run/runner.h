@@ -28,6 +28,9 @@ typedef struct {
                               * ends: not started after it, killed at it (0: no budget) */
     double budget_s;         /* that budget in seconds, for messages */
     const char *const *ro_paths; /* sandboxed: more paths the program may read (NULL-ended) */
+    const char *write_dir;   /* sandboxed: the only writable folder when it is not cwd; cwd is
+                              * then only where the program starts (inside, an empty folder
+                              * but for the paths shown under it: relative paths keep working) */
     const char *report_path; /* the report channel: this file (created, emptied) is open in the
                               * child as descriptor RUN_REPORT_FD before the program starts,
                               * and RUN_REPORT_ENV tells the harness and the emulator so; it

@@ -180,20 +180,30 @@ static int covered(const char *path, char *const *dirs, int n)
 }
 
 typedef struct {
-    char *paths[MAX_RO];
+    char *paths[MAX_RO]; /* where each is seen inside: the path as given, made absolute */
+    char *real[MAX_RO];  /* what is mounted there: the path with its links resolved */
     int n;
 } ro_list_t;
 
-/* Adds a path to be shown read-only (resolved; skipped when missing or
- * already shown through a folder above it). */
+/* Adds a path to be shown read-only at the path given (a link is shown as
+ * what it points to, so a program found through a link runs from the same
+ * path inside); skipped when missing or already shown through a folder
+ * above it. */
 static void ro_add(ro_list_t *ro, const char *path)
 {
-    char real[PATH_MAX];
+    char real[PATH_MAX], seen[PATH_MAX], cwd[PATH_MAX];
     if (!path || !*path || !realpath(path, real) || ro->n == MAX_RO)
         return;
-    if (covered(real, (char *const *)system_dirs, 8) || covered(real, ro->paths, ro->n))
+    if (path[0] == '/')
+        snprintf(seen, sizeof seen, "%s", path);
+    else if (getcwd(cwd, sizeof cwd))
+        snprintf(seen, sizeof seen, "%.2000s/%.2000s", cwd, path);
+    else
         return;
-    ro->paths[ro->n++] = strdup(real);
+    if (covered(seen, (char *const *)system_dirs, 8) || covered(seen, ro->paths, ro->n))
+        return;
+    ro->paths[ro->n] = strdup(seen);
+    ro->real[ro->n++] = strdup(real);
 }
 
 /* The CUDA toolkit nvcc belongs to, when it lies outside /usr
@@ -225,22 +235,45 @@ static void ro_add_from_env(ro_list_t *ro)
         ro_add(ro, p);
 }
 
-/* The hidden folders (sandbox_hide_dir) that a shown path would reveal. */
-static void add_hidden(char **argv, int *n, const ro_list_t *ro, const char *cwd)
+/* One mount of the view: how (--ro-bind, --bind, --tmpfs), from what, where. */
+typedef struct {
+    const char *how, *from, *where;
+} mount_t;
+
+static int by_place(const void *a, const void *b)
 {
-    char *shown[MAX_RO + 1];
-    int ns = 0;
-    for (int i = 0; i < ro->n; i++)
-        shown[ns++] = ro->paths[i];
-    shown[ns++] = (char *)cwd;
-    for (int i = 0; i < nhidden; i++)
-        if (covered(hidden[i], shown, ns)) {
-            add(argv, n, "--tmpfs");
-            add(argv, n, hidden[i]);
-        }
+    return strcmp(((const mount_t *)a)->where, ((const mount_t *)b)->where);
 }
 
-char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *const *ro_paths)
+/* The shown paths, the writable folder and the hidden folders a shown path
+ * would reveal, mounted in the order of their places: a folder before what
+ * lies in it, so a hidden folder covers what is shown around it but not a
+ * path shown inside it. */
+static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writable)
+{
+    mount_t m[MAX_RO + MAX_HIDDEN + 1];
+    char *shown[MAX_RO + 1];
+    int nm = 0, ns = 0;
+    for (int i = 0; i < ro->n; i++) {
+        m[nm++] = (mount_t){"--ro-bind", ro->real[i], ro->paths[i]};
+        shown[ns++] = ro->paths[i];
+    }
+    m[nm++] = (mount_t){"--bind", writable, writable};
+    shown[ns++] = (char *)writable;
+    for (int i = 0; i < nhidden; i++)
+        if (covered(hidden[i], shown, ns))
+            m[nm++] = (mount_t){"--tmpfs", NULL, hidden[i]};
+    qsort(m, (size_t)nm, sizeof *m, by_place);
+    for (int i = 0; i < nm; i++) {
+        add(argv, n, m[i].how);
+        if (m[i].from)
+            add(argv, n, m[i].from);
+        add(argv, n, m[i].where);
+    }
+}
+
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *write_dir,
+                         const char *const *ro_paths)
 {
     if (!sandbox_available() || !cwd)
         return NULL;
@@ -256,12 +289,16 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
         ro_add(&ro, ro_paths[i]);
     ro_add_toolkit(&ro);
     ro_add_from_env(&ro);
-    for (int i = 0; i < ro.n; i++)
-        add_mount(argv, &n, "--ro-bind", ro.paths[i]);
-    add_mount(argv, &n, "--bind", cwd);
-    add_hidden(argv, &n, &ro, cwd);
-    for (int i = 0; i < ro.n; i++)
+    const char *writable = write_dir ? write_dir : cwd;
+    if (writable != cwd) {
+        add(argv, &n, "--dir");
+        add(argv, &n, cwd);
+    }
+    add_view(argv, &n, &ro, writable);
+    for (int i = 0; i < ro.n; i++) {
         free(ro.paths[i]);
+        free(ro.real[i]);
+    }
     add_nvidia_devices(argv, &n);
     add(argv, &n, "--chdir");
     add(argv, &n, cwd);

@@ -25,13 +25,14 @@ const char *sandbox_description(void);
 void sandbox_hide_dir(const char *dir);
 void sandbox_set_results_dir(const char *dir);
 
-/* The argv that runs program_argv inside bwrap with cwd as its working and
- * only writable folder, program_argv[0] and ro_paths (NULL-terminated; may
- * be NULL) read-only, besides the system, the CUDA toolkit and
- * CUGRADE_SANDBOX_RO's paths (NULL-terminated, malloc'd, free with
- * sandbox_argv_free), or NULL when the sandbox is unavailable or cwd is
+/* The argv that runs program_argv inside bwrap in cwd, with write_dir (or,
+ * when NULL, cwd) its only writable folder, program_argv[0] and ro_paths
+ * (NULL-terminated; may be NULL) read-only, besides the system, the CUDA
+ * toolkit and CUGRADE_SANDBOX_RO's paths (NULL-terminated, malloc'd, free
+ * with sandbox_argv_free), or NULL when the sandbox is unavailable or cwd is
  * NULL. Call in the parent, before fork. */
-char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *const *ro_paths);
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *write_dir,
+                         const char *const *ro_paths);
 void sandbox_argv_free(char **argv);
 
 /* In the child, fallback only: rlimits on processes and file size. */

@@ -156,3 +156,32 @@ Test(attacks, forged_markers_change_no_verdict, .timeout = 300)
     release(&g);
     rm_rf(a.dir);
 }
+
+/* The compile jail, behind the source check (turned off here): an
+ * #include of the expected output and an .incbin spelled in two pieces find
+ * nothing, since the compiler sees neither datasets/ nor reference/. */
+Test(attacks, the_compiler_cannot_read_the_checkout, .timeout = 200)
+{
+    attack_t a;
+    prepare(&a, 0);
+    a.env[1] = "CUGRADE_SRCCHECK=off";
+    a.env[2] = NULL;
+    char cwd[1024], src[256], text[4096];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    const char *forms[] = {"#include \"%s/datasets/lab3/0/output.raw\"\n",
+                           "#include \"%s/reference/lab3/matmul.cu\"\n",
+                           "asm(\".inc\" \"bin \\\"%s/datasets/lab3/0/output.raw\\\"\");\n"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        snprintf(src, sizeof src, "%s/attack%zu.cu", a.dir, i);
+        snprintf(text, sizeof text, forms[i], cwd);
+        write_text(src, text);
+        graded_t g = attack(&a, src);
+        cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+        const char *out = str(test_named(&g, "compiles"), "output");
+        cr_expect(!passed(test_named(&g, "compiles")), "%s", text);
+        cr_expect(strstr(out, "No such file") || strstr(out, "file not found"), "%s: %s", text, out);
+        cr_expect_eq(num(g.json, "score"), 0.0, "%s", text);
+        release(&g);
+    }
+    rm_rf(a.dir);
+}

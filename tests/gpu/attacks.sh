@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tests/gpu/attacks.sh - the red-team submissions of tests/attacks/ on the
+# GPU backend (make gpu-test; needs a CUDA device, nvcc and bubblewrap):
+# each is graded by bin/cugrade and its verdict checked as on the emulator
+# (tests/attacks/README.md). Prints one line per attack and exits 1 if any
+# verdict is wrong, 2 if the grader itself fails.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=$(mktemp -d /tmp/cugrade-gpu-attacks-XXXXXX)
+failures=0
+
+# field FILE EXPR: a value of results.json (python3: no jq on the GPU image)
+field() { python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tests = {t["name"].split(" (")[0]: t for t in r.get("tests", [])}
+print(eval(sys.argv[2], {"r": r, "t": tests, "json": json}))
+PY
+}
+
+grade() { # NAME LAB FILE [ENV...]: grades FILE on the gpu backend into $out/NAME.json
+    local name=$1 lab=$2 file=$3; shift 3
+    env "$@" bin/cugrade run --lab "$lab" --backend gpu --color never --json "$out/$name.json" \
+        "$file" > "$out/$name.log" 2>&1
+    local rc=$?
+    if [ $rc -ge 2 ] || [ ! -f "$out/$name.json" ]; then
+        echo "GRADER FAULT $name (exit $rc):"; tail -20 "$out/$name.log"; exit 2
+    fi
+}
+
+verdict() { # NAME WHAT PYTHON-EXPR
+    local got; got=$(field "$out/$1.json" "$3")
+    if [ "$got" = "True" ]; then printf 'ok    %-28s %s\n' "$1" "$2"
+    else printf 'FAIL  %-28s %s\n' "$1" "$2"; failures=$((failures + 1)); fi
+}
+
+grade reference lab3 reference/lab3/matmul.cu
+verdict reference "every dataset passes, sandboxed" \
+    "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and 'bubblewrap' in r['output']"
+grade markers lab3 tests/attacks/forges_markers.cu
+verdict markers "forged markers: every dataset passes (grouped)" \
+    "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total']"
+grade system lab3 tests/attacks/system_call.cu
+verdict system "system(): refused, score 0" \
+    "t['compiles']['status'] == 'failed' and 'system' in t['compiles']['output'] and r['score'] == 0"
+grade destructor lab3 tests/attacks/destructor_rewrites_diag.cu
+verdict destructor "destructor: refused, score 0" \
+    "t['compiles']['status'] == 'failed' and 'destructor' in t['compiles']['output'] and r['score'] == 0"
+grade environ lab3 tests/attacks/prints_environment.cu CUGRADE_OBJCHECK=off TA_TOKEN=ghp_gpu_secret
+verdict environ "environment: no TA variable" "'ghp_gpu_secret' not in json.dumps(r)"
+printf '#include "%s/datasets/lab3/0/output.raw"\n' "$PWD" > "$out/include.cu"
+grade jail lab3 "$out/include.cu" CUGRADE_SRCCHECK=off
+verdict jail "nvcc in the jail: no datasets/" \
+    "t['compiles']['status'] == 'failed' and 'No such file' in t['compiles']['output']"
+grade honest dotprod reference/dotprod/dotprod.cu
+grade timing dotprod tests/attacks/forges_timing.cu
+verdict timing "forged timing line: not counted" \
+    "0 < r['extra_data'].get('perf_ratio', 0) < 3"
+for n in honest timing; do
+    printf '      %-28s perf_ratio %s\n' "$n" "$(field "$out/$n.json" "r['extra_data'].get('perf_ratio')")"
+done
+rm -rf "$out"
+[ $failures -eq 0 ] && echo "gpu attacks: all verdicts as expected" || echo "gpu attacks: $failures wrong"
+exit $((failures > 0))
