@@ -19,11 +19,14 @@ BACKEND  ?= auto
 # Read on first use, after `deps` may have installed json-c and pkg-config.
 JSON_CFLAGS = $(eval JSON_CFLAGS := $$(shell pkg-config --cflags json-c 2>/dev/null))$(JSON_CFLAGS)
 JSON_LIBS   = $(eval JSON_LIBS := $$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c))$(JSON_LIBS)
+ARCHIVE_CFLAGS = $(eval ARCHIVE_CFLAGS := $$(shell pkg-config --cflags libarchive 2>/dev/null))$(ARCHIVE_CFLAGS)
+ARCHIVE_LIBS   = $(eval ARCHIVE_LIBS := $$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive))$(ARCHIVE_LIBS)
+LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 CXXFLAGS  ?= -O2 -g
-ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS)
+ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS) $(ARCHIVE_CFLAGS)
 EMU_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) -Iemu/include -Iemu/src
 
 B := build
@@ -79,7 +82,7 @@ $(B)/libcugrade_emu.a: $(EMU_OBJ)
 
 bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -lm -ldl -o $@
 
 # emucc shares the grader's file helpers (grader/util/util.c), from its library.
 bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a $(B)/libcugrade.a
@@ -105,10 +108,10 @@ EMUT_BIN  := $(EMUT_C:emu/tests/%.c=$(B)/emu-tests/%) $(EMUT_CPP:emu/tests/%.cpp
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
