@@ -7,6 +7,7 @@
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
+#   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
 
 CC       ?= gcc
 CXX      ?= g++
@@ -51,7 +52,7 @@ all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
 # there, and installs what is missing as root (else: exit 2 and the sudo line).
-DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,grade)
+DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,$(if $(filter fuzz fuzz-build fuzz-seeds $(B)/fuzz/%,$(MAKECMDGOALS)),fuzz,grade))
 deps:
 	@tools/deps.sh $(DEPS_FOR)
 
@@ -112,6 +113,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a | deps
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
+$(B)/tests/test_archive $(B)/tests/test_attack_archives: tests/attacks/archive_fixtures.h
 $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
@@ -149,6 +151,8 @@ bench: all
 
 gpu-build:
 	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"
+
+include tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf $(B) bin

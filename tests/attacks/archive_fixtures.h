@@ -13,7 +13,7 @@
 #include <string.h>
 
 typedef enum { FX_FILE, FX_DIR, FX_SYMLINK, FX_HARDLINK, FX_FIFO } fx_type_t;
-typedef enum { FX_ZIP, FX_TGZ, FX_TAR } fx_format_t;
+typedef enum { FX_ZIP, FX_TGZ, FX_TAR, FX_USTAR } fx_format_t; /* FX_TAR: pax */
 
 typedef struct {
     const char *name;
@@ -62,17 +62,26 @@ static inline int fx_entry(struct archive *a, const fx_entry_t *f)
     return rc;
 }
 
-/* Writes the n entries to path in the format; 0, or -1 and why on stderr. */
-static inline int fx_write(const char *path, fx_format_t fmt, const fx_entry_t *ents, int n)
+/* Writes the n entries to path in the format, with libarchive's writer
+ * options (e.g. "zip:compression=store"; NULL: none); 0, or -1 and why on
+ * stderr. A tar is padded to 512-byte blocks only. */
+static inline int fx_write_opts(const char *path, fx_format_t fmt, const fx_entry_t *ents, int n,
+                                const char *options)
 {
     struct archive *a = archive_write_new();
     if (fmt == FX_ZIP)
         archive_write_set_format_zip(a);
+    else if (fmt == FX_USTAR)
+        archive_write_set_format_ustar(a);
     else
         archive_write_set_format_pax_restricted(a);
     if (fmt == FX_TGZ)
         archive_write_add_filter_gzip(a);
-    int rc = archive_write_open_filename(a, path) == ARCHIVE_OK ? 0 : -1;
+    if (fmt != FX_ZIP)
+        archive_write_set_bytes_in_last_block(a, 1);
+    int rc = options && archive_write_set_options(a, options) != ARCHIVE_OK ? -1 : 0;
+    if (rc == 0 && archive_write_open_filename(a, path) != ARCHIVE_OK)
+        rc = -1;
     for (int i = 0; i < n && rc == 0; i++)
         rc = fx_entry(a, &ents[i]);
     if (rc != 0)
@@ -81,6 +90,11 @@ static inline int fx_write(const char *path, fx_format_t fmt, const fx_entry_t *
         rc = -1;
     archive_write_free(a);
     return rc;
+}
+
+static inline int fx_write(const char *path, fx_format_t fmt, const fx_entry_t *ents, int n)
+{
+    return fx_write_opts(path, fmt, ents, n, NULL);
 }
 
 /* count small files dir/f1 .. dir/f<count> (no folder entry). */
