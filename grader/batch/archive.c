@@ -177,7 +177,7 @@ static int copy_data(walk_t *w, struct archive *a, const char *name, int fd)
         int r = archive_read_data_block(a, &buf, &len, &off);
         if (r == ARCHIVE_EOF)
             return 0;
-        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+        if (r != ARCHIVE_OK) { /* a warning here is a bad CRC: refused too */
             const char *why = archive_error_string(a);
             return refuse(w, name, "cannot read its data: %s", why ? why : "damaged archive");
         }

@@ -249,6 +249,20 @@ Test(archive, not_an_archive_and_a_truncated_one_are_named)
     cr_assert(strstr(err, "damaged") || strstr(err, "cannot read"), "%s", err);
 }
 
+Test(archive, a_bad_crc_is_refused)
+{
+    static const fx_entry_t one[] = {{"lab3/matmul.cu", FX_FILE, FX_KERNEL, 0, 0}};
+    cr_assert_eq(fx_write_opts(at("crc.zip"), FX_ZIP, one, 1, "zip:compression=store"), 0);
+    size_t len;
+    char *bytes = read_file(at("crc.zip"), &len, NULL, 0), *k = memmem(bytes, len, "void", 4);
+    cr_assert_not_null(k);
+    k[0] = 'V';
+    write_file_atomic(at("crc.zip"), bytes, len, NULL, 0);
+    free(bytes);
+    assert_says(refusal("crc.zip"), "crc.zip: entry 'lab3/matmul.cu' refused: cannot read its data");
+    cr_assert(strstr(err, "CRC"), "%s", err);
+}
+
 Test(archive, a_file_under_a_file_is_refused_when_unpacking)
 {
     static const fx_entry_t clash[] = {{"a", FX_FILE, "x", 0, 0}, {"a/b", FX_FILE, "y", 0, 0}};
