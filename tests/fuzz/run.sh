@@ -4,7 +4,8 @@
 # Each build/fuzz/fuzz_NAME runs -runs=RUNS with no total-time limit, a 10 s
 # timeout per input and a 2 GiB memory limit, from the committed seeds
 # tests/fuzz/corpus/NAME/ (read only) into build/fuzz/corpus/NAME/; its log
-# is build/fuzz/NAME.log, a crashing input build/fuzz/artifacts/NAME-*.
+# is build/fuzz/NAME.log (with -jobs=N, also build/fuzz/fuzz-<job>.log), a
+# crashing input build/fuzz/artifacts/NAME-*.
 # Prints each harness's final line (executions, coverage, corpus, exec/s)
 # and exits 1, loudly, when any harness crashed or reported.
 set -u
@@ -14,13 +15,14 @@ shift 2
 failed=()
 mkdir -p build/fuzz/artifacts
 for name in "$@"; do
-    bin=build/fuzz/fuzz_$name log=build/fuzz/$name.log
+    log=build/fuzz/$name.log
     mkdir -p "build/fuzz/corpus/$name"
     start=$(date +%s)
+    # In build/fuzz/, where -jobs=N leaves its fuzz-<job>.log files.
     # shellcheck disable=SC2086 # extra holds several flags
-    "$bin" -runs="$runs" -max_total_time=0 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="build/fuzz/artifacts/$name-" $extra \
-        "build/fuzz/corpus/$name" "tests/fuzz/corpus/$name" >"$log" 2>&1
+    (cd build/fuzz && exec "./fuzz_$name" -runs="$runs" -max_total_time=0 -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="artifacts/$name-" $extra \
+        "corpus/$name" "../../tests/fuzz/corpus/$name") >"$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
