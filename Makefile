@@ -9,6 +9,7 @@
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
 #   make gpu-test   on a machine with a CUDA device: the red-team submissions
 #                   (tests/attacks/) graded on the GPU backend
+#   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
 
 CC       ?= gcc
 CXX      ?= g++
@@ -21,11 +22,14 @@ BACKEND  ?= auto
 # Read on first use, after `deps` may have installed json-c and pkg-config.
 JSON_CFLAGS = $(eval JSON_CFLAGS := $$(shell pkg-config --cflags json-c 2>/dev/null))$(JSON_CFLAGS)
 JSON_LIBS   = $(eval JSON_LIBS := $$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c))$(JSON_LIBS)
+ARCHIVE_CFLAGS = $(eval ARCHIVE_CFLAGS := $$(shell pkg-config --cflags libarchive 2>/dev/null))$(ARCHIVE_CFLAGS)
+ARCHIVE_LIBS   = $(eval ARCHIVE_LIBS := $$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive))$(ARCHIVE_LIBS)
+LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 CXXFLAGS  ?= -O2 -g
-ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS)
+ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS) $(ARCHIVE_CFLAGS)
 EMU_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) -Iemu/include -Iemu/src
 
 B := build
@@ -50,7 +54,7 @@ all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
 # there, and installs what is missing as root (else: exit 2 and the sudo line).
-DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,grade)
+DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,$(if $(filter fuzz fuzz-build fuzz-seeds $(B)/fuzz/%,$(MAKECMDGOALS)),fuzz,grade))
 deps:
 	@tools/deps.sh $(DEPS_FOR)
 
@@ -81,7 +85,7 @@ $(B)/libcugrade_emu.a: $(EMU_OBJ)
 
 bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $^ $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -lm -ldl -o $@
 
 # emucc shares the grader's file helpers (grader/util/util.c), from its library.
 bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a $(B)/libcugrade.a
@@ -107,10 +111,11 @@ EMUT_BIN  := $(EMUT_C:emu/tests/%.c=$(B)/emu-tests/%) $(EMUT_CPP:emu/tests/%.cpp
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(JSON_LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
+$(B)/tests/test_archive $(B)/tests/test_attack_archives: tests/attacks/archive_fixtures.h
 $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/librewrite.a $(CRIT_LIBS) -o $@
@@ -151,6 +156,8 @@ gpu-build:
 
 gpu-test: all
 	tests/gpu/attacks.sh
+
+include tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf $(B) bin

@@ -3,6 +3,7 @@
 #
 #   tools/deps.sh grade   what building and running the grader needs
 #   tools/deps.sh test    that, and what the test suite needs
+#   tools/deps.sh fuzz    that of grade, and what make fuzz needs (clang)
 #
 # The packages are listed once, in tools/deps.txt (CUGRADE_DEPS_LIST names
 # another list, for the tests of this script). A machine that has them all
@@ -16,9 +17,9 @@ set -euo pipefail
 
 want=${1:-grade}
 case "$want" in
-grade | test) ;;
+grade | test | fuzz) ;;
 *)
-    echo "usage: tools/deps.sh grade|test" >&2
+    echo "usage: tools/deps.sh grade|test|fuzz" >&2
     exit 2
     ;;
 esac
@@ -30,7 +31,7 @@ if [ ! -r "$list" ]; then
     exit 2
 fi
 
-# The packages the wanted command needs: its own and, for test, grade's too.
+# The packages the wanted command needs: its own and, for test and fuzz, grade's too.
 packages=()
 while read -r pkg needed_for _; do
     case "$pkg" in '' | '#'*) continue ;; esac

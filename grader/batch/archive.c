@@ -1,20 +1,38 @@
-/* archive.c - safe unpacking of submission archives: list the archive with
- * the system unzip or tar (children with a time limit, through runner.h),
- * refuse absolute paths, `..`, links and oversized archives, then unpack and
- * check the unpacked tree once more (sizes a header may have lied about). */
+/* archive.c - safe unpacking of submission archives with libarchive: one
+ * pass reads each entry's header and data, checks the rules of archive.h
+ * (names, types, counts, sizes counted as the data inflates, the compression
+ * ratio) and, when unpacking, writes the data through archive_put.c. Only
+ * the zip and tar formats and the gzip filter are enabled (no external
+ * programs, no other formats). */
 #include "batch/archive.h"
-#include "run/runner.h"
+#include "batch/archive_put.h"
 #include "util/util.h"
 
-#include <dirent.h>
-#include <limits.h>
+#include <archive.h>
+#include <archive_entry.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TOOL_TIMEOUT_S 60
+#define SHOWN 160       /* bytes of an entry name shown in a message */
+#define MAX_PART 255    /* bytes of one path component */
+#define READ_BLOCK 65536
+
+typedef struct {
+    const char *label;  /* the archive's name in messages */
+    long long input;    /* the archive's own size in bytes */
+    int entries;        /* entries seen so far */
+    long long total;    /* bytes unpacked so far, all entries */
+    int destfd;         /* where to unpack; -1: check only */
+    char last[SHOWN + 1]; /* the last entry read, for "damaged after" */
+    char *err;
+    size_t errlen;
+} walk_t;
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -25,7 +43,7 @@ static int ends_with(const char *s, const char *suffix)
 archive_kind_t archive_kind(const char *name, size_t *stem_len)
 {
     static const struct { const char *ext; archive_kind_t kind; } exts[] = {
-        {".zip", ARCHIVE_ZIP}, {".tar.gz", ARCHIVE_TGZ}, {".tgz", ARCHIVE_TGZ}};
+        {".zip", ARCHIVE_ZIP}, {".tar.gz", ARCHIVE_TGZ}, {".tgz", ARCHIVE_TGZ}, {".tar", ARCHIVE_TAR}};
     for (size_t i = 0; i < sizeof exts / sizeof *exts; i++)
         if (ends_with(name, exts[i].ext)) {
             if (stem_len)
@@ -35,173 +53,275 @@ archive_kind_t archive_kind(const char *name, size_t *stem_len)
     return ARCHIVE_NONE;
 }
 
-int archive_find_tool(const char *program, char *out, size_t outlen)
+/* text as it may be printed: at most SHOWN bytes, control characters as '?'. */
+static const char *printable(const char *text, char out[SHOWN + 1])
 {
-    const char *path = getenv("PATH");
-    char *copy = strdup(path && *path ? path : "/usr/bin:/bin"), *save = NULL;
-    int found = -1;
-    for (char *d = strtok_r(copy, ":", &save); d && found != 0; d = strtok_r(NULL, ":", &save))
-        if (path_join(out, outlen, d, program) == 0 && access(out, X_OK) == 0)
-            found = 0;
-    free(copy);
-    return found;
+    size_t i = 0;
+    for (; text[i] && i < SHOWN; i++)
+        out[i] = ((unsigned char)text[i] < 0x20 || text[i] == 0x7f) ? '?' : text[i];
+    out[i] = '\0';
+    return out;
 }
 
-/* Runs tool with args; its output (malloc'd) in *output. */
-static int run_tool(char **argv, char **output, char *err, size_t errlen)
+/* "<archive>: entry '<name>' refused: <why>"; returns -1. */
+__attribute__((format(printf, 3, 4))) static int refuse(walk_t *w, const char *entry,
+                                                        const char *fmt, ...)
 {
-    run_spec_t spec = {.argv = argv, .timeout_s = TOOL_TIMEOUT_S, .output_cap = 1 << 20};
-    run_result_t r;
-    run_one(&spec, &r);
-    int ok = r.exited && r.exit_code == 0 && !r.output_truncated;
-    if (!ok) {
-        char why[160];
-        run_describe(&r, &spec, why, sizeof why);
-        fail(err, errlen, "%s %s failed (%s%s): %.300s", path_base(argv[0]), argv[1],
-             r.output_truncated ? "listing too long, " : "", why, r.output ? r.output : "");
+    char why[512], shown[SHOWN + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    return fail(w->err, w->errlen, "%s: entry '%s' refused: %s", w->label, printable(entry, shown),
+                why);
+}
+
+/* One component of a name: skipped (0), kept (1), or refused (-1). */
+static int check_part(walk_t *w, const char *name, const char *part, int *depth)
+{
+    if (!*part || strcmp(part, ".") == 0)
+        return 0;
+    if (strcmp(part, "..") == 0)
+        return refuse(w, name, "a path with '..' would land outside the submission's folder");
+    if (strlen(part) > MAX_PART)
+        return refuse(w, name, "a name component over %d bytes", MAX_PART);
+    if (++*depth > ARCHIVE_MAX_DEPTH)
+        return refuse(w, name, "more than %d folders deep", ARCHIVE_MAX_DEPTH);
+    return 1;
+}
+
+/* Refuses a name that is empty, too long, absolute or holds a control
+ * character; else the name with '/' separators and no "." or empty parts
+ * into clean ("" for the archive's root). */
+static int check_name(walk_t *w, const char *name, char clean[ARCHIVE_MAX_NAME + 1])
+{
+    size_t n = strlen(name);
+    if (n == 0)
+        return refuse(w, name, "an empty name");
+    if (n > ARCHIVE_MAX_NAME)
+        return refuse(w, name, "a name over %d bytes", ARCHIVE_MAX_NAME);
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+            return refuse(w, name, "a control character in the name");
+    if (name[0] == '/' || name[0] == '\\' || (isalpha((unsigned char)name[0]) && name[1] == ':'))
+        return refuse(w, name, "an absolute path");
+    char copy[ARCHIVE_MAX_NAME + 1], *save = NULL;
+    int depth = 0, rc = 0;
+    strcpy(copy, name);
+    clean[0] = '\0';
+    for (char *p = strtok_r(copy, "/\\", &save); p && rc >= 0; p = strtok_r(NULL, "/\\", &save))
+        if ((rc = check_part(w, name, p, &depth)) == 1) {
+            if (clean[0])
+                strcat(clean, "/");
+            strcat(clean, p);
+        }
+    return rc < 0 ? -1 : 0;
+}
+
+static const char *type_name(unsigned type)
+{
+    switch (type) {
+    case AE_IFCHR: return "character device";
+    case AE_IFBLK: return "block device";
+    case AE_IFIFO: return "fifo";
+    case AE_IFSOCK: return "socket";
+    default: return "special file";
     }
-    *output = r.output;
-    r.output = NULL;
-    run_result_free(&r);
-    return ok ? 0 : -1;
 }
 
-/* An entry name that would land outside the scratch folder. */
-static int unsafe_name(const char *name, char *err, size_t errlen)
+/* Regular files and folders only. */
+static int check_type(walk_t *w, struct archive_entry *e, const char *name)
 {
-    if (name[0] == '/' || name[0] == '\\')
-        return fail(err, errlen, "absolute path '%s' in the archive", name);
-    char *copy = strdup(name), *save = NULL;
-    int bad = 0;
-    for (char *c = strtok_r(copy, "/\\", &save); c && !bad; c = strtok_r(NULL, "/\\", &save))
-        bad = strcmp(c, "..") == 0;
-    free(copy);
-    return bad ? fail(err, errlen, "path with '..' ('%s') in the archive", name) : 0;
+    static const char only[] = "only regular files and folders are unpacked";
+    char shown[SHOWN + 1];
+    const char *to = archive_entry_hardlink(e);
+    unsigned type = archive_entry_filetype(e);
+    if (to)
+        return refuse(w, name, "a hard link (to '%s'); %s", printable(to, shown), only);
+    if ((to = archive_entry_symlink(e)) != NULL || type == AE_IFLNK)
+        return refuse(w, name, "a symbolic link (to '%s'); %s", printable(to ? to : "?", shown),
+                      only);
+    if (type != AE_IFREG && type != AE_IFDIR)
+        return refuse(w, name, "a %s; %s", type_name(type), only);
+    if (archive_entry_sparse_count(e) > 0)
+        return refuse(w, name, "a sparse file (its data has holes)");
+    return 0;
 }
 
-/* Checks the one-name-per-line listing: count and names. */
-static int check_names(char *listing, char *err, size_t errlen)
+/* The caps on what came out of the decompressor so far. */
+static int check_sizes(walk_t *w, const char *name, long long file_bytes)
 {
-    int n = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(listing, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (++n > ARCHIVE_MAX_ENTRIES)
-            return fail(err, errlen, "more than %d entries in the archive", ARCHIVE_MAX_ENTRIES);
-        if (unsafe_name(line, err, errlen) != 0)
+    if (file_bytes > ARCHIVE_MAX_FILE_BYTES)
+        return refuse(w, name, "more than %lld MiB in one file (stopped while unpacking)",
+                      ARCHIVE_MAX_FILE_BYTES >> 20);
+    if (w->total > ARCHIVE_MAX_BYTES)
+        return refuse(w, name, "more than %lld MiB unpacked in all (stopped while unpacking)",
+                      ARCHIVE_MAX_BYTES >> 20);
+    if (w->total > ARCHIVE_RATIO_FLOOR && w->total > ARCHIVE_MAX_RATIO * w->input)
+        return refuse(w, name,
+                      "a compression ratio over %d:1 (%lld KiB unpacked so far from a %lld KiB "
+                      "archive), as in a zip bomb (stopped while unpacking)",
+                      ARCHIVE_MAX_RATIO, w->total >> 10, w->input >> 10);
+    return 0;
+}
+
+/* Reads the entry's data block by block, counting it against the caps
+ * before it is written to fd (-1: counted only). */
+static int copy_data(walk_t *w, struct archive *a, const char *name, int fd)
+{
+    long long done = 0;
+    for (;;) {
+        const void *buf;
+        size_t len;
+        la_int64_t off;
+        int r = archive_read_data_block(a, &buf, &len, &off);
+        if (r == ARCHIVE_EOF)
+            return 0;
+        if (r != ARCHIVE_OK) { /* a warning here is a bad CRC: refused too */
+            const char *why = archive_error_string(a);
+            return refuse(w, name, "cannot read its data: %s", why ? why : "damaged archive");
+        }
+        if (len > 0 && off != done)
+            return refuse(w, name, "a sparse file (its data has holes)");
+        done += (long long)len;
+        w->total += (long long)len;
+        if (check_sizes(w, name, done) != 0)
             return -1;
+        char why[256];
+        if (fd >= 0 && len > 0 && put_bytes(fd, buf, len, why, sizeof why) != 0)
+            return refuse(w, name, "%s", why);
     }
-    return 0;
 }
 
-/* Checks one verbose listing line: type char and the size in field size_field. */
-static int check_verbose_line(const char *line, int size_field, long long *total, char *err,
-                              size_t errlen)
+/* Where the entry goes: a new file's descriptor, or -1 (a folder, made
+ * here, or nothing to write); -2 with err set when it cannot be made. */
+static int place(walk_t *w, struct archive_entry *e, const char *name, const char *clean)
 {
-    if (line[0] != '-' && line[0] != 'd')
-        return fail(err, errlen, "link or special file in the archive: %.200s", line);
-    char copy[1024], *save = NULL, *tok = NULL;
-    snprintf(copy, sizeof copy, "%s", line);
-    tok = strtok_r(copy, " \t", &save);
-    for (int i = 1; i < size_field && tok; i++)
-        tok = strtok_r(NULL, " \t", &save);
-    *total += tok ? atoll(tok) : 0;
-    if (*total > ARCHIVE_MAX_BYTES)
-        return fail(err, errlen, "more than %lld MiB unpacked", ARCHIVE_MAX_BYTES >> 20);
-    return 0;
-}
-
-/* Checks a verbose listing; zip: skip the two header lines and the summary. */
-static int check_verbose(char *listing, archive_kind_t kind, char *err, size_t errlen)
-{
-    long long total = 0;
-    int lineno = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(listing, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        lineno++;
-        if (kind == ARCHIVE_ZIP && (lineno <= 2 || strstr(line, " bytes uncompressed")))
-            continue;
-        if (check_verbose_line(line, kind == ARCHIVE_ZIP ? 4 : 3, &total, err, errlen) != 0)
+    char why[256];
+    int fd = -1;
+    if (w->destfd < 0)
+        return -1;
+    if (archive_entry_filetype(e) == AE_IFDIR) {
+        if ((fd = put_dir(w->destfd, clean, why, sizeof why)) >= 0) {
+            close(fd);
             return -1;
+        }
+    } else if ((fd = put_file(w->destfd, clean, why, sizeof why)) >= 0) {
+        return fd;
     }
-    return 0;
+    refuse(w, name, "cannot unpack it: %s", why);
+    return -2;
 }
 
-static int tool_for(archive_kind_t kind, char *tool, size_t len, char *err, size_t errlen)
+static int one_entry(walk_t *w, struct archive *a, struct archive_entry *e)
 {
-    const char *name = kind == ARCHIVE_ZIP ? "unzip" : "tar";
-    if (archive_find_tool(name, tool, len) != 0)
-        return fail(err, errlen, "cannot unpack the archive: %s is not installed on the grading machine",
-                    name);
-    return 0;
+    const char *name = archive_entry_pathname(e);
+    char clean[ARCHIVE_MAX_NAME + 1];
+    if (!name)
+        return refuse(w, "?", "a name that cannot be read");
+    printable(name, w->last);
+    if (++w->entries > ARCHIVE_MAX_ENTRIES)
+        return refuse(w, name, "more than %d entries in the archive", ARCHIVE_MAX_ENTRIES);
+    if (check_name(w, name, clean) != 0 || check_type(w, e, name) != 0)
+        return -1;
+    if (!clean[0] && archive_entry_filetype(e) != AE_IFDIR)
+        return refuse(w, name, "a file without a name");
+    int fd = place(w, e, name, clean);
+    if (fd == -2)
+        return -1;
+    int rc = copy_data(w, a, name, fd);
+    if (fd >= 0 && close(fd) != 0 && rc == 0)
+        rc = refuse(w, name, "cannot write it: %s", strerror(errno));
+    return rc;
+}
+
+static int walk_entries(walk_t *w, struct archive *a)
+{
+    struct archive_entry *e;
+    int r;
+    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)
+        if (one_entry(w, a, e) != 0)
+            return -1;
+    if (r == ARCHIVE_EOF)
+        return 0;
+    const char *why = archive_error_string(a);
+    if (w->entries == 0)
+        return fail(w->err, w->errlen, "%s: not a zip or tar archive, or a damaged one: %s",
+                    w->label, why ? why : "unreadable");
+    return fail(w->err, w->errlen, "%s: damaged archive after entry '%s': %s", w->label, w->last,
+                why ? why : "unreadable");
+}
+
+/* Opens the source into a; *fd gets the file's descriptor (the caller
+ * closes it; libarchive does not). */
+static int open_src(walk_t *w, struct archive *a, const archive_src_t *src, int *fd)
+{
+    struct stat st;
+    if (!src->path) {
+        w->input = (long long)src->len;
+        if (w->input > ARCHIVE_MAX_INPUT)
+            return fail(w->err, w->errlen, "%s: the archive is %lld MiB; at most %lld MiB is accepted",
+                        w->label, w->input >> 20, ARCHIVE_MAX_INPUT >> 20);
+        return archive_read_open_memory(a, src->data, src->len) == ARCHIVE_OK ? 0 : -2;
+    }
+    if ((*fd = open(src->path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(*fd, &st) != 0)
+        return fail(w->err, w->errlen, "%s: cannot read it: %s", w->label, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return fail(w->err, w->errlen, "%s: not a regular file", w->label);
+    w->input = (long long)st.st_size;
+    if (w->input > ARCHIVE_MAX_INPUT)
+        return fail(w->err, w->errlen, "%s: the archive is %lld MiB; at most %lld MiB is accepted",
+                    w->label, w->input >> 20, ARCHIVE_MAX_INPUT >> 20);
+    return archive_read_open_fd(a, *fd, READ_BLOCK) == ARCHIVE_OK ? 0 : -2;
+}
+
+static struct archive *new_reader(void)
+{
+    struct archive *a = archive_read_new();
+    if (a && (archive_read_support_format_zip(a) != ARCHIVE_OK ||
+              archive_read_support_format_tar(a) != ARCHIVE_OK ||
+              archive_read_support_filter_gzip(a) != ARCHIVE_OK)) {
+        archive_read_free(a);
+        a = NULL;
+    }
+    return a;
+}
+
+int archive_walk(const archive_src_t *src, const char *dest, char *err, size_t errlen)
+{
+    walk_t w = {.label = src->label ? src->label : "archive", .destfd = -1, .err = err,
+                .errlen = errlen};
+    if (dest && (w.destfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+        return fail(err, errlen, "%s: cannot open the folder to unpack it into: %s", w.label,
+                    strerror(errno));
+    struct archive *a = new_reader();
+    int fd = -1, rc = -1;
+    if (!a)
+        fail(err, errlen, "%s: cannot set up libarchive's zip and tar reader", w.label);
+    else if ((rc = open_src(&w, a, src, &fd)) == -2)
+        rc = fail(err, errlen, "%s: not a zip or tar archive, or a damaged one: %s", w.label,
+                  archive_error_string(a) ? archive_error_string(a) : "unreadable");
+    else if (rc == 0)
+        rc = walk_entries(&w, a);
+    if (a)
+        archive_read_free(a);
+    if (fd >= 0)
+        close(fd);
+    if (w.destfd >= 0)
+        close(w.destfd);
+    return rc;
 }
 
 int archive_validate(const char *archive, char *err, size_t errlen)
 {
-    archive_kind_t kind = archive_kind(archive, NULL);
-    char tool[PATH_MAX], *out = NULL;
-    if (kind == ARCHIVE_NONE)
-        return fail(err, errlen, "%s: not a .zip, .tar.gz or .tgz file", archive);
-    if (tool_for(kind, tool, sizeof tool, err, errlen) != 0)
-        return -1;
-    int zip = kind == ARCHIVE_ZIP;
-    /* tar -P: list names as stored, without stripping (and warning about) them */
-    char *names[] = {tool, zip ? "-Z1" : "-tPzf", (char *)archive, NULL};
-    char *verbose[] = {tool, zip ? "-Z" : "-tvPzf", (char *)archive, zip ? NULL : "--numeric-owner",
-                       NULL};
-    int rc = run_tool(names, &out, err, errlen);
-    if (rc == 0)
-        rc = check_names(out, err, errlen);
-    free(out);
-    out = NULL;
-    if (rc == 0 && (rc = run_tool(verbose, &out, err, errlen)) == 0)
-        rc = check_verbose(out, kind, err, errlen);
-    free(out);
-    return rc;
-}
-
-/* Walks the unpacked tree: no links, entry and size caps hold. */
-static int check_tree(const char *dir, int *entries, long long *bytes, char *err, size_t errlen)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return fail(err, errlen, "%s: cannot read the unpacked folder", dir);
-    struct dirent *e;
-    int rc = 0;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
-        struct stat st;
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (path_join(path, sizeof path, dir, e->d_name) != 0 || lstat(path, &st) != 0)
-            rc = fail(err, errlen, "%s: cannot stat", e->d_name);
-        else if (++*entries > ARCHIVE_MAX_ENTRIES || (*bytes += st.st_size) > ARCHIVE_MAX_BYTES)
-            rc = fail(err, errlen, "the unpacked archive is over the limits (%d entries, %lld MiB)",
-                      ARCHIVE_MAX_ENTRIES, ARCHIVE_MAX_BYTES >> 20);
-        else if (S_ISDIR(st.st_mode))
-            rc = check_tree(path, entries, bytes, err, errlen);
-        else if (!S_ISREG(st.st_mode))
-            rc = fail(err, errlen, "link or special file '%s' in the archive", e->d_name);
-    }
-    closedir(d);
-    return rc;
+    archive_src_t src = {.label = path_base(archive), .path = archive};
+    return archive_walk(&src, NULL, err, errlen);
 }
 
 int archive_unpack(const char *archive, const char *dest, char *err, size_t errlen)
 {
-    char tool[PATH_MAX], *out = NULL;
-    if (archive_validate(archive, err, errlen) != 0)
+    archive_src_t src = {.label = path_base(archive), .path = archive};
+    if (archive_walk(&src, NULL, err, errlen) != 0)
         return -1;
-    archive_kind_t kind = archive_kind(archive, NULL);
-    if (tool_for(kind, tool, sizeof tool, err, errlen) != 0)
-        return -1;
-    char *unzip[] = {tool, "-qq", "-o", (char *)archive, "-d", (char *)dest, NULL};
-    char *untar[] = {tool, "-xzf", (char *)archive, "-C", (char *)dest, "--no-same-owner",
-                     "--no-same-permissions", NULL};
-    int rc = run_tool(kind == ARCHIVE_ZIP ? unzip : untar, &out, err, errlen);
-    free(out);
-    int entries = 0;
-    long long bytes = 0;
-    if (rc == 0)
-        rc = check_tree(dest, &entries, &bytes, err, errlen);
-    return rc;
+    return archive_walk(&src, dest, err, errlen);
 }

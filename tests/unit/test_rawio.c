@@ -360,6 +360,30 @@ Test(rawio_solution, an_empty_answer_is_read_as_0x0)
     matrix_free(&m);
 }
 
+/* Found by fuzz_raw (docs/fuzzing.md): an empty answer with a huge other
+ * dimension skipped the size check and its int cast wrapped. */
+Test(rawio_solution, an_empty_answer_still_has_sizes_within_limits)
+{
+    static const char *const texts[] = {"0 888888888888\n", "0 2097152\n", "4294967296 0\n"};
+    for (int i = 0; i < 3; i++) {
+        char path[] = "/tmp/cugrade-solution-XXXXXX";
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        cr_assert_eq(write(fd, texts[i], strlen(texts[i])), (ssize_t)strlen(texts[i]));
+        close(fd);
+        matrix_t m;
+        char err[256] = "";
+        cr_assert_eq(raw_read_solution(path, &m, err, sizeof err), -1, "%s was read as %dx%d",
+                     texts[i], m.rows, m.cols);
+        cr_assert(strstr(err, ":1: absurd size"), "%s", err);
+        unlink(path);
+    }
+    matrix_t m = solution_from("0 1048576\n");
+    cr_assert_eq(m.rows, 0);
+    cr_assert_eq(m.cols, 1048576);
+    matrix_free(&m);
+}
+
 Test(rawio_solution, datasets_still_refuse_nan_and_garbage_stays_an_error)
 {
     expect_error("1 1\nnan\n", "t.raw:2: 'nan' is not a finite decimal number");
