@@ -7,10 +7,12 @@
  * the student's file:line) become the "compiles" test's output. */
 #include "build/build.h"
 #include "build/objcheck.h"
+#include "build/srccheck.h"
 #include "run/runner.h"
 #include "util/util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,42 @@
 #include <unistd.h>
 
 #define COMPILE_LIMIT_S 180.0
+/* Each compiler process (nvcc, cicc, ptxas, g++, cc1plus, as, ld): its
+ * address space (nvcc needs about 256 MiB for a lab's kernel, g++ 128 MiB;
+ * a macro or template that expands without end stops here), CPU seconds
+ * (a lab's file takes under 5; a constexpr loop stops here, before the wall
+ * clock's COMPILE_LIMIT_S), the largest file it may write (an object, a
+ * temporary), and its messages: the first 256 KiB are kept, and past 1 MiB
+ * it is stopped rather than drained. $CUGRADE_COMPILE_MEMORY_MB and
+ * $CUGRADE_COMPILE_CPU_S change a submission's (tests; a course whose labs
+ * need more). */
+#define COMPILE_MEMORY_LIMIT ((size_t)4 << 30)
+#define COMPILE_CPU_LIMIT_S 60.0
+#define COMPILE_FILE_LIMIT ((size_t)1 << 30)
+#define COMPILE_OUTPUT_CAP ((size_t)256 << 10)
+#define COMPILE_OUTPUT_STOP ((size_t)1 << 20)
+#define PREPROCESSED_LIMIT ((size_t)32 << 20) /* a submission's -E output */
+
+typedef struct {
+    size_t memory, file;
+    double cpu_s;
+} tool_limits_t;
+
+static const tool_limits_t harness_limits = {COMPILE_MEMORY_LIMIT, COMPILE_FILE_LIMIT,
+                                             COMPILE_CPU_LIMIT_S};
+
+/* A submission's compiler limits: the harness's, or those of the environment. */
+static tool_limits_t submission_limits(size_t file)
+{
+    tool_limits_t l = harness_limits;
+    const char *mb = getenv("CUGRADE_COMPILE_MEMORY_MB"), *cpu = getenv("CUGRADE_COMPILE_CPU_S");
+    if (mb && atol(mb) > 0)
+        l.memory = (size_t)atol(mb) << 20;
+    if (cpu && atof(cpu) > 0)
+        l.cpu_s = atof(cpu);
+    l.file = file;
+    return l;
+}
 
 int find_program(const char *name, char *out, size_t outlen)
 {
@@ -58,26 +96,63 @@ static void argv_line(char *const *argv, char *out, size_t outlen)
         k += (size_t)snprintf(out + k, outlen - k, "%s%s", i ? " " : "", argv[i]);
 }
 
-/* Runs a compiler command; appends its output to log. Returns 0 if it
- * exited 0; else the command goes into failed (if not NULL). */
-static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *failed,
-                    size_t failedlen)
+static int mentions_memory(const char *out)
 {
-    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = 256 * 1024};
+    static const char *const words[] = {"out of memory", "memory exhausted",
+                                        "cannot allocate memory", "bad_alloc",
+                                        "memory allocation failure", NULL};
+    for (int i = 0; words[i]; i++)
+        if (strcasestr(out, words[i]))
+            return 1;
+    return 0;
+}
+
+/* Why a compiler failed, when a limit stopped it or it did not exit: one
+ * line for the log. */
+static void explain_failure(const run_result_t *res, const run_spec_t *spec, strbuf_t *log)
+{
+    const char *out = res->output ? res->output : "", *tool = path_base(spec->argv[0]);
+    char why[256];
+    if (res->output_stopped)
+        sb_appendf(log, "cugrade: %s printed more than %zu KiB of messages and was stopped: "
+                   "fix the first errors below\n", tool, spec->stop_after_bytes >> 10);
+    else if (strstr(out, "CPU time limit exceeded") ||
+             (res->signaled && res->term_signal == SIGXCPU))
+        sb_appendf(log, "cugrade: the compiler ran past its CPU-time limit of %g s and was "
+                   "stopped: the code makes it work too long (a constexpr loop or a template "
+                   "that recurses without end?)\n", spec->cpu_limit_s);
+    else if (mentions_memory(out))
+        sb_appendf(log, "cugrade: the compiler ran out of memory (%zu MiB for each of its "
+                   "processes) and was stopped: the code makes it build too much (a macro or a "
+                   "template that expands without end?)\n", spec->memory_limit_bytes >> 20);
+    else if (strstr(out, "File size limit exceeded"))
+        sb_appendf(log, "cugrade: the compiler was stopped: it wrote a file larger than "
+                   "%zu MiB\n", spec->file_limit_bytes >> 20);
+    else if (!res->exited) {
+        run_describe(res, spec, why, sizeof why);
+        sb_appendf(log, "cugrade: %s %s\n", spec->argv[0], why);
+    }
+}
+
+/* Runs a compiler command within lim; appends its output to log. Returns 0
+ * if it exited 0; else the command goes into failed (if not NULL). */
+static int run_tool(char *const *argv, double timeout_s, const tool_limits_t *lim, strbuf_t *log,
+                    char *failed, size_t failedlen)
+{
+    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = COMPILE_OUTPUT_CAP,
+                       .memory_limit_bytes = lim->memory, .cpu_limit_s = lim->cpu_s,
+                       .file_limit_bytes = lim->file, .stop_after_bytes = COMPILE_OUTPUT_STOP};
     run_result_t res;
     run_one(&spec, &res);
-    sb_append(log, res.output ? res.output : "");
-    if (res.output_truncated)
-        sb_appendf(log, "\n[compiler output cut after %zu of %zu bytes]\n", res.output_len,
-                   res.output_total);
     int ok = res.exited && res.exit_code == 0;
     if (!ok && failed)
         argv_line(argv, failed, failedlen);
-    if (!ok && !res.exited) {
-        char why[256];
-        run_describe(&res, &spec, why, sizeof why);
-        sb_appendf(log, "\ncugrade: %s %s\n", argv[0], why);
-    }
+    if (!ok) /* first: the report shows a long log's first lines */
+        explain_failure(&res, &spec, log);
+    sb_append(log, res.output ? res.output : "");
+    if (res.output_truncated)
+        sb_appendf(log, "\n[compiler output cut after %zu of %s%zu bytes]\n", res.output_len,
+                   res.output_stopped ? "more than " : "", res.output_total);
     run_result_free(&res);
     return ok ? 0 : -1;
 }
@@ -173,7 +248,8 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch, src, "-o",
                         tmp, NULL};
     strbuf_t dlog = {0};
-    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog,
+    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s,
+                      &harness_limits, &dlog,
                       failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
@@ -187,26 +263,147 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     return rc;
 }
 
+typedef struct {
+    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
+    char *argv[24];
+} student_cmd_t;
+
+/* The command that compiles the student's file src into out, or with
+ * preprocess, that writes what the compiler makes of it before compiling
+ * (the host side's on the gpu backend, what gcc compiles) into out. */
+static void student_command(const build_ctx_t *ctx, const char *cc, const char *src,
+                            const char *out, int preprocess, student_cmd_t *c)
+{
+    const char *slash = strrchr(src, '/');
+    if (slash)
+        snprintf(c->incdir, sizeof c->incdir, "-I%.*s", (int)(slash - src), src);
+    else
+        snprintf(c->incdir, sizeof c->incdir, "-I.");
+    /* labs/common: wb.h for libwb-style programs (after the student's folder) */
+    snprintf(c->common, sizeof c->common, "-I%s/labs/common", ctx->root);
+    snprintf(c->arch, sizeof c->arch, "-arch=%s", nvcc_arch());
+    int n = 0, gpu = ctx->backend != BACKEND_EMU;
+    c->argv[n++] = (char *)cc;
+    if (preprocess)
+        c->argv[n++] = "-E";
+    if (preprocess && gpu) { /* nvcc -E is the device side's: these make it the host's */
+        c->argv[n++] = "-U__CUDA_ARCH__";
+        c->argv[n++] = "-UCUDA_DOUBLE_MATH_FUNCTIONS";
+    }
+    c->argv[n++] = "-c";
+    if (!gpu) { /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
+        c->argv[n++] = ctx->checks ? "--checks" : "-O2";
+    } else { /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
+        char *flags[] = {"-O3", "-lineinfo", c->arch, "-Xptxas", "-v"};
+        for (int i = 0; i < 5; i++)
+            c->argv[n++] = flags[i];
+    }
+    char *rest[] = {c->incdir, c->common, (char *)src, "-o", (char *)out, NULL};
+    for (int i = 0; i < 6; i++)
+        c->argv[n++] = rest[i];
+}
+
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
                            const char *obj, strbuf_t *log, char *failed, size_t failedlen)
 {
-    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
-    const char *slash = strrchr(src, '/');
-    if (slash)
-        snprintf(incdir, sizeof incdir, "-I%.*s", (int)(slash - src), src);
+    student_cmd_t c;
+    student_command(ctx, cc, src, obj, 0, &c);
+    tool_limits_t lim = submission_limits(COMPILE_FILE_LIMIT);
+    return run_tool(c.argv, ctx->timeout_s, &lim, log, failed, failedlen);
+}
+
+/* The install prefix of the backend's compiler (/usr for /usr/bin/g++,
+ * /usr/local/cuda-13.0 for its nvcc): its headers are the toolchain's. */
+static void toolchain_prefix(const build_ctx_t *ctx, const char *cc, char *out, size_t outlen)
+{
+    char name[PATH_MAX], found[PATH_MAX], real[PATH_MAX];
+    const char *cxx = getenv("CUGRADE_CXX"); /* emucc's host compiler */
+    if (ctx->backend == BACKEND_EMU)
+        snprintf(name, sizeof name, "%.*s", cxx && *cxx ? (int)strcspn(cxx, " \t") : 3,
+                 cxx && *cxx ? cxx : "g++");
     else
-        snprintf(incdir, sizeof incdir, "-I.");
-    /* labs/common: wb.h for libwb-style programs (after the student's folder) */
-    snprintf(common, sizeof common, "-I%s/labs/common", ctx->root);
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
-    char *emu_argv[] = {(char *)cc, "-c", ctx->checks ? "--checks" : "-O2", incdir, common,
-                        (char *)src, "-o", (char *)obj, NULL};
-    /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
-                        common, (char *)src, "-o", (char *)obj, NULL};
-    return run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, log, failed,
-                    failedlen);
+        snprintf(name, sizeof name, "%s", cc);
+    snprintf(out, outlen, "/usr");
+    if (find_program(name, found, sizeof found) != 0 || !realpath(found, real))
+        return;
+    for (int i = 0; i < 2; i++) /* <prefix>/bin/nvcc */
+        *(strrchr(real, '/') ? strrchr(real, '/') : real) = '\0';
+    if (strlen(real) > 1)
+        snprintf(out, outlen, "%s", real);
+}
+
+/* Runs the preprocessor as the compile would (student_command) and checks
+ * its output (srccheck_expanded): 0 allowed, 1 refused (r says why), -1
+ * it failed (its messages are in the log: the student's), -2 a grader fault. */
+static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char *src,
+                              const char *prefix, strbuf_t *log, srccheck_result_t *r)
+{
+    char out[PATH_MAX], folder[PATH_MAX], common[PATH_MAX], emu[PATH_MAX], err[256];
+    snprintf(out, sizeof out, "%.4000s/student.i", ctx->scratch);
+    student_cmd_t c;
+    student_command(ctx, cc, src, out, 1, &c);
+    tool_limits_t lim = submission_limits(PREPROCESSED_LIMIT);
+    strbuf_t plog = {0};
+    int rc = run_tool(c.argv, ctx->timeout_s, &lim, &plog, NULL, 0);
+    if (rc != 0)
+        sb_appendf(log, "%s", sb_str(&plog));
+    sb_free(&plog);
+    size_t len = 0;
+    char *text = rc == 0 ? read_file(out, &len, err, sizeof err) : NULL;
+    unlink(out);
+    if (rc != 0 || !text) {
+        if (rc == 0)
+            sb_appendf(log, "cugrade: cannot read the preprocessed submission: %s\n", err);
+        return rc != 0 ? -1 : -2;
+    }
+    snprintf(folder, sizeof folder, "%.*s", (int)(strrchr(src, '/') ? strrchr(src, '/') - src : 1),
+             strrchr(src, '/') ? src : ".");
+    snprintf(common, sizeof common, "%s/labs/common", ctx->root);
+    snprintf(emu, sizeof emu, "%s/emu/include", ctx->root);
+    const char *allowed[] = {folder, common, ctx->scratch, ctx->backend == BACKEND_EMU ? emu : NULL,
+                             NULL};
+    const char *system[] = {"/usr", prefix, NULL};
+    srccheck_dirs_t dirs = {.allowed = allowed, .root = ctx->root, .system = system};
+    rc = srccheck_expanded(text, len, &dirs, r);
+    free(text);
+    return rc < 0 ? -2 : rc;
+}
+
+/* The source check (srccheck.h) before the student's file is compiled: of
+ * its files, then of the compiler's preprocessed output. 0 allowed; -1
+ * refused (the reason, with file:line, goes into the log and the result) or
+ * the preprocessor failed (its messages are in the log); -2 the check could
+ * not run (a grader fault). */
+static int check_student_source(const build_ctx_t *ctx, const char *cc, const char *src,
+                                strbuf_t *log, build_result_t *out)
+{
+    char common[PATH_MAX], tool_inc[PATH_MAX], prefix[PATH_MAX];
+    toolchain_prefix(ctx, cc, prefix, sizeof prefix);
+    snprintf(common, sizeof common, "%s/labs/common", ctx->root);
+    if (ctx->backend == BACKEND_EMU)
+        snprintf(tool_inc, sizeof tool_inc, "%s/emu/include", ctx->root);
+    else
+        snprintf(tool_inc, sizeof tool_inc, "%.4000s/include", prefix);
+    const char *headers[] = {common, tool_inc, NULL};
+    srccheck_result_t r;
+    int rc = srccheck_source(src, headers, &r);
+    if (rc == 0)
+        rc = check_preprocessed(ctx, cc, src, prefix, log, &r);
+    if (rc == 0 || rc == -1 || (rc == -2 && !r.what[0]))
+        return rc;
+    if (rc < 0) {
+        sb_appendf(log, "cugrade: cannot check the submission's source: %s\n", r.what);
+        return -2;
+    }
+    char where[PATH_MAX + 32];
+    snprintf(where, sizeof where, r.line > 0 ? "%.4000s:%d" : "%.4000s", r.file, r.line);
+    snprintf(out->refused, sizeof out->refused, "%.600s: refused: the submission %.380s", where,
+             r.what);
+    sb_appendf(log, "%s\nA submission's compiler reads only the submission's own files (in its "
+               "folder), the lab's headers (#include <wb.h>) and the system's (<stdio.h>, "
+               "<cuda_runtime.h>); inline assembly may not read files. docs/security.md says "
+               "why.\n", out->refused);
+    return -1;
 }
 
 /* The allow-list check of the student's object (objcheck.h) before it is
@@ -261,7 +458,8 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
-    return run_tool(argv, ctx->timeout_s, log, failed, failedlen);
+    tool_limits_t lim = submission_limits(COMPILE_FILE_LIMIT);
+    return run_tool(argv, ctx->timeout_s, &lim, log, failed, failedlen);
 }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
@@ -281,9 +479,11 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     } else {
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        int checked = -1;
-        if (compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0)
-            checked = check_student_object(student_src, student_obj, &log, out);
+        int checked = check_student_source(ctx, cc, student_src, &log, out);
+        if (checked == 0)
+            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0
+                          ? check_student_object(student_src, student_obj, &log, out)
+                          : -1;
         if (checked == -2)
             out->internal_error = 1;
         out->ok = checked == 0 && link_program(ctx, cc, driver_obj, student_obj, out->program,
@@ -327,7 +527,8 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
             sb_appendf(&sb, "%s\n", err);
             rc = -1;
         } else {
-            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S, &sb, NULL,
+            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S,
+                          &harness_limits, &sb, NULL,
                           0);
             if (rc == 0 && rename(tmp, out) != 0)
                 rc = -1;
@@ -367,7 +568,7 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
     argv[n++] = "-o";
     argv[n++] = tmp;
     argv[n] = NULL;
-    int rc = run_tool(argv, ctx->timeout_s, log, failed, failedlen);
+    int rc = run_tool(argv, ctx->timeout_s, &harness_limits, log, failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     unlink(tmp);
@@ -429,7 +630,7 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
                                                   base_obj, &log, cmd, cmdlen) != 0)) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
-        out->ok = run_tool(link, ctx->timeout_s, &log, cmd, cmdlen) == 0;
+        out->ok = run_tool(link, ctx->timeout_s, &harness_limits, &log, cmd, cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);

@@ -27,6 +27,7 @@ static const char *const needles[][2] = {
     {".irp", "an assembler loop (.irp), which can spell a directive that reads a file"},
 };
 #define NNEEDLES (sizeof needles / sizeof needles[0])
+#define NEEDLE_MAX 8 /* the longest */
 
 typedef struct {
     char folder[PATH_MAX]; /* the submission's folder, resolved */
@@ -88,23 +89,26 @@ static size_t skip_blanks(const lex_text_t *t, size_t i, size_t end)
     return i;
 }
 
-/* The first run of string literals in t that spells a needle: its offset
- * (-1 if none) and which needle. */
+/* The first run of joined string literals in t that spells a needle: the
+ * offset of the literal that completes it (-1 if none), and which needle. */
 static long find_needle(const lex_text_t *t, size_t *which)
 {
     strbuf_t sb = {0};
     long hit = -1;
-    for (size_t i = 0; i < t->n && hit < 0;) {
-        if (t->kind[i] != LEX_START) {
-            i++;
+    for (size_t i = 0, end = 0; i < t->n && hit < 0; i = end > i ? end : i + 1) {
+        end = 0;
+        if (t->kind[i] != LEX_START)
             continue;
-        }
         sb.len = 0;
-        size_t end = lex_concat_literals(t, i, &sb);
-        for (size_t k = 0; k < NNEEDLES && hit < 0; k++)
-            if (strstr(sb_str(&sb), needles[k][0]))
-                *which = k, hit = (long)i;
-        i = end > i ? end : i + 1;
+        for (size_t at = i; at && hit < 0;) {
+            /* what the literal appended next can complete */
+            size_t from = sb.len > NEEDLE_MAX ? sb.len - NEEDLE_MAX : 0;
+            size_t next = lex_append_literal(t, at, &sb, &end);
+            for (size_t k = 0; k < NNEEDLES && hit < 0; k++)
+                if (strstr(sb_str(&sb) + from, needles[k][0]))
+                    *which = k, hit = (long)at;
+            at = next;
+        }
     }
     sb_free(&sb);
     return hit;
@@ -292,7 +296,9 @@ static int parse_marker(const char *s, const char *end, int *line, char *file, s
 static int file_allowed(const markers_t *ms, const char *name)
 {
     char real[PATH_MAX];
-    if (name[0] == '<' || !realpath(name, real)) /* <built-in>; a compiler's temporary, gone */
+    size_t n = strlen(name);
+    /* <built-in>; "/cwd//", the working directory (-g); a compiler's temporary, gone */
+    if (name[0] == '<' || (n > 2 && strcmp(name + n - 2, "//") == 0) || !realpath(name, real))
         return 1;
     for (int i = 0; ms->dirs[0][i]; i++)
         if (inside(real, ms->dirs[0][i]))

@@ -382,20 +382,14 @@ static void decode_literal(const char *s, size_t n, strbuf_t *out)
     }
 }
 
-size_t lex_concat_literals(const lex_text_t *t, size_t i, strbuf_t *out)
+size_t lex_append_literal(const lex_text_t *t, size_t i, strbuf_t *out, size_t *end)
 {
-    while (i < t->n && t->kind[i] == LEX_START) {
-        size_t end = i + 1;
-        while (end < t->n && t->kind[end] == LEX_STR)
-            end++;
-        decode_literal(t->c + i, end - i, out);
-        i = end;
-        size_t j = i;
-        while (j < t->n && t->kind[j] == LEX_CODE && (is_blank(t->c[j]) || t->c[j] == '\n'))
-            j++;
-        if (j >= t->n || t->kind[j] != LEX_START)
-            break;
-        i = j;
-    }
-    return i;
+    size_t e = i + 1;
+    while (e < t->n && t->kind[e] == LEX_STR)
+        e++;
+    decode_literal(t->c + i, e - i, out);
+    *end = e;
+    while (e < t->n && t->kind[e] == LEX_CODE && (is_blank(t->c[e]) || t->c[e] == '\n'))
+        e++;
+    return e < t->n && t->kind[e] == LEX_START ? e : 0;
 }

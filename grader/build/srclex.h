@@ -33,11 +33,11 @@ void lex_free(lex_text_t *t);
 /* The logical line starting at offset i (a code '\n' ends it): its end. */
 size_t lex_line_end(const lex_text_t *t, size_t i);
 
-/* Decodes the string literal starting at offset i (a LEX_START) and those
- * following it with only blanks in between (translation phase 6: "a" "b"
- * is "ab"): escapes (\x62, \142, \u0062) decoded, raw strings taken as
- * written, letters in lower case, NULs and non-ASCII as '?'; appended to
- * out. Returns the offset after the last of them. */
-size_t lex_concat_literals(const lex_text_t *t, size_t i, strbuf_t *out);
+/* Decodes the string literal at offset i (a LEX_START) onto out: escapes
+ * (\x62, \142, \u0062) decoded, raw strings taken as written, letters in
+ * lower case, NULs and non-ASCII as '?'. Returns the offset of the next
+ * literal, when only blanks separate them (translation phase 6 joins them:
+ * "a" "b" is "ab"), else 0; *end is the offset after this one. */
+size_t lex_append_literal(const lex_text_t *t, size_t i, strbuf_t *out, size_t *end);
 
 #endif

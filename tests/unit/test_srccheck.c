@@ -127,7 +127,9 @@ Test(srccheck, incbin_in_any_string_literal_is_refused)
                "the assembler directive .incbin, which reads a file", "main.cu");
     refused_at("asm(\".inc\" \"bin \\\"/x\\\"\");\n", 1, "\"incbin\" once adjacent literals are "
                "joined", "main.cu");
-    refused_at("int a;\n__asm__ (\".in\"\n   \"c\" /* x */ \"bin\" \"\\\"/x\\\"\");\n", 2, "incbin",
+    refused_at("asm(\".section .rodata\\n\"\n    \".inc\"\n    \"bin \\\"/x\\\"\");\n", 3,
+               "incbin", "main.cu"); /* the line of the literal that completes it */
+    refused_at("int a;\n__asm__ (\".in\"\n   \"c\" /* x */ \"bin\" \"\\\"/x\\\"\");\n", 3, "incbin",
                "main.cu");
     refused_at("__asm__(\".inc\\x62in \\\"/x\\\"\");\n", 1, "incbin", "main.cu");
     refused_at("asm(\".\\151ncbin \\\"/x\\\"\");\n", 1, "incbin", "main.cu");
