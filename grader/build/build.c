@@ -20,11 +20,12 @@
 #include <unistd.h>
 
 #define COMPILE_LIMIT_S 180.0
-/* Each compiler process (nvcc, cicc, ptxas, g++, cc1plus, as, ld): its
- * address space (nvcc needs about 256 MiB for a lab's kernel, g++ 128 MiB;
- * a macro or template that expands without end stops here), CPU seconds
- * (a lab's file takes under 5; a constexpr loop stops here, before the wall
- * clock's COMPILE_LIMIT_S), the largest file it may write (an object, a
+/* Each compiler process (nvcc, cicc, ptxas, g++, cc1plus, as, ld) runs
+ * with: 4 GiB of memory (RLIMIT_DATA: nvcc compiles a lab's kernel in 256
+ * MiB, g++ in 128 MiB; a macro or template that expands without end stops
+ * here; runner.h says why not RLIMIT_AS), 60 s of CPU (a lab's file takes
+ * under 5 s; a constexpr loop stops here, before the wall clock's
+ * COMPILE_LIMIT_S, whatever the load), files of at most 1 GiB (an object, a
  * temporary), and its messages: the first 256 KiB are kept, and past 1 MiB
  * it is stopped rather than drained. $CUGRADE_COMPILE_MEMORY_MB and
  * $CUGRADE_COMPILE_CPU_S change a submission's (tests; a course whose labs

@@ -68,7 +68,7 @@ static void set_limit(int resource, rlim_t soft, rlim_t hard)
 static void apply_limits(const run_spec_t *spec)
 {
     if (spec->memory_limit_bytes)
-        set_limit(RLIMIT_AS, spec->memory_limit_bytes, spec->memory_limit_bytes);
+        set_limit(RLIMIT_DATA, spec->memory_limit_bytes, spec->memory_limit_bytes);
     if (spec->cpu_limit_s > 0) {
         rlim_t s = (rlim_t)spec->cpu_limit_s;
         s += (double)s < spec->cpu_limit_s;

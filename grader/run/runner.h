@@ -24,8 +24,11 @@ typedef struct {
                               * ends: not started after it, killed at it (0: no budget) */
     double budget_s;         /* that budget in seconds, for messages */
     /* Limits of the child and of every process it starts (setrlimit before
-     * exec; 0: none): address space, CPU seconds (SIGXCPU at the limit,
-     * SIGKILL a second later) and the size of any file it writes. */
+     * exec; 0: none): memory, as RLIMIT_DATA (its heap and private writable
+     * mappings; not RLIMIT_AS: the CUDA driver reserves far more address
+     * space than it uses, and under 4 GiB of it nvcc -arch=native finds no
+     * GPU), CPU seconds (SIGXCPU at the limit, SIGKILL a second later) and
+     * the size of any file it writes. */
     size_t memory_limit_bytes;
     double cpu_limit_s;
     size_t file_limit_bytes;

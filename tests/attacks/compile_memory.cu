@@ -2,7 +2,7 @@
  * two new ones at each of 40 levels (2^40 distinct types) makes the
  * compiler allocate until the machine runs out of memory.
  * Expected verdict: the compiler is stopped by its memory limit (4 GiB of
- * address space for each compiler process; tests lower it with
+ * heap for each compiler process; tests lower it with
  * CUGRADE_COMPILE_MEMORY_MB): "compiles" fails with "cugrade: the compiler
  * ran out of memory (N MiB for each of its processes) and was stopped";
  * score 0; a grade, not a grader fault. */
