@@ -3,16 +3,17 @@
  * emu: bin/emucc (rewrites <<<>>> and compiles with the host C++ compiler
  *      against the emulator's headers, links build/libcugrade_emu.a).
  * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
- * Every compiler runs as a child with a time limit; its messages (which name
- * the student's file:line) become the "compiles" test's output. */
+ * Every compiler runs as a child with limits (tool.h); its messages (which
+ * name the student's file:line) become the "compiles" test's output. A
+ * submission's source is checked before it is compiled (srccheck.h), its
+ * object before it is linked (objcheck.h). */
 #include "build/build.h"
 #include "build/objcheck.h"
 #include "build/srccheck.h"
-#include "run/runner.h"
+#include "build/tool.h"
 #include "util/util.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,43 +21,7 @@
 #include <unistd.h>
 
 #define COMPILE_LIMIT_S 180.0
-/* Each compiler process (nvcc, cicc, ptxas, g++, cc1plus, as, ld) runs
- * with: 4 GiB of memory (RLIMIT_DATA: nvcc compiles a lab's kernel in 256
- * MiB, g++ in 128 MiB; a macro or template that expands without end stops
- * here; runner.h says why not RLIMIT_AS), 60 s of CPU (a lab's file takes
- * under 5 s; a constexpr loop stops here, before the wall clock's
- * COMPILE_LIMIT_S, whatever the load), files of at most 1 GiB (an object, a
- * temporary), and its messages: the first 256 KiB are kept, and past 1 MiB
- * it is stopped rather than drained. $CUGRADE_COMPILE_MEMORY_MB and
- * $CUGRADE_COMPILE_CPU_S change a submission's (tests; a course whose labs
- * need more). */
-#define COMPILE_MEMORY_LIMIT ((size_t)4 << 30)
-#define COMPILE_CPU_LIMIT_S 60.0
-#define COMPILE_FILE_LIMIT ((size_t)1 << 30)
-#define COMPILE_OUTPUT_CAP ((size_t)256 << 10)
-#define COMPILE_OUTPUT_STOP ((size_t)1 << 20)
 #define PREPROCESSED_LIMIT ((size_t)32 << 20) /* a submission's -E output */
-
-typedef struct {
-    size_t memory, file;
-    double cpu_s;
-} tool_limits_t;
-
-static const tool_limits_t harness_limits = {COMPILE_MEMORY_LIMIT, COMPILE_FILE_LIMIT,
-                                             COMPILE_CPU_LIMIT_S};
-
-/* A submission's compiler limits: the harness's, or those of the environment. */
-static tool_limits_t submission_limits(size_t file)
-{
-    tool_limits_t l = harness_limits;
-    const char *mb = getenv("CUGRADE_COMPILE_MEMORY_MB"), *cpu = getenv("CUGRADE_COMPILE_CPU_S");
-    if (mb && atol(mb) > 0)
-        l.memory = (size_t)atol(mb) << 20;
-    if (cpu && atof(cpu) > 0)
-        l.cpu_s = atof(cpu);
-    l.file = file;
-    return l;
-}
 
 int find_program(const char *name, char *out, size_t outlen)
 {
@@ -86,76 +51,6 @@ static double mtime_of(const char *path)
     if (stat(path, &st) != 0)
         return -1;
     return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
-}
-
-/* "cmd arg arg ..." into out, cut to fit. */
-static void argv_line(char *const *argv, char *out, size_t outlen)
-{
-    size_t k = 0;
-    out[0] = '\0';
-    for (int i = 0; argv[i] && k + 1 < outlen; i++)
-        k += (size_t)snprintf(out + k, outlen - k, "%s%s", i ? " " : "", argv[i]);
-}
-
-static int mentions_memory(const char *out)
-{
-    static const char *const words[] = {"out of memory", "memory exhausted",
-                                        "cannot allocate memory", "bad_alloc",
-                                        "memory allocation failure", NULL};
-    for (int i = 0; words[i]; i++)
-        if (strcasestr(out, words[i]))
-            return 1;
-    return 0;
-}
-
-/* Why a compiler failed, when a limit stopped it or it did not exit: one
- * line for the log. */
-static void explain_failure(const run_result_t *res, const run_spec_t *spec, strbuf_t *log)
-{
-    const char *out = res->output ? res->output : "", *tool = path_base(spec->argv[0]);
-    char why[256];
-    if (res->output_stopped)
-        sb_appendf(log, "cugrade: %s printed more than %zu KiB of messages and was stopped: "
-                   "fix the first errors below\n", tool, spec->stop_after_bytes >> 10);
-    else if (strstr(out, "CPU time limit exceeded") ||
-             (res->signaled && res->term_signal == SIGXCPU))
-        sb_appendf(log, "cugrade: the compiler ran past its CPU-time limit of %g s and was "
-                   "stopped: the code makes it work too long (a constexpr loop or a template "
-                   "that recurses without end?)\n", spec->cpu_limit_s);
-    else if (mentions_memory(out))
-        sb_appendf(log, "cugrade: the compiler ran out of memory (%zu MiB for each of its "
-                   "processes) and was stopped: the code makes it build too much (a macro or a "
-                   "template that expands without end?)\n", spec->memory_limit_bytes >> 20);
-    else if (strstr(out, "File size limit exceeded"))
-        sb_appendf(log, "cugrade: the compiler was stopped: it wrote a file larger than "
-                   "%zu MiB\n", spec->file_limit_bytes >> 20);
-    else if (!res->exited) {
-        run_describe(res, spec, why, sizeof why);
-        sb_appendf(log, "cugrade: %s %s\n", spec->argv[0], why);
-    }
-}
-
-/* Runs a compiler command within lim; appends its output to log. Returns 0
- * if it exited 0; else the command goes into failed (if not NULL). */
-static int run_tool(char *const *argv, double timeout_s, const tool_limits_t *lim, strbuf_t *log,
-                    char *failed, size_t failedlen)
-{
-    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = COMPILE_OUTPUT_CAP,
-                       .memory_limit_bytes = lim->memory, .cpu_limit_s = lim->cpu_s,
-                       .file_limit_bytes = lim->file, .stop_after_bytes = COMPILE_OUTPUT_STOP};
-    run_result_t res;
-    run_one(&spec, &res);
-    int ok = res.exited && res.exit_code == 0;
-    if (!ok && failed)
-        argv_line(argv, failed, failedlen);
-    if (!ok) /* first: the report shows a long log's first lines */
-        explain_failure(&res, &spec, log);
-    sb_append(log, res.output ? res.output : "");
-    if (res.output_truncated)
-        sb_appendf(log, "\n[compiler output cut after %zu of %s%zu bytes]\n", res.output_len,
-                   res.output_stopped ? "more than " : "", res.output_total);
-    run_result_free(&res);
-    return ok ? 0 : -1;
 }
 
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
@@ -249,8 +144,8 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch, src, "-o",
                         tmp, NULL};
     strbuf_t dlog = {0};
-    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s,
-                      &harness_limits, &dlog,
+    int rc = tool_run(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s,
+                      &tool_harness_limits, &dlog,
                       failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
@@ -309,8 +204,8 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
 {
     student_cmd_t c;
     student_command(ctx, cc, src, obj, 0, &c);
-    tool_limits_t lim = submission_limits(COMPILE_FILE_LIMIT);
-    return run_tool(c.argv, ctx->timeout_s, &lim, log, failed, failedlen);
+    tool_limits_t lim = tool_submission_limits(TOOL_FILE_LIMIT);
+    return tool_run(c.argv, ctx->timeout_s, &lim, log, failed, failedlen);
 }
 
 /* The install prefix of the backend's compiler (/usr for /usr/bin/g++,
@@ -343,9 +238,9 @@ static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char
     snprintf(out, sizeof out, "%.4000s/student.i", ctx->scratch);
     student_cmd_t c;
     student_command(ctx, cc, src, out, 1, &c);
-    tool_limits_t lim = submission_limits(PREPROCESSED_LIMIT);
+    tool_limits_t lim = tool_submission_limits(PREPROCESSED_LIMIT);
     strbuf_t plog = {0};
-    int rc = run_tool(c.argv, ctx->timeout_s, &lim, &plog, NULL, 0);
+    int rc = tool_run(c.argv, ctx->timeout_s, &lim, &plog, NULL, 0);
     if (rc != 0)
         sb_appendf(log, "%s", sb_str(&plog));
     sb_free(&plog);
@@ -459,8 +354,8 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
-    tool_limits_t lim = submission_limits(COMPILE_FILE_LIMIT);
-    return run_tool(argv, ctx->timeout_s, &lim, log, failed, failedlen);
+    tool_limits_t lim = tool_submission_limits(TOOL_FILE_LIMIT);
+    return tool_run(argv, ctx->timeout_s, &lim, log, failed, failedlen);
 }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
@@ -528,8 +423,8 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
             sb_appendf(&sb, "%s\n", err);
             rc = -1;
         } else {
-            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S,
-                          &harness_limits, &sb, NULL,
+            rc = tool_run(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S,
+                          &tool_harness_limits, &sb, NULL,
                           0);
             if (rc == 0 && rename(tmp, out) != 0)
                 rc = -1;
@@ -569,7 +464,7 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
     argv[n++] = "-o";
     argv[n++] = tmp;
     argv[n] = NULL;
-    int rc = run_tool(argv, ctx->timeout_s, &harness_limits, log, failed, failedlen);
+    int rc = tool_run(argv, ctx->timeout_s, &tool_harness_limits, log, failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     unlink(tmp);
@@ -631,7 +526,7 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
                                                   base_obj, &log, cmd, cmdlen) != 0)) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
-        out->ok = run_tool(link, ctx->timeout_s, &harness_limits, &log, cmd, cmdlen) == 0;
+        out->ok = tool_run(link, ctx->timeout_s, &tool_harness_limits, &log, cmd, cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);
