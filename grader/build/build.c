@@ -252,8 +252,7 @@ static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char
             sb_appendf(log, "cugrade: cannot read the preprocessed submission: %s\n", err);
         return rc != 0 ? -1 : -2;
     }
-    snprintf(folder, sizeof folder, "%.*s", (int)(strrchr(src, '/') ? strrchr(src, '/') - src : 1),
-             strrchr(src, '/') ? src : ".");
+    path_dir(src, folder, sizeof folder);
     snprintf(common, sizeof common, "%s/labs/common", ctx->root);
     snprintf(emu, sizeof emu, "%s/emu/include", ctx->root);
     const char *allowed[] = {folder, common, ctx->scratch, ctx->backend == BACKEND_EMU ? emu : NULL,

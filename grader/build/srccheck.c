@@ -59,27 +59,12 @@ static int inside(const char *path, const char *dir)
     return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-/* The folder of path ("." for a bare name, "/" for one under the root). */
-static void dir_of(const char *path, char *out, size_t outlen)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, outlen, ".");
-    else
-        snprintf(out, outlen, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-}
-
 static int has_dotdot(const char *name)
 {
     for (const char *p = name; (p = strstr(p, "..")); p++)
         if ((p == name || p[-1] == '/') && (p[2] == '/' || p[2] == '\0'))
             return 1;
     return 0;
-}
-
-static int is_ident(int c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 static size_t skip_blanks(const lex_text_t *t, size_t i, size_t end)
@@ -128,7 +113,7 @@ static int check_name(walk_t *w, const char *from, int line, const char *name, i
         return refuse(w->r, from, line, "includes %s by an absolute path", shown);
     if (has_dotdot(name))
         return refuse(w->r, from, line, "includes %s by a path with \"..\"", shown);
-    dir_of(from, dir, sizeof dir);
+    path_dir(from, dir, sizeof dir);
     const char *dirs[] = {quoted ? dir : w->folder, w->folder};
     for (int i = 0; i < 2; i++) {
         if (path_join(cand, sizeof cand, dirs[i], name) != 0 || access(cand, F_OK) != 0)
@@ -172,7 +157,9 @@ static int check_directives(walk_t *w, const char *path, const lex_text_t *t, in
     for (size_t i = 0, end; i < t->n; i = end + 1) {
         end = lex_line_end(t, i);
         size_t j = skip_blanks(t, i, end), hash = j;
-        if (j < end && t->c[j] == '#' && t->kind[j] == LEX_CODE)
+        if (j >= end || t->kind[j] != LEX_CODE)
+            continue;
+        if (t->c[j] == '#')
             j++;
         else if (j + 1 < end && t->c[j] == '%' && t->c[j + 1] == ':')
             j += 2;
@@ -181,10 +168,10 @@ static int check_directives(walk_t *w, const char *path, const lex_text_t *t, in
         j = skip_blanks(t, j, end);
         char name[16];
         size_t k = 0;
-        while (j < end && k < sizeof name - 1 && is_ident(t->c[j]))
+        while (j < end && k < sizeof name - 1 && lex_is_ident(t->c[j]))
             name[k++] = t->c[j++];
         name[k] = '\0';
-        if ((j < end && is_ident(t->c[j])) ||
+        if ((j < end && lex_is_ident(t->c[j])) ||
             (strcmp(name, "include") && strcmp(name, "include_next") && strcmp(name, "import") &&
              strcmp(name, "embed")))
             continue;
@@ -237,7 +224,7 @@ int srccheck_source(const char *src, const char *const *header_dirs, srccheck_re
     memset(r, 0, sizeof *r);
     walk_t w = {.header_dirs = header_dirs, .r = r};
     char dir[PATH_MAX];
-    dir_of(src, dir, sizeof dir);
+    path_dir(src, dir, sizeof dir);
     if (!realpath(dir, w.folder)) {
         snprintf(r->what, sizeof r->what, "cannot resolve the folder %.600s", dir);
         return -1;

@@ -32,7 +32,7 @@ typedef struct {
     int oom;
 } lexer_t;
 
-static int is_ident(int c)
+int lex_is_ident(int c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
            c >= 0x80;
@@ -125,14 +125,14 @@ static void track_directive(lexer_t *x, int c)
         break;
     case D_HASH:
         x->nlen = 0;
-        x->dir = blank ? D_HASH : is_ident(c) ? D_NAME : D_NONE;
+        x->dir = blank ? D_HASH : lex_is_ident(c) ? D_NAME : D_NONE;
         break;
     case D_OPERAND:
         x->dir = blank ? D_OPERAND : D_NONE;
         break;
     }
     if (x->dir == D_NAME) {
-        if (is_ident(c)) {
+        if (lex_is_ident(c)) {
             if (x->nlen < sizeof x->name - 1)
                 x->name[x->nlen++] = (char)c;
             else
@@ -151,16 +151,16 @@ static void track_token(lexer_t *x, int c)
 {
     size_t at = x->t->n;
     int prev = at > 0 ? x->t->c[at - 1] : 0;
-    if (x->tok == TOK_NUMBER && (is_ident(c) || c == '.' || c == '\'' ||
+    if (x->tok == TOK_NUMBER && (lex_is_ident(c) || c == '.' || c == '\'' ||
                                  ((c == '+' || c == '-') && prev && strchr("eEpP", prev))))
         return;
-    if (x->tok == TOK_IDENT && is_ident(c))
+    if (x->tok == TOK_IDENT && lex_is_ident(c))
         return;
     if (c >= '0' && c <= '9')
         x->tok = TOK_NUMBER;
     else if (c == '.')
         x->tok = TOK_DOT;
-    else if (is_ident(c))
+    else if (lex_is_ident(c))
         x->tok = TOK_IDENT, x->tok_start = at;
     else
         x->tok = TOK_NONE;

@@ -30,6 +30,9 @@ typedef struct {
 int lex_source(const char *s, size_t n, lex_text_t *t);
 void lex_free(lex_text_t *t);
 
+/* A character of an identifier (UTF-8 bytes included). */
+int lex_is_ident(int c);
+
 /* The logical line starting at offset i (a code '\n' ends it): its end. */
 size_t lex_line_end(const lex_text_t *t, size_t i);
 
