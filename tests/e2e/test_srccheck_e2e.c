@@ -9,11 +9,13 @@
  * compiler errors is cut and the compiler stopped within seconds; a
  * compile-time loop and a template explosion are stopped by the compiler's
  * CPU-time and memory limits (lowered here by the environment) and
- * reported as the student's compile failure, not a grader fault. Runs from
- * the repository root. */
+ * reported as the student's compile failure, not a grader fault. Where
+ * nvcc is installed, the gpu backend (compile only) refuses the same.
+ * Runs from the repository root. */
 #include <limits.h>
 
 #include "e2e.h"
+#include "build/build.h"
 
 #define ATTACKS "tests/attacks/"
 #define STOLEN "307.78 283.45"                                     /* dataset 0's answer */
@@ -200,4 +202,31 @@ Test(srccheck_e2e, a_template_explosion_is_stopped_by_the_memory_limit, .timeout
     expect_stopped(ATTACKS "compile_memory.cu", env,
                    "cugrade: the compiler ran out of memory (256 MiB for each of its processes)",
                    30);
+}
+
+/* The gpu backend, without a GPU (compile only, as test_batch_gpu does):
+ * nvcc would compile both, the reference's kernel and the .incbin that a
+ * macro spells, which only the host side's preprocessed output (nvcc -E
+ * -U__CUDA_ARCH__) shows. Skipped without nvcc. */
+Test(srccheck_e2e, the_gpu_backend_refuses_them_too, .timeout = 300)
+{
+    char nvcc[4096];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0 && !is_file("/usr/local/cuda/bin/nvcc"))
+        cr_skip("nvcc not found: the gpu backend cannot build here");
+    char *env[] = {"CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC_ARCH=sm_90", "CUGRADE_CANARY=skip", NULL};
+    const char *cases[][2] = {
+        {ATTACKS "include_reference.cu", "include_reference.cu:10: refused: the submission "
+                                         "includes \"../../reference/lab3/matmul.cu\""},
+        {ATTACKS "incbin_macro.cu", "incbin_macro.cu:13: refused: the submission has the "
+                                    "assembler directive .incbin"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scratch_t s = make_scratch();
+        const char *with[] = {"--checks", "none", "--html", s.html, NULL};
+        graded_t g = grade_on("gpu", cases[i][0], with, env);
+        cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+        expect_refused(&s, &g, cases[i][1], 0);
+        release(&g);
+        rm_rf(s.dir);
+    }
 }
