@@ -3,11 +3,14 @@
  * emu: bin/emucc (rewrites <<<>>> and compiles with the host C++ compiler
  *      against the emulator's headers, links build/libcugrade_emu.a).
  * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
- * Every compiler runs as a child with a time limit; its messages (which name
- * the student's file:line) become the "compiles" test's output. */
+ * Every compiler runs as a child with limits (tool.h); its messages (which
+ * name the student's file:line) become the "compiles" test's output. A
+ * submission's source is checked before it is compiled (srccheck.h), its
+ * object before it is linked (objcheck.h). */
 #include "build/build.h"
 #include "build/objcheck.h"
-#include "run/runner.h"
+#include "build/srccheck.h"
+#include "build/tool.h"
 #include "run/sandbox.h"
 #include "util/util.h"
 
@@ -19,7 +22,7 @@
 #include <unistd.h>
 
 #define COMPILE_LIMIT_S 180.0
-#define TOOL_OUTPUT_CAP (256 * 1024)
+#define PREPROCESSED_LIMIT ((size_t)32 << 20) /* a submission's -E output */
 
 static const char *nvcc_arch(void)
 {
@@ -33,86 +36,6 @@ static double mtime_of(const char *path)
     if (stat(path, &st) != 0)
         return -1;
     return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
-}
-
-/* "cmd arg arg ..." into out, cut to fit. */
-static void argv_line(char *const *argv, char *out, size_t outlen)
-{
-    size_t k = 0;
-    out[0] = '\0';
-    for (int i = 0; argv[i] && k + 1 < outlen; i++)
-        k += (size_t)snprintf(out + k, outlen - k, "%s%s", i ? " " : "", argv[i]);
-}
-
-/* Runs a compiler command as spec says; appends its output to log. Returns
- * 0 if it exited 0; else the command goes into failed (if not NULL). */
-static int run_tool_spec(const run_spec_t *spec, strbuf_t *log, char *failed, size_t failedlen)
-{
-    char *const *argv = spec->argv;
-    run_result_t res;
-    run_one(spec, &res);
-    sb_append(log, res.output ? res.output : "");
-    if (res.output_truncated)
-        sb_appendf(log, "\n[compiler output cut after %zu of %zu bytes]\n", res.output_len,
-                   res.output_total);
-    int ok = res.exited && res.exit_code == 0;
-    if (!ok && failed)
-        argv_line(argv, failed, failedlen);
-    if (!ok && !res.exited) {
-        char why[256];
-        run_describe(&res, spec, why, sizeof why);
-        sb_appendf(log, "\ncugrade: %s %s\n", argv[0], why);
-    }
-    run_result_free(&res);
-    return ok ? 0 : -1;
-}
-
-/* A trusted build (the lab's own files), with a time limit and a capped log. */
-static int run_tool(char *const *argv, double timeout_s, strbuf_t *log, char *failed,
-                    size_t failedlen)
-{
-    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = TOOL_OUTPUT_CAP};
-    return run_tool_spec(&spec, log, failed, failedlen);
-}
-
-/* The compile jail: a build that reads the submission runs in the sandbox
- * (sandbox.h), shown the system and toolkit, the submission's own folder,
- * the lab's headers, the emulator's headers, compiler and library, and
- * extra (the harness's object, when linking); it writes only the scratch
- * folder. It starts in the grader's working folder, which inside is empty
- * but for those paths, so the paths given (and the file names in messages)
- * stay as they are. The checkout's reference/, datasets/ and the hidden
- * set's secret are not there, even where the submission's folder holds
- * them. */
-static int run_jailed(const build_ctx_t *ctx, char *const *argv, const char *src,
-                      const char *extra, strbuf_t *log, char *failed, size_t failedlen)
-{
-    char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
-    char emu_lib[PATH_MAX], hide[PATH_MAX];
-    snprintf(src_dir, sizeof src_dir, "%s", src);
-    char *slash = strrchr(src_dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(src_dir, sizeof src_dir, ".");
-    if (!getcwd(cwd, sizeof cwd))
-        snprintf(cwd, sizeof cwd, "/");
-    snprintf(common, sizeof common, "%.4000s/labs/common", ctx->root);
-    snprintf(emu_inc, sizeof emu_inc, "%.4000s/emu/include", ctx->root);
-    snprintf(emu_lib, sizeof emu_lib, "%.4000s/build/libcugrade_emu.a", ctx->root);
-    static const char *const hidden[] = {"datasets", "reference", ".cugrade", NULL};
-    for (int i = 0; hidden[i]; i++) {
-        snprintf(hide, sizeof hide, "%.4000s/%s", ctx->root, hidden[i]);
-        sandbox_hide_dir(hide);
-    }
-    const char *cxx = getenv("CUGRADE_CXX");
-    char cxx_path[PATH_MAX] = "";
-    if (cxx && *cxx)
-        find_program(cxx, cxx_path, sizeof cxx_path);
-    const char *const shown[] = {src_dir, common, emu_inc, emu_lib, cxx_path, extra, NULL};
-    run_spec_t spec = {.argv = argv, .timeout_s = ctx->timeout_s, .output_cap = TOOL_OUTPUT_CAP,
-                       .sandboxed = 1, .cwd = cwd, .write_dir = ctx->scratch, .ro_paths = shown};
-    return run_tool_spec(&spec, log, failed, failedlen);
 }
 
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
@@ -206,7 +129,8 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch, src, "-o",
                         tmp, NULL};
     strbuf_t dlog = {0};
-    int rc = run_tool(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s, &dlog,
+    int rc = tool_run(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s,
+                      &tool_harness_limits, &dlog,
                       failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
@@ -220,26 +144,198 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     return rc;
 }
 
+typedef struct {
+    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
+    char *argv[24];
+} student_cmd_t;
+
+/* The command that compiles the student's file src into out, or with
+ * preprocess, that writes what the compiler makes of it before compiling
+ * (the host side's on the gpu backend, what gcc compiles) into out. */
+static void student_command(const build_ctx_t *ctx, const char *cc, const char *src,
+                            const char *out, int preprocess, student_cmd_t *c)
+{
+    const char *slash = strrchr(src, '/');
+    if (slash)
+        snprintf(c->incdir, sizeof c->incdir, "-I%.*s", (int)(slash - src), src);
+    else
+        snprintf(c->incdir, sizeof c->incdir, "-I.");
+    /* labs/common: wb.h for libwb-style programs (after the student's folder) */
+    snprintf(c->common, sizeof c->common, "-I%s/labs/common", ctx->root);
+    snprintf(c->arch, sizeof c->arch, "-arch=%s", nvcc_arch());
+    int n = 0, gpu = ctx->backend != BACKEND_EMU;
+    c->argv[n++] = (char *)cc;
+    if (preprocess)
+        c->argv[n++] = "-E";
+    if (preprocess && gpu) { /* nvcc -E is the device side's: these make it the host's */
+        c->argv[n++] = "-U__CUDA_ARCH__";
+        c->argv[n++] = "-UCUDA_DOUBLE_MATH_FUNCTIONS";
+    }
+    c->argv[n++] = "-c";
+    if (!gpu) { /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
+        c->argv[n++] = ctx->checks ? "--checks" : "-O2";
+    } else { /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
+        char *flags[] = {"-O3", "-lineinfo", c->arch, "-Xptxas", "-v"};
+        for (int i = 0; i < 5; i++)
+            c->argv[n++] = flags[i];
+    }
+    char *rest[] = {c->incdir, c->common, (char *)src, "-o", (char *)out, NULL};
+    for (int i = 0; i < 6; i++)
+        c->argv[n++] = rest[i];
+}
+
+/* The compile jail's view (tool.h) for a build that reads the submission
+ * src: the submission's own folder, the lab's headers, the emulator's
+ * headers, compiler and library, CUGRADE_CXX's compiler and extra (the
+ * harness's object, when linking), read-only; the scratch folder
+ * writable. It starts in the grader's working folder, which inside is empty
+ * but for those paths, so the paths given (and the file names in messages)
+ * stay as they are. The checkout's reference/, datasets/ and .cugrade/ (the
+ * hidden set's secret) are covered even where the submission's folder holds
+ * them. */
+typedef struct {
+    char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
+    char emu_lib[PATH_MAX], cxx[PATH_MAX];
+    const char *shown[8];
+    tool_jail_t jail;
+} student_jail_t;
+
+static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, const char *extra,
+                                       student_jail_t *j)
+{
+    path_dir(src, j->src_dir, sizeof j->src_dir);
+    if (!getcwd(j->cwd, sizeof j->cwd))
+        snprintf(j->cwd, sizeof j->cwd, "/");
+    snprintf(j->common, sizeof j->common, "%.4000s/labs/common", ctx->root);
+    snprintf(j->emu_inc, sizeof j->emu_inc, "%.4000s/emu/include", ctx->root);
+    snprintf(j->emu_lib, sizeof j->emu_lib, "%.4000s/build/libcugrade_emu.a", ctx->root);
+    static const char *const covered[] = {"datasets", "reference", ".cugrade", NULL};
+    for (int i = 0; covered[i]; i++) {
+        char hide[PATH_MAX];
+        snprintf(hide, sizeof hide, "%.4000s/%s", ctx->root, covered[i]);
+        sandbox_hide_dir(hide);
+    }
+    const char *cxx = getenv("CUGRADE_CXX");
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%.*s", cxx ? (int)strcspn(cxx, " \t") : 0, cxx ? cxx : "");
+    if (!name[0] || find_program(name, j->cxx, sizeof j->cxx) != 0)
+        j->cxx[0] = '\0';
+    const char *shown[] = {j->src_dir, j->common, j->emu_inc, j->emu_lib, j->cxx, extra, NULL};
+    memcpy(j->shown, shown, sizeof shown);
+    j->jail = (tool_jail_t){.cwd = j->cwd, .write_dir = ctx->scratch, .ro_paths = j->shown};
+    return &j->jail;
+}
+
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
                            const char *obj, strbuf_t *log, char *failed, size_t failedlen)
 {
-    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
-    const char *slash = strrchr(src, '/');
-    if (slash)
-        snprintf(incdir, sizeof incdir, "-I%.*s", (int)(slash - src), src);
+    student_cmd_t c;
+    student_command(ctx, cc, src, obj, 0, &c);
+    tool_limits_t lim = tool_submission_limits(TOOL_FILE_LIMIT);
+    student_jail_t j;
+    return tool_run_in(student_jail(ctx, src, NULL, &j), c.argv, ctx->timeout_s, &lim, log,
+                       failed, failedlen);
+}
+
+/* The install prefix of the backend's compiler (/usr for /usr/bin/g++,
+ * /usr/local/cuda-13.0 for its nvcc): its headers are the toolchain's. */
+static void toolchain_prefix(const build_ctx_t *ctx, const char *cc, char *out, size_t outlen)
+{
+    char name[PATH_MAX], found[PATH_MAX], real[PATH_MAX];
+    const char *cxx = getenv("CUGRADE_CXX"); /* emucc's host compiler */
+    if (ctx->backend == BACKEND_EMU)
+        snprintf(name, sizeof name, "%.*s", cxx && *cxx ? (int)strcspn(cxx, " \t") : 3,
+                 cxx && *cxx ? cxx : "g++");
     else
-        snprintf(incdir, sizeof incdir, "-I.");
-    /* labs/common: wb.h for libwb-style programs (after the student's folder) */
-    snprintf(common, sizeof common, "-I%s/labs/common", ctx->root);
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
-    char *emu_argv[] = {(char *)cc, "-c", ctx->checks ? "--checks" : "-O2", incdir, common,
-                        (char *)src, "-o", (char *)obj, NULL};
-    /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, "-Xptxas", "-v", incdir,
-                        common, (char *)src, "-o", (char *)obj, NULL};
-    return run_jailed(ctx, ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, src, NULL, log,
-                      failed, failedlen);
+        snprintf(name, sizeof name, "%s", cc);
+    snprintf(out, outlen, "/usr");
+    if (find_program(name, found, sizeof found) != 0 || !realpath(found, real))
+        return;
+    for (int i = 0; i < 2; i++) /* <prefix>/bin/nvcc */
+        *(strrchr(real, '/') ? strrchr(real, '/') : real) = '\0';
+    if (strlen(real) > 1)
+        snprintf(out, outlen, "%s", real);
+}
+
+/* Runs the preprocessor as the compile would (student_command) and checks
+ * its output (srccheck_expanded): 0 allowed, 1 refused (r says why), -1
+ * it failed (its messages are in the log: the student's), -2 a grader fault. */
+static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char *src,
+                              const char *prefix, strbuf_t *log, srccheck_result_t *r)
+{
+    char out[PATH_MAX], folder[PATH_MAX], common[PATH_MAX], emu[PATH_MAX], err[256];
+    snprintf(out, sizeof out, "%.4000s/student.i", ctx->scratch);
+    student_cmd_t c;
+    student_command(ctx, cc, src, out, 1, &c);
+    tool_limits_t lim = tool_submission_limits(PREPROCESSED_LIMIT);
+    strbuf_t plog = {0};
+    student_jail_t j;
+    int rc = tool_run_in(student_jail(ctx, src, NULL, &j), c.argv, ctx->timeout_s, &lim, &plog,
+                         NULL, 0);
+    if (rc != 0)
+        sb_appendf(log, "%s", sb_str(&plog));
+    sb_free(&plog);
+    size_t len = 0;
+    char *text = rc == 0 ? read_file(out, &len, err, sizeof err) : NULL;
+    unlink(out);
+    if (rc != 0 || !text) {
+        if (rc == 0)
+            sb_appendf(log, "cugrade: cannot read the preprocessed submission: %s\n", err);
+        return rc != 0 ? -1 : -2;
+    }
+    path_dir(src, folder, sizeof folder);
+    snprintf(common, sizeof common, "%s/labs/common", ctx->root);
+    snprintf(emu, sizeof emu, "%s/emu/include", ctx->root);
+    const char *allowed[] = {folder, common, ctx->scratch, ctx->backend == BACKEND_EMU ? emu : NULL,
+                             NULL};
+    const char *system[] = {"/usr", prefix, NULL};
+    srccheck_dirs_t dirs = {.allowed = allowed, .root = ctx->root, .system = system};
+    rc = srccheck_expanded(text, len, &dirs, r);
+    free(text);
+    return rc < 0 ? -2 : rc;
+}
+
+/* The source check (srccheck.h) before the student's file is compiled: of
+ * its files, then of the compiler's preprocessed output. 0 allowed; -1
+ * refused (the reason, with file:line, goes into the log and the result) or
+ * the preprocessor failed (its messages are in the log); -2 the check could
+ * not run (a grader fault). */
+static int check_student_source(const build_ctx_t *ctx, const char *cc, const char *src,
+                                strbuf_t *log, build_result_t *out)
+{
+    const char *off = getenv("CUGRADE_SRCCHECK");
+    if (off && strcmp(off, "off") == 0) {
+        sb_append(log, "cugrade: the source check is off (CUGRADE_SRCCHECK=off: for testing the "
+                  "compile jail alone, never for grading)\n");
+        return 0;
+    }
+    char common[PATH_MAX], tool_inc[PATH_MAX], prefix[PATH_MAX];
+    toolchain_prefix(ctx, cc, prefix, sizeof prefix);
+    snprintf(common, sizeof common, "%s/labs/common", ctx->root);
+    if (ctx->backend == BACKEND_EMU)
+        snprintf(tool_inc, sizeof tool_inc, "%s/emu/include", ctx->root);
+    else
+        snprintf(tool_inc, sizeof tool_inc, "%.4000s/include", prefix);
+    const char *headers[] = {common, tool_inc, NULL};
+    srccheck_result_t r;
+    int rc = srccheck_source(src, headers, &r);
+    if (rc == 0)
+        rc = check_preprocessed(ctx, cc, src, prefix, log, &r);
+    if (rc == 0 || rc == -1 || (rc == -2 && !r.what[0]))
+        return rc;
+    if (rc < 0) {
+        sb_appendf(log, "cugrade: cannot check the submission's source: %s\n", r.what);
+        return -2;
+    }
+    char where[PATH_MAX + 32];
+    snprintf(where, sizeof where, r.line > 0 ? "%.4000s:%d" : "%.4000s", r.file, r.line);
+    snprintf(out->refused, sizeof out->refused, "%.600s: refused: the submission %.380s", where,
+             r.what);
+    sb_appendf(log, "%s\nA submission's compiler reads only the submission's own files (in its "
+               "folder), the lab's headers (#include <wb.h>) and the system's (<stdio.h>, "
+               "<cuda_runtime.h>); inline assembly may not read files. docs/security.md says "
+               "why.\n", out->refused);
+    return -1;
 }
 
 /* The allow-list check of the student's object (objcheck.h) before it is
@@ -294,7 +390,10 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
-    return run_jailed(ctx, argv, student_obj, driver_obj, log, failed, failedlen);
+    tool_limits_t lim = tool_submission_limits(TOOL_FILE_LIMIT);
+    student_jail_t j;
+    return tool_run_in(student_jail(ctx, student_obj, driver_obj, &j), argv, ctx->timeout_s, &lim,
+                       log, failed, failedlen);
 }
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
@@ -314,9 +413,11 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     } else {
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        int checked = -1;
-        if (compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0)
-            checked = check_student_object(student_src, student_obj, &log, out);
+        int checked = check_student_source(ctx, cc, student_src, &log, out);
+        if (checked == 0)
+            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0
+                          ? check_student_object(student_src, student_obj, &log, out)
+                          : -1;
         if (checked == -2)
             out->internal_error = 1;
         out->ok = checked == 0 && link_program(ctx, cc, driver_obj, student_obj, out->program,
@@ -360,7 +461,8 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
             sb_appendf(&sb, "%s\n", err);
             rc = -1;
         } else {
-            rc = run_tool(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S, &sb, NULL,
+            rc = tool_run(backend == BACKEND_EMU ? emu_argv : gpu_argv, COMPILE_LIMIT_S,
+                          &tool_harness_limits, &sb, NULL,
                           0);
             if (rc == 0 && rename(tmp, out) != 0)
                 rc = -1;
@@ -400,7 +502,7 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
     argv[n++] = "-o";
     argv[n++] = tmp;
     argv[n] = NULL;
-    int rc = run_tool(argv, ctx->timeout_s, log, failed, failedlen);
+    int rc = tool_run(argv, ctx->timeout_s, &tool_harness_limits, log, failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     unlink(tmp);
@@ -462,7 +564,7 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
                                                   base_obj, &log, cmd, cmdlen) != 0)) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
-        out->ok = run_tool(link, ctx->timeout_s, &log, cmd, cmdlen) == 0;
+        out->ok = tool_run(link, ctx->timeout_s, &tool_harness_limits, &log, cmd, cmdlen) == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);

@@ -109,6 +109,26 @@ static void open_report(const char *path)
     putenv((char *)RUN_REPORT_ENV);
 }
 
+static void set_limit(int resource, rlim_t soft, rlim_t hard)
+{
+    struct rlimit l = {soft, hard};
+    setrlimit(resource, &l);
+}
+
+/* The spec's rlimits, in the child before exec. */
+static void apply_limits(const run_spec_t *spec)
+{
+    if (spec->memory_limit_bytes)
+        set_limit(RLIMIT_DATA, spec->memory_limit_bytes, spec->memory_limit_bytes);
+    if (spec->cpu_limit_s > 0) {
+        rlim_t s = (rlim_t)spec->cpu_limit_s;
+        s += (double)s < spec->cpu_limit_s;
+        set_limit(RLIMIT_CPU, s, s + 1);
+    }
+    if (spec->file_limit_bytes)
+        set_limit(RLIMIT_FSIZE, spec->file_limit_bytes, spec->file_limit_bytes);
+}
+
 /* In the child: never returns. */
 static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t parent)
 {
@@ -131,6 +151,7 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
     close(out_fd);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
+    apply_limits(spec);
     signal(SIGPIPE, SIG_DFL);
     if (spec->cwd && chdir(spec->cwd) != 0) {
         dprintf(2, "cugrade: cannot enter %s: %s\n", spec->cwd, strerror(errno));
@@ -213,6 +234,11 @@ static void drain(child_t *c)
             c->res->output_total += (size_t)n;
             size_t room = c->out.len < c->cap ? c->cap - c->out.len : 0;
             sb_appendn(&c->out, buf, (size_t)n < room ? (size_t)n : room);
+            size_t stop = c->spec->stop_after_bytes;
+            if (stop && c->res->output_total > stop && c->pid > 0 && !c->res->output_stopped) {
+                c->res->output_stopped = 1;
+                kill(-c->pid, SIGKILL);
+            }
             continue;
         }
         if (n < 0 && (errno == EINTR))
@@ -340,6 +366,12 @@ void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size
                  "its datasets ran out) and was killed", spec->budget_s);
     else if (r->timed_out)
         snprintf(buf, buflen, "exceeded the time limit of %g s and was killed", spec->timeout_s);
+    else if (r->output_stopped)
+        snprintf(buf, buflen, "was stopped after printing more than %zu bytes",
+                 spec->stop_after_bytes);
+    else if (r->signaled && r->term_signal == SIGXCPU && spec->cpu_limit_s > 0)
+        snprintf(buf, buflen, "ran past its CPU-time limit of %g s and was stopped",
+                 spec->cpu_limit_s);
     else if (r->signaled)
         snprintf(buf, buflen, "crashed: killed by signal %d (%s)", r->term_signal,
                  strsignal(r->term_signal));

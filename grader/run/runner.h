@@ -36,6 +36,17 @@ typedef struct {
                               * and RUN_REPORT_ENV tells the harness and the emulator so; it
                               * lies outside every folder the sandbox lets the program see, so
                               * only what writes to that descriptor reaches it (NULL: none) */
+    /* Limits of the child and of every process it starts (setrlimit before
+     * exec; 0: none): memory, as RLIMIT_DATA (its heap and private writable
+     * mappings; not RLIMIT_AS: the CUDA driver reserves far more address
+     * space than it uses, and under 4 GiB of it nvcc -arch=native finds no
+     * GPU), CPU seconds (SIGXCPU at the limit, SIGKILL a second later) and
+     * the size of any file it writes. */
+    size_t memory_limit_bytes;
+    double cpu_limit_s;
+    size_t file_limit_bytes;
+    size_t stop_after_bytes; /* kill the group once it has printed more than this (0: never;
+                              * the output past the cap is drained and counted) */
 } run_spec_t;
 
 typedef struct {
@@ -51,6 +62,7 @@ typedef struct {
     size_t output_len;    /* bytes kept */
     size_t output_total;  /* bytes the program wrote */
     int output_truncated; /* output_total > output_len */
+    int output_stopped;   /* killed for printing more than stop_after_bytes */
 } run_result_t;
 
 /* Runs n programs, at most max_parallel at a time, and waits for all.
@@ -60,7 +72,8 @@ int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_para
 int run_one(const run_spec_t *spec, run_result_t *result);
 
 /* A one-line description: "exited with status 3", "killed by signal 11
- * (Segmentation fault)", "timed out after 30 s". */
+ * (Segmentation fault)", "timed out after 30 s", "ran past its CPU-time
+ * limit of 60 s", "was stopped after printing more than 1048576 bytes". */
 void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen);
 
 void run_result_free(run_result_t *r);

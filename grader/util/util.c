@@ -211,6 +211,15 @@ const char *path_base(const char *path)
     return s ? s + 1 : path;
 }
 
+void path_dir(const char *path, char *out, size_t outlen)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, outlen, ".");
+    else
+        snprintf(out, outlen, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
 double now_seconds(void)
 {
     struct timespec ts;

@@ -43,6 +43,8 @@ int is_file(const char *path);
 int path_join(char *dst, size_t dstlen, const char *a, const char *b);
 /* Last component of a path (pointer into path). */
 const char *path_base(const char *path);
+/* The folder of a path into out: "." for a bare name, "/" for one in the root. */
+void path_dir(const char *path, char *out, size_t outlen);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);

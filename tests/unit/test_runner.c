@@ -126,3 +126,49 @@ Test(runner, the_time_budget_stops_what_is_left)
     for (int i = 0; i < 3; i++)
         run_result_free(&r[i]);
 }
+
+/* The rlimits of a spec reach the child and what it starts: an address
+ * space too small for an allocation, a CPU-time limit that stops a busy
+ * loop (SIGXCPU, named by run_describe), a file-size limit. */
+Test(runner, memory_cpu_and_file_limits_reach_the_children, .timeout = 60)
+{
+    char *mem[] = {"/bin/sh", "-c", "dd if=/dev/zero of=/dev/null bs=200M count=1", NULL};
+    char *cpu[] = {"/bin/sh", "-c", "while :; do :; done", NULL};
+    char *file[] = {"/bin/sh", "-c", "head -c 2000000 /dev/zero > /tmp/cugrade-fsize-$$; "
+                    "echo rc=$?; rm -f /tmp/cugrade-fsize-$$", NULL};
+    run_spec_t specs[] = {
+        {.argv = mem, .timeout_s = 30, .memory_limit_bytes = 64u << 20},
+        {.argv = cpu, .timeout_s = 30, .cpu_limit_s = 1},
+        {.argv = file, .timeout_s = 30, .file_limit_bytes = 1u << 20},
+    };
+    run_result_t r[3];
+    run_many(specs, r, 3, 3);
+    cr_expect(r[0].exit_code != 0 && strstr(r[0].output, "memory exhausted"), "%s", r[0].output);
+    cr_expect(r[1].signaled && r[1].term_signal == SIGXCPU, "%s", r[1].output);
+    cr_expect_lt(r[1].wall_s, 20, "not stopped by the CPU limit");
+    char why[128];
+    run_describe(&r[1], &specs[1], why, sizeof why);
+    cr_expect_str_eq(why, "ran past its CPU-time limit of 1 s and was stopped");
+    cr_expect(strstr(r[2].output, "rc=") && !strstr(r[2].output, "rc=0"), "%s", r[2].output);
+    for (int i = 0; i < 3; i++)
+        run_result_free(&r[i]);
+}
+
+/* stop_after_bytes: a child that prints without end is killed once past it,
+ * not drained until its time limit. */
+Test(runner, a_flood_of_output_is_stopped, .timeout = 30)
+{
+    char *argv[] = {"/bin/sh", "-c", "yes 'error: expected ; before }'", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 20, .output_cap = 1000,
+                       .stop_after_bytes = 1u << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.output_stopped && r.output_truncated, "%zu bytes", r.output_total);
+    cr_assert_lt(r.wall_s, 10, "took %.1f s", r.wall_s);
+    cr_assert_eq(r.output_len, 1000);
+    cr_assert_gt(r.output_total, 1u << 20);
+    char why[128];
+    run_describe(&r, &spec, why, sizeof why);
+    cr_assert_str_eq(why, "was stopped after printing more than 1048576 bytes");
+    run_result_free(&r);
+}
