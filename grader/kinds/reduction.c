@@ -117,6 +117,39 @@ static int verify(const dataset_ref_t *ref, const dataset_t *d, char *err, size_
     return 0;
 }
 
+/* ---- the hidden set's lengths --------------------------------------------------- */
+
+#define HIDDEN_MAX_LENGTH (1L << 18) /* the emulator sums it in a fraction of a second */
+
+static const char *const hidden_names[] = {"one",        "below-power-of-two", "above-power-of-two",
+                                           "one-partial-block", "block-plus-few", "block-minus-few",
+                                           "uneven",     "large"};
+
+/* Nudged off a multiple of the block, within 1..HIDDEN_MAX_LENGTH. */
+static long off_block(long n, long block)
+{
+    if (block > 1 && n % block == 0)
+        n += n > 1 ? -1 : 1;
+    return n < 1 ? 1 : n > HIDDEN_MAX_LENGTH ? HIDDEN_MAX_LENGTH - 1 : n;
+}
+
+static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t len)
+{
+    long b = tile > 1 && tile < HIDDEN_MAX_LENGTH / 64 ? tile : 256, n = 1;
+    long few = gen_between(st, 1, 7), blocks = gen_between(st, 2, 64);
+    switch (family) {
+    case 0: break; /* a single element */
+    case 1: n = (1L << gen_between(st, 2, 17)) - 1; break;
+    case 2: n = (1L << gen_between(st, 1, 17)) + 1; break;
+    case 3: n = gen_between(st, 2, (int)b - 1); break;
+    case 4: n = b * blocks + few; break;
+    case 5: n = b * blocks - few; break;
+    case 6: n = off_block(gen_between(st, 1000, 50000), b); break;
+    default: n = off_block(gen_between(st, (int)(HIDDEN_MAX_LENGTH / 2), (int)HIDDEN_MAX_LENGTH), b);
+    }
+    snprintf(shape, len, "%ld", n);
+}
+
 /* ---- what the student returned ------------------------------------------------ */
 
 typedef struct {
@@ -399,6 +432,9 @@ const lab_kind_t kind_reduction = {
     .flop = flop,
     .generate = generate,
     .verify = verify,
+    .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
+    .hidden_family_names = hidden_names,
+    .hidden_shape = hidden_shape,
     .compare = compare,
     .sanitize_tier = sanitize_tier,
     .rate_unit = "GB/s",
