@@ -274,12 +274,17 @@ static int explain_by_hypothesis(const reduction_view_t *v, int tile, compare_re
                         "(stride = blockDim.x / 2, then / 2 ...): with a block size that is not a "
                         "power of two, the odd element at some level is never added; use a power "
                         "of two (256)", b);
-    if (!near(v, v->expected) && is_sequential_float(v))
+    if (!near(v, v->expected) && is_sequential_float(v)) {
+        snprintf(r->hint_hidden, sizeof r->hint_hidden, "the result is a sequential float sum of "
+                 "the products (its error is above what a float tree reduction may make here): "
+                 "reduce in a tree in shared memory, so that each value passes through log2(n) "
+                 "additions, not n");
         return set_hint(r, HINT_HYPOTHESIS, "sequential-float",
                         "the result is a sequential float sum of the products (error %.3g, "
                         "above the %.3g a float tree reduction may make here): reduce in a tree "
                         "in shared memory, so that each value passes through log2(n) additions, "
                         "not n", fabs(v->sum - v->expected), v->tol);
+    }
     return 0;
 }
 
@@ -305,11 +310,14 @@ static int explain_by_block(const reduction_view_t *v, int tile, compare_result_
         return set_hint(r, HINT_BOUNDARY_WRONG, "",
                         "only the last, partial block's sum (partial[%ld]) is wrong: the loads "
                         "past n must add 0 (if (i < n) ... else 0)", first);
-    if (wrong > 0)
+    if (wrong > 0) {
+        snprintf(r->hint_hidden, sizeof r->hint_hidden, "%ld of %ld block sums are wrong, the "
+                 "first partial[%ld]", wrong, blocks, first);
         return set_hint(r, HINT_SOME_WRONG, "",
                         "%ld of %ld block sums are wrong, the first partial[%ld] (%.9g; its "
                         "elements give %.9g)", wrong, blocks, first, (double)v->partial[first],
                         products(v, first * tile, (first + 1) * tile));
+    }
     return 0;
 }
 
@@ -317,12 +325,16 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
 {
     if (explain_by_hypothesis(v, tile, r) || explain_by_block(v, tile, r))
         return;
+    const char *uncounted = v->count == (v->n + tile - 1) / tile
+                                ? "" : "; the returned count does not match the handout's "
+                                       "BLOCK_SIZE, so the blocks could not be checked one by one";
+    snprintf(r->hint_hidden, sizeof r->hint_hidden, "the sum is outside the tolerance; ruled out: "
+             "only block 0's sum, the tail dropped, a block size not a power of two, a "
+             "sequential float sum%s", uncounted);
     set_hint(r, HINT_ALL_WRONG, "",
              "the sum is %.9g, expected %.9g (tolerance %.3g); ruled out: only block 0's sum, "
              "the tail dropped, a block size not a power of two, a sequential float sum%s",
-             v->sum, v->expected, v->tol,
-             v->count == (v->n + tile - 1) / tile ? "" : "; the returned count does not match "
-             "the handout's BLOCK_SIZE, so the blocks could not be checked one by one");
+             v->sum, v->expected, v->tol, uncounted);
 }
 
 /* The summary line: the sum against the expected one. */
