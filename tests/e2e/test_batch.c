@@ -374,3 +374,53 @@ Test(batch, a_submission_that_cannot_be_graded_still_gets_a_row, .timeout = 300)
     run_result_free(&r);
     rm_rf(c.dir);
 }
+
+/* The hidden datasets are made once, in a private folder the batch removes
+ * when it is done, and every student is graded on the same ones. */
+Test(batch, the_hidden_datasets_are_made_once_for_the_class, .timeout = 300)
+{
+    class_t c = make_class();
+    char out[128], dir[PATH_MAX];
+    results_dir(&c, "results", out, sizeof out);
+    run_result_t r = batch(&c, out, NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    const char *line = strstr(r.output, "cugrade batch: 2 hidden datasets, made once for every "
+                                        "submission in ");
+    cr_assert_not_null(line, "%s", r.output);
+    line += strlen("cugrade batch: 2 hidden datasets, made once for every submission in ");
+    snprintf(dir, sizeof dir, "%.*s", (int)strcspn(line, " "), line);
+    cr_expect(!is_dir(dir), "%s is still there after the batch", dir);
+    for (int i = 0; i < NSTUDENTS; i++) {
+        json_object *j = results_of(out, students[i][0]), *extra;
+        cr_assert(json_object_object_get_ex(j, "extra_data", &extra));
+        cr_expect_float_eq(num(extra, "hidden_total"), 2, 1e-9, "%s", students[i][0]);
+        json_object_put(j);
+    }
+    run_result_free(&r);
+    rm_rf(c.dir);
+}
+
+/* The secret is part of every submission's inputs: a new one (new hidden
+ * datasets) regrades everyone on --resume. */
+Test(batch, a_new_hidden_datasets_secret_regrades_everyone, .timeout = 300)
+{
+    class_t c = make_class();
+    char out[128];
+    results_dir(&c, "results", out, sizeof out);
+    grade_class(&c, out);
+    const char *resume[] = {"--resume", NULL};
+    run_result_t r = batch(&c, out, resume);
+    cr_assert(strstr(r.output, "0 to grade, 6 unchanged (skipped)"), "%s", r.output);
+    run_result_free(&r);
+    const char *other[] = {"--resume", "--hidden-seed", OTHER_HIDDEN_SEED, NULL};
+    r = batch(&c, out, other);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "6 to grade, 0 unchanged (skipped)"), "%s", r.output);
+    char *csv = slurp(out, "gradebook.csv");
+    cr_expect_str_neq(csv, expected_gradebook, "the other secret's hidden datasets");
+    cr_expect(strstr(csv, "hidden dataset 1 (1x1x1),hidden dataset 2 ("), "%s", csv);
+    cr_expect(strstr(csv, "\nalice,4,4,0,1,1,1,1\n"), "%s", csv);
+    free(csv);
+    run_result_free(&r);
+    rm_rf(c.dir);
+}
