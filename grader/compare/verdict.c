@@ -221,7 +221,10 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     lab->kind->compare(lab, &j->data, &got, &cr);
     char summary[512];
     int hidden = j->hidden_index > 0;
-    (hidden ? compare_summary_hidden : compare_summary)(&cr, summary, sizeof summary);
+    if (hidden)
+        compare_summary_hidden(&cr, summary, sizeof summary);
+    else
+        compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || !cause->order_dependent;

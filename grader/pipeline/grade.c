@@ -94,7 +94,10 @@ static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, con
         } else {
             passed = verdict_dataset(r, lab, run->backend, &msg, failure, sizeof failure);
         }
-        *(r->job->hidden_index > 0 ? &run->hidden_passed : &run->datasets_passed) += passed;
+        if (r->job->hidden_index > 0)
+            run->hidden_passed += passed;
+        else
+            run->datasets_passed += passed;
         char name[128];
         job_test_name(r->job, name, sizeof name);
         test_result_t *t = grade_add_test(&run->grade, name, passed ? rule->points : 0,
@@ -297,12 +300,14 @@ static void record_facts(grade_run_t *run, const char *lab)
 static void summarise(grade_run_t *run)
 {
     strbuf_t out = {0};
-    sb_appendf(&out, "%s: %d of %d datasets and %d of %d hidden datasets passed on the %s backend "
-               "(%s). Score %g / %g.\n",
+    char hidden[64] = "";
+    if (run->hidden_total > 0)
+        snprintf(hidden, sizeof hidden, " and %d of %d hidden datasets", run->hidden_passed,
+                 run->hidden_total);
+    sb_appendf(&out, "%s: %d of %d datasets%s passed on the %s backend (%s). Score %g / %g.\n",
                run->student_file[0] ? run->student_file : "submission", run->datasets_passed,
-               run->datasets_total, run->hidden_passed, run->hidden_total,
-               backend_name(run->backend), run->backend_why, grade_score(&run->grade),
-               grade_max_score(&run->grade));
+               run->datasets_total, hidden, backend_name(run->backend), run->backend_why,
+               grade_score(&run->grade), grade_max_score(&run->grade));
     sb_appendf(&out, "%s\n", sandbox_description());
     if (run->cannot_grade)
         sb_appendf(&out, "Some datasets could not be graded: %s\n", run->error);
