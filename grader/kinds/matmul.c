@@ -188,7 +188,7 @@ static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t
     case 5: m = odd_side(st, 8 * t), k = odd_side(st, 8 * t), n = odd_side(st, 8 * t); break;
     case 6: non_square(st, t, &m, &k, &n); break;
     default: /* tall and skinny: many rows, a few columns, K below the tile */
-        m = gen_between(st, HIDDEN_MAX_SIDE * 2 / 3, HIDDEN_MAX_SIDE);
+        m = off_tile(st, HIDDEN_MAX_SIDE * 2 / 3, HIDDEN_MAX_SIDE, t);
         k = off_tile(st, 2, t - 1, t), n = off_tile(st, 2, t - 1, t);
         break;
     }

@@ -162,7 +162,7 @@ static void check_matmul_family(int f, int m, int k, int n, int t)
         cr_assert(m != k && k != n && m != n, "%dx%dx%d", m, k, n);
         cr_assert(is_off_tile(m, t) && is_off_tile(k, t) && is_off_tile(n, t), "%dx%dx%d", m, k, n);
         break;
-    default: cr_assert(m >= 200 && k < t && n < t, "%dx%dx%d", m, k, n);
+    default: cr_assert(m >= 199 && is_off_tile(m, t) && k < t && n < t, "%dx%dx%d", m, k, n);
     }
 }
 
