@@ -11,6 +11,8 @@
 #include "batch/batch_progress.h"
 #include "util/cugrade.h"
 #include "course/lab.h"
+#include "dataset/hidden.h"
+#include "pipeline/hidden_set.h"
 #include "report/results.h"
 #include "run/runner.h"
 #include "util/sha256.h"
@@ -35,7 +37,8 @@ static void free_names(char **names, int n)
 }
 
 /* The hash of what every submission shares: cugrade's version, the options
- * that change a grade, the lab folder, the rubric, the datasets. */
+ * that change a grade, the lab folder, the rubric, the datasets, the
+ * hidden datasets' secret (its digest: a new secret regrades everyone). */
 static void common_hash(const batch_opts_t *o, char hex[65])
 {
     sha256_t s;
@@ -45,6 +48,7 @@ static void common_hash(const batch_opts_t *o, char hex[65])
     hash_str(&s, o->lab);
     hash_str(&s, o->backend);
     hash_str(&s, o->checks ? "checks all" : "checks none");
+    hash_str(&s, o->hidden_digest);
     snprintf(path, sizeof path, "%s/labs/%s", o->root, o->lab);
     hash_tree(&s, path, "", 1);
     if (o->rubric_path)
@@ -132,6 +136,8 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
         snprintf(j->budget_arg, sizeof j->budget_arg, "%g", o->budget_s);
         a[n++] = "--budget-s", a[n++] = j->budget_arg;
     }
+    if (o->hidden_set_dir[0]) /* made once for everyone: no child needs the secret */
+        a[n++] = "--hidden-set", a[n++] = (char *)o->hidden_set_dir;
     if (g->ngpu > 0) /* the GPU itself is chosen by the worker that runs it */
         a[n++] = "--gpu-queue", a[n++] = (char *)g->queue_dir, a[n++] = "--gpu", a[n++] = j->gpu_arg;
     a[n++] = j->student;
@@ -459,8 +465,26 @@ static int all_have_results(const batch_opts_t *o, char **ids, int n)
     return 1;
 }
 
+/* The hidden datasets, made once for every submission of the batch. */
+static int make_hidden_set(batch_opts_t *o, hidden_set_t *hs, FILE *out)
+{
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .rubric_path = o->rubric_path,
+                      .hidden_seed = o->hidden_seed};
+    char err[2048];
+    if (hidden_set_for_batch(&g, hs, err, sizeof err) != 0) {
+        fprintf(out, "cugrade batch: cannot grade: %s\n", err);
+        hidden_set_remove(hs);
+        return -1;
+    }
+    snprintf(o->hidden_set_dir, sizeof o->hidden_set_dir, "%s", hs->dir);
+    if (hs->n > 0)
+        fprintf(out, "cugrade batch: %d hidden datasets, made once for every submission in %s "
+                     "(removed at the end)\n", hs->n, hs->dir);
+    return 0;
+}
+
 /* Plans, stages and grades the listed submissions, then the class files. */
-static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FILE *out)
+static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out)
 {
     char err[1024];
     job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
@@ -479,8 +503,9 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     fprintf(out, "\n");
     fflush(out);
     int rc = EXIT_GRADED;
-    if (q.total > 0 && batch_preflight(o, out) != 0) { /* nothing written for anyone */
-        free(todo);
+    hidden_set_t hidden = {0};
+    if (q.total > 0 && (batch_preflight(o, out) != 0 || make_hidden_set(o, &hidden, out) != 0)) {
+        free(todo); /* nothing written for anyone */
         free(jobs);
         return EXIT_CANNOT_GRADE;
     }
@@ -495,6 +520,7 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     finish_ungraded(&q, todo + q.ntodo, q.total - q.ntodo);
     progress_end(&q.progress);
     remove_scratch(todo, q.total);
+    hidden_set_remove(&hidden);
     fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
             q.done - q.failed - q.cannot - q.not_graded, q.cannot, skipped, q.failed,
             now_seconds() - t0);
@@ -510,7 +536,23 @@ static int grade_all(const batch_opts_t *o, char **names, char **ids, int n, FIL
     return rc;
 }
 
-int batch_run(const batch_opts_t *o, FILE *out)
+/* The secret's digest, for the inputs hashes (the secret is made if missing). */
+static int hidden_digest(batch_opts_t *o, FILE *out)
+{
+    hidden_secret_t *s = calloc(1, sizeof *s);
+    char err[1024];
+    int rc = s ? hidden_secret_load(o->root, o->hidden_seed, s, err, sizeof err)
+               : fail(err, sizeof err, "out of memory");
+    if (rc == 0)
+        snprintf(o->hidden_digest, sizeof o->hidden_digest, "%s", s->digest);
+    else
+        fprintf(out, "cugrade batch: cannot grade: %s\n", err);
+    free(s);
+    return rc;
+}
+
+/* Lists the class and grades it. */
+static int run_class(batch_opts_t *o, FILE *out)
 {
     char **ids = NULL, **names = NULL, err[1024];
     int n = batch_list(o->submissions_dir, &names, &ids);
@@ -529,5 +571,16 @@ int batch_run(const batch_opts_t *o, FILE *out)
         rc = grade_all(o, names, ids, n, out);
     free_names(ids, n);
     free_names(names, n);
+    return rc;
+}
+
+int batch_run(const batch_opts_t *opts, FILE *out)
+{
+    batch_opts_t *o = malloc(sizeof *o);
+    if (!o)
+        return EXIT_CANNOT_GRADE;
+    *o = *opts;
+    int rc = hidden_digest(o, out) != 0 ? EXIT_CANNOT_GRADE : run_class(o, out);
+    free(o);
     return rc;
 }

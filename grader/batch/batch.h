@@ -4,6 +4,7 @@
 #ifndef CUGRADE_BATCH_H
 #define CUGRADE_BATCH_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #define BATCH_MAX_ONLY 256
@@ -25,6 +26,10 @@ typedef struct {
     int nonly;
     const char *datasets_dir;    /* NULL: the lab's shipped datasets */
     const char *rubric_path;     /* NULL: <root>/rubric.json */
+    const char *hidden_seed;     /* --hidden-seed FILE (NULL: as cugrade run finds it) */
+    /* set by batch_run: */
+    char hidden_digest[65];      /* the secret's digest, in every submission's inputs hash */
+    char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */
 } batch_opts_t;
 
 /* Runs the batch, printing one line per finished submission and a summary to

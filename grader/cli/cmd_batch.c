@@ -18,6 +18,7 @@ static void batch_usage(FILE *to)
     fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
+          "                     [--hidden-seed FILE]\n"
           "                     SUBMISSIONS_DIR\n"
           "\n"
           "Each sub-folder of SUBMISSIONS_DIR is one student's submission (its name is the id),\n"
@@ -31,6 +32,9 @@ static void batch_usage(FILE *to)
           "On a GPU machine, worker w grades on GPU w mod ngpu and timed runs wait in that GPU's\n"
           "timing queue (--gpu-queue DIR, default RESULTS_DIR/.gpu-queue; share one folder\n"
           "between batches run at the same time).\n"
+          "The hidden datasets (rubric \"hidden\") are made once, from the secret (--hidden-seed\n"
+          "FILE, else $CUGRADE_HIDDEN_SEED_FILE, else .cugrade/hidden-seed in the checkout),\n"
+          "for every student; a new secret regrades everyone on --resume.\n"
           "Before grading anyone it checks that it can grade at all (the canary: the lab's\n"
           "reference built and run on the smallest dataset) and stops with status 2 if not.\n"
           "A submission whose `cugrade run` hits a grader fault is NOT GRADED: no results.json,\n"
@@ -55,6 +59,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         {"resume", no_argument, 0, 'R'},         {"only", required_argument, 0, 'O'},
         {"datasets", required_argument, 0, 'd'}, {"rubric", required_argument, 0, 'r'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
+        {"hidden-seed", required_argument, 0, 'S'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -84,6 +89,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         case 'r': o->rubric_path = optarg; break;
         case 'B': o->budget_s = atof(optarg); break;
         case 'Q': o->gpu_queue = optarg; break;
+        case 'S': o->hidden_seed = optarg; break;
         case 'h': batch_usage(stdout); exit(0);
         default: return -1;
         }

@@ -3,24 +3,31 @@
 #include "cli/commands.h"
 #include "dataset/dataset.h"
 #include "dataset/gen.h"
+#include "dataset/hidden.h"
+#include "pipeline/hidden_set.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
 #include "util/util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void dataset_usage(FILE *to)
 {
     fputs("usage: cugrade dataset --lab LAB --shape SHAPE [--seed S] [--values course|signed] --out DIR\n"
           "       cugrade dataset [--lab LAB] --check DIR...\n"
+          "       cugrade dataset --lab LAB --hidden N [--hidden-seed FILE] --out DIR\n"
           "\n"
           "The first form writes DIR/input0.raw.. and output.raw (computed in double precision)\n"
           "for a dataset of the lab's kind (matmul: SHAPE is MxKxN; reduction: N),\n"
           "deterministically from the seed, atomically. The second re-computes every dataset\n"
-          "under each DIR with the lab's kind (default lab3) and reports any that disagree.\n",
+          "under each DIR with the lab's kind (default lab3) and reports any that disagree.\n"
+          "The third writes the lab's first N hidden datasets, the ones a grading with the same\n"
+          "secret makes (DIR/1 .. DIR/N, DIR made private): for a TA, never for students.\n",
           to);
 }
 
@@ -78,16 +85,37 @@ static int check_folder(const lab_t *lab, const char *dir, int *checked)
     return bad;
 }
 
+/* --hidden N: the hidden datasets a grading makes, into out (mode 0700). */
+static int write_hidden(const lab_t *lab, int count, const char *seed_file, const char *out)
+{
+    char err[2048];
+    hidden_secret_t *s = calloc(1, sizeof *s);
+    int rc = !s ? fail(err, sizeof err, "out of memory")
+                : hidden_secret_load(cugrade_root(), seed_file, s, err, sizeof err);
+    if (rc == 0 && (rc = mkdir_p(out, err, sizeof err)) == 0 && chmod(out, 0700) != 0)
+        rc = fail(err, sizeof err, "%s: cannot make it private: %s", out, strerror(errno));
+    if (rc == 0)
+        rc = hidden_set_generate(s, lab->name, lab, count, out, err, sizeof err);
+    free(s);
+    if (rc != 0) {
+        fprintf(stderr, "cugrade dataset: %s\n", err);
+        return EXIT_CANNOT_GRADE;
+    }
+    int checked = 0;
+    return check_folder(lab, out, &checked) ? EXIT_CANNOT_GRADE : 0;
+}
+
 int cmd_dataset(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"lab", required_argument, 0, 'l'},   {"shape", required_argument, 0, 's'},
         {"seed", required_argument, 0, 'S'},  {"values", required_argument, 0, 'v'},
         {"out", required_argument, 0, 'o'},   {"check", no_argument, 0, 'c'},
+        {"hidden", required_argument, 0, 'H'}, {"hidden-seed", required_argument, 0, 'K'},
         {"help", no_argument, 0, 'h'},        {0, 0, 0, 0}};
-    const char *lab = "lab3", *shape = NULL, *values = "course", *out = NULL;
+    const char *lab = "lab3", *shape = NULL, *values = "course", *out = NULL, *seed_file = NULL;
     unsigned long long seed = 1;
-    int check = 0, c;
+    int check = 0, hidden = -1, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -97,6 +125,8 @@ int cmd_dataset(int argc, char **argv)
         case 'v': values = optarg; break;
         case 'o': out = optarg; break;
         case 'c': check = 1; break;
+        case 'H': hidden = atoi(optarg); break;
+        case 'K': seed_file = optarg; break;
         case 'h': dataset_usage(stdout); return 0;
         default: dataset_usage(stderr); return EXIT_USAGE;
         }
@@ -118,6 +148,8 @@ int cmd_dataset(int argc, char **argv)
         printf("%d dataset%s checked, %d bad\n", checked, checked == 1 ? "" : "s", bad);
         return bad ? 1 : 0;
     }
+    if (hidden >= 0 && out && optind == argc && hidden <= HIDDEN_MAX_COUNT)
+        return write_hidden(&lab_info, hidden, seed_file, out);
     if (!shape || !out || optind != argc) {
         dataset_usage(stderr);
         return EXIT_USAGE;

@@ -24,7 +24,7 @@ static void run_usage(FILE *to)
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
           "                   [--color auto|always|never] [--verbose] [--budget-s S]\n"
           "                   [--dataset-runs auto|grouped|separate]\n"
-          "                   [--gpu-queue DIR --gpu N] SUBMISSION\n"
+          "                   [--gpu-queue DIR --gpu N] [--hidden-seed FILE] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
           "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
@@ -37,6 +37,11 @@ static void run_usage(FILE *to)
           "CUDA context), separate one process each; auto (default): grouped on the gpu backend.\n"
           "--gpu-queue DIR --gpu N: join GPU N's timing queue in DIR (as `cugrade batch` does):\n"
           "correctness runs share the GPU, the timed run has it alone.\n"
+          "Besides the public datasets it grades the rubric's hidden ones (\"hidden\": 8 by\n"
+          "default), made now by the lab's generator from a secret the submission never sees:\n"
+          "--hidden-seed FILE (else $CUGRADE_HIDDEN_SEED_FILE, else .cugrade/hidden-seed in the\n"
+          "checkout, made on first use). The report names them only by their shapes.\n"
+          "(--hidden-set DIR: the hidden datasets cugrade batch made once for all students.)\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n"
           "On a grader fault (toolchain, emulator runtime, lab files, reference) it says what\n"
           "failed on stderr, exits 2 and writes no results.json (an old one at --json is\n"
@@ -128,6 +133,7 @@ int cmd_run(int argc, char **argv)
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
         {"gpu", required_argument, 0, 'G'},     {"dataset-runs", required_argument, 0, 'R'},
         {"verbose", no_argument, 0, 'v'},
+        {"hidden-seed", required_argument, 0, 'S'}, {"hidden-set", required_argument, 0, 'D'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
@@ -152,6 +158,8 @@ int cmd_run(int argc, char **argv)
         case 'J': o.jobs = atoi(optarg); break;
         case 'k': o.keep_scratch = 1; break;
         case 'v': verbose = 1; break;
+        case 'S': o.hidden_seed = optarg; break;
+        case 'D': o.hidden_set_dir = optarg; break;
         case 'c':
             if (parse_color(optarg, &color) != 0) {
                 fprintf(stderr, "cugrade run: bad --color '%s'\n", optarg);

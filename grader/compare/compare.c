@@ -284,6 +284,9 @@ static void choose_hint(compare_result_t *r, const stripes_t *st, const matrix_t
              "got %.9g)%s%s",
              r->wrong, r->total, m->row, m->col, m->expected, m->got, *ruled_out ? "; " : "",
              ruled_out);
+    snprintf(r->hint_hidden, sizeof r->hint_hidden,
+             "%ld of %ld elements are wrong, the first at row %d, column %d%s%s", r->wrong,
+             r->total, m->row, m->col, *ruled_out ? "; " : "", ruled_out);
 }
 
 /* ---- the error map ------------------------------------------------------------- */
@@ -427,24 +430,17 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
     return r->passed;
 }
 
-void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
+/* The element counts (errors: with the largest errors). */
+static void element_summary(const compare_result_t *r, int errors, char *buf, size_t buflen)
 {
-    if (r->summary[0]) {
-        snprintf(buf, buflen, "%s", r->summary);
-        return;
-    }
-    if (r->hint == HINT_SHAPE) {
-        snprintf(buf, buflen, "%s", r->hint_text);
-        return;
-    }
-    if (r->passed) {
-        snprintf(buf, buflen,
-                 "all %ld elements within tolerance (max abs err %.3g, max rel err %.3g)", r->total,
-                 r->max_abs_err, r->max_rel_err);
-        return;
-    }
+    char err[96] = "";
+    if (errors)
+        snprintf(err, sizeof err, " (max abs err %.3g, max rel err %.3g)", r->max_abs_err,
+                 r->max_rel_err);
     long written_wrong = r->wrong - r->never_written;
-    if (r->never_written == r->total)
+    if (r->passed)
+        snprintf(buf, buflen, "all %ld elements within tolerance%s", r->total, err);
+    else if (r->never_written == r->total)
         snprintf(buf, buflen, "none of the %ld elements was written", r->total);
     else if (written_wrong == 0)
         snprintf(buf, buflen, "%ld of %ld elements never written (every written one is right)",
@@ -453,12 +449,34 @@ void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
         snprintf(buf, buflen, "%ld of %ld elements wrong, all of them NaN or infinite; %ld never "
                  "written", r->wrong, r->total, r->never_written);
     else
-        snprintf(buf, buflen,
-                 "%ld of %ld elements wrong (max abs err %.3g, max rel err %.3g); %ld never "
-                 "written",
-                 r->wrong, r->total, r->max_abs_err, r->max_rel_err, r->never_written);
-    if (r->nonfinite > 0 && r->nonfinite != written_wrong) {
+        snprintf(buf, buflen, "%ld of %ld elements wrong%s; %ld never written", r->wrong, r->total,
+                 err, r->never_written);
+    if (!r->passed && r->nonfinite > 0 && r->nonfinite != written_wrong) {
         size_t n = strlen(buf);
         snprintf(buf + n, buflen - n, "; %ld NaN or infinite", r->nonfinite);
     }
+}
+
+void compare_summary(const compare_result_t *r, char *buf, size_t buflen)
+{
+    if (r->summary[0])
+        snprintf(buf, buflen, "%s", r->summary);
+    else if (r->hint == HINT_SHAPE)
+        snprintf(buf, buflen, "%s", r->hint_text);
+    else
+        element_summary(r, 1, buf, buflen);
+}
+
+void compare_summary_hidden(const compare_result_t *r, char *buf, size_t buflen)
+{
+    if (r->hint == HINT_SHAPE) /* the shapes: in the test's name already */
+        snprintf(buf, buflen, "%s", r->hint_text);
+    else if (r->summary[0] && r->never_written > 0)
+        snprintf(buf, buflen, "%ld of the %ld output values never written", r->never_written,
+                 r->total);
+    else if (r->summary[0])
+        snprintf(buf, buflen, "the output is %s the tolerance of the expected one%s",
+                 r->passed ? "within" : "outside", r->nonfinite ? " (NaN or infinite)" : "");
+    else
+        element_summary(r, 0, buf, buflen);
 }

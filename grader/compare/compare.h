@@ -58,6 +58,9 @@ typedef struct {
     int nshown;
     hint_t hint;
     char hint_text[1024]; /* one line for the student; "" when passed */
+    char hint_hidden[1024]; /* when hint_text quotes expected values (or errors against
+                               them): the hint for a hidden dataset, without them; "" if
+                               hint_text quotes none */
     char hypothesis[32];  /* the id of the wrong program that reproduces the output, or "" */
     char summary[256];    /* a kind's own summary line (a reduction: the sum against the
                              expected one); "" for compare_summary's element counts */
@@ -97,6 +100,11 @@ int compare_matrices(const matrix_t *exp, const matrix_t *got, tolerance_t tol, 
 /* One-line summary, e.g. "312 of 65536 elements wrong (max abs err 3.2, max
  * rel err 0.5); 0 never written". Writes into buf. */
 void compare_summary(const compare_result_t *r, char *buf, size_t buflen);
+
+/* The same for a hidden dataset, whose expected values must not show:
+ * element counts without the errors, or for a kind's own summary only
+ * whether the output is within the tolerance. */
+void compare_summary_hidden(const compare_result_t *r, char *buf, size_t buflen);
 
 /* Elements per cell along each axis (1 when there is no map). */
 /* A map of a rows x cols output, every cell right, and the element (row,

@@ -14,10 +14,12 @@
 
 #define FINDINGS_SHOWN_PER_KIND 3
 
-/* Lines the harness printed about CUDA errors ("cugrade: CUDA error ..."). */
-static void append_harness_lines(const char *output, strbuf_t *msg)
+/* Lines the harness printed about CUDA errors ("cugrade: CUDA error ...").
+ * Not of a hidden dataset: the program shares the harness's stderr, so such
+ * a line could carry the dataset's values out. */
+static void append_harness_lines(const char *output, int hidden, strbuf_t *msg)
 {
-    const char *p = output;
+    const char *p = hidden ? NULL : output;
     while (p && *p) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -54,10 +56,30 @@ static const char *cuda_error_hint(const char *output)
     return "";
 }
 
-static void append_mismatches(const compare_result_t *cr, strbuf_t *msg)
+/* A hidden dataset's: where they are and what the program wrote, never
+ * what was expected. */
+static void append_hidden_mismatches(const compare_result_t *cr, strbuf_t *msg)
+{
+    sb_append(msg, "first mismatches (row, col): got (a hidden dataset's expected values are "
+                   "not shown)\n");
+    for (int i = 0; i < cr->nshown; i++) {
+        const mismatch_t *mm = &cr->shown[i];
+        if (matbin_is_poison(mm->got))
+            sb_appendf(msg, "  (%d, %d): never written\n", mm->row, mm->col);
+        else
+            sb_appendf(msg, "  (%d, %d): %.9g, differs from the expected value\n", mm->row,
+                       mm->col, (double)mm->got);
+    }
+}
+
+static void append_mismatches(const compare_result_t *cr, int hidden, strbuf_t *msg)
 {
     if (cr->nshown == 0)
         return;
+    if (hidden) {
+        append_hidden_mismatches(cr, msg);
+        return;
+    }
     sb_append(msg, "first mismatches (row, col): expected, got\n");
     for (int i = 0; i < cr->nshown; i++) {
         const mismatch_t *mm = &cr->shown[i];
@@ -77,7 +99,9 @@ static int is_tool_line(const char *line, size_t len)
            (len >= 13 && strncmp(line, "cugrade-emu: ", 13) == 0);
 }
 
-static void append_program_output(const run_result_t *rr, strbuf_t *msg)
+/* The program's own output; of a hidden dataset only that there was some
+ * (it could carry the dataset's values out to the student). */
+static void append_program_output(const run_result_t *rr, int hidden, strbuf_t *msg)
 {
     strbuf_t own = {0};
     for (const char *p = rr->output; p && *p;) {
@@ -89,11 +113,13 @@ static void append_program_output(const run_result_t *rr, strbuf_t *msg)
         }
         p = nl ? nl + 1 : NULL;
     }
-    if (own.len > 0 || rr->output_truncated) {
+    if (hidden && (own.len > 0 || rr->output_truncated)) {
+        sb_append(msg, "program output: not shown for a hidden dataset\n");
+    } else if (own.len > 0 || rr->output_truncated) {
         sb_append(msg, "program output:\n");
         sb_append(msg, sb_str(&own));
     }
-    if (rr->output_truncated)
+    if (rr->output_truncated && !hidden)
         sb_appendf(msg, "[output cut: showing the first %zu of %zu bytes]\n", rr->output_len,
                    rr->output_total);
     sb_free(&own);
@@ -194,19 +220,24 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     compare_result_t cr;
     lab->kind->compare(lab, &j->data, &got, &cr);
     char summary[512];
-    compare_summary(&cr, summary, sizeof summary);
+    int hidden = j->hidden_index > 0;
+    if (hidden)
+        compare_summary_hidden(&cr, summary, sizeof summary);
+    else
+        compare_summary(&cr, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || !cause->order_dependent;
-    if (!cr.passed && cr.hint_text[0] && pattern_meaningful && !strstr(summary, cr.hint_text))
-        sb_appendf(msg, "hint: %s\n", cr.hint_text);
+    const char *hint = hidden && cr.hint_hidden[0] ? cr.hint_hidden : cr.hint_text;
+    if (!cr.passed && hint[0] && pattern_meaningful && !strstr(summary, hint))
+        sb_appendf(msg, "hint: %s\n", hint);
     if (!cr.passed && cause)
         sb_appendf(msg, "likely cause: %s\n", cause->text);
     if (!cr.passed && pattern_meaningful)
         compare_failure(&cr, failure, failure_len);
     else if (!cr.passed) /* the race or barrier, not the pattern, is what these share */
         snprintf(failure, failure_len, "wrong-with:%s", cause->kind);
-    append_mismatches(&cr, msg);
+    append_mismatches(&cr, hidden, msg);
     if (!cr.passed)
         grade_attach_error_map(&cr.map); /* none on a shape mismatch */
     if (elapsed_ms >= 0)
@@ -273,6 +304,7 @@ static void append_findings(const char *report_path, strbuf_t *msg)
 
 static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, size_t len)
 {
+    int hidden = r->job->hidden_index > 0;
     const run_result_t *rr = &r->result;
     char why[256];
     run_describe(rr, &r->spec, why, sizeof why);
@@ -288,8 +320,9 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, 
     else
         snprintf(failure, len, "exit:%d", rr->exited ? rr->exit_code : -1);
     if (rr->exited && rr->exit_code == 3) {
-        sb_append(msg, "FAILED: a CUDA error stopped the program\n");
-        append_harness_lines(rr->output, msg);
+        sb_appendf(msg, "FAILED: a CUDA error stopped the program%s\n",
+                   hidden ? " (its message is not shown for a hidden dataset)" : "");
+        append_harness_lines(rr->output, hidden, msg);
         sb_append(msg, cuda_error_hint(rr->output ? rr->output : ""));
     } else if (rr->timed_out) {
         sb_appendf(msg, "FAILED: the program %s (an endless loop in the kernel, or a thread "
@@ -297,7 +330,7 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, 
     } else {
         sb_appendf(msg, "FAILED: the program %s\n", why);
         if (!rr->signaled) {
-            append_harness_lines(rr->output, msg);
+            append_harness_lines(rr->output, hidden, msg);
             sb_append(msg, cuda_error_hint(rr->output ? rr->output : "")); /* wbCheck's */
         }
     }
@@ -319,6 +352,6 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
     }
     append_wb_times(r, backend, msg);
     append_findings(r->diag_path, msg);
-    append_program_output(&r->result, msg);
+    append_program_output(&r->result, r->job->hidden_index > 0, msg);
     return passed;
 }

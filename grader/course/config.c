@@ -66,17 +66,95 @@ struct json_object *cfg_parse_file(const char *path, char *err, size_t errlen)
     return obj;
 }
 
+/* ---- the line of a member ------------------------------------------------------ */
+
+/* Past the JSON string that starts at s[0] == '"'. */
+static const char *skip_string(const char *s)
+{
+    for (s++; *s && *s != '"'; s++)
+        if (*s == '\\' && s[1])
+            s++;
+    return *s ? s + 1 : s;
+}
+
+static const char *skip_blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    return s;
+}
+
+/* Past the value (an object, an array, a string or a scalar) at s. */
+static const char *skip_value(const char *s)
+{
+    if (*s == '"')
+        return skip_string(s);
+    if (*s != '{' && *s != '[') {
+        while (*s && *s != ',' && *s != '}' && *s != ']')
+            s++;
+        return s;
+    }
+    int depth = 0;
+    for (; *s; s++) {
+        if (*s == '"')
+            s = skip_string(s) - 1;
+        else if (*s == '{' || *s == '[')
+            depth++;
+        else if ((*s == '}' || *s == ']') && --depth == 0)
+            return s + 1;
+    }
+    return s;
+}
+
+/* In the object that opens at obj ('{'), the key name (len bytes): where
+ * the key's string starts, or NULL. */
+static const char *find_key(const char *obj, const char *name, size_t len)
+{
+    const char *s = skip_blank(obj + 1);
+    while (*s == '"') {
+        const char *key = s, *after = skip_string(s);
+        s = skip_blank(after);
+        if (*s != ':')
+            return NULL;
+        if ((size_t)(after - key) == len + 2 && strncmp(key + 1, name, len) == 0)
+            return key;
+        s = skip_blank(skip_value(skip_blank(s + 1)));
+        if (*s != ',')
+            return NULL;
+        s = skip_blank(s + 1);
+    }
+    return NULL;
+}
+
+int cfg_line(const char *text, const char *path)
+{
+    const char *obj = skip_blank(text), *found = NULL;
+    while (*obj == '{' && *path) {
+        size_t len = strcspn(path, ".");
+        const char *key = find_key(obj, path, len);
+        if (!key)
+            break;
+        found = key;
+        obj = skip_blank(skip_blank(skip_string(key)) + 1);
+        path += len + (path[len] == '.');
+    }
+    return found ? line_at(text, (size_t)(found - text)) : 0;
+}
+
 int cfg_fail(const cfg_t *c, const char *where, const char *key, const char *fmt, ...)
 {
-    char msg[512];
+    char msg[512], path[512], line[24] = "";
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     int has_where = where && *where, has_key = key && *key;
-    return fail(c->err, c->errlen, "%s: %s%s%s%s%s", c->file, has_where ? where : "",
-                has_where && has_key ? "." : "", has_key ? key : "",
-                has_where || has_key ? ": " : "", msg);
+    snprintf(path, sizeof path, "%s%s%s", has_where ? where : "", has_where && has_key ? "." : "",
+             has_key ? key : "");
+    int at = c->text ? cfg_line(c->text, path) : 0;
+    if (at > 0)
+        snprintf(line, sizeof line, ":%d", at);
+    return fail(c->err, c->errlen, "%s%s: %s%s%s", c->file, line, path, *path ? ": " : "", msg);
 }
 
 int cfg_require_object(const cfg_t *c, struct json_object *obj, const char *where)

@@ -12,6 +12,8 @@ typedef struct {
     const char *file; /* prefixes every message */
     char *err;
     size_t errlen;
+    const char *text; /* the file's text, or NULL: with it, messages name the line
+                       * of the field ("rubric.json:12: labs.lab3.hidden.count: ...") */
 } cfg_t;
 
 /* Parses a JSON file (or text, `name` used in messages). Syntax errors read
@@ -20,9 +22,17 @@ typedef struct {
 struct json_object *cfg_parse_file(const char *path, char *err, size_t errlen);
 struct json_object *cfg_parse_text(const char *name, const char *text, size_t len, char *err,
                                    size_t errlen);
-/* Sets "file: where.key: message" (key may be NULL) and returns -1. */
+/* Sets "file: where.key: message" (key may be NULL) and returns -1; with
+ * c->text, "file:LINE: where.key: message", LINE the line of the deepest
+ * part of where.key found in the text (cfg_line). */
 int cfg_fail(const cfg_t *c, const char *where, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* The 1-based line of the member at the dotted path (e.g.
+ * "labs.lab3.hidden.count") in JSON text: each part is looked up as a key
+ * inside the object the previous one opens; a part that is not there (a
+ * missing key) leaves the line of the deepest one found. 0 when not even the
+ * first part is found. */
+int cfg_line(const char *text, const char *path);
 /* -1 (error set) if obj is not an object. */
 int cfg_require_object(const cfg_t *c, struct json_object *obj, const char *where);
 /* -1 (error set) if obj has a key outside known (NULL-terminated). */

@@ -343,7 +343,7 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
     struct json_object *manifest = cfg_parse_file(path, err, errlen);
     if (!manifest)
         return -1;
-    cfg_t c = {path, err, errlen};
+    cfg_t c = {path, err, errlen, NULL};
     int rc = parse_manifest(&c, manifest, name, root, out);
     json_object_put(manifest);
     return rc;

@@ -321,9 +321,37 @@ static int parse_performance(const cfg_t *c, struct json_object *obj, const char
     return 0;
 }
 
+/* "hidden": { "count": 8, "points": 2.5 | "total": 20, "visibility": ... } */
+static int parse_hidden(const cfg_t *c, struct json_object *obj, const char *where,
+                        hidden_rule_t *rule)
+{
+    static const char *const known[] = {"count", "points", "total", "visibility", NULL};
+    if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0)
+        return -1;
+    struct json_object *count = cfg_member(obj, "count");
+    if (count && (!json_object_is_type(count, json_type_int) ||
+                  json_object_get_int64(count) < 0 ||
+                  json_object_get_int64(count) > HIDDEN_MAX_COUNT))
+        return cfg_fail(c, where, "count", "must be a whole number from 0 (no hidden datasets) "
+                        "to %d", HIDDEN_MAX_COUNT);
+    if (count)
+        rule->count = (int)json_object_get_int64(count);
+    rule->points_given = cfg_member(obj, "points") != NULL;
+    rule->total_given = cfg_member(obj, "total") != NULL;
+    if (rule->points_given && rule->total_given)
+        return cfg_fail(c, where, NULL, "give either \"points\" (per hidden dataset) or "
+                        "\"total\", not both");
+    if (read_points(c, obj, where, "points", &rule->points) != 0 ||
+        read_points(c, obj, where, "total", &rule->total) != 0)
+        return -1;
+    rule->visibility_given = cfg_member(obj, "visibility") != NULL;
+    return read_visibility(c, obj, where, &rule->visibility);
+}
+
 static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where, lab_rubric_t *out)
 {
-    static const char *const known[] = {"compile", "datasets", "checks", "performance", NULL};
+    static const char *const known[] = {"compile", "datasets", "hidden", "checks", "performance",
+                                        NULL};
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0)
         return -1;
     char path[256];
@@ -336,6 +364,10 @@ static int parse_lab(const cfg_t *c, struct json_object *obj, const char *where,
         return cfg_fail(c, where, "datasets", "missing (required)");
     subpath(path, sizeof path, where, "datasets");
     if (parse_datasets(c, datasets, path, out) != 0)
+        return -1;
+    struct json_object *hidden = cfg_member(obj, "hidden");
+    subpath(path, sizeof path, where, "hidden");
+    if (hidden && parse_hidden(c, hidden, path, &out->hidden) != 0)
         return -1;
     struct json_object *checks = cfg_member(obj, "checks");
     subpath(path, sizeof path, where, "checks");
@@ -397,6 +429,7 @@ static void set_defaults(lab_rubric_t *out, const char *lab)
     out->compile_visibility = VIS_VISIBLE;
     out->datasets.visibility = VIS_VISIBLE;
     out->datasets.time_limit_s = 0; /* not set: the lab manifest's limit applies */
+    out->hidden.count = HIDDEN_DEFAULT_COUNT;
 }
 
 int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err, size_t errlen)
@@ -404,12 +437,17 @@ int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err,
     set_defaults(out, lab);
     if (strlen(lab) == 0 || strlen(lab) >= sizeof out->lab)
         return fail(err, errlen, "%s: bad lab name '%s'", path, lab);
-    struct json_object *root = cfg_parse_file(path, err, errlen);
-    if (!root)
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    struct json_object *root = text ? cfg_parse_text(path, text, len, err, errlen) : NULL;
+    if (!root) {
+        free(text);
         return -1;
-    cfg_t c = {path, err, errlen};
+    }
+    cfg_t c = {path, err, errlen, text};
     int rc = parse_root(&c, root, lab, out);
     json_object_put(root);
+    free(text);
     if (rc != 0)
         rubric_free(out);
     return rc;
@@ -423,6 +461,21 @@ dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_na
             rule = r->overrides[i].rule;
     if (r->datasets_total_given)
         rule.points = ndatasets > 0 ? r->datasets_total / ndatasets : 0;
+    return rule;
+}
+
+dataset_rule_t rubric_hidden_rule(const lab_rubric_t *r, int npublic)
+{
+    const hidden_rule_t *h = &r->hidden;
+    dataset_rule_t rule = r->datasets;
+    if (r->datasets_total_given)
+        rule.points = npublic > 0 ? r->datasets_total / npublic : 0;
+    if (h->points_given)
+        rule.points = h->points;
+    else if (h->total_given)
+        rule.points = h->count > 0 ? h->total / h->count : 0;
+    if (h->visibility_given)
+        rule.visibility = h->visibility;
     return rule;
 }
 

@@ -9,6 +9,7 @@
  *       "datasets": { "points": 5, "visibility": "visible", "time_limit_s": 20,
  *                     "overrides": { "12": { "points": 10, "visibility": "after_published",
  *                                            "time_limit_s": 60 } } },
+ *       "hidden":   { "count": 8, "points": 2.5, "visibility": "visible" },
  *       "checks": { "race-free": { "points": 4 }, "barriers-uniform": { "points": 4 },
  *                   "memory-safe": { "points": 4 }, "uses-shared-memory": { "points": 4 },
  *                   "traffic-reduced": { "points": 4, "max_bytes_per_flop": 1.0 } },
@@ -31,7 +32,13 @@
  * "datasets.gpu_time_limit_s" and "gpu_budget_s" (optional) are the same on
  * the gpu backend, where a kernel is ~1000x faster than on the emulator and
  * a hung one holds the GPU (and its timing queue) while it runs.
- * Unknown keys are errors (typos must not silently change grades). */
+ * "hidden" (optional) is the hidden set (pipeline/hidden_set.h): "count"
+ * datasets (0..64, default 8: one per shape family of the matmul and
+ * reduction kinds), each worth "points" (or "total" split evenly; default:
+ * what one public dataset is worth), with "visibility" (default: the
+ * datasets'). Their time limit is the datasets' default.
+ * Unknown keys are errors (typos must not silently change grades); a bad
+ * field is named by its JSON path and its line in the file. */
 #ifndef CUGRADE_RUBRIC_H
 #define CUGRADE_RUBRIC_H
 
@@ -53,6 +60,18 @@ typedef struct {
     char name[64];
     dataset_rule_t rule;
 } dataset_override_t;
+
+#define HIDDEN_DEFAULT_COUNT 8 /* hidden datasets of a lab whose rubric says nothing */
+#define HIDDEN_MAX_COUNT 64
+
+/* The hidden datasets: how many, and what each is worth. */
+typedef struct {
+    int count;
+    int points_given, total_given, visibility_given;
+    double points;       /* per hidden dataset, when points_given */
+    double total;        /* split evenly, when total_given */
+    visibility_t visibility;
+} hidden_rule_t;
 
 #define PERF_MAX_SHAPES 4
 
@@ -100,19 +119,25 @@ typedef struct {
     double datasets_total;
     dataset_override_t *overrides;
     int noverrides;
+    hidden_rule_t hidden;
     check_rule_t checks[CHECK_COUNT];
     perf_rule_t performance;
 } lab_rubric_t;
 
 /* Loads the rubric of `lab` from path. On failure returns -1 with err naming
  * the file and, for syntax errors, the line ("rubric.json:12: ..."), or the
- * JSON path of the bad field ("rubric.json: labs.lab3.datasets.points: must
- * be a non-negative number"). */
+ * JSON path of the bad field with its line ("rubric.json:5:
+ * labs.lab3.datasets.points: must be a non-negative number"). */
 int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err, size_t errlen);
 
 /* The rule for one dataset (by folder name), overrides applied. ndatasets is
  * how many datasets are graded (used when "total" was given). */
 dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_name, int ndatasets);
+
+/* The rule of every hidden dataset: its points (the hidden section's, else
+ * what one of the npublic public datasets is worth), visibility, and the
+ * datasets' default time limit. */
+dataset_rule_t rubric_hidden_rule(const lab_rubric_t *r, int npublic);
 
 void rubric_free(lab_rubric_t *r);
 

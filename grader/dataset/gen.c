@@ -22,7 +22,7 @@ int value_kind_parse(const char *s, value_kind_t *out)
 }
 
 /* splitmix64: small, fast, and the same numbers on every platform. */
-static uint64_t next_random(uint64_t *state)
+uint64_t gen_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -34,10 +34,17 @@ static float random_value(uint64_t *state, value_kind_t kind)
 {
     /* tenths: 0..40 or -40..40, so every value has one decimal like "2.7" */
     int span = kind == VALUES_SIGNED ? 81 : 41;
-    int tenths = (int)(next_random(state) % (uint64_t)span);
+    int tenths = (int)(gen_next(state) % (uint64_t)span);
     if (kind == VALUES_SIGNED)
         tenths -= 40;
     return (float)tenths / 10.0f;
+}
+
+int gen_between(uint64_t *state, int lo, int hi)
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (int)(gen_next(state) % (uint64_t)(hi - lo + 1));
 }
 
 void gen_fill_random(matrix_t *mat, int rows, int cols, uint64_t *state, value_kind_t kind)

@@ -17,6 +17,11 @@ typedef enum {
 
 int value_kind_parse(const char *s, value_kind_t *out);
 
+/* The next number of the splitmix64 stream in *state, and one drawn from
+ * lo..hi (both included; lo when hi <= lo). */
+uint64_t gen_next(uint64_t *state);
+int gen_between(uint64_t *state, int lo, int hi);
+
 /* Fills mat (rows x cols, malloc'd) with values of the kind from the
  * splitmix64 stream in *state; never all zeros. */
 void gen_fill_random(matrix_t *mat, int rows, int cols, uint64_t *state, value_kind_t kind);

@@ -37,6 +37,12 @@ typedef struct lab_kind {
                     char *err, size_t errlen);
     /* re-computes a dataset's expected output: 0 if output.raw agrees */
     int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
+    /* the hidden set's shape families (pipeline/hidden_set.h): their names,
+     * and a shape of family f drawn from the seeded stream for the lab's tile
+     * (lab.json "tile_width"), small enough for the CPU emulator */
+    int hidden_families;
+    const char *const *hidden_family_names;
+    void (*hidden_shape)(int family, int tile, uint64_t *state, char *shape, size_t len);
 
     /* compare: the student's output got (as the driver wrote it) against
      * the dataset, with the hints and hypotheses of the kind */

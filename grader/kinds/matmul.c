@@ -132,6 +132,69 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
     return 0;
 }
 
+/* ---- the hidden set's shapes ---------------------------------------------------- */
+
+#define HIDDEN_MAX_SIDE 300 /* a hidden set runs in well under a second on the emulator */
+
+static const char *const hidden_names[] = {"tiny",   "one-row",    "one-column",
+                                           "k-one",  "tile-edge",  "uneven",
+                                           "non-square", "tall-skinny"};
+
+static int clamp_side(int v) { return v < 1 ? 1 : v > HIDDEN_MAX_SIDE ? HIDDEN_MAX_SIDE : v; }
+
+/* A side in lo..hi (within 1..HIDDEN_MAX_SIDE) that is not a multiple of the tile. */
+static int off_tile(uint64_t *st, int lo, int hi, int tile)
+{
+    int v = gen_between(st, clamp_side(lo), clamp_side(hi));
+    return v % tile == 0 ? v - 1 : v;
+}
+
+/* One below or one above a multiple of the tile: tile*j -+ 1, j in 1..4. */
+static int tile_edge(uint64_t *st, int tile)
+{
+    int j = gen_between(st, 1, 4);
+    return clamp_side(tile * j + ((gen_next(st) & 1) ? 1 : -1));
+}
+
+/* An odd side in 3..hi. */
+static int odd_side(uint64_t *st, int hi)
+{
+    return 2 * gen_between(st, 1, (clamp_side(hi) - 1) / 2) + 1;
+}
+
+/* Three sides of different magnitude (below the tile, a few tiles, up to
+ * the largest), in an order drawn from the stream. */
+static void non_square(uint64_t *st, int tile, int *m, int *k, int *n)
+{
+    int s[3] = {off_tile(st, 2, tile - 1, tile), off_tile(st, tile + 1, 4 * tile - 1, tile),
+                off_tile(st, 4 * tile + 1, HIDDEN_MAX_SIDE, tile)};
+    for (int i = 2; i > 0; i--) { /* Fisher-Yates */
+        int j = gen_between(st, 0, i), tmp = s[i];
+        s[i] = s[j];
+        s[j] = tmp;
+    }
+    *m = s[0], *k = s[1], *n = s[2];
+}
+
+static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t len)
+{
+    int t = tile > 1 ? tile : 16, m = 1, k = 1, n = 1;
+    switch (family) {
+    case 0: break;                                                        /* 1x1x1 */
+    case 1: k = off_tile(st, 2, 8 * t, t), n = off_tile(st, t + 1, HIDDEN_MAX_SIDE, t); break;
+    case 2: m = off_tile(st, t + 1, HIDDEN_MAX_SIDE, t), k = off_tile(st, 2, 8 * t, t); break;
+    case 3: m = off_tile(st, 2, 8 * t, t), n = off_tile(st, 2, 8 * t, t); break; /* K = 1 */
+    case 4: m = tile_edge(st, t), k = tile_edge(st, t), n = tile_edge(st, t); break;
+    case 5: m = odd_side(st, 8 * t), k = odd_side(st, 8 * t), n = odd_side(st, 8 * t); break;
+    case 6: non_square(st, t, &m, &k, &n); break;
+    default: /* tall and skinny: many rows, a few columns, K below the tile */
+        m = off_tile(st, HIDDEN_MAX_SIDE * 2 / 3, HIDDEN_MAX_SIDE, t);
+        k = off_tile(st, 2, t - 1, t), n = off_tile(st, 2, t - 1, t);
+        break;
+    }
+    snprintf(shape, len, "%dx%dx%d", m, k, n);
+}
+
 static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
 {
     matmul_inputs_t in = {&d->inputs[0], &d->inputs[1]};
@@ -170,6 +233,9 @@ const lab_kind_t kind_matmul = {
     .flop = flop,
     .generate = generate,
     .verify = check_matmul,
+    .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
+    .hidden_family_names = hidden_names,
+    .hidden_shape = hidden_shape,
     .compare = compare,
     .sanitize_tier = sanitize_tier,
     .rate_unit = "GFLOP/s",

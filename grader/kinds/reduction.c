@@ -117,6 +117,39 @@ static int verify(const dataset_ref_t *ref, const dataset_t *d, char *err, size_
     return 0;
 }
 
+/* ---- the hidden set's lengths --------------------------------------------------- */
+
+#define HIDDEN_MAX_LENGTH (1L << 18) /* the emulator sums it in a fraction of a second */
+
+static const char *const hidden_names[] = {"one",        "below-power-of-two", "above-power-of-two",
+                                           "one-partial-block", "block-plus-few", "block-minus-few",
+                                           "uneven",     "large"};
+
+/* Nudged off a multiple of the block, within 1..HIDDEN_MAX_LENGTH. */
+static long off_block(long n, long block)
+{
+    if (block > 1 && n % block == 0)
+        n += n > 1 ? -1 : 1;
+    return n < 1 ? 1 : n > HIDDEN_MAX_LENGTH ? HIDDEN_MAX_LENGTH - 1 : n;
+}
+
+static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t len)
+{
+    long b = tile > 1 && tile < HIDDEN_MAX_LENGTH / 64 ? tile : 256, n = 1;
+    long few = gen_between(st, 1, 7), blocks = gen_between(st, 2, 64);
+    switch (family) {
+    case 0: break; /* a single element */
+    case 1: n = (1L << gen_between(st, 2, 17)) - 1; break;
+    case 2: n = (1L << gen_between(st, 1, 17)) + 1; break;
+    case 3: n = gen_between(st, 2, (int)b - 1); break;
+    case 4: n = b * blocks + few; break;
+    case 5: n = b * blocks - few; break;
+    case 6: n = off_block(gen_between(st, 1000, 50000), b); break;
+    default: n = off_block(gen_between(st, (int)(HIDDEN_MAX_LENGTH / 2), (int)HIDDEN_MAX_LENGTH), b);
+    }
+    snprintf(shape, len, "%ld", n);
+}
+
 /* ---- what the student returned ------------------------------------------------ */
 
 typedef struct {
@@ -241,12 +274,17 @@ static int explain_by_hypothesis(const reduction_view_t *v, int tile, compare_re
                         "(stride = blockDim.x / 2, then / 2 ...): with a block size that is not a "
                         "power of two, the odd element at some level is never added; use a power "
                         "of two (256)", b);
-    if (!near(v, v->expected) && is_sequential_float(v))
+    if (!near(v, v->expected) && is_sequential_float(v)) {
+        snprintf(r->hint_hidden, sizeof r->hint_hidden, "the result is a sequential float sum of "
+                 "the products (its error is above what a float tree reduction may make here): "
+                 "reduce in a tree in shared memory, so that each value passes through log2(n) "
+                 "additions, not n");
         return set_hint(r, HINT_HYPOTHESIS, "sequential-float",
                         "the result is a sequential float sum of the products (error %.3g, "
                         "above the %.3g a float tree reduction may make here): reduce in a tree "
                         "in shared memory, so that each value passes through log2(n) additions, "
                         "not n", fabs(v->sum - v->expected), v->tol);
+    }
     return 0;
 }
 
@@ -272,11 +310,14 @@ static int explain_by_block(const reduction_view_t *v, int tile, compare_result_
         return set_hint(r, HINT_BOUNDARY_WRONG, "",
                         "only the last, partial block's sum (partial[%ld]) is wrong: the loads "
                         "past n must add 0 (if (i < n) ... else 0)", first);
-    if (wrong > 0)
+    if (wrong > 0) {
+        snprintf(r->hint_hidden, sizeof r->hint_hidden, "%ld of %ld block sums are wrong, the "
+                 "first partial[%ld]", wrong, blocks, first);
         return set_hint(r, HINT_SOME_WRONG, "",
                         "%ld of %ld block sums are wrong, the first partial[%ld] (%.9g; its "
                         "elements give %.9g)", wrong, blocks, first, (double)v->partial[first],
                         products(v, first * tile, (first + 1) * tile));
+    }
     return 0;
 }
 
@@ -284,12 +325,16 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
 {
     if (explain_by_hypothesis(v, tile, r) || explain_by_block(v, tile, r))
         return;
+    const char *uncounted = v->count == (v->n + tile - 1) / tile
+                                ? "" : "; the returned count does not match the handout's "
+                                       "BLOCK_SIZE, so the blocks could not be checked one by one";
+    snprintf(r->hint_hidden, sizeof r->hint_hidden, "the sum is outside the tolerance; ruled out: "
+             "only block 0's sum, the tail dropped, a block size not a power of two, a "
+             "sequential float sum%s", uncounted);
     set_hint(r, HINT_ALL_WRONG, "",
              "the sum is %.9g, expected %.9g (tolerance %.3g); ruled out: only block 0's sum, "
              "the tail dropped, a block size not a power of two, a sequential float sum%s",
-             v->sum, v->expected, v->tol,
-             v->count == (v->n + tile - 1) / tile ? "" : "; the returned count does not match "
-             "the handout's BLOCK_SIZE, so the blocks could not be checked one by one");
+             v->sum, v->expected, v->tol, uncounted);
 }
 
 /* The summary line: the sum against the expected one. */
@@ -399,6 +444,9 @@ const lab_kind_t kind_reduction = {
     .flop = flop,
     .generate = generate,
     .verify = verify,
+    .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
+    .hidden_family_names = hidden_names,
+    .hidden_shape = hidden_shape,
     .compare = compare,
     .sanitize_tier = sanitize_tier,
     .rate_unit = "GB/s",

@@ -5,7 +5,9 @@
  * A failure is charged to the student only once the grader has shown it
  * works: the toolchain check before the build, the canary (canary.h) when
  * the student's file does not build or passes no dataset; else no grade.
- * Student code never runs in this process, and never sees expected outputs. */
+ * Besides the public datasets, the hidden ones (hidden_set.h), made at grade
+ * time from a secret. Student code never runs in this process, and never
+ * sees expected outputs. */
 #include "pipeline/grade.h"
 #include "kinds/kind.h"
 #include "build/build.h"
@@ -92,12 +94,16 @@ static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, con
         } else {
             passed = verdict_dataset(r, lab, run->backend, &msg, failure, sizeof failure);
         }
-        run->datasets_passed += passed;
+        if (r->job->hidden_index > 0)
+            run->hidden_passed += passed;
+        else
+            run->datasets_passed += passed;
         char name[128];
         job_test_name(r->job, name, sizeof name);
         test_result_t *t = grade_add_test(&run->grade, name, passed ? rule->points : 0,
                                           rule->points, passed, rule->visibility, sb_str(&msg));
         t->is_dataset = 1;
+        t->is_hidden = r->job->hidden_index > 0;
         snprintf(t->failure, sizeof t->failure, "%s", failure);
         sb_free(&msg);
     }
@@ -111,6 +117,7 @@ static void add_unrun_dataset_tests(grade_run_t *run, const ds_job_t *jobs, int 
         test_result_t *t = grade_add_test(&run->grade, name, 0, jobs[i].rule.points, 0,
                                           jobs[i].rule.visibility, NOT_COMPILED_MSG "\n");
         t->is_dataset = 1;
+        t->is_hidden = jobs[i].hidden_index > 0;
     }
 }
 
@@ -159,7 +166,7 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                                      check_evidence_t *e, strbuf_t *why, int *fault)
 {
     const lab_t *lab = &in->lab;
-    int n = in->nds;
+    int n = in->njobs;
     char scratch[PATH_MAX];
     snprintf(scratch, sizeof scratch, "%.4000s/emu-checks", run->scratch);
     if (mkdir_p(scratch, NULL, 0) != 0)
@@ -248,11 +255,11 @@ static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradin
     else if (!compiled)
         not_run = "does not compile";
     else if (run->backend == BACKEND_EMU)
-        gather_evidence(&e, runs, in->nds);
+        gather_evidence(&e, runs, in->njobs);
     else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL) {
         gpu_slot_t slot;
         gpu_enter(o, GPU_SHARED, &slot);
-        sanitize_on_gpu(&e, runs, in->nds, &in->lab);
+        sanitize_on_gpu(&e, runs, in->njobs, &in->lab);
         gpu_queue_leave(&slot);
     }
     const char *unearned =
@@ -286,14 +293,20 @@ static void record_facts(grade_run_t *run, const char *lab)
     grade_set_extra_text(g, "submission_file", run->student_file);
     grade_set_extra_number(g, "datasets_passed", run->datasets_passed);
     grade_set_extra_number(g, "datasets_total", run->datasets_total);
+    grade_set_extra_number(g, "hidden_passed", run->hidden_passed);
+    grade_set_extra_number(g, "hidden_total", run->hidden_total);
 }
 
 static void summarise(grade_run_t *run)
 {
     strbuf_t out = {0};
-    sb_appendf(&out, "%s: %d of %d datasets passed on the %s backend (%s). Score %g / %g.\n",
+    char hidden[64] = "";
+    if (run->hidden_total > 0)
+        snprintf(hidden, sizeof hidden, " and %d of %d hidden datasets", run->hidden_passed,
+                 run->hidden_total);
+    sb_appendf(&out, "%s: %d of %d datasets%s passed on the %s backend (%s). Score %g / %g.\n",
                run->student_file[0] ? run->student_file : "submission", run->datasets_passed,
-               run->datasets_total, backend_name(run->backend), run->backend_why,
+               run->datasets_total, hidden, backend_name(run->backend), run->backend_why,
                grade_score(&run->grade), grade_max_score(&run->grade));
     sb_appendf(&out, "%s\n", sandbox_description());
     if (run->cannot_grade)
@@ -377,9 +390,10 @@ static int add_performance_test(const grade_opts_t *o, grade_run_t *run,
                    rule->points);
     else if (!in->lab.has_timing)
         sb_append(&msg, "not run: the lab has no timing program (lab.json \"timing\")\n");
-    else if (run->datasets_passed < run->datasets_total)
+    else if (run->datasets_passed < run->datasets_total || run->hidden_passed < run->hidden_total)
         sb_appendf(&msg, "not scored: the output must be right on every dataset first (%d of %d "
-                         "pass)\n", run->datasets_passed, run->datasets_total);
+                         "pass, and %d of %d hidden ones)\n", run->datasets_passed,
+                   run->datasets_total, run->hidden_passed, run->hidden_total);
     else
         score = time_on_gpu(o, run, in, &msg, &ok, &fault);
     /* where it cannot be earned it is 0 of 0 and, for Gradescope, not a failure */
@@ -449,8 +463,9 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                               const ds_job_t *jobs, const build_result_t *br)
 {
     run->datasets_total = in->nds;
+    run->hidden_total = in->hidden.n;
     if (!br->ok) {
-        add_unrun_dataset_tests(run, jobs, in->nds);
+        add_unrun_dataset_tests(run, jobs, in->njobs);
         return NULL;
     }
     /* grouped: one process (one CUDA context) for every dataset; the emulator
@@ -470,9 +485,9 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     gpu_slot_t slot;
     gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
     how.not_after = budget_ends(how.budget_s); /* waiting in the queue is not the student's */
-    ds_run_t *runs = runs_execute(jobs, in->nds, &how);
+    ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
     gpu_queue_leave(&slot);
-    add_dataset_tests(run, runs, in->nds, &in->lab);
+    add_dataset_tests(run, runs, in->njobs, &in->lab);
     return runs;
 }
 
@@ -496,7 +511,9 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         return -1;
     build_result_t br = {0};
     if (choose_backend(o, run) != 0 || check_toolchains(o, run, &in) != 0 ||
-        make_scratch(run) != 0 || build_student(o, run, &in, &br) != 0) {
+        make_scratch(run) != 0 ||
+        load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
+        build_student(o, run, &in, &br) != 0) {
         if (run->scratch[0])
             rm_rf(run->scratch);
         run->scratch[0] = '\0';
@@ -505,7 +522,8 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         return -1;
     }
     run->budget_s = o->budget_s > 0 ? o->budget_s : in.rub.budget_s;
-    ds_job_t *jobs = jobs_load(in.refs, in.nds, &in.lab, &in.rub);
+    ds_job_t *jobs = jobs_append_hidden(jobs_load(in.refs, in.nds, &in.lab, &in.rub), in.nds,
+                                        in.hidden.refs, in.hidden.n, &in.lab, &in.rub);
     t[1] = now_seconds();
     ds_run_t *runs = run_datasets(o, run, &in, jobs, &br);
     t[2] = now_seconds();
@@ -516,8 +534,8 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     t[3] = now_seconds();
     fault = fault || add_performance_test(o, run, &in, br.ok) != 0;
     t[4] = now_seconds();
-    runs_free(runs, in.nds);
-    jobs_free(jobs, in.nds);
+    runs_free(runs, in.njobs);
+    jobs_free(jobs, in.njobs);
     build_result_free(&br);
     free_inputs(&in);
     if (!o->keep_scratch) {

@@ -16,7 +16,8 @@ typedef struct {
     backend_t backend;             /* resolved */
     char backend_why[160];
     char student_file[PATH_MAX];   /* the file that was graded ("" if none found) */
-    int datasets_passed, datasets_total;
+    int datasets_passed, datasets_total; /* the public datasets */
+    int hidden_passed, hidden_total;     /* the hidden ones (hidden_set.h) */
     int cannot_grade;              /* 1: the grader could not (fully) grade: exit 2 */
     char error[4096];              /* why, when cannot_grade */
     char scratch[PATH_MAX];        /* kept folder, when keep_scratch */

@@ -1,6 +1,6 @@
 /* grade_inputs.c - what a grading reads before it builds anything: the lab
- * manifest, the rubric and the list of datasets; and the canary (canary.h)
- * of those inputs. */
+ * manifest, the rubric and the list of datasets (the hidden set once the
+ * scratch folder is there); and the canary (canary.h) of those inputs. */
 #include "pipeline/grade_inputs.h"
 #include "pipeline/datasets_made.h"
 
@@ -29,6 +29,16 @@ int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t e
         rubric_free(&in->rub);
         return -1;
     }
+    in->njobs = in->nds;
+    return 0;
+}
+
+int load_hidden(const grade_opts_t *o, grading_inputs_t *in, const char *scratch, char *err,
+                size_t errlen)
+{
+    if (hidden_set_prepare(o, &in->lab, &in->rub, scratch, &in->hidden, err, errlen) != 0)
+        return -1;
+    in->njobs = in->nds + in->hidden.n;
     return 0;
 }
 
@@ -36,6 +46,7 @@ void free_inputs(grading_inputs_t *in)
 {
     free(in->refs);
     rubric_free(&in->rub);
+    hidden_set_remove(&in->hidden);
 }
 
 int rubric_has_checks(const lab_rubric_t *rub)

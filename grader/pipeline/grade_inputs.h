@@ -11,17 +11,25 @@
 #include "pipeline/grade_opts.h"
 #include "course/lab.h"
 #include "course/rubric.h"
+#include "pipeline/hidden_set.h"
 
 typedef struct {
     lab_t lab;
     lab_rubric_t rub;
-    dataset_ref_t *refs;
+    dataset_ref_t *refs; /* the public datasets */
     int nds;
+    hidden_set_t hidden; /* the hidden ones (load_hidden) */
+    int njobs;           /* both: nds + hidden.n */
 } grading_inputs_t;
 
 /* Loads the lab, the rubric (o->rubric_path or <root>/rubric.json) and the
  * list of datasets (o->datasets_dir or the lab's). err says what failed. */
 int load_inputs(const grade_opts_t *o, grading_inputs_t *in, char *err, size_t errlen);
+/* Makes (or takes the batch's) hidden set next to the scratch folder and
+ * counts it in njobs. */
+int load_hidden(const grade_opts_t *o, grading_inputs_t *in, const char *scratch, char *err,
+                size_t errlen);
+/* Frees them, the hidden set's folder included. */
 void free_inputs(grading_inputs_t *in);
 
 /* The rubric scores at least one check. */

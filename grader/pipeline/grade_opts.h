@@ -29,6 +29,10 @@ typedef struct {
     const char *gpu_queue;     /* folder of the per-GPU timing queues (gpuqueue.h); NULL: none */
     int gpu_index;             /* whose queue this run joins (batch: the GPU it was given) */
     dataset_runs_t dataset_runs; /* grouped or separate dataset runs (runs.h) */
+    const char *hidden_seed;    /* --hidden-seed FILE: the hidden datasets' secret
+                                 * (NULL: $CUGRADE_HIDDEN_SEED_FILE, else the checkout's) */
+    const char *hidden_set_dir; /* --hidden-set DIR: a hidden set made once by cugrade batch
+                                 * (NULL: made from the secret for this grading) */
 } grade_opts_t;
 
 #endif

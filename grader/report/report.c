@@ -2,10 +2,11 @@
  *
  * The short report (the default) groups what repeats: the datasets that
  * fail the same way (verdict.h's failure key) are one block, with the
- * datasets it covers ("4, 6, 8–14 (7 datasets)"), the first of them's
- * details (the hint, the first mismatches, one error map) and nothing of
- * the others; the passing datasets are one line; consecutive tests with the
- * same verdict and message (checks not run, checks passed) share a line.
+ * datasets it covers, public and hidden ("datasets 4, 6, 8–14 and hidden 2
+ * (8 datasets)"), the first of them's details (the hint, the first
+ * mismatches, one error map) and nothing of the others; the passing datasets
+ * are one line; consecutive tests with the same verdict and message (checks
+ * not run, checks passed) share a line.
  * Text is wrapped to the terminal (80 columns when it is not one). The
  * verbose report is the per-test listing. results.json and the HTML page
  * keep every dataset's full detail either way. */
@@ -249,10 +250,15 @@ static void print_test(const out_t *o, const test_result_t *t, int *map_shown)
 
 /* ---- the short report ------------------------------------------------------------------- */
 
-/* The dataset's id from its test name, "dataset 4 (100x128x64)" -> "4". */
+/* The dataset's id from its test name, "dataset 4 (100x128x64)" -> "4",
+ * "hidden dataset 2 (1x1x1)" -> "2". */
 static void dataset_id(const test_result_t *t, char *id, size_t len)
 {
-    const char *s = strncmp(t->name, "dataset ", 8) == 0 ? t->name + 8 : t->name;
+    const char *s = t->name;
+    if (strncmp(s, "hidden ", 7) == 0)
+        s += 7;
+    if (strncmp(s, "dataset ", 8) == 0)
+        s += 8;
     size_t n = strcspn(s, " ");
     snprintf(id, len, "%.*s", (int)n, s);
 }
@@ -264,8 +270,8 @@ static int numeric_id(const char *id, long *out)
     return *id && !*end;
 }
 
-/* "4, 6, 8–14 (7 datasets)" of the tests picked[0..n). */
-static void dataset_list(const grade_t *g, const int *picked, int n, int all, strbuf_t *sb)
+/* "4, 6, 8–14" of the tests picked[0..n). */
+static void id_ranges(const grade_t *g, const int *picked, int n, strbuf_t *sb)
 {
     for (int i = 0; i < n;) {
         char first[64], id[64];
@@ -287,10 +293,34 @@ static void dataset_list(const grade_t *g, const int *picked, int n, int all, st
             i++;
         }
     }
+}
+
+/* "datasets 4, 6, 8–14 and hidden 2, 5 (9 datasets)" of the tests
+ * picked[0..n): the public ones, then the hidden ones. */
+static void dataset_list(const grade_t *g, const int *picked, int n, int all, strbuf_t *sb)
+{
+    int *pub = malloc(sizeof *pub * (size_t)n), *hid = malloc(sizeof *hid * (size_t)n);
+    int npub = 0, nhid = 0;
+    for (int i = 0; pub && hid && i < n; i++) {
+        if (g->tests[picked[i]].is_hidden)
+            hid[nhid++] = picked[i];
+        else
+            pub[npub++] = picked[i];
+    }
+    if (npub > 0) {
+        sb_append(sb, "datasets ");
+        id_ranges(g, pub, npub, sb);
+    }
+    if (nhid > 0) {
+        sb_append(sb, npub ? " and hidden " : "hidden datasets ");
+        id_ranges(g, hid, nhid, sb);
+    }
     if (all)
         sb_appendf(sb, " (all %d)", n);
     else
         sb_appendf(sb, " (%d dataset%s)", n, n == 1 ? "" : "s");
+    free(pub);
+    free(hid);
 }
 
 /* One block: the datasets of one failure (or every passing one). */
@@ -305,7 +335,6 @@ static void print_dataset_block(const out_t *o, const grade_t *g, const int *pic
     if (n == 1) {
         sb_append(&what, first->name);
     } else {
-        sb_append(&what, "datasets ");
         dataset_list(g, picked, n, n == ndatasets, &what);
     }
     print_verdict_head(o, first, score, max, sb_str(&what));
@@ -330,8 +359,9 @@ static const char *failure_of(const test_result_t *t)
     return t->failure[0] ? t->failure : t->output ? t->output : "";
 }
 
-/* Every dataset test: the failing ones in blocks by failure (in the order
- * they first fail), then the passing ones on one line. */
+/* Every dataset test, public and hidden: the failing ones in blocks by
+ * failure (in the order they first fail), then the passing ones on one
+ * line. */
 static void print_datasets(const out_t *o, const grade_t *g)
 {
     int n = 0;
@@ -446,8 +476,11 @@ void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_
         fprintf(to, "\n  %d test%s not run: the submission does not compile.\n", not_run,
                 not_run == 1 ? "" : "s");
     double score = grade_score(&run->grade), max = grade_max_score(&run->grade);
-    fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets passed, %.1f s)\n", p->bold, score, max,
-            p->reset, run->datasets_passed, run->datasets_total, run->grade.execution_time);
+    fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets", p->bold, score, max, p->reset,
+            run->datasets_passed, run->datasets_total);
+    if (run->hidden_total > 0)
+        fprintf(to, " and %d of %d hidden ones", run->hidden_passed, run->hidden_total);
+    fprintf(to, " passed, %.1f s)\n", run->grade.execution_time);
     if (run->cannot_grade)
         fprintf(to, "  %scugrade could not grade everything:%s %s\n", p->red, p->reset, run->error);
 }

@@ -41,6 +41,25 @@ ds_job_t *jobs_load(const dataset_ref_t *refs, int n, const lab_t *lab, const la
     return jobs;
 }
 
+ds_job_t *jobs_append_hidden(ds_job_t *jobs, int n, const dataset_ref_t *refs, int nhidden,
+                             const lab_t *lab, const lab_rubric_t *rub)
+{
+    if (nhidden <= 0)
+        return jobs;
+    jobs = realloc(jobs, (size_t)(n + nhidden) * sizeof *jobs);
+    memset(jobs + n, 0, (size_t)nhidden * sizeof *jobs);
+    for (int i = 0; i < nhidden; i++) {
+        ds_job_t *j = &jobs[n + i];
+        j->ref = refs[i];
+        j->hidden_index = i + 1;
+        j->rule = rubric_hidden_rule(rub, n);
+        if (!(j->rule.time_limit_s > 0))
+            j->rule.time_limit_s = lab->time_limit_s;
+        load_job(j, lab);
+    }
+    return jobs;
+}
+
 void jobs_free(ds_job_t *jobs, int n)
 {
     for (int i = 0; jobs && i < n; i++)
@@ -50,7 +69,9 @@ void jobs_free(ds_job_t *jobs, int n)
 
 void job_test_name(const ds_job_t *j, char *buf, size_t len)
 {
-    if (j->shape[0])
+    if (j->hidden_index > 0)
+        snprintf(buf, len, "hidden dataset %d (%.40s)", j->hidden_index, j->shape);
+    else if (j->shape[0])
         snprintf(buf, len, "dataset %.60s (%.40s)", j->ref.name, j->shape);
     else
         snprintf(buf, len, "dataset %s", j->ref.name);

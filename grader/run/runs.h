@@ -24,6 +24,7 @@ typedef struct {
     char shape[64];       /* "417x210x519" */
     double flop;          /* the arithmetic work (the lab kind's flop(): 2*M*N*K for matmul) */
     dataset_rule_t rule;  /* points, visibility, time limit */
+    int hidden_index;     /* > 0: hidden dataset K of the grading (pipeline/hidden_set.h) */
 } ds_job_t;
 
 typedef struct {
@@ -43,8 +44,12 @@ typedef struct {
 
 /* Loads every dataset (a failure is kept in the job, not fatal) and its rule. */
 ds_job_t *jobs_load(const dataset_ref_t *refs, int n, const lab_t *lab, const lab_rubric_t *rub);
+/* jobs (n of them) and, after them, the hidden datasets refs[0..nhidden)
+ * with the rubric's hidden rule (realloc'd; hidden_index 1..nhidden). */
+ds_job_t *jobs_append_hidden(ds_job_t *jobs, int n, const dataset_ref_t *refs, int nhidden,
+                             const lab_t *lab, const lab_rubric_t *rub);
 void jobs_free(ds_job_t *jobs, int n);
-/* "dataset 12 (417x210x519)" */
+/* "dataset 12 (417x210x519)", "hidden dataset 3 (33x31x65)" */
 void job_test_name(const ds_job_t *j, char *buf, size_t len);
 
 /* How to run a program on the datasets. */

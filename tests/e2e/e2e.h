@@ -1,12 +1,16 @@
 /* e2e.h - helpers of the end-to-end tests: run bin/cugrade as a child
  * process (as a TA would), read back its results.json with json-c, and make
- * small dataset folders with the project's own generator. Runs from the
- * repository root. */
+ * small dataset folders with the project's own generator. Every grading of
+ * the tests gets its hidden datasets from the committed secret
+ * tests/fixtures/hidden/seed (CUGRADE_HIDDEN_SEED_FILE, set when the test
+ * program starts), so they are the same on every run and no test makes a
+ * .cugrade/hidden-seed. Runs from the repository root. */
 #ifndef CUGRADE_E2E_H
 #define CUGRADE_E2E_H
 
 #include <criterion/criterion.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,15 @@
 #include "util/util.h"
 
 #define SUB "tests/submissions/lab3/"
+#define HIDDEN_SEED "tests/fixtures/hidden/seed"
+#define OTHER_HIDDEN_SEED "tests/fixtures/hidden/other-seed"
+
+__attribute__((constructor)) static void use_the_tests_hidden_seed(void)
+{
+    char path[PATH_MAX];
+    if (realpath(HIDDEN_SEED, path))
+        setenv("CUGRADE_HIDDEN_SEED_FILE", path, 1);
+}
 
 typedef struct {
     run_result_t run;

@@ -1,9 +1,11 @@
 /* lab_case.h - one-mistake submissions as data, for the end-to-end tests of
  * a lab (test_lab2.c, test_dotprod.c): a case names a submission, the score
  * it must get, the datasets that pass, the failure key (extra_data.failure)
- * and a line of output every other dataset must show, and notes for the
- * datasets that fail otherwise or say more. grade_case grades it once on the
- * emu backend and checks all of that. Runs from the repository root. */
+ * and a line of output every other dataset must show, notes for the
+ * datasets that fail otherwise or say more, and how many of the hidden
+ * datasets (made from the tests' secret, e2e.h) pass. grade_case grades it
+ * once on the emu backend and checks all of that. Runs from the repository
+ * root. */
 #ifndef CUGRADE_LAB_CASE_H
 #define CUGRADE_LAB_CASE_H
 
@@ -19,6 +21,8 @@ typedef struct {
     const char *dir;         /* of its submissions, ending in '/' */
     int ndatasets;
     double points_per_dataset;
+    int nhidden;             /* hidden datasets (the rubric's "hidden.count") */
+    double hidden_points;    /* each */
 } lab_suite_t;
 
 /* What one dataset's verdict says beyond the case's default. */
@@ -36,6 +40,7 @@ typedef struct {
     const char *failure;                 /* every other dataset's failure key... */
     const char *text;                    /* ...and a line of its output */
     note_t notes[CASE_MAX_NOTES];        /* datasets that fail otherwise or say more; ends at a 0 one */
+    int hidden_passed;                   /* the hidden datasets that pass (their points are in score) */
 } lab_case_t;
 
 /* Grades SUBMISSION as the suite's lab (e2e.h's grade() is lab 3's; a later --lab wins). */
@@ -131,6 +136,9 @@ static inline graded_t grade_case(const lab_suite_t *s, const lab_case_t *c)
     cr_expect_eq((int)num(extra, "datasets_passed"), count_passing(c), "%s: %d datasets passed",
                  c->file, (int)num(extra, "datasets_passed"));
     cr_expect_eq((int)num(extra, "datasets_total"), s->ndatasets);
+    cr_expect_eq((int)num(extra, "hidden_passed"), c->hidden_passed, "%s: %d hidden datasets passed",
+                 c->file, (int)num(extra, "hidden_passed"));
+    cr_expect_eq((int)num(extra, "hidden_total"), s->nhidden);
     cr_expect_float_eq(num(g.json, "score"), c->score, 1e-9, "%s: score %g, want %g", c->file,
                        num(g.json, "score"), c->score);
     cr_expect(passed(test_named(&g, "compiles")), "%s does not compile", c->file);

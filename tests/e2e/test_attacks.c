@@ -27,7 +27,8 @@ static void prepare(attack_t *a, int objcheck)
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(a->datasets, shapes);
     write_text(a->rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                          " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5}}}}");
+                          " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5},"
+                          " \"hidden\": {\"count\": 0}}}}");
     a->env[0] = objcheck ? NULL : "CUGRADE_OBJCHECK=off";
     a->env[1] = NULL;
     if (!objcheck && !sandbox_available())

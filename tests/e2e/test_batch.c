@@ -1,10 +1,11 @@
 /* test_batch.c - end to end: `cugrade batch` grades a small synthetic class
  * on the CPU emulator (reference, integer-division grid, compile error, host
- * segfault), writes the per-student and class files, skips unchanged work on
- * --resume, regrades with --only, survives a kill -9 halfway, and stops
- * before grading anyone when the setup is broken. Also the
- * SHA-256 test vectors its resume hashes rely on. Runs from the repository
- * root. */
+ * segfault) on two datasets and two hidden ones (made once for the batch),
+ * writes the per-student and class files, skips unchanged work on --resume
+ * (but regrades everyone under a new hidden datasets' secret), regrades with
+ * --only, survives a kill -9 halfway, and stops before grading anyone when
+ * the setup is broken. Also the SHA-256 test vectors its resume hashes rely
+ * on. Runs from the repository root. */
 #include "e2e.h"
 #include "util/sha256.h"
 
@@ -20,14 +21,16 @@ static const char *const students[NSTUDENTS][2] = {
     {"carol", SUB "compile_error.cu"},      {"dave", SUB "host_segfault.cu"},
     {"erin", "reference/lab3/matmul.cu"},  {"frank", SUB "intdiv_grid.cu"}};
 
+/* the hidden datasets' shapes are the tests' secret's (e2e.h) */
 static const char *const expected_gradebook =
-    "id,total,max,compiles,dataset 0 (16x16x16),dataset 1 (33x17x9)\n"
-    "alice,2,2,0,1,1\n"
-    "bob,1,2,0,1,0\n"
-    "carol,0,2,0,0,0\n"
-    "dave,0,2,0,0,0\n"
-    "erin,2,2,0,1,1\n"
-    "frank,1,2,0,1,0\n";
+    "id,total,max,compiles,dataset 0 (16x16x16),dataset 1 (33x17x9),hidden dataset 1 (1x1x1),"
+    "hidden dataset 2 (1x22x171)\n"
+    "alice,4,4,0,1,1,1,1\n"
+    "bob,1,4,0,1,0,0,0\n"
+    "carol,0,4,0,0,0,0,0\n"
+    "dave,0,4,0,0,0,0,0\n"
+    "erin,4,4,0,1,1,1,1\n"
+    "frank,1,4,0,1,0,0,0\n";
 
 typedef struct {
     char dir[64];       /* everything of one test */
@@ -68,7 +71,8 @@ static class_t make_class(void)
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(c.datasets, shapes);
     write_text(c.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20}}}}");
+                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                         " \"hidden\": {\"count\": 2}}}}");
     return c;
 }
 
@@ -164,7 +168,7 @@ Test(batch, grades_every_student_and_writes_the_class_files, .timeout = 300)
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_log_info("synthetic class of %d graded in %.2f s", NSTUDENTS, took);
     cr_assert(strstr(r.output, "[6/6] "), "%s", r.output);
-    cr_assert(strstr(r.output, "alice  2/2  "), "%s", r.output);
+    cr_assert(strstr(r.output, "alice  4/4  "), "%s", r.output);
     cr_assert(strstr(r.output, "1 did not compile, 0 timed out, 1 crashed"), "%s", r.output);
     cr_assert_null(strstr(r.output, ".hidden"));
     for (int i = 0; i < NSTUDENTS; i++) {
@@ -176,7 +180,7 @@ Test(batch, grades_every_student_and_writes_the_class_files, .timeout = 300)
     }
     json_object *ref = results_of(out, "alice"), *ce = results_of(out, "carol");
     json_object *intdiv = results_of(out, "bob");
-    cr_assert_float_eq(num(ref, "score"), 2.0, 1e-9);
+    cr_assert_float_eq(num(ref, "score"), 4.0, 1e-9);
     cr_assert_float_eq(num(intdiv, "score"), 1.0, 1e-9);
     cr_assert_float_eq(num(ce, "score"), 0.0, 1e-9);
     json_object *tests;
@@ -198,11 +202,11 @@ Test(batch, grades_every_student_and_writes_the_class_files, .timeout = 300)
     cr_assert_float_eq(num(sum, "did_not_compile"), 1, 1e-9);
     cr_assert_float_eq(num(sum, "crashed"), 1, 1e-9);
     cr_assert(json_object_object_get_ex(sum, "total", &total));
-    cr_assert_float_eq(num(total, "mean"), 1.0, 1e-9);
+    cr_assert_float_eq(num(total, "mean"), 10.0 / 6, 1e-9);
     cr_assert_float_eq(num(total, "median"), 1.0, 1e-9);
     cr_assert(json_object_object_get_ex(total, "histogram", &hist));
     cr_assert_eq(json_object_get_int(json_object_array_get_idx(hist, 0)), 2);
-    cr_assert_eq(json_object_get_int(json_object_array_get_idx(hist, 5)), 2);
+    cr_assert_eq(json_object_get_int(json_object_array_get_idx(hist, 2)), 2);
     cr_assert_eq(json_object_get_int(json_object_array_get_idx(hist, 9)), 2);
     json_object_put(sum);
     run_result_free(&r);
@@ -237,7 +241,7 @@ Test(batch, resume_regrades_nothing_unchanged_and_exactly_the_edited_student, .t
     r = batch(&c, out, resume);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert(strstr(r.output, "1 to grade, 5 unchanged"), "%s", r.output);
-    cr_assert(strstr(r.output, "[1/1] bob  1/2"), "%s", r.output);
+    cr_assert(strstr(r.output, "[1/1] bob  1/4"), "%s", r.output);
     for (int i = 0; i < NSTUDENTS; i++)
         if (strcmp(students[i][0], "bob") != 0)
             cr_expect_eq(mtime_ns(out, students[i][0]), before[i], "%s regraded", students[i][0]);
@@ -259,7 +263,7 @@ Test(batch, only_regrades_the_chosen_student_and_keeps_the_gradebook_whole, .tim
     const char *only[] = {"--only", "dave", NULL};
     run_result_t r = batch(&c, out, only);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "[1/1] dave  0/2"), "%s", r.output);
+    cr_assert(strstr(r.output, "[1/1] dave  0/4"), "%s", r.output);
     cr_expect_eq(mtime_ns(out, "alice"), alice);
     cr_expect_neq(mtime_ns(out, "dave"), dave);
     char *csv = slurp(out, "gradebook.csv");
@@ -366,6 +370,56 @@ Test(batch, a_submission_that_cannot_be_graded_still_gets_a_row, .timeout = 300)
     json_object_put(j);
     char *csv = slurp(out, "gradebook.csv");
     cr_assert_str_eq(csv, "id,total,max,grading\nalice,0,0,0\n");
+    free(csv);
+    run_result_free(&r);
+    rm_rf(c.dir);
+}
+
+/* The hidden datasets are made once, in a private folder the batch removes
+ * when it is done, and every student is graded on the same ones. */
+Test(batch, the_hidden_datasets_are_made_once_for_the_class, .timeout = 300)
+{
+    class_t c = make_class();
+    char out[128], dir[PATH_MAX];
+    results_dir(&c, "results", out, sizeof out);
+    run_result_t r = batch(&c, out, NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    const char *line = strstr(r.output, "cugrade batch: 2 hidden datasets, made once for every "
+                                        "submission in ");
+    cr_assert_not_null(line, "%s", r.output);
+    line += strlen("cugrade batch: 2 hidden datasets, made once for every submission in ");
+    snprintf(dir, sizeof dir, "%.*s", (int)strcspn(line, " "), line);
+    cr_expect(!is_dir(dir), "%s is still there after the batch", dir);
+    for (int i = 0; i < NSTUDENTS; i++) {
+        json_object *j = results_of(out, students[i][0]), *extra;
+        cr_assert(json_object_object_get_ex(j, "extra_data", &extra));
+        cr_expect_float_eq(num(extra, "hidden_total"), 2, 1e-9, "%s", students[i][0]);
+        json_object_put(j);
+    }
+    run_result_free(&r);
+    rm_rf(c.dir);
+}
+
+/* The secret is part of every submission's inputs: a new one (new hidden
+ * datasets) regrades everyone on --resume. */
+Test(batch, a_new_hidden_datasets_secret_regrades_everyone, .timeout = 300)
+{
+    class_t c = make_class();
+    char out[128];
+    results_dir(&c, "results", out, sizeof out);
+    grade_class(&c, out);
+    const char *resume[] = {"--resume", NULL};
+    run_result_t r = batch(&c, out, resume);
+    cr_assert(strstr(r.output, "0 to grade, 6 unchanged (skipped)"), "%s", r.output);
+    run_result_free(&r);
+    const char *other[] = {"--resume", "--hidden-seed", OTHER_HIDDEN_SEED, NULL};
+    r = batch(&c, out, other);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "6 to grade, 0 unchanged (skipped)"), "%s", r.output);
+    char *csv = slurp(out, "gradebook.csv");
+    cr_expect_str_neq(csv, expected_gradebook, "the other secret's hidden datasets");
+    cr_expect(strstr(csv, "hidden dataset 1 (1x1x1),hidden dataset 2 ("), "%s", csv);
+    cr_expect(strstr(csv, "\nalice,4,4,0,1,1,1,1\n"), "%s", csv);
     free(csv);
     run_result_free(&r);
     rm_rf(c.dir);

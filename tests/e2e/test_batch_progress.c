@@ -35,7 +35,8 @@ static klass_t make_klass(const char *rubric_datasets)
     make_datasets(k.datasets, shapes);
     snprintf(text, sizeof text,
              "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-             " \"points\": 0}, \"datasets\": %s}}}", rubric_datasets);
+             " \"points\": 0}, \"datasets\": %s, \"hidden\": {\"count\": 0}}}}",
+             rubric_datasets);
     write_text(k.rubric, text);
     return k;
 }

@@ -11,10 +11,13 @@
 #define SUBD "tests/submissions/dotprod/"
 #define NDATASETS 9
 #define POINTS_PER_DATASET 4.0
+#define NHIDDEN 8
+#define HIDDEN_POINTS 2.5 /* each hidden dataset (rubric.json "hidden") */
 #define CHECK_POINTS 4.0 /* race-free, barriers-uniform, memory-safe, uses-shared-memory */
-#define FULL_MARKS (NDATASETS * POINTS_PER_DATASET + 4 * CHECK_POINTS)
+#define FULL_MARKS (NDATASETS * POINTS_PER_DATASET + 4 * CHECK_POINTS + NHIDDEN * HIDDEN_POINTS)
 
-static const lab_suite_t dotprod = {"dotprod", SUBD, NDATASETS, POINTS_PER_DATASET};
+static const lab_suite_t dotprod = {"dotprod", SUBD, NDATASETS, POINTS_PER_DATASET, NHIDDEN,
+                                    HIDDEN_POINTS};
 
 static void expect_all_checks(const graded_t *g, int pass)
 {
@@ -30,7 +33,7 @@ Test(dotprod, reference_gets_full_marks, .timeout = 240)
 {
     graded_t g = grade_lab(&dotprod, "reference", 1);
     expect_every_test_passes(&g, "reference", FULL_MARKS);
-    cr_expect(strstr(g.run.output, "Score: 52 / 52"), "%s", g.run.output);
+    cr_expect(strstr(g.run.output, "Score: 72 / 72"), "%s", g.run.output);
     json_object *extra;
     cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
     cr_expect_str_eq(str(extra, "submission_file"), "reference/dotprod/dotprod.cu");
@@ -54,7 +57,8 @@ Test(dotprod, stub_compiles_and_writes_no_partial_sum, .timeout = 240)
         "holds the NaN poison; does it launch the kernel",
         {{0, NULL, "FAILED: the one partial sum returned was never written"}},
     };
-    static const lab_suite_t student = {"dotprod", "student", NDATASETS, POINTS_PER_DATASET};
+    static const lab_suite_t student = {"dotprod", "student", NDATASETS, POINTS_PER_DATASET,
+                                        NHIDDEN, HIDDEN_POINTS};
     graded_t g = grade_case(&student, &stub);
     json_object *extra;
     cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
@@ -77,7 +81,7 @@ Test(dotprod, grid_stride_loop_then_tree_passes, .timeout = 240)
  * elements that is right; at 257 it is also what a grid rounded down gives,
  * and the hint names both. */
 static const lab_case_t block0_only = {
-    "block0_only.cu", 1, 3 * POINTS_PER_DATASET + 4 * CHECK_POINTS,
+    "block0_only.cu", 1, 3 * POINTS_PER_DATASET + 4 * CHECK_POINTS + 3 * HIDDEN_POINTS,
     {0, 1, 2, -1},
     "hypothesis:block0-only",
     "hint: the result is block 0's sum alone (the first 256 products): the launch function "
@@ -86,6 +90,7 @@ static const lab_case_t block0_only = {
       "hint: the result is the sum of the first 256 products only: either the launch function "
       "returned 1 (it must return the number of blocks), or the grid is n / 256 rounded down"},
      {4, NULL, "FAILED: the one partial sum returned is "}},
+    .hidden_passed = 3, /* n = 1, 43, 127: one block */
 };
 
 Test(dotprod, block0_only_names_the_count, .timeout = 240)
@@ -124,7 +129,7 @@ Test(dotprod, tail_dropped_names_the_rounded_down_grid, .timeout = 240)
 
 /* BLOCK_SIZE 200 under a tree written for powers of two: only the sums tell */
 static const lab_case_t non_pow2_block = {
-    "non_pow2_block.cu", 1, POINTS_PER_DATASET + 4 * CHECK_POINTS,
+    "non_pow2_block.cu", 1, POINTS_PER_DATASET + 4 * CHECK_POINTS + HIDDEN_POINTS,
     {0, -1},
     "hypothesis:block-not-power-of-two",
     "hint: the result is what blocks of 200 threads give under the halving tree (stride = "
@@ -132,6 +137,7 @@ static const lab_case_t non_pow2_block = {
     "element at some level is never added; use a power of two (256)",
     {{8, NULL, "FAILED: the partial sums add up to 42951223, expected 67114232 (error 2.42e+07, "
                "tolerance 108)"}},
+    .hidden_passed = 1, /* n = 1 */
 };
 
 Test(dotprod, non_power_of_two_block_is_named, .timeout = 240)
@@ -144,12 +150,13 @@ Test(dotprod, non_power_of_two_block_is_named, .timeout = 240)
 /* One thread sums everything in a float: right up to 2^20 + 3 (signed
  * values), 1.5e6 off at 2^24 + 1 (one sign) against the tree's 108. */
 static const lab_case_t sequential_sum = {
-    "sequential_sum.cu", 1, 8 * POINTS_PER_DATASET + 3 * CHECK_POINTS,
+    "sequential_sum.cu", 1, 8 * POINTS_PER_DATASET + 3 * CHECK_POINTS + 7 * HIDDEN_POINTS,
     {0, 1, 2, 3, 4, 5, 6, 7, -1},
     "hypothesis:sequential-float",
     "hint: the result is a sequential float sum of the products (error 1.5e+06, above the 108 a "
     "float tree reduction may make here): reduce in a tree in shared memory",
     {{0}},
+    .hidden_passed = 7, /* all but n = 15612, where its error is above the tree's bound */
 };
 
 Test(dotprod, sequential_float_sum_fails_at_two_to_the_24, .timeout = 240)
@@ -165,11 +172,12 @@ Test(dotprod, sequential_float_sum_fails_at_two_to_the_24, .timeout = 240)
 /* atomicAdd of every product into partial[0]: on the emulator the atomics
  * run in index order, the same float chain as sequential_sum.cu */
 static const lab_case_t atomic_global = {
-    "atomic_global.cu", 1, 8 * POINTS_PER_DATASET + 3 * CHECK_POINTS,
+    "atomic_global.cu", 1, 8 * POINTS_PER_DATASET + 3 * CHECK_POINTS + 7 * HIDDEN_POINTS,
     {0, 1, 2, 3, 4, 5, 6, 7, -1},
     "hypothesis:sequential-float",
     "hint: the result is a sequential float sum of the products",
     {{0}},
+    .hidden_passed = 7, /* all but n = 15612, as sequential_sum.cu */
 };
 
 Test(dotprod, global_atomics_are_a_sequential_sum_without_shared_memory, .timeout = 240)
@@ -184,11 +192,12 @@ Test(dotprod, global_atomics_are_a_sequential_sum_without_shared_memory, .timeou
 /* No barrier in the tree loop: the emulator's race explains every wrong
  * sum, and the output's pattern is not used for a hint. */
 static const lab_case_t missing_barrier = {
-    "missing_barrier.cu", 1, POINTS_PER_DATASET + 3 * CHECK_POINTS,
+    "missing_barrier.cu", 1, POINTS_PER_DATASET + 3 * CHECK_POINTS + HIDDEN_POINTS,
     {0, -1},
     "wrong-with:race",
     "likely cause: a shared-memory race (below): the results depend on the order threads run in",
     {{0}},
+    .hidden_passed = 1, /* n = 1 */
 };
 
 Test(dotprod, missing_barrier_in_the_tree_is_a_race, .timeout = 240)

@@ -18,7 +18,9 @@ Test(e2e, reference_gets_full_marks_on_every_shipped_dataset, .timeout = 300)
     for (size_t i = 0; i < json_object_array_length(tests); i++)
         max += num(json_object_array_get_idx(tests, i), "max_score");
     cr_assert_float_eq(num(g.json, "score"), max, 1e-9);
-    cr_assert(strstr(g.run.output, "Score: 90 / 90"), "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "Score: 110 / 110"), "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "(20 of 20 datasets and 8 of 8 hidden ones passed"), "%s",
+              g.run.output);
     json_object *perf = test_named(&g, "performance");
     cr_assert_float_eq(num(perf, "max_score"), 0.0, 1e-9, "speed is graded on a GPU only");
     cr_assert(strstr(str(perf, "output"), "not scored on the emu backend"), "%s", str(perf, "output"));
@@ -27,6 +29,8 @@ Test(e2e, reference_gets_full_marks_on_every_shipped_dataset, .timeout = 300)
     cr_assert_str_eq(str(extra, "backend"), "emu");
     cr_assert_str_eq(str(extra, "submission_file"), "reference/lab3/matmul.cu");
     cr_assert_float_eq(num(extra, "datasets_passed"), num(extra, "datasets_total"), 1e-9);
+    cr_assert_float_eq(num(extra, "hidden_passed"), 8, 1e-9);
+    cr_assert_float_eq(num(extra, "hidden_total"), 8, 1e-9);
     release(&g);
 }
 
@@ -119,7 +123,8 @@ Test(e2e, endless_kernel_times_out_and_the_next_dataset_still_runs, .timeout = 3
     char rubric[300];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
-                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2}}}}");
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2},"
+                       " \"hidden\": {\"count\": 0}}}}");
     const char *extra[] = {"--datasets", dir, "--rubric", rubric, "--jobs", "1", NULL};
     double t0 = now_seconds();
     graded_t g = grade(SUB "endless_kernel.cu", extra);

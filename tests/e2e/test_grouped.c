@@ -122,7 +122,8 @@ Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
     char rubric[300];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
-                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2}}}}");
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2},"
+                       " \"hidden\": {\"count\": 0}}}}");
     double t0 = now_seconds();
     graded_t g = grade_mode("grouped", SUB "endless_kernel.cu", dir, rubric);
     double took = now_seconds() - t0;
@@ -147,7 +148,8 @@ Test(grouped, the_budget_stops_a_group_and_the_rest_is_not_run, .timeout = 300)
     char rubric[300];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
-                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2}}}}");
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2},"
+                       " \"hidden\": {\"count\": 0}}}}");
     const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--rubric", rubric,
                            "--budget-s", "5", "--checks", "none", NULL};
     graded_t g = grade(SUB "endless_kernel.cu", extra);

@@ -4,12 +4,16 @@
  * shipped datasets (datasets/lab3/manifest.txt) with --checks none, and
  * results.json must show the datasets that mistake cannot spoil passing,
  * every other dataset failing, and each failing dataset's output naming
- * the mistake with its fix. */
+ * the mistake with its fix; of the hidden datasets (from the tests' secret,
+ * e2e.h), as many pass as the mistake allows, and every failing one names
+ * the mistake too. */
 #include "e2e.h"
 
 #define NDATASETS 20
 #define POINTS_PER_DATASET 3.5
 #define MAX_PASSING 10
+#define NHIDDEN 8
+#define HIDDEN_POINTS 2.5
 
 typedef struct {
     const char *file;
@@ -17,6 +21,7 @@ typedef struct {
     const char *every_failing; /* in the output of every failing dataset */
     int dataset;               /* a named dataset... */
     const char *at_dataset[4]; /* ...and what its output holds (one explanation only) */
+    int hidden_passing;        /* hidden datasets that pass: those of its shapes it cannot spoil */
 } hint_case_t;
 
 static const hint_case_t cases[] = {
@@ -25,26 +30,30 @@ static const hint_case_t cases[] = {
     {"transposed_b.cu", {8, 9, 17, -1},
      "hint: every element equals A·Bᵀ: B is read as B[col*numBRows + k], as if it were stored "
      "transposed; row-major B is B[k*numBColumns + col]",
-     5, {"hint: every element equals A·Bᵀ", "row-major B is B[k*numBColumns + col]"}},
+     5, {"hint: every element equals A·Bᵀ", "row-major B is B[k*numBColumns + col]"},
+     3 /* hidden 1x1x1, 119x104x1, 109x1x57 */},
     /* A read as A[k*M + row]: the same when A is a vector, M = 1 (1x200x1,
      * 1x1x1) or K = 1 (64x1x48) */
     {"transposed_a.cu", {8, 9, 17, -1},
      "hint: every element equals Aᵀ·B: A is read as A[k*numARows + row], as if it were stored "
      "transposed; row-major A is A[row*numAColumns + k]",
-     12, {"hint: every element equals Aᵀ·B: A is read as A[k*numARows + row]"}},
+     12, {"hint: every element equals Aᵀ·B: A is read as A[k*numARows + row]"},
+     3 /* hidden 1x1x1, 1x22x171, 109x1x57 */},
     /* C stored as C[col*M + row]: the same only when C is 1x1 (1x200x1,
      * 1x1x1); 2x1000x3 and 64x1x48 have 2-D outputs */
     {"store_transposed.cu", {8, 17, -1},
      "hint: every element is computed right but stored in the wrong place: C is written as "
      "C[col*numCRows + row] (transposed); row-major C is C[row*numCColumns + col]",
-     9, {"hint: every element is computed right but stored in the wrong place"}},
+     9, {"hint: every element is computed right but stored in the wrong place"},
+     3 /* hidden 1x1x1, 1x22x171, 119x104x1: C is a vector */},
     /* K / 16 phases: right when K is a multiple of 16 (64, 48, 128, 64, 128,
      * 256, 128, 16, 32: datasets 0-4, 6, 7, 15, 16); with K < 16 nothing is
      * summed */
     {"intdiv_phases.cu", {0, 1, 2, 3, 4, 6, 7, 15, 16, -1},
      "use (K + TILE_WIDTH - 1) / TILE_WIDTH",
      5, {"hint: every element equals the sum over k = 0..287 only, not over all K = 300",
-         "the last, partial phase (k = 288..299) never runs", "K / TILE_WIDTH rounds down"}},
+         "the last, partial phase (k = 288..299) never runs", "K / TILE_WIDTH rounds down"},
+     0 /* no hidden K is a multiple of 16 */},
     /* tileB[tx][k]: right only on a 1x1 output whose one thread reads
      * tileB[0][k] == tileB[k][0] for k = 0 only (1x1x1); on 1x200x1 the
      * A-tile version gives the same single number, and on 16x16x16 A·Bᵀ
@@ -52,7 +61,8 @@ static const hint_case_t cases[] = {
     {"tile_b_transposed.cu", {17, -1},
      "when the B tile is read transposed inside the tile",
      0, {"hint: every element equals what the tiled loop gives when the B tile is read transposed "
-         "inside the tile", "read tileB[k][tx]"}},
+         "inside the tile", "read tileB[k][tx]"},
+     1 /* hidden 1x1x1 */},
     /* blockIdx swapped in the loads: right when the grid is one block
      * (1x200x1, 16x16x16, 1x1x1, 2x1000x3); on 100x128x64 (a grid of 4 x 7
      * blocks) the 4 blocks with blockIdx.x == blockIdx.y load their own
@@ -61,18 +71,21 @@ static const hint_case_t cases[] = {
      "hint: every element holds the result of another block's tile: the tile loads use blockIdx.x "
      "for the row and blockIdx.y for the column",
      4, {"FAILED: 5376 of 6400 elements wrong",
-         "row = blockIdx.y*TILE_WIDTH + threadIdx.y and col = blockIdx.x*TILE_WIDTH + threadIdx.x"}},
+         "row = blockIdx.y*TILE_WIDTH + threadIdx.y and col = blockIdx.x*TILE_WIDTH + threadIdx.x"},
+     1 /* hidden 1x1x1, the only grid of one block */},
     /* the sum reset every phase: right with one phase, K <= 16 (64x1x48,
      * 40x7x33, 16x16x16, 1x1x1) */
     {"sum_reset_each_phase.cu", {9, 10, 15, 17, -1},
      "the sum is reset to 0 inside the phase loop; set it to 0 once, before the loop",
-     5, {"hint: every element equals the sum over the last phase only (k = 288..299)"}},
+     5, {"hint: every element equals the sum over the last phase only (k = 288..299)"},
+     4 /* hidden 1x1x1, 109x1x57, 251x15x24, 287x9x4 */},
     /* the partial sum kept: phase p counted (phases - p) times; right with
      * one phase, K <= 16 */
     {"phase_totals_kept.cu", {9, 10, 15, 17, -1},
      "hint: every element equals the running sum after phase 1, plus the one after phase 2, and so "
      "on: a phase's partial sum is added to the total but not reset to 0 before the next phase",
-     11, {"reset it, or accumulate in one sum"}},
+     11, {"reset it, or accumulate in one sum"},
+     4 /* hidden 1x1x1, 109x1x57, 251x15x24, 287x9x4 */},
 };
 
 static int expected_to_pass(const hint_case_t *c, int d)
@@ -108,8 +121,20 @@ static graded_t grade_hint_case(const hint_case_t *c)
     cr_expect_eq((int)num(extra_data, "datasets_passed"), npass, "%s: %d datasets passed, want %d",
                  c->file, (int)num(extra_data, "datasets_passed"), npass);
     cr_expect_eq((int)num(extra_data, "datasets_total"), NDATASETS);
-    cr_expect_float_eq(num(g.json, "score"), npass * POINTS_PER_DATASET, 1e-9, "%s: score %g",
-                       c->file, num(g.json, "score"));
+    cr_expect_eq((int)num(extra_data, "hidden_passed"), c->hidden_passing,
+                 "%s: %d hidden datasets passed", c->file, (int)num(extra_data, "hidden_passed"));
+    cr_expect_float_eq(num(g.json, "score"),
+                       npass * POINTS_PER_DATASET + c->hidden_passing * HIDDEN_POINTS, 1e-9,
+                       "%s: score %g", c->file, num(g.json, "score"));
+    for (int k = 1; k <= NHIDDEN; k++) {
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "hidden dataset %d (", k);
+        json_object *t = test_named(&g, prefix);
+        if (!passed(t))
+            cr_expect_not_null(strstr(str(t, "output"), c->every_failing),
+                               "%s: hidden dataset %d: '%s' missing:\n%s", c->file, k,
+                               c->every_failing, str(t, "output"));
+    }
     for (int d = 0; d < NDATASETS; d++) {
         json_object *t = dataset_test(&g, d);
         const char *out = str(t, "output");

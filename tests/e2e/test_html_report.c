@@ -58,12 +58,16 @@ static void picture_lines(const char *out, char lines[][64], int *n)
 
 Test(html_report, intdiv_grid_error_maps_terminal_picture_and_html, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-maps-XXXXXX", html[128];
+    char dir[] = "/tmp/cugrade-maps-XXXXXX", html[128], rubric[128];
     cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"16x16x16", "200x20x150", "40x7x33", NULL};
     make_datasets(dir, shapes);
     snprintf(html, sizeof html, "%s/report.html", dir);
-    const char *extra[] = {"--datasets", dir, "--checks", "none", "--html", html, "--verbose", NULL};
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir); /* these three datasets only */
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"datasets\": {\"points\": 3.5},"
+                       " \"hidden\": {\"count\": 0}}}}");
+    const char *extra[] = {"--datasets", dir, "--rubric", rubric, "--checks", "none", "--html", html,
+                           "--verbose", NULL};
     graded_t g = grade(SUB "intdiv_grid.cu", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     json_object *d0 = test_named(&g, "dataset 0"), *d1 = test_named(&g, "dataset 1");
@@ -87,7 +91,7 @@ Test(html_report, intdiv_grid_error_maps_terminal_picture_and_html, .timeout = 3
     cr_assert_str_eq(lines[12], "ooooooooooooooooooooooooo", "the unwritten rows at the bottom");
 
     /* the short report: the two datasets are one block, with a smaller picture */
-    const char *short_extra[] = {"--datasets", dir, "--checks", "none", NULL};
+    const char *short_extra[] = {"--datasets", dir, "--rubric", rubric, "--checks", "none", NULL};
     graded_t s = grade(SUB "intdiv_grid.cu", short_extra);
     cr_assert_eq(strstr(strstr(s.run.output, "error map of the") + 1, "error map of the"), NULL,
                  "%s", s.run.output);
@@ -173,7 +177,8 @@ static klass_t graded_class(void)
     make_datasets(path, shapes);
     snprintf(path, sizeof path, "%s/rubric.json", k.dir);
     write_text(path, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                     " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20}}}}");
+                     " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                       " \"hidden\": {\"count\": 0}}}}");
     run_result_t r = run_batch(&k, 0);
     run_result_free(&r);
     return k;

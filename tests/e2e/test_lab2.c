@@ -11,20 +11,24 @@
 #define SUB2 "tests/submissions/lab2/"
 #define NDATASETS 20
 #define POINTS_PER_DATASET 4.0
+#define NHIDDEN 8
+#define HIDDEN_POINTS 2.5 /* each hidden dataset (rubric.json "hidden") */
 #define CHECK_POINTS 5.0 /* race-free and memory-safe, each */
 
-static const lab_suite_t lab2 = {"lab2", SUB2, NDATASETS, POINTS_PER_DATASET};
+static const lab_suite_t lab2 = {"lab2", SUB2, NDATASETS, POINTS_PER_DATASET, NHIDDEN,
+                                 HIDDEN_POINTS};
 
 static graded_t grade_lab2(const char *submission, int checks)
 {
     return grade_lab(&lab2, submission, checks);
 }
 
-/* Every test of a correct submission passes, for 90 of 90 on the emulator. */
+/* Every test of a correct submission passes, for 110 of 110 on the emulator. */
 static void expect_full_marks(const graded_t *g, const char *file)
 {
-    expect_every_test_passes(g, file, NDATASETS * POINTS_PER_DATASET + 2 * CHECK_POINTS);
-    cr_expect(strstr(g->run.output, "Score: 90 / 90"), "%s:\n%s", file, g->run.output);
+    expect_every_test_passes(g, file, NDATASETS * POINTS_PER_DATASET + 2 * CHECK_POINTS +
+                                          NHIDDEN * HIDDEN_POINTS);
+    cr_expect(strstr(g->run.output, "Score: 110 / 110"), "%s:\n%s", file, g->run.output);
     expect_check(g, "race-free", 1, CHECK_POINTS, "passed");
     expect_check(g, "memory-safe", 1, CHECK_POINTS, "passed: no access outside an array");
 }
@@ -115,12 +119,13 @@ Test(lab2, intdiv_grid_leaves_the_partial_blocks_unwritten, .timeout = 120)
 
 /* B[col*K + k]: the same as B[k*N + col] when K = 1 or N = 1 */
 static const lab_case_t transposed_b = {
-    "transposed_b.cu", 0, 3 * POINTS_PER_DATASET,
+    "transposed_b.cu", 0, 3 * POINTS_PER_DATASET + 3 * HIDDEN_POINTS,
     {8, 9, 17, -1},
     "hypothesis:b-transposed",
     "hint: every element equals A·Bᵀ: B is read as B[col*numBRows + k], as if it were stored "
     "transposed; row-major B is B[k*numBColumns + col]",
     {{0}},
+    .hidden_passed = 3, /* hidden 1x1x1, 78x69x1 (N = 1) and K = 1 */
 };
 
 Test(lab2, transposed_b_is_a_times_b_transposed, .timeout = 120)
@@ -131,12 +136,13 @@ Test(lab2, transposed_b_is_a_times_b_transposed, .timeout = 120)
 
 /* C[col*M + row]: the same only for a 1x1 C */
 static const lab_case_t store_transposed = {
-    "store_transposed.cu", 0, 2 * POINTS_PER_DATASET,
+    "store_transposed.cu", 0, 2 * POINTS_PER_DATASET + 3 * HIDDEN_POINTS,
     {8, 17, -1},
     "hypothesis:c-transposed",
     "hint: every element is computed right but stored in the wrong place: C is written as "
     "C[col*numCRows + row] (transposed); row-major C is C[row*numCColumns + col]",
     {{0}},
+    .hidden_passed = 3, /* 1x1x1, 1x21x118, 78x69x1: C is a vector */
 };
 
 Test(lab2, store_transposed_is_c_stored_transposed, .timeout = 120)
@@ -151,7 +157,7 @@ Test(lab2, store_transposed_is_c_stored_transposed, .timeout = 120)
  * written; on 256x256x257 (only column 256 left, which a grid rounded down
  * leaves too) it names both causes and blames neither. */
 static const lab_case_t row_col_swapped = {
-    "row_col_swapped.cu", 0, 11 * POINTS_PER_DATASET,
+    "row_col_swapped.cu", 0, 11 * POINTS_PER_DATASET + HIDDEN_POINTS,
     {0, 1, 2, 5, 8, 10, 11, 15, 16, 17, 18, -1},
     "partly-unwritten",
     "were never written (they still hold the NaN poison): check that the grid covers the whole "
@@ -162,6 +168,7 @@ static const lab_case_t row_col_swapped = {
                            "never written: the grid does not reach them; either its size is "
                            "rounded down (use ceiling division, (n + 16 - 1) / 16) or its x and "
                            "y are swapped"}},
+    .hidden_passed = 1, /* 1x1x1, the only one with a grid of one block */
 };
 
 Test(lab2, row_col_swapped_leaves_elements_unwritten, .timeout = 120)
@@ -185,7 +192,7 @@ Test(lab2, row_col_swapped_leaves_elements_unwritten, .timeout = 120)
  * "partly-unwritten" when they bring in the poison's NaN (see the
  * submission's header); only the emulator's report is certain there. */
 static const lab_case_t wrong_stride = {
-    "wrong_stride.cu", 1, 7 * POINTS_PER_DATASET + CHECK_POINTS,
+    "wrong_stride.cu", 1, 7 * POINTS_PER_DATASET + CHECK_POINTS + 2 * HIDDEN_POINTS,
     {0, 1, 2, 8, 15, 16, 17, -1},
     "hypothesis:a-stride-n",
     A_STRIDE_N,
@@ -196,6 +203,7 @@ static const lab_case_t wrong_stride = {
      {11, "some-wrong", LIKELY_OOB},
      {12, ANY_FAILURE, "emulator error ("},
      {13, ANY_FAILURE, "emulator error ("}},
+    .hidden_passed = 2, /* 1x1x1, 1x21x118 (M = 1) */
 };
 
 Test(lab2, wrong_stride_reads_a_with_the_width_of_b, .timeout = 120)
@@ -212,11 +220,12 @@ Test(lab2, wrong_stride_reads_a_with_the_width_of_b, .timeout = 120)
  * that thread's block runs after the right one (N > 16, not a multiple of
  * 16), its garbage (NaN from past the end of B) stays */
 static const lab_case_t no_boundary_check = {
-    "no_boundary_check.cu", 1, 13 * POINTS_PER_DATASET + CHECK_POINTS,
+    "no_boundary_check.cu", 1, 13 * POINTS_PER_DATASET + CHECK_POINTS + 6 * HIDDEN_POINTS,
     {0, 1, 2, 3, 4, 5, 8, 9, 13, 15, 16, 17, 18, -1},
     "some-wrong",
     LIKELY_OOB,
     {{6, NULL, "got nan)"}, {6, NULL, LIKELY_OOB}},
+    .hidden_passed = 6, /* those whose stray writes land outside C or are overwritten */
 };
 
 Test(lab2, no_boundary_check_fails_memory_safe_and_the_uneven_widths, .timeout = 120)

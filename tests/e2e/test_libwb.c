@@ -34,7 +34,10 @@ static graded_t grade_wb(const char *file, const char *checks)
 Test(libwb, the_reference_program_passes_with_the_kernel_labs_tests)
 {
     graded_t g = grade_wb("reference/lab3-wb/template.cu", "all");
-    cr_assert_eq(num(g.json, "score"), 3 * 3.5 + 5 * 4, "%s", g.run.output);
+    cr_assert_eq(num(g.json, "score"), 3 * 3.5 + 8 * 2.5 + 5 * 4, "%s", g.run.output);
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_eq(num(extra, "hidden_passed"), 8, "the hidden datasets, as a libwb program too");
     const char *names[] = {"compiles", "dataset 0 (16x16x16)", "dataset 1 (40x7x33)",
                            "race-free", "barriers-uniform", "memory-safe", "uses-shared-memory",
                            "traffic-reduced", NULL};

@@ -164,8 +164,10 @@ Test(new_lab, a_lab_of_an_existing_kind_is_folders_only, .timeout = 180)
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert_not_null(json, "%s", r.output);
     cr_expect(strstr(r.output, "cugrade mmx"), "%s", r.output);
-    cr_expect(strstr(r.output, "Score: 20 / 20   (3 of 3 datasets passed"), "%s", r.output);
-    cr_expect_float_eq(num(json, "score"), 20.0, 1e-9);
+    /* no "hidden" in its rubric: 8 hidden datasets, each worth a public one (5) */
+    cr_expect(strstr(r.output, "Score: 60 / 60   (3 of 3 datasets and 8 of 8 hidden ones passed"),
+              "%s", r.output);
+    cr_expect_float_eq(num(json, "score"), 60.0, 1e-9);
     cr_expect(strstr(str(test_in(json, "dataset 1 ("), "name"), "17x9x13"), "the kind's shape");
     json_object_put(json);
     run_result_free(&r);
@@ -173,7 +175,8 @@ Test(new_lab, a_lab_of_an_existing_kind_is_folders_only, .timeout = 180)
     r = grade_in(&t, "student", &json);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert_not_null(json, "%s", r.output);
-    cr_expect_float_eq(num(json, "score"), 10.0, 1e-9, "%s", r.output); /* 1x1x1 and the check */
+    /* 1x1x1, the check, and the 3 hidden datasets where A·Bᵀ is A·B (a side of 1) */
+    cr_expect_float_eq(num(json, "score"), 25.0, 1e-9, "%s", r.output);
     cr_expect(passed(test_in(json, "dataset 0 (1x1x1)")));
     const char *out = str(test_in(json, "dataset 1 ("), "output");
     cr_expect(!passed(test_in(json, "dataset 1 (")), "%s", out);

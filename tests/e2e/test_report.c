@@ -54,8 +54,9 @@ Test(report, the_untouched_stub_is_one_block_in_25_lines, .timeout = 300)
     measure(out, &lines, &widest);
     cr_assert_leq(lines, 25, "%d lines:\n%s", lines, out);
     cr_assert_leq(widest, 80, "%s", out);
-    cr_assert(strstr(out, "FAIL      0/70   datasets 0\xE2\x80\x93" "19 (all 20)\n"), "%s", out);
-    cr_assert_eq(count(out, "hint: output never written"), 1, "one hint for the 20 datasets:\n%s", out);
+    cr_assert(strstr(out, "FAIL      0/90   datasets 0\xE2\x80\x93" "19 and hidden 1\xE2\x80\x93" "8 (all "
+                          "28)\n"), "%s", out);
+    cr_assert_eq(count(out, "hint: output never written"), 1, "one hint for the 28 datasets:\n%s", out);
     cr_assert_eq(count(out, "first mismatches"), 1, "%s", out);
     cr_assert(strstr(out, "dataset 0 (64x64x64), the first of them:"), "%s", out);
     /* the five checks that were not run share one line and one reason */
@@ -69,13 +70,14 @@ Test(report, failures_are_grouped_by_cause_and_passes_are_one_line, .timeout = 3
     graded_t g = grade(SUB "intdiv_grid.cu", NULL);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     const char *out = g.run.output;
-    /* the partial tiles never written: 9 datasets, one hint and one error map */
-    cr_assert(strstr(out, "FAIL      0/31.5 datasets 4, 6, 7, 10\xE2\x80\x93" "14, 19 (9 datasets)\n"),
-              "%s", out);
+    /* the partial tiles never written: 9 datasets and 3 hidden ones, one hint and one error map */
+    cr_assert(strstr(out, "FAIL      0/39   datasets 4, 6, 7, 10\xE2\x80\x93" "14, 19 and hidden 4, 5, 7 "
+                          "(12 datasets)\n"), "%s", out);
     cr_assert_eq(count(out, "the grid is too small"), 1, "%s", out);
     cr_assert_eq(count(out, "error map of the"), 1, "%s", out);
-    /* a grid with a 0 dimension: a CUDA error, another block */
-    cr_assert(strstr(out, "FAIL      0/10.5 datasets 8, 17, 18 (3 datasets)\n"), "%s", out);
+    /* a grid with a 0 dimension: a CUDA error, another block (hidden: a side under 16) */
+    cr_assert(strstr(out, "FAIL      0/23   datasets 8, 17, 18 and hidden 1\xE2\x80\x93" "3, 6, 8 (8 "
+                          "datasets)\n"), "%s", out);
     cr_assert(strstr(out, "PASS     28/28   datasets 0\xE2\x80\x93" "3, 5, 9, 15, 16 (8 datasets)\n"),
               "%s", out);
     cr_assert(strstr(out, "PASS     20/20   race-free, barriers-uniform, memory-safe,"), "%s", out);
@@ -87,11 +89,17 @@ Test(report, verbose_lists_every_dataset, .timeout = 300)
     const char *extra[] = {"--verbose", NULL};
     graded_t g = grade("student", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    cr_assert_eq(count(g.run.output, "hint: output never written"), 20, "%s", g.run.output);
+    cr_assert_eq(count(g.run.output, "hint: output never written"), 28, "%s", g.run.output);
     for (int i = 0; i < 20; i++) {
         char name[32];
         snprintf(name, sizeof name, "0/3.5  dataset %d (", i);
         cr_assert(strstr(g.run.output, name), "no line for dataset %d:\n%s", i, g.run.output);
+    }
+    for (int k = 1; k <= 8; k++) {
+        char name[40];
+        snprintf(name, sizeof name, "0/2.5  hidden dataset %d (", k);
+        cr_assert(strstr(g.run.output, name), "no line for hidden dataset %d:\n%s", k,
+                  g.run.output);
     }
     release(&g);
 }
@@ -158,8 +166,8 @@ Test(report, a_compile_error_leaves_one_line_for_the_tests_not_run, .timeout = 3
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     const char *out = g.run.output;
     cr_assert(strstr(out, "FAIL      0/0    compiles\n"), "%s", out);
-    cr_assert(strstr(out, "FAIL      0/90   the other 26 tests: not run, the submission does not "
-                          "compile\n"), "%s", out);
+    cr_assert(strstr(out, "FAIL      0/110  the other 34 tests: not run, the submission does "
+                          "not compile\n"), "%s", out);
     cr_assert_null(strstr(out, "dataset 0 ("), "%s", out);
     cr_assert_null(strstr(out, "PASS"), "nothing passes when nothing ran:\n%s", out);
     release(&g);

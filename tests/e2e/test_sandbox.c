@@ -36,7 +36,8 @@ static void setup(setup_t *s)
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(s->datasets, shapes);
     write_text(s->rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                          " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5}}}}");
+                          " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5},"
+                       " \"hidden\": {\"count\": 0}}}}");
     char cwd[PATH_MAX];
     cr_assert_not_null(getcwd(cwd, sizeof cwd));
     snprintf(s->env_mark, sizeof s->env_mark, "CUGRADE_SANDBOX_TEST_MARK=%s", s->dir);

@@ -496,3 +496,34 @@ Test(compare_map, shrinking_keeps_the_worst_state_of_each_block)
     error_map_shrink(&m, 100, 100, &s);
     cr_assert_str_eq(s.cells, m.cells, "a small enough map stays as it is");
 }
+
+/* ---- a hidden dataset's summary and hint ----------------------------------------------- */
+
+Test(compare_hidden, counts_without_errors_and_a_hint_without_values)
+{
+    matrix_t e = expected_matrix(40, 30), g = copy_of(&e);
+    *at(&g, 3, 4) = 7.25f; /* a few wrong, scattered: the hint quotes the first */
+    *at(&g, 20, 9) = 1.5f;
+    compare_result_t r = compare(&e, &g, 16, 7);
+    cr_assert_eq(r.hint, HINT_SOME_WRONG, "%s", r.hint_text);
+    cr_assert(strstr(r.hint_text, "(expected 194, got 7.25)"), "%s", r.hint_text);
+    cr_assert_str_eq(r.hint_hidden, "2 of 1200 elements are wrong, the first at row 3, column 4");
+    char summary[256];
+    compare_summary(&r, summary, sizeof summary);
+    cr_assert(strstr(summary, "max abs err"), "%s", summary);
+    compare_summary_hidden(&r, summary, sizeof summary);
+    cr_assert_str_eq(summary, "2 of 1200 elements wrong; 0 never written");
+    *at(&g, 3, 4) = *at(&e, 3, 4), *at(&g, 20, 9) = *at(&e, 20, 9);
+    r = compare(&e, &g, 16, 7);
+    compare_summary_hidden(&r, summary, sizeof summary);
+    cr_assert_str_eq(summary, "all 1200 elements within tolerance");
+    poison_partial_tiles(&g, 16); /* a hint from the pattern quotes no value */
+    r = compare(&e, &g, 16, 7);
+    cr_assert_eq(r.hint, HINT_GRID_TOO_SMALL, "%s", r.hint_text);
+    cr_assert_str_eq(r.hint_hidden, "");
+    compare_summary_hidden(&r, summary, sizeof summary);
+    cr_assert(strstr(summary, "of 1200 elements never written (every written one is right)"),
+              "%s", summary);
+    free(e.data);
+    free(g.data);
+}

@@ -234,3 +234,52 @@ Test(reduction, a_sequential_float_sum_plain_or_fused)
     }
     release(&f);
 }
+
+/* ---- for a hidden dataset: the same verdict without the expected sum ------------------- */
+
+/* Neither the summary nor the hint of a hidden dataset quotes the expected
+ * sum (or a block's), an error against it, or the tolerance. */
+static void expect_hidden_text_without_values(const compare_result_t *r, double exact)
+{
+    char summary[512], value[32];
+    compare_summary_hidden(r, summary, sizeof summary);
+    const char *hint = r->hint_hidden[0] ? r->hint_hidden : r->hint_text;
+    snprintf(value, sizeof value, "%.9g", (double)(float)exact);
+    cr_assert_null(strstr(summary, value), "%s", summary);
+    cr_assert_null(strstr(hint, value), "%s", hint);
+    cr_assert_null(strstr(summary, "error"), "%s", summary);
+    cr_assert_null(strstr(hint, "error "), "%s", hint);
+    cr_assert_null(strstr(hint, "tolerance "), "%s", hint);
+}
+
+Test(reduction_hidden, value_free_summary_and_hints)
+{
+    fixture_t f = make(1000);
+    matrix_t got = block_sums(&f, BLOCK, 4);
+    compare_result_t r = compare(&f, &got);
+    char summary[512];
+    compare_summary_hidden(&r, summary, sizeof summary);
+    cr_assert_str_eq(summary, "the output is within the tolerance of the expected one");
+    got.data[1] -= 7.0f; /* a wrong block: its elements' sum is in the public hint */
+    r = compare(&f, &got);
+    cr_assert(strstr(r.hint_text, "its elements give "), "%s", r.hint_text);
+    cr_assert_str_eq(r.hint_hidden, "1 of 4 block sums are wrong, the first partial[1]");
+    compare_summary_hidden(&r, summary, sizeof summary);
+    cr_assert_str_eq(summary, "the output is outside the tolerance of the expected one");
+    expect_hidden_text_without_values(&r, f.exact);
+    free(got.data);
+    got = (matrix_t){.rows = 1, .cols = 2, .data = malloc(2 * sizeof(float))};
+    got.data[0] = 1.0f, got.data[1] = 2.0f; /* no mistake explains it: the expected sum is quoted */
+    r = compare(&f, &got);
+    cr_assert(strstr(r.hint_text, "expected "), "%s", r.hint_text);
+    cr_assert(strstr(r.hint_hidden, "the sum is outside the tolerance; ruled out: only block 0's "
+                                    "sum"), "%s", r.hint_hidden);
+    expect_hidden_text_without_values(&r, f.exact);
+    free(got.data);
+    got = block_sums(&f, BLOCK, 1); /* a hypothesis quotes no value: the same hint */
+    r = compare(&f, &got);
+    cr_assert_str_eq(r.hint_hidden, "");
+    expect_hidden_text_without_values(&r, f.exact);
+    free(got.data);
+    release(&f);
+}

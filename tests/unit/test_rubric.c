@@ -184,118 +184,183 @@ Test(rubric_reject, wrong_top_level)
                  FIX "not_an_object.json: top level: must be an object { ... }");
     expect_error(FIX "missing_labs.json", FIX "missing_labs.json: labs: missing (required)");
     expect_error(FIX "version_2.json",
-                 FIX "version_2.json: version: must be 1 (the only format this grader reads)");
+                 FIX "version_2.json:1: version: must be 1 (the only format this grader reads)");
 }
 
 Test(rubric_reject, missing_fields)
 {
     expect_error(FIX "missing_datasets.json",
-                 FIX "missing_datasets.json: labs.lab3.datasets: missing (required)");
+                 FIX "missing_datasets.json:1: labs.lab3.datasets: missing (required)");
     expect_error(FIX "neither_points_total.json",
-                 FIX "neither_points_total.json: labs.lab3.datasets: needs \"points\" (per "
+                 FIX "neither_points_total.json:1: labs.lab3.datasets: needs \"points\" (per "
                      "dataset) or \"total\"");
 }
 
 Test(rubric_reject, both_points_and_total)
 {
     expect_error(FIX "both_points_total.json",
-                 FIX "both_points_total.json: labs.lab3.datasets: give either \"points\" (per "
+                 FIX "both_points_total.json:1: labs.lab3.datasets: give either \"points\" (per "
                      "dataset) or \"total\", not both");
 }
 
 Test(rubric_reject, wrong_types_and_negative_points)
 {
     expect_error(FIX "points_string.json", FIX
-                 "points_string.json: labs.lab3.datasets.points: must be a non-negative number");
+                 "points_string.json:1: labs.lab3.datasets.points: must be a non-negative number");
     expect_error(FIX "negative_points.json", FIX
-                 "negative_points.json: labs.lab3.datasets.points: must be a non-negative number");
+                 "negative_points.json:1: labs.lab3.datasets.points: must be a non-negative number");
     expect_error(FIX "negative_compile_points.json",
-                 FIX "negative_compile_points.json: labs.lab3.compile.points: must be a "
+                 FIX "negative_compile_points.json:1: labs.lab3.compile.points: must be a "
                      "non-negative number");
     expect_error(FIX "compile_name_empty.json",
-                 FIX "compile_name_empty.json: labs.lab3.compile.name: must be a non-empty string");
+                 FIX "compile_name_empty.json:1: labs.lab3.compile.name: must be a non-empty string");
     expect_error(FIX "checks_not_object.json",
-                 FIX "checks_not_object.json: labs.lab3.checks: must be an object { ... }");
+                 FIX "checks_not_object.json:1: labs.lab3.checks: must be an object { ... }");
 }
 
 Test(rubric_reject, unknown_keys)
 {
     expect_error(FIX "unknown_key.json",
-                 FIX "unknown_key.json: labs.lab3.datasets.pointz: unknown key (known keys: "
+                 FIX "unknown_key.json:1: labs.lab3.datasets.pointz: unknown key (known keys: "
                      "points, total, visibility, time_limit_s, budget_s, gpu_time_limit_s, gpu_budget_s, overrides)");
     expect_error(FIX "unknown_lab_key.json",
-                 FIX "unknown_lab_key.json: labs.lab3.extra_credit: unknown key (known keys: "
-                     "compile, datasets, checks, performance)");
+                 FIX "unknown_lab_key.json:1: labs.lab3.extra_credit: unknown key (known keys: "
+                     "compile, datasets, hidden, checks, performance)");
     expect_error(FIX "unknown_top_key.json",
-                 FIX "unknown_top_key.json: lab: unknown key (known keys: version, labs)");
+                 FIX "unknown_top_key.json:1: lab: unknown key (known keys: version, labs)");
     expect_error(FIX "override_unknown_key.json",
-                 FIX "override_unknown_key.json: labs.lab3.datasets.overrides.5.point: unknown "
+                 FIX "override_unknown_key.json:2: labs.lab3.datasets.overrides.5.point: unknown "
                      "key (known keys: points, visibility, time_limit_s)");
 }
 
 Test(rubric_reject, unknown_visibility)
 {
     expect_error(FIX "unknown_visibility.json",
-                 FIX "unknown_visibility.json: labs.lab3.datasets.visibility: unknown visibility "
+                 FIX "unknown_visibility.json:1: labs.lab3.datasets.visibility: unknown visibility "
                      "'secret' (use visible, hidden, after_due_date or after_published)");
     expect_error(FIX "visibility_not_string.json",
-                 FIX "visibility_not_string.json: labs.lab3.compile.visibility: must be a "
+                 FIX "visibility_not_string.json:1: labs.lab3.compile.visibility: must be a "
                      "string: visible, hidden, after_due_date or after_published");
 }
 
 Test(rubric_reject, time_limits_out_of_range)
 {
     expect_error(FIX "zero_time_limit.json",
-                 FIX "zero_time_limit.json: labs.lab3.datasets.time_limit_s: must be a number "
+                 FIX "zero_time_limit.json:1: labs.lab3.datasets.time_limit_s: must be a number "
                      "of seconds > 0 and <= 3600");
     expect_error(FIX "huge_time_limit.json",
-                 FIX "huge_time_limit.json: labs.lab3.datasets.overrides.5.time_limit_s: must "
+                 FIX "huge_time_limit.json:2: labs.lab3.datasets.overrides.5.time_limit_s: must "
                      "be a number of seconds > 0 and <= 3600");
 }
 
 Test(rubric_reject, budget_not_a_number)
 {
     expect_error(FIX "bad_budget.json",
-                 FIX "bad_budget.json: labs.lab3.datasets.budget_s: must be a number of seconds "
+                 FIX "bad_budget.json:5: labs.lab3.datasets.budget_s: must be a number of seconds "
                      "> 0 and <= 72000");
 }
 
 Test(rubric_reject, override_points_with_total)
 {
     expect_error(FIX "override_points_with_total.json",
-                 FIX "override_points_with_total.json: labs.lab3.datasets.overrides.5.points: "
+                 FIX "override_points_with_total.json:2: labs.lab3.datasets.overrides.5.points: "
                      "not allowed with datasets.total (the total is split evenly)");
 }
 
 Test(rubric_reject, bad_checks)
 {
     expect_error(FIX "check_unknown.json",
-                 FIX "check_unknown.json: labs.lab3.checks.race_free: unknown key (known keys: "
+                 FIX "check_unknown.json:9: labs.lab3.checks.race_free: unknown key (known keys: "
                      "race-free, barriers-uniform, memory-safe, uses-shared-memory, traffic-reduced)");
     expect_error(FIX "check_traffic_no_limit.json",
-                 FIX "check_traffic_no_limit.json: labs.lab3.checks.traffic-reduced."
+                 FIX "check_traffic_no_limit.json:9: labs.lab3.checks.traffic-reduced."
                      "max_bytes_per_flop: missing (required)");
     expect_error(FIX "check_negative_points.json",
-                 FIX "check_negative_points.json: labs.lab3.checks.memory-safe.points: must be a "
+                 FIX "check_negative_points.json:10: labs.lab3.checks.memory-safe.points: must be a "
                      "non-negative number");
     expect_error(FIX "check_limit_on_race.json",
-                 FIX "check_limit_on_race.json: labs.lab3.checks.race-free.max_bytes_per_flop: "
+                 FIX "check_limit_on_race.json:11: labs.lab3.checks.race-free.max_bytes_per_flop: "
                      "unknown key (known keys: points, visibility)");
 }
 
 Test(rubric_reject, bad_performance)
 {
     expect_error(FIX "perf_no_shapes.json",
-                 FIX "perf_no_shapes.json: labs.lab3.performance.shapes: must be a list of 1 to 4 "
+                 FIX "perf_no_shapes.json:8: labs.lab3.performance.shapes: must be a list of 1 to 4 "
                      "shapes (\"MxKxN\", \"N\")");
     expect_error(FIX "perf_bad_shape.json",
-                 FIX "perf_bad_shape.json: labs.lab3.performance.shapes: entry 1 is not a shape "
+                 FIX "perf_bad_shape.json:10: labs.lab3.performance.shapes: entry 1 is not a shape "
                      "(positive integers joined by x: \"MxKxN\" for matmul, \"N\" for a "
                      "reduction)");
     expect_error(FIX "perf_scale_backwards.json",
-                 FIX "perf_scale_backwards.json: labs.lab3.performance.full_at: must be greater "
+                 FIX "perf_scale_backwards.json:14: labs.lab3.performance.full_at: must be greater "
                      "than zero_at");
     expect_error(FIX "perf_unknown_key.json",
-                 FIX "perf_unknown_key.json: labs.lab3.performance.baseline_ms: unknown key (known "
+                 FIX "perf_unknown_key.json:15: labs.lab3.performance.baseline_ms: unknown key (known "
                      "keys: points, visibility, shapes, zero_at, full_at, time_cap_s)");
+}
+
+/* ---- the hidden datasets' section ---------------------------------------------------------- */
+
+Test(rubric_hidden, given_count_points_visibility)
+{
+    lab_rubric_t r = load_ok(FIX "hidden.json", "lab3");
+    cr_assert_eq(r.hidden.count, 12);
+    dataset_rule_t rule = rubric_hidden_rule(&r, 20);
+    cr_assert_eq(rule.points, 2);
+    cr_assert_eq(rule.visibility, VIS_AFTER_DUE_DATE);
+    cr_assert_eq(rule.time_limit_s, 20, "the datasets' time limit");
+    rubric_free(&r);
+}
+
+Test(rubric_hidden, default_is_eight_worth_a_public_dataset_each)
+{
+    lab_rubric_t r = load_ok(FIX "hidden.json", "lab4");
+    cr_assert_eq(r.hidden.count, HIDDEN_DEFAULT_COUNT);
+    cr_assert_eq(HIDDEN_DEFAULT_COUNT, 8);
+    dataset_rule_t rule = rubric_hidden_rule(&r, 20);
+    cr_assert_eq(rule.points, 4);
+    cr_assert_eq(rule.visibility, VIS_HIDDEN, "the datasets' visibility");
+    rubric_free(&r);
+    r = load_ok(FIX "minimal.json", "lab3");
+    cr_assert_eq(r.hidden.count, 8);
+    cr_assert_eq(rubric_hidden_rule(&r, 20).points, 2.5);
+    rubric_free(&r);
+}
+
+Test(rubric_hidden, total_split_evenly_and_zero_count)
+{
+    lab_rubric_t r = load_ok(FIX "hidden.json", "lab5");
+    cr_assert_eq(r.hidden.count, 10);
+    cr_assert_eq(rubric_hidden_rule(&r, 20).points, 2.5);
+    rubric_free(&r);
+    r = load_ok(FIX "hidden.json", "lab6");
+    cr_assert_eq(r.hidden.count, 0, "no hidden datasets");
+    cr_assert_eq(rubric_hidden_rule(&r, 20).points, 3, "datasets.total over the public ones");
+    rubric_free(&r);
+}
+
+Test(rubric_hidden, malformed_sections_name_the_file_and_line)
+{
+    expect_error(FIX "hidden_bad_count.json",
+                 FIX "hidden_bad_count.json:8: labs.lab3.hidden.count: must be a whole number "
+                     "from 0 (no hidden datasets) to 64");
+    expect_error(FIX "hidden_too_many.json",
+                 FIX "hidden_too_many.json:6: labs.lab3.hidden.count: must be a whole number "
+                     "from 0 (no hidden datasets) to 64");
+    expect_error(FIX "hidden_unknown_key.json",
+                 FIX "hidden_unknown_key.json:8: labs.lab3.hidden.seed: unknown key (known "
+                     "keys: count, points, total, visibility)");
+    expect_error(FIX "hidden_points_and_total.json",
+                 FIX "hidden_points_and_total.json:7: labs.lab3.hidden: give either \"points\" "
+                     "(per hidden dataset) or \"total\", not both");
+    expect_error(FIX "hidden_not_object.json",
+                 FIX "hidden_not_object.json:7: labs.lab3.hidden: must be an object { ... }");
+    expect_error(FIX "hidden_bad_visibility.json",
+                 FIX "hidden_bad_visibility.json:9: labs.lab3.hidden.visibility: unknown "
+                     "visibility 'secret' (use visible, hidden, after_due_date or "
+                     "after_published)");
+    expect_error(FIX "hidden_negative_points.json",
+                 FIX "hidden_negative_points.json:6: labs.lab3.hidden.points: must be a "
+                     "non-negative number");
 }
