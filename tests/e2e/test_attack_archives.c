@@ -27,7 +27,8 @@ static klass_t make_klass(void)
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(k.datasets, shapes);
     write_text(k.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20}}}}");
+                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                         " \"hidden\": {\"count\": 0}}}}");
     return k;
 }
 

@@ -133,7 +133,8 @@ Test(srccheck_e2e, a_refused_submission_does_not_stop_the_batch, .timeout = 300)
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(datasets, shapes);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                       " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20}}}}");
+                       " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                         " \"hidden\": {\"count\": 0}}}}");
     snprintf(path, sizeof path, "%s/alice/lab3", subs);
     cr_assert_eq(mkdir_p(path, NULL, 0), 0);
     snprintf(path, sizeof path, "%s/mallory/lab3", subs);

@@ -37,6 +37,17 @@ verdict() { # NAME WHAT PYTHON-EXPR
 grade reference lab3 reference/lab3/matmul.cu
 verdict reference "every dataset passes, sandboxed" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and 'bubblewrap' in r['output']"
+verdict reference "every hidden dataset passes" \
+    "r['extra_data']['hidden_total'] >= 8 and r['extra_data']['hidden_passed'] == r['extra_data']['hidden_total']"
+grade hardcoded lab3 tests/attacks/hardcodes_public.cu
+verdict hardcoded "hard-coded outputs: every hidden dataset fails" \
+    "r['extra_data']['hidden_passed'] == 0 and r['score'] < 0.5 * sum(x['max_score'] for x in r['tests'])"
+grade include lab3 tests/attacks/include_reference.cu
+verdict include "#include of the reference: refused (source check)" \
+    "t['compiles']['status'] == 'failed' and 'refused' in t['compiles']['output'] and r['score'] == 0"
+grade incbin lab3 tests/attacks/incbin_macro.cu
+verdict incbin ".incbin by macro: refused (nvcc -E)" \
+    "t['compiles']['status'] == 'failed' and 'refused' in t['compiles']['output'] and r['score'] == 0"
 grade markers lab3 tests/attacks/forges_markers.cu
 verdict markers "forged markers: every dataset passes (grouped)" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total']"
