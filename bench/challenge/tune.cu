@@ -13,12 +13,12 @@
 #include "common.h"
 
 /* Candidate tilings: <BM, BN, BK, WM, WN, TM, TN, STAGES, MIN_BLOCKS>. */
-typedef SgemmTiling<128, 256, 8, 64, 64, 8, 16, 3, 1> L_S3;
-typedef SgemmTiling<128, 256, 16, 64, 64, 8, 16, 3, 1> L_K16;
-typedef SgemmTiling<256, 128, 8, 64, 64, 16, 8, 4, 1> T_256x128;
-typedef SgemmTiling<128, 128, 8, 32, 64, 8, 8, 4, 2> M_W32x64;
-typedef SgemmTiling<128, 128, 16, 64, 32, 8, 8, 3, 2> M_K16;
-typedef SgemmTiling<128, 128, 8, 64, 64, 8, 16, 4, 2> M_128thr;
+typedef SgemmTiling<128, 256, 8, 64, 64, 8, 16, 4, 1> L_K8S4;
+typedef SgemmTiling<128, 256, 16, 64, 64, 8, 16, 4, 1> L_K16S4;
+typedef SgemmTiling<128, 256, 32, 64, 64, 8, 16, 2, 1> L_K32S2;
+typedef SgemmTiling<128, 256, 32, 64, 64, 8, 16, 3, 1> L_K32S3;
+typedef SgemmTiling<256, 128, 16, 64, 64, 16, 8, 3, 1> T_K16S3;
+typedef SgemmTiling<128, 128, 16, 64, 64, 8, 16, 3, 2> M_128thrK16;
 
 template <class T, int SPLITS>
 static void runTiling(const float *A, const float *B, float *C, int m, int n, int k)
@@ -37,18 +37,19 @@ static void runCublas(const float *A, const float *B, float *C, int m, int n, in
 static Impl g_impls[] = {
     {"cublas", runCublas},
     {"auto", launchSgemm},
-    {"L128x256k8s4", runTiling<SgemmLarge, 1>},
-    {"L128x256k8s3", runTiling<L_S3, 1>},
-    {"L128x256k16s3", runTiling<L_K16, 1>},
-    {"T256x128k8s4", runTiling<T_256x128, 1>},
-    {"M128x128w64x32", runTiling<SgemmMedium, 1>},
-    {"M128x128w32x64", runTiling<M_W32x64, 1>},
-    {"M128x128k16s3", runTiling<M_K16, 1>},
-    {"M128x128thr128", runTiling<M_128thr, 1>},
+    {"L128x256k16s3", runTiling<SgemmLarge, 1>},
+    {"L128x256k8s4", runTiling<L_K8S4, 1>},
+    {"L128x256k16s4", runTiling<L_K16S4, 1>},
+    {"L128x256k32s2", runTiling<L_K32S2, 1>},
+    {"L128x256k32s3", runTiling<L_K32S3, 1>},
+    {"T256x128k16s3", runTiling<T_K16S3, 1>},
+    {"M128x128k8s4", runTiling<SgemmMedium, 1>},
+    {"M128thr_k16s3", runTiling<M_128thrK16, 1>},
     {"S64x64", runTiling<SgemmSmall, 1>},
     {"M128x128split2", runTiling<SgemmMedium, 2>},
     {"L128x256split2", runTiling<SgemmLarge, 2>},
     {"M128x128split4", runTiling<SgemmMedium, 4>},
+    {"M128thr_split2", runTiling<M_128thrK16, 2>},
 };
 static const int N_IMPLS = sizeof g_impls / sizeof g_impls[0];
 

@@ -82,10 +82,6 @@ struct SgemmTiling {
     static_assert(WTR * WTC == 32, "a warp is 32 lanes");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4 x 4 sub-tiles");
     static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
-    static_assert(BK % 8 == 0 && BM % 4 == 0, "A is copied in 4-row x 8-k pieces");
-    static_assert((BM / 4) * (BK / 8) % WARPS == 0, "A pieces split evenly over warps");
-    static_assert(BK * BN / 4 % THREADS == 0 && THREADS % (BN / 4) == 0, "B float4s split evenly");
-    static_assert(BK * BN % THREADS == 0 && THREADS % BN == 0, "B floats split evenly");
     static_assert(STAGES >= 2, "at least double buffering");
 };
 
@@ -108,64 +104,102 @@ __device__ __forceinline__ void blockTile(int tilesM, int tilesN, int *tileM, in
     *tileN = inGroup / rows;
 }
 
-/* Copies one k step's A tile (rows m0.., columns k0..k0+BK-1, those at or
- * past kEnd reading as 0) into stage `As`, transposed: As[k * A_LD + m]. Each warp instruction moves a 4-row x
- * 8-k piece (lane: row lane/8, k lane%8): four fully used 32-byte sectors
- * from global memory, and 32 distinct banks in shared memory thanks to the
- * +4 padding (bank = 4k + m). Outside A: zeros. */
-template <class T>
-__device__ __forceinline__ void copyTileA(float *As, const float *A, int M, int K, int kEnd,
-                                          int m0, int k0, int warp, int lane)
-{
-    constexpr int PIECES_M = T::BM / 4;
-    constexpr int PER_WARP = PIECES_M * (T::BK / 8) / T::WARPS;
-#pragma unroll
-    for (int i = 0; i < PER_WARP; ++i) {
-        const int piece = warp + i * T::WARPS;
-        const int m = (piece % PIECES_M) * 4 + lane / 8;
-        const int k = (piece / PIECES_M) * 8 + lane % 8;
-        float *dst = As + k * T::A_LD + m;
-        if (m0 + m < M && k0 + k < kEnd)
-            __pipeline_memcpy_async(dst, A + (size_t)(m0 + m) * K + (k0 + k), sizeof(float));
-        else
-            *dst = 0.0f;
-    }
-}
-
-/* Copies one k step's B tile (rows k0..k0+BK-1 below kEnd, columns n0..)
- * into stage `Bs` (Bs[k * B_LD + n]). VEC: 16-byte copies, a warp moving 512
- * contiguous bytes (N % 4 == 0, so a float4 is wholly in or out of B);
- * otherwise one float per copy, 128 contiguous bytes per warp. */
+/* The copies of one thread, global memory to a shared-memory stage, for
+ * every k step of its block. Fixed per thread:
+ *
+ *   A (transposed on the way: As[k * A_LD + m]): each warp instruction
+ *   moves a 4-row x 8-k piece, lane -> (row lane/8, k lane%8): four fully
+ *   used 32-byte sectors from global memory, 32 distinct banks in shared
+ *   memory thanks to the +4 padding (bank = 4k + m). Pieces go round the
+ *   warps, so a thread copies rows aRow + j*A_ROW_STEP at k = aK + 8*kk.
+ *   B (Bs[k * B_LD + n]): VEC: 16-byte copies, consecutive lanes on
+ *   consecutive float4s of a row (512 contiguous bytes per warp); else one
+ *   float per copy (128 bytes per warp). Rows bRow + i*B_ROW_STEP.
+ *
+ * copyFast is for a step wholly inside A and B (interior block, full k
+ * step): no tests, addresses from two running pointers. copyGuarded tests
+ * every element and writes 0 to shared memory for those outside A or B
+ * (or past kEnd), so that they add nothing. */
 template <class T, bool VEC>
-__device__ __forceinline__ void copyTileB(float *Bs, const float *B, int N, int kEnd, int k0,
-                                          int n0, int tid)
-{
-    if (VEC) {
-        constexpr int ROW4 = T::BN / 4, ROWS_PER_PASS = T::THREADS / ROW4;
-        const int n = (tid % ROW4) * 4;
+struct TileCopier {
+    static constexpr int A_ROW_STEP = 4 * T::WARPS;
+    static constexpr int A_ROWS = T::BM / A_ROW_STEP;
+    static constexpr int B_WIDTH = VEC ? 4 : 1; /* floats per copy */
+    static constexpr int B_ROW_STEP = T::THREADS / (T::BN / B_WIDTH);
+    static constexpr int B_ROWS = T::BK / B_ROW_STEP;
+    static_assert(T::BM % A_ROW_STEP == 0 && T::BK % 8 == 0, "A pieces split evenly over warps");
+    static_assert(T::THREADS % (T::BN / B_WIDTH) == 0 && T::BK % B_ROW_STEP == 0,
+                  "B copies split evenly over threads");
+
+    const float *aSrc, *bSrc; /* the thread's first element of the next step */
+    int K, N;                 /* row lengths of A and B */
+    int aRow, aK, bRow, bCol; /* that element's place in the block's tiles */
+    int aDst, bDst;           /* its offsets in a stage */
+
+    __device__ __forceinline__ TileCopier(const float *A, const float *B, int K_, int N_, int m0,
+                                          int n0, int kBegin, int tid)
+        : K(K_), N(N_)
+    {
+        const int warp = tid / 32, lane = tid % 32;
+        aRow = warp * 4 + lane / 8;
+        aK = lane % 8;
+        bRow = tid / (T::BN / B_WIDTH);
+        bCol = tid % (T::BN / B_WIDTH) * B_WIDTH;
+        aSrc = A + (size_t)(m0 + aRow) * K + kBegin + aK;
+        bSrc = B + (size_t)(kBegin + bRow) * N + n0 + bCol;
+        aDst = aK * T::A_LD + aRow;
+        bDst = bRow * T::B_LD + bCol;
+    }
+
+    __device__ __forceinline__ void copyFast(float *As, float *Bs) const
+    {
 #pragma unroll
-        for (int i = 0; i < T::BK * ROW4 / T::THREADS; ++i) {
-            const int k = tid / ROW4 + i * ROWS_PER_PASS;
-            float *dst = Bs + k * T::B_LD + n;
-            if (k0 + k < kEnd && n0 + n < N)
-                __pipeline_memcpy_async(dst, B + (size_t)(k0 + k) * N + (n0 + n), 4 * sizeof(float));
-            else
+        for (int kk = 0; kk < T::BK / 8; ++kk)
+#pragma unroll
+            for (int j = 0; j < A_ROWS; ++j)
+                __pipeline_memcpy_async(As + aDst + kk * 8 * T::A_LD + j * A_ROW_STEP,
+                                        aSrc + (size_t)j * A_ROW_STEP * K + kk * 8, sizeof(float));
+#pragma unroll
+        for (int i = 0; i < B_ROWS; ++i)
+            __pipeline_memcpy_async(Bs + bDst + i * B_ROW_STEP * T::B_LD,
+                                    bSrc + (size_t)i * B_ROW_STEP * N, B_WIDTH * sizeof(float));
+    }
+
+    /* rowsLeft = M - m0, colsLeft = N - n0, kLeft = kEnd - k0 (may be < BK). */
+    __device__ __forceinline__ void copyGuarded(float *As, float *Bs, int rowsLeft, int colsLeft,
+                                                int kLeft) const
+    {
+#pragma unroll
+        for (int kk = 0; kk < T::BK / 8; ++kk)
+#pragma unroll
+            for (int j = 0; j < A_ROWS; ++j) {
+                float *dst = As + aDst + kk * 8 * T::A_LD + j * A_ROW_STEP;
+                if (aRow + j * A_ROW_STEP < rowsLeft && aK + kk * 8 < kLeft)
+                    __pipeline_memcpy_async(dst, aSrc + (size_t)j * A_ROW_STEP * K + kk * 8,
+                                            sizeof(float));
+                else
+                    *dst = 0.0f;
+            }
+#pragma unroll
+        for (int i = 0; i < B_ROWS; ++i) {
+            float *dst = Bs + bDst + i * B_ROW_STEP * T::B_LD;
+            if (bRow + i * B_ROW_STEP < kLeft && bCol < colsLeft) /* VEC: N % 4 == 0 */
+                __pipeline_memcpy_async(dst, bSrc + (size_t)i * B_ROW_STEP * N,
+                                        B_WIDTH * sizeof(float));
+            else if (VEC)
                 *reinterpret_cast<float4 *>(dst) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        }
-    } else {
-        constexpr int ROWS_PER_PASS = T::THREADS / T::BN;
-        const int n = tid % T::BN;
-#pragma unroll
-        for (int i = 0; i < T::BK * T::BN / T::THREADS; ++i) {
-            const int k = tid / T::BN + i * ROWS_PER_PASS;
-            float *dst = Bs + k * T::B_LD + n;
-            if (k0 + k < kEnd && n0 + n < N)
-                __pipeline_memcpy_async(dst, B + (size_t)(k0 + k) * N + (n0 + n), sizeof(float));
             else
                 *dst = 0.0f;
         }
     }
-}
+
+    /* On to the next k step. */
+    __device__ __forceinline__ void advance()
+    {
+        aSrc += T::BK;
+        bSrc += (size_t)T::BK * N;
+    }
+};
 
 /* The thread's fragments for one k: TM floats of A's column k and TN of
  * B's row k, 16 bytes at a time. `aOff`/`bOff` are the thread's first
@@ -261,12 +295,18 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
     const int aOff = wr * T::WM + tr * 4;
     const int bOff = wc * T::WN + tc * 4;
 
-    /* Copies k step s into its stage (s % STAGES); k beyond kEnd reads as 0. */
+    /* Copies k step s (called for s = 0, 1, 2... in order) into its stage. */
+    TileCopier<T, VEC> copier(A, B, K, N, m0, n0, kBegin, tid);
+    const bool interior = m0 + T::BM <= M && n0 + T::BN <= N;
     auto copyStep = [&](int s) {
         const int stage = s % T::STAGES;
         const int k0 = kBegin + s * T::BK;
-        copyTileA<T>(As + stage * T::A_STAGE, A, M, K, kEnd, m0, k0, warp, lane);
-        copyTileB<T, VEC>(Bs + stage * T::B_STAGE, B, N, kEnd, k0, n0, tid);
+        float *as = As + stage * T::A_STAGE, *bs = Bs + stage * T::B_STAGE;
+        if (interior && k0 + T::BK <= kEnd)
+            copier.copyFast(as, bs);
+        else
+            copier.copyGuarded(as, bs, M - m0, N - n0, kEnd - k0);
+        copier.advance();
     };
 
     float acc[T::TM][T::TN];
@@ -320,7 +360,7 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
 
 /* The tilings launchSgemm chooses from (bench/challenge/tune.cu measured
  * these and others; docs/benchmarks.md has the numbers). */
-typedef SgemmTiling<128, 256, 8, 64, 64, 8, 16, 4, 1> SgemmLarge;  /* 256 threads */
+typedef SgemmTiling<128, 256, 16, 64, 64, 8, 16, 3, 1> SgemmLarge; /* 256 threads */
 typedef SgemmTiling<128, 128, 8, 64, 32, 8, 8, 4, 2> SgemmMedium;  /* 256 threads */
 typedef SgemmTiling<64, 64, 8, 32, 32, 4, 8, 4, 4> SgemmSmall;     /* 128 threads */
 
