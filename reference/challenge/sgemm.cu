@@ -26,24 +26,45 @@
  *           that touch consecutive 16-byte words (no bank conflicts).
  *           Each k step: TM + TN floats from shared memory, TM * TN FFMA.
  *
- * ARITHMETIC INTENSITY (the large configuration, 128 x 256 x 8 blocks,
- * 64 x 64 warps, 8 x 16 per thread; the 128 x 128 one in brackets)
- *   thread:  per k step 24 floats (6 LDS.128) feed 128 FMAs:
- *            5.3 FMA per float loaded [8 x 8: 16 floats, 64 FMAs, 4.0]
- *   warp:    per k step 64 + 64 floats of shared memory for 4096 FMAs:
- *            32 FMA per float [32 + 64 for 2048: 21]
- *   block:   per k step 128 + 256 floats from global memory for 32768 FMAs:
- *            85 FMA per float, 43 FLOP per byte [128 + 128: 64, 32 FLOP/B]
- *   GPU:     an H100 does ~60 TFLOP/s of FP32 FMA and moves ~3 TB/s from
- *            DRAM (much more from L2): 20 FLOP/byte is the balance point,
- *            so block tiles of this size are compute-bound even from DRAM,
- *            and the grouped block order keeps most re-reads in L2.
+ * THE TILINGS (measured on an H100 with bench/challenge/tune.cu; the
+ * numbers are in docs/benchmarks.md)
+ *   large   128 x 256 x 32 blocks of 256 threads (8 warps, 2 along M x 4
+ *           along N), 64 x 64 warp tiles (lanes 8 x 4), 8 x 16 per thread,
+ *           2 stages: 99 KiB of shared memory (so the dynamic limit is
+ *           raised above 48 KiB), ~250 registers, one block per SM. The
+ *           default; 91-94% of cuBLAS at 4096^3 and the other large shapes.
+ *           (BK 16 with 3 stages is within 1%; BK 8 loses 2-3 points.)
+ *   medium  128 x 128 x 8, 256 threads, 64 x 32 warp tiles, 8 x 8 per
+ *           thread, 4 stages, 122 registers, two blocks per SM: better when
+ *           128 x 256 tiles would leave a large part of a last wave idle.
+ *   small   64 x 64 x 8, 128 threads, 4 x 8 per thread: tiny or skinny C.
  *
- * EDGES. Every load is guarded: elements outside A or B are written as 0 to
- * shared memory (plain stores) so they add nothing; C's stores are guarded.
+ * ARITHMETIC INTENSITY (large tiling; the medium one in brackets)
+ *   thread:  per k, 8 + 16 floats (6 LDS.128) feed 128 FMAs:
+ *            5.3 FMA per float loaded [8 x 8: 16 floats, 64 FMAs, 4.0]
+ *   warp:    per k, 64 + 64 floats of shared memory for 4096 FMAs:
+ *            32 FMA per float [64 + 32 for 2048: 21]
+ *   block:   per k, 128 + 256 floats from global memory for 32768 FMAs:
+ *            85 FMA per float, 43 FLOP per byte [128 + 128: 64, 32 FLOP/B]
+ *   GPU:     an H100 does 67 TFLOP/s of FP32 FMA at 1.98 GHz and moves
+ *            ~3 TB/s from DRAM (much more from L2): 20 FLOP per byte is the
+ *            balance point, so these tiles are compute-bound even from
+ *            DRAM, and the grouped block order keeps most re-reads in L2.
+ *   What is left is instruction issue: a scheduler issues one warp
+ *   instruction per cycle, so every non-FFMA instruction (LDS, copies,
+ *   addresses) takes a slot from an FFMA, and with 2 warps per scheduler
+ *   each stall shows. ncu at 4096^3 (BK 16 variant): 2.31 G warp
+ *   instructions for 2.15 G FFMA (93%), one issued every 2.57 cycles per
+ *   warp; cuBLAS's SIMT kernel (256 x 128 x 8, 3 stages, 8 warps of
+ *   64 x 64) executes more instructions (2.43 G) but stalls less (2.22).
+ *
+ * EDGES. A k step wholly inside A and B (interior block, full step) is
+ * copied without tests (TileCopier::copyFast); any other is copied element
+ * by element with tests, writing 0 to shared memory for elements outside A
+ * or B so that they add nothing (copyGuarded); C's stores are guarded.
  * B's rows travel as 16-byte copies and C's as float4 stores only when N is
  * a multiple of 4 and the pointers are 16-byte aligned (template VEC);
- * otherwise 4-byte copies/stores (any N, e.g. 2999). A's copies are always
+ * otherwise 4-byte copies/stores (any N, e.g. 3003). A's copies are always
  * 4 bytes wide (they transpose), so K needs no alignment. K = 0 writes 0.
  *
  * PIPELINE (per block; S = STAGES, one __syncthreads per k step)
@@ -64,11 +85,12 @@
  * TM x TN, STAGES shared-memory stages, MIN_BLOCKS blocks per SM for
  * __launch_bounds__ (caps registers at 64K / (threads * MIN_BLOCKS)). */
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_,
-          int MIN_BLOCKS_>
+          int MIN_BLOCKS_, int GROUP_M_ = 8>
 struct SgemmTiling {
     static constexpr int BM = BM_, BN = BN_, BK = BK_;
     static constexpr int WM = WM_, WN = WN_, TM = TM_, TN = TN_;
     static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_;
+    static constexpr int GROUP_M = GROUP_M_; /* tile rows per group of the block order */
     static constexpr int WARPS = (BM / WM) * (BN / WN);
     static constexpr int THREADS = WARPS * 32;
     static constexpr int WTR = WM / TM; /* lanes along M in a warp */
@@ -85,20 +107,18 @@ struct SgemmTiling {
     static_assert(STAGES >= 2, "at least double buffering");
 };
 
-/* Blocks visit tile rows in groups of this many (see blockTile). */
-#define SGEMM_GROUP_M 8
-
 /* ---- small device helpers ------------------------------------------------ */
 
 /* This block's tile (tileM, tileN) from its linear index: GROUP_M tile rows
  * are walked column by column, so consecutive blocks share B's column panel
  * and the blocks in flight together touch few A and B panels. */
+template <int GROUP_M>
 __device__ __forceinline__ void blockTile(int tilesM, int tilesN, int *tileM, int *tileN)
 {
     const int id = blockIdx.x;
-    const int perGroup = SGEMM_GROUP_M * tilesN;
-    const int firstM = (id / perGroup) * SGEMM_GROUP_M;
-    const int rows = min(tilesM - firstM, SGEMM_GROUP_M);
+    const int perGroup = GROUP_M * tilesN;
+    const int firstM = (id / perGroup) * GROUP_M;
+    const int rows = min(tilesM - firstM, GROUP_M);
     const int inGroup = id % perGroup;
     *tileM = firstM + inGroup % rows;
     *tileN = inGroup / rows;
@@ -282,7 +302,7 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     int tileM, tileN;
-    blockTile((M + T::BM - 1) / T::BM, (N + T::BN - 1) / T::BN, &tileM, &tileN);
+    blockTile<T::GROUP_M>((M + T::BM - 1) / T::BM, (N + T::BN - 1) / T::BN, &tileM, &tileN);
     const int m0 = tileM * T::BM, n0 = tileN * T::BN;
     const int kBegin = blockIdx.z * kPerSplit;
     const int kEnd = min(K, kBegin + kPerSplit);
@@ -360,7 +380,7 @@ __global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)
 
 /* The tilings launchSgemm chooses from (bench/challenge/tune.cu measured
  * these and others; docs/benchmarks.md has the numbers). */
-typedef SgemmTiling<128, 256, 16, 64, 64, 8, 16, 3, 1> SgemmLarge; /* 256 threads */
+typedef SgemmTiling<128, 256, 32, 64, 64, 8, 16, 2, 1> SgemmLarge; /* 256 threads */
 typedef SgemmTiling<128, 128, 8, 64, 32, 8, 8, 4, 2> SgemmMedium;  /* 256 threads */
 typedef SgemmTiling<64, 64, 8, 32, 32, 4, 8, 4, 4> SgemmSmall;     /* 128 threads */
 
@@ -393,28 +413,34 @@ static void launchTiling(const float *A, const float *B, float *C, int M, int N,
         launchTiling<T, false>(A, B, C, M, N, K, splits);
 }
 
-/* A rough model of a launch's time, for choosing: whole waves of blocks
- * (blocks beyond a multiple of the GPU's concurrent blocks still cost a
- * wave) times a wave's time, the work of the MIN_BLOCKS blocks that share
- * an SM, divided by the tiling's relative speed (a small tile feeds fewer
- * FMAs per shared-memory load). */
+/* A rough model of a launch's time, for choosing a tiling: the blocks
+ * spread evenly over the SMs, and an SM's time is the FMAs of the blocks it
+ * gets (ceil(blocks / SMs) of them) over the tiling's relative speed. Whole
+ * blocks count, so the model sees the tail of a last, partial wave
+ * (3001 x 3003 in 128 x 256 tiles: 288 blocks on 132 SMs, 3 rounds for
+ * 2.2 rounds of work), which is what makes K slices or smaller tiles pay.
+ * Calibrated on the H100 (docs/benchmarks.md): within ~10% of the
+ * measured times of every candidate at the benchmark shapes. */
 template <class T>
 static double modelTime(int M, int N, int K, int splits, int sms, double speed)
 {
-    const long long tiles =
+    const long long blocks =
         (long long)((M + T::BM - 1) / T::BM) * ((N + T::BN - 1) / T::BN) * splits;
-    const long long slots = (long long)sms * T::MIN_BLOCKS;
-    const long long waves = (tiles + slots - 1) / slots;
-    const double kSlice = (double)((K + splits - 1) / splits + T::BK - 1) / T::BK * T::BK;
-    return (double)waves * T::MIN_BLOCKS * T::BM * T::BN * kSlice / speed;
+    const long long rounds = (blocks + sms - 1) / sms;
+    const long long kSlice = ((K + splits - 1) / splits + T::BK - 1) / T::BK * T::BK;
+    return (double)rounds * T::BM * T::BN * (double)kSlice / speed;
 }
 
 enum SgemmChoice { SGEMM_LARGE, SGEMM_MEDIUM, SGEMM_SMALL };
 
 /* The tiling and number of K slices with the least modelled time: each
  * tiling with 1 to 4 slices, while a slice keeps at least 512 of K. The
- * relative speeds are measured ones (docs/benchmarks.md). */
-static SgemmChoice chooseTiling(int M, int N, int K, int sms, int *splitsOut)
+ * relative speeds are measured ones (docs/benchmarks.md): per FMA, the
+ * 128 x 128 tiling runs at 0.95 of the large one's speed and 64 x 64 at
+ * 0.79; the large one slows to ~0.93 when B's rows are not 16-byte aligned
+ * (4-byte copies of B) and K is sliced; slicing costs ~5% (zeroing C, the
+ * atomic adds). */
+static SgemmChoice chooseTiling(int M, int N, int K, int sms, bool vec, int *splitsOut)
 {
     SgemmChoice best = SGEMM_LARGE;
     int bestSplits = 1;
@@ -422,9 +448,9 @@ static SgemmChoice chooseTiling(int M, int N, int K, int sms, int *splitsOut)
     for (int splits = 1; splits <= 4; ++splits) {
         if (splits > 1 && K / splits < 512)
             break;
-        const double t[3] = {modelTime<SgemmLarge>(M, N, K, splits, sms, 1.00),
+        const double t[3] = {modelTime<SgemmLarge>(M, N, K, splits, sms, vec ? 1.00 : 0.93),
                              modelTime<SgemmMedium>(M, N, K, splits, sms, 0.95),
-                             modelTime<SgemmSmall>(M, N, K, splits, sms, 0.60)};
+                             modelTime<SgemmSmall>(M, N, K, splits, sms, 0.79)};
         for (int c = 0; c < 3; ++c) {
             const double cost = t[c] * (splits > 1 ? 1.05 : 1.0); /* zeroing C, atomics */
             if (cost < bestTime)
@@ -454,7 +480,7 @@ void launchSgemm(const float *A, const float *B, float *C, int M, int N, int K)
     const bool vec = N % 4 == 0 && ((reinterpret_cast<size_t>(A) | reinterpret_cast<size_t>(B) |
                                      reinterpret_cast<size_t>(C)) & 15) == 0;
     int splits;
-    const SgemmChoice choice = chooseTiling(M, N, K, sms, &splits);
+    const SgemmChoice choice = chooseTiling(M, N, K, sms, vec, &splits);
     if (splits > 1) /* the slices add into C */
         cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float), 0);
     if (choice == SGEMM_LARGE)
