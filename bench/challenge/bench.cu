@@ -76,7 +76,9 @@ static void sweep(void)
         CK(cudaDeviceSynchronize());
         Verdict v = implVerdict(&im);
         if (v.wrong) {
-            fprintf(stderr, "bench: WRONG: challenge at %dx%dx%d: %llu of %lld elements off by more than %.3g\n",
+            fprintf(stderr,
+                    "bench: WRONG: challenge at %dx%dx%d: %llu of %lld elements off by more "
+                    "than %.3g\n",
                     s.m, s.k, s.n, v.wrong, (long long)s.m * s.n, tolerance(s.k));
             bad = 1;
         }
