@@ -223,7 +223,7 @@ struct TileCopier {
 
 /* The thread's fragments for one k: TM floats of A's column k and TN of
  * B's row k, 16 bytes at a time. `aOff`/`bOff` are the thread's first
- * element in the warp's tile (see the header's thread layout). */
+ * row and column in the block's tile (see the header's thread layout). */
 template <class T>
 __device__ __forceinline__ void loadFragments(const float *As, const float *Bs, int k, int aOff,
                                               int bOff, float (&a)[T::TM], float (&b)[T::TN])
@@ -256,7 +256,7 @@ __device__ __forceinline__ void outerProduct(float (&acc)[T::TM][T::TN], const f
 
 /* Writes the thread's TM x TN results: row r = rowBase + (i/4)*WTR*4 + i%4,
  * column c = colBase + (j/4)*WTC*4 + j%4. Four consecutive columns go as
- * one float4 store when VEC; ATOMIC (split K) adds instead of storing. */
+ * one float4 store when VEC; `atomic` (K split in slices) adds instead. */
 template <class T, bool VEC>
 __device__ __forceinline__ void storeTile(float *C, int M, int N, int rowBase, int colBase,
                                           const float (&acc)[T::TM][T::TN], bool atomic)
