@@ -1,7 +1,7 @@
 /* lab.c - loads and validates a lab manifest, labs/<name>/lab.json: what
  * the student writes, which driver owns the host side, how many inputs a
  * dataset has and how outputs are compared. Every rejection names the file
- * and the field, in the same form as rubric.json errors. */
+ * and the field, with its line, in the same form as rubric.json errors. */
 #include "course/lab.h"
 
 #include <dirent.h>
@@ -340,12 +340,17 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
         return fail(err, errlen, "%s: path too long", root);
     if (!is_dir(out->dir))
         return no_such_lab(out->dir, name, err, errlen);
-    struct json_object *manifest = cfg_parse_file(path, err, errlen);
-    if (!manifest)
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    struct json_object *manifest = text ? cfg_parse_text(path, text, len, err, errlen) : NULL;
+    if (!manifest) {
+        free(text);
         return -1;
-    cfg_t c = {path, err, errlen, NULL};
+    }
+    cfg_t c = {path, err, errlen, text}; /* with the text, messages name the field's line */
     int rc = parse_manifest(&c, manifest, name, root, out);
     json_object_put(manifest);
+    free(text);
     return rc;
 }
 

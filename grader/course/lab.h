@@ -62,7 +62,8 @@ typedef struct lab {
     int ntiming_symbols;
 } lab_t;
 
-/* Loads <root>/labs/<name>/lab.json. err names the file on failure. */
+/* Loads <root>/labs/<name>/lab.json. err names the file on failure, and the
+ * line of the bad field when it is in the file ("lab.json:7: style: ..."). */
 int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen);
 
 /* A "program" style lab: the student's file is a whole libwb program. */

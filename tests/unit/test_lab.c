@@ -1,6 +1,6 @@
 /* test_lab.c - lab manifests: the real labs/lab3/lab.json, defaults, path
  * resolution, and each malformed manifest under tests/fixtures/lab_root
- * rejected with a message naming the file and the field. */
+ * rejected with a message naming the file, the field and its line. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,16 +115,16 @@ Test(lab_reject, syntax_error_names_the_line)
 
 Test(lab_reject, style)
 {
-    expect_error("bad_style", ": style: must be \"kernel\" or \"program\", not 'cuda'");
+    expect_error("bad_style", ":5: style: must be \"kernel\" or \"program\", not 'cuda'");
     expect_error("style_missing", ": style: missing (required)");
 }
 
 Test(lab_reject, student_file_must_be_a_plain_name)
 {
-    expect_error("student_slash", ": student_file: must be a plain file name (no \"/\" or "
+    expect_error("student_slash", ":6: student_file: must be a plain file name (no \"/\" or "
                                   "\"..\"), not '../student/matmul.cu'");
     expect_error("student_dotdot",
-                 ": student_file: must be a plain file name (no \"/\" or \"..\"), not '..'");
+                 ":6: student_file: must be a plain file name (no \"/\" or \"..\"), not '..'");
 }
 
 Test(lab_reject, kernel_lab_without_driver)
@@ -136,47 +136,47 @@ Test(lab_reject, kernel_lab_without_launch_function)
 {
     expect_error("kernel_no_launch", ": launch: missing (required for \"kernel\" labs: the "
                                      "function the driver calls, e.g. \"launchMatrixMultiplyShared\")");
-    expect_error("launch_bad", ": launch: 'launch it' is not a C identifier");
+    expect_error("launch_bad", ":6: launch: 'launch it' is not a C identifier");
 }
 
 Test(lab_reject, inputs_out_of_range)
 {
-    expect_error("inputs_zero", ": inputs: must be an integer from 1 to 8");
-    expect_error("inputs_nine", ": inputs: must be an integer from 1 to 8");
-    expect_error("inputs_fraction", ": inputs: must be an integer from 1 to 8");
+    expect_error("inputs_zero", ":9: inputs: must be an integer from 1 to 8");
+    expect_error("inputs_nine", ":9: inputs: must be an integer from 1 to 8");
+    expect_error("inputs_fraction", ":9: inputs: must be an integer from 1 to 8");
 }
 
 Test(lab_reject, tile_width)
 {
-    expect_error("tile_too_big", ": tile_width: must be an integer from 1 to 1024");
+    expect_error("tile_too_big", ":10: tile_width: must be an integer from 1 to 1024");
     expect_error("tile_missing", ": tile_width: missing (required)");
 }
 
 Test(lab_reject, tolerances)
 {
-    expect_error("rtol_negative", ": compare.rtol: must be a finite number >= 0");
-    expect_error("rtol_nan", ": compare.rtol: must be a finite number >= 0");
-    expect_error("atol_string", ": compare.atol: must be a finite number >= 0");
+    expect_error("rtol_negative", ":12: compare.rtol: must be a finite number >= 0");
+    expect_error("rtol_nan", ":12: compare.rtol: must be a finite number >= 0");
+    expect_error("atol_string", ":13: compare.atol: must be a finite number >= 0");
     expect_error("compare_missing",
                  ": compare: missing (required: { \"rtol\": ..., \"atol\": ... })");
-    expect_error("compare_unknown_key", ": compare.abs: unknown key (known keys: rtol, atol)");
+    expect_error("compare_unknown_key", ":14: compare.abs: unknown key (known keys: rtol, atol)");
 }
 
 Test(lab_reject, name_must_match_the_folder)
 {
-    expect_error("name_mismatch", ": name: 'lab3' does not match the lab folder 'name_mismatch'");
+    expect_error("name_mismatch", ":2: name: 'lab3' does not match the lab folder 'name_mismatch'");
 }
 
 Test(lab_reject, unknown_key)
 {
-    expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
+    expect_error("unknown_key", ":16: tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
                                 "time_limit_s, kind, timing, wb_type, datasets, launch)");
 }
 
 Test(lab_reject, time_limit)
 {
-    expect_error("time_limit_zero", ": time_limit_s: must be a number of seconds > 0 and <= 3600");
+    expect_error("time_limit_zero", ":15: time_limit_s: must be a number of seconds > 0 and <= 3600");
 }
 
 Test(lab_load, kind)
@@ -184,8 +184,8 @@ Test(lab_load, kind)
     cr_assert_str_eq(load_ok(ROOT, "good").kind->name, "matmul");
     cr_assert_eq(load_ok(ROOT, "good").inputs, 2, "the kind's inputs");
     cr_assert_str_eq(load_ok(".", "lab2").kind->name, "matmul");
-    expect_error("kind_unknown", ": kind: unknown kind 'conv' (known: matmul, reduction)");
-    expect_error("kind_inputs_mismatch", ": inputs: a \"matmul\" lab has 2 inputs, not 3");
+    expect_error("kind_unknown", ":9: kind: unknown kind 'conv' (known: matmul, reduction)");
+    expect_error("kind_inputs_mismatch", ":7: inputs: a \"matmul\" lab has 2 inputs, not 3");
 }
 
 Test(lab_load, timing)
@@ -195,6 +195,6 @@ Test(lab_load, timing)
     cr_assert(plain.has_timing);
     cr_assert_str_eq(plain.timing_baseline, "", "a baseline is optional");
     cr_assert_str_eq(plain.launch, "launchMatrixMultiplyShared");
-    expect_error("timing_no_reference", ": timing.reference: missing (required)");
-    expect_error("timing_bad_symbol", ": timing.symbols: entry 1 is not a C identifier");
+    expect_error("timing_no_reference", ":14: timing.reference: missing (required)");
+    expect_error("timing_bad_symbol", ":18: timing.symbols: entry 1 is not a C identifier");
 }
