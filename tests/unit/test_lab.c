@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build/rules.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
 
@@ -171,7 +172,8 @@ Test(lab_reject, unknown_key)
 {
     expect_error("unknown_key", ":16: tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, kind, timing, wb_type, datasets, launch)");
+                                "time_limit_s, kind, timing, wb_type, datasets, launch, "
+                                "launch_args, rules)");
 }
 
 Test(lab_reject, time_limit)
@@ -197,4 +199,35 @@ Test(lab_load, timing)
     cr_assert_str_eq(plain.launch, "launchMatrixMultiplyShared");
     expect_error("timing_no_reference", ":14: timing.reference: missing (required)");
     expect_error("timing_bad_symbol", ":18: timing.symbols: entry 1 is not a C identifier");
+}
+
+/* ---- the launch convention and the rules (the challenge lab) -------------------- */
+
+Test(lab_load, launch_args_and_rules)
+{
+    lab_t lab3 = load_ok(".", "lab3");
+    cr_assert_eq(lab3.launch_args, LAUNCH_ROWS_COLS, "lab 3's convention is the default");
+    cr_assert_eq(lab3.rules, 0u, "no rules unless listed");
+    lab_t mnk = load_ok(ROOT, "mnk");
+    cr_assert_eq(mnk.launch_args, LAUNCH_M_N_K);
+    cr_assert_eq(mnk.rules, RULE_BIT(RULE_FP32_SIMT));
+    cr_assert_str_eq(mnk.launch, "launchSgemm");
+}
+
+Test(lab_reject, launch_args)
+{
+    expect_error("launch_args_bad", ":8: launch_args: must be \"rows-cols\" ((A, B, C, numARows, "
+                                    "numAColumns, numBRows, numBColumns, numCRows, numCColumns)) "
+                                    "or \"m-n-k\" ((A, B, C, M, N, K)), not 'm-k-n'");
+    expect_error("launch_args_number", ":8: launch_args: must be a non-empty string");
+    expect_error("launch_args_reduction", ":9: launch_args: only a \"kernel\" lab of kind "
+                                          "\"matmul\" chooses its launch function's parameters");
+}
+
+Test(lab_reject, rules)
+{
+    expect_error("rules_unknown", ":10: rules: entry 1: unknown rule 'no-tensor-cores' (known: "
+                                  "fp32-simt)");
+    expect_error("rules_twice", ":10: rules: entry 1: 'fp32-simt' is listed twice");
+    expect_error("rules_not_list", ":10: rules: must be a list of rule names (known: fp32-simt)");
 }
