@@ -6,8 +6,10 @@
  * Every compiler runs as a child with limits (tool.h); its messages (which
  * name the student's file:line) become the "compiles" test's output. A
  * submission's source is checked before it is compiled (srccheck.h), its
- * object before it is linked (objcheck.h). */
+ * object before it is linked (objcheck.h); the lab's rules (rules.h) at each
+ * stage (build_rules.h). */
 #include "build/build.h"
+#include "build/build_rules.h"
 #include "build/harness_flags.h"
 #include "build/objcheck.h"
 #include "build/srccheck.h"
@@ -404,15 +406,27 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     } else {
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        int checked = check_student_source(ctx, cc, student_src, &log, out);
+        /* the lab's rules first at each stage, so a broken rule is named even where the
+         * stage then fails (<mma.h> does not compile on the emulator) */
+        int checked = build_check_rules(ctx, RULES_AT_SOURCE, student_src, student_src, &log, out);
         if (checked == 0)
-            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0
-                          ? check_student_object(student_src, student_obj, &log, out)
-                          : -1;
+            checked = check_student_source(ctx, cc, student_src, &log, out);
+        if (checked == 0)
+            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) != 0
+                          ? -1
+                          : build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log,
+                                              out);
+        if (checked == 0)
+            checked = check_student_object(student_src, student_obj, &log, out);
+        if (checked == 0)
+            checked = link_program(ctx, cc, driver_obj, student_obj, out->program, &log, cmd,
+                                   cmdlen) != 0
+                          ? -1
+                          : build_check_rules(ctx, RULES_AT_PROGRAM, student_src, out->program,
+                                              &log, out);
         if (checked == -2)
             out->internal_error = 1;
-        out->ok = checked == 0 && link_program(ctx, cc, driver_obj, student_obj, out->program,
-                                               &log, cmd, cmdlen) == 0;
+        out->ok = checked == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);

@@ -116,6 +116,28 @@ static const char *mangled_library(const char *name)
     return NULL;
 }
 
+/* What names a library symbol in the source: a C name without cuBLAS's
+ * "_v2" (cublasSgemm is a macro for cublasSgemm_v2), or a C++ symbol's
+ * library namespace. */
+static void source_token(const char *name, char *token, size_t len)
+{
+    static const char *const spaces[] = {"cutlass", "cute", "thrust", "cublas", NULL};
+    if (strncmp(name, "_Z", 2) == 0) {
+        token[0] = '\0';
+        for (int i = 0; spaces[i] && !token[0]; i++) {
+            char part[48];
+            snprintf(part, sizeof part, "%zu%s", strlen(spaces[i]), spaces[i]);
+            if (strstr(name, part))
+                snprintf(token, len, "%s", spaces[i]);
+        }
+        return;
+    }
+    size_t n = strlen(name);
+    if (n > 3 && strcmp(name + n - 3, "_v2") == 0)
+        n -= 3;
+    snprintf(token, len, "%.*s", (int)n, name);
+}
+
 int rules_scan_symbols(unsigned mask, const char *nm_out, rule_finding_t *f)
 {
     char line[1024];
@@ -138,6 +160,7 @@ int rules_scan_symbols(unsigned mask, const char *nm_out, rule_finding_t *f)
         snprintf(evidence, sizeof evidence, "%s %.200s, in its compiled object",
                  strcmp(type, "U") == 0 ? "calls" : "contains", name);
         found(f, what, evidence);
+        source_token(name, f->token, sizeof f->token);
         return 1;
     }
     return 0;

@@ -55,6 +55,8 @@ typedef struct {
     char evidence[320];   /* "#include <mma.h>", "HMMA.16816.F32 in the SASS of ..." */
     char file[PATH_MAX];  /* the source file it was found in ("" for the object or program) */
     int line;             /* its line there (0: none) */
+    char token[96];       /* an object's finding: the name to look for in the source
+                           * ("cublasSgemm", "cutlass"; "" for an instruction) */
 } rule_finding_t;
 
 /* "rule fp32-simt: the submission uses tensor cores (sgemm.cu:3: #include

@@ -166,6 +166,7 @@ static extra_item_t *new_extra(grade_t *g, const char *key)
     if (g->nextra >= GRADE_MAX_EXTRA)
         return NULL;
     extra_item_t *e = &g->extra[g->nextra++];
+    memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
     return e;
 }
@@ -184,13 +185,24 @@ void grade_set_extra_number(grade_t *g, const char *key, double value)
         e->number = value;
 }
 
+void grade_set_extra_json(grade_t *g, const char *key, struct json_object *value)
+{
+    extra_item_t *e = new_extra(g, key);
+    if (e)
+        e->json = value;
+    else
+        json_object_put(value);
+}
+
 static struct json_object *extra_to_json(const grade_t *g)
 {
     struct json_object *obj = json_object_new_object();
     for (int i = 0; i < g->nextra; i++) {
         const extra_item_t *e = &g->extra[i];
         json_object_object_add(obj, e->key,
-                               e->text ? json_object_new_string(e->text) : json_number(e->number));
+                               e->json   ? json_object_get(e->json)
+                               : e->text ? json_object_new_string(e->text)
+                                         : json_number(e->number));
     }
     return obj;
 }
@@ -233,7 +245,9 @@ void grade_free(grade_t *g)
     }
     free(g->tests);
     free(g->output);
-    for (int i = 0; i < g->nextra; i++)
+    for (int i = 0; i < g->nextra; i++) {
         free(g->extra[i].text);
+        json_object_put(g->extra[i].json);
+    }
     memset(g, 0, sizeof *g);
 }

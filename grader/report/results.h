@@ -35,6 +35,7 @@ typedef struct {
     char key[32];
     char *text;    /* malloc'd string value, or NULL for a number */
     double number;
+    struct json_object *json; /* owned: any other JSON value (an array), or NULL */
 } extra_item_t;
 
 typedef struct {
@@ -64,6 +65,8 @@ int error_map_from_json(struct json_object *obj, error_map_t *m);
  * GRADE_MAX_EXTRA entries). */
 void grade_set_extra_text(grade_t *g, const char *key, const char *value);
 void grade_set_extra_number(grade_t *g, const char *key, double value);
+/* Takes value (an array or object of json-c), released with the grade. */
+void grade_set_extra_json(grade_t *g, const char *key, struct json_object *value);
 double grade_score(const grade_t *g);
 double grade_max_score(const grade_t *g);
 
