@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "build/harness_flags.h"
 #include "build/rules.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
@@ -212,6 +213,26 @@ Test(lab_load, launch_args_and_rules)
     cr_assert_eq(mnk.launch_args, LAUNCH_M_N_K);
     cr_assert_eq(mnk.rules, RULE_BIT(RULE_FP32_SIMT));
     cr_assert_str_eq(mnk.launch, "launchSgemm");
+}
+
+/* The challenge lab, and the flags every compile of its harness gets. */
+Test(lab_load, the_real_challenge)
+{
+    lab_t lab = load_ok(".", "challenge");
+    cr_assert_eq(lab.launch_args, LAUNCH_M_N_K);
+    cr_assert_eq(lab.rules, RULE_BIT(RULE_FP32_SIMT));
+    cr_assert_str_eq(lab.launch, "launchSgemm");
+    cr_assert_str_eq(lab.student_file, "sgemm.cu");
+    cr_assert_eq(lab.tile_width, 128);
+    cr_assert_str_eq(lab.timing_reference, "reference/challenge/sgemm.cu");
+    cr_assert_str_eq(lab.timing_baseline, "", "no baseline: it is timed against cuBLAS");
+    char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN];
+    cr_assert_eq(harness_flags(&lab, flags), 2);
+    cr_assert_str_eq(flags[0], "-DCUGRADE_LAUNCH=launchSgemm");
+    cr_assert_str_eq(flags[1], "-DCUGRADE_LAUNCH_MNK");
+    lab = load_ok(".", "lab3");
+    cr_assert_eq(harness_flags(&lab, flags), 1, "lab 3's convention: no MNK");
+    cr_assert_str_eq(flags[0], "-DCUGRADE_LAUNCH=launchMatrixMultiplyShared");
 }
 
 Test(lab_reject, launch_args)

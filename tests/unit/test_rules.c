@@ -319,6 +319,36 @@ Test(rules_files, object_symbols_and_program_libraries)
     cr_assert_eq(rules_check_object(FP32, "/nonexistent.o", NULL, &f, err, sizeof err), -1);
 }
 
+/* The challenge's test submissions: what the source stage sees, and what
+ * it cannot (hides_mma.cu's PTX is made by the preprocessor: the object
+ * stage finds it, test below and tests/gpu/challenge.sh). */
+Test(rules_files, the_challenge_submissions_sources)
+{
+    char err[512] = "";
+    const char *dir_ = "tests/submissions/challenge/";
+    struct { const char *file; int rc; const char *evidence; } cases[] = {
+        {"uses_wmma.cu", 1, "#include <mma.h>"},
+        {"calls_cublas.cu", 1, "#include <cublas_v2.h>"},
+        {"calls_cublas_hidden.cu", 0, NULL},
+        {"hides_mma.cu", 0, NULL},
+        {"register_tiled.cu", 0, NULL},
+        {"assumes_multiple_of_128.cu", 0, NULL},
+        {"lab3_tiles.cu", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s%s", dir_, cases[i].file);
+        cr_expect_eq(rules_check_source(FP32, path, &f, err, sizeof err), cases[i].rc, "%s: %s %s",
+                     cases[i].file, f.what, f.evidence);
+        if (cases[i].evidence)
+            cr_expect_str_eq(f.evidence, cases[i].evidence);
+    }
+    cr_assert_eq(rules_check_source(FP32, "reference/challenge/sgemm.cu", &f, err, sizeof err), 0,
+                 "the reference: %s %s", f.what, f.evidence);
+    cr_assert_eq(rules_check_source(FP32, "student/challenge/sgemm.cu", &f, err, sizeof err), 0,
+                 "the stub, whose comments name what is forbidden: %s %s", f.what, f.evidence);
+}
+
 /* The gpu backend's object: nvcc's, with its SASS and PTX, where nvcc and
  * cuobjdump (with nvdisasm) are installed. */
 Test(rules_files, cuda_object_sass, .timeout = 300)
@@ -346,6 +376,12 @@ Test(rules_files, cuda_object_sass, .timeout = 300)
     run_ok(compile);
     cr_assert_eq(rules_check_object(FP32, obj, cuobjdump, &f, err, sizeof err), 1, "%s", err);
     expect("uses tensor cores", "HMMA.1684.F32.TF32 in the SASS of _Z1kPKfPf");
+    /* PTX the source never spells (stringized macro arguments): the SASS has it */
+    char *hidden[] = {nvcc, "-c", "-O3", "-arch=sm_90", "tests/submissions/challenge/hides_mma.cu",
+                      "-o", obj, NULL};
+    run_ok(hidden);
+    cr_assert_eq(rules_check_object(FP32, obj, cuobjdump, &f, err, sizeof err), 1, "%s", err);
+    expect("uses tensor cores", "HMMA.1688.F32 in the SASS of _Z10sgemmHidesPKfS0_Pfiii");
     /* the challenge's reference: FFMA only (its HFMA2.MMA load constants) */
     char *reference[] = {nvcc, "-c", "-O3", "-arch=sm_90", "reference/challenge/sgemm.cu", "-o", obj,
                          NULL};
