@@ -148,7 +148,7 @@ static int not_timed(const grade_run_t *run, const grading_inputs_t *in, int com
 {
     const perf_rule_t *rule = &in->rub.performance;
     if (run->rule_broken[0]) {
-        sb_appendf(msg, "not scored: %s\n%s\n", run->rule_broken, RULE_CONSEQUENCE);
+        sb_appendf(msg, "FAILED: %s\n%s\n", run->rule_broken, RULE_CONSEQUENCE);
         return 1;
     }
     if (!compiled)

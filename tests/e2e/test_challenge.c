@@ -7,8 +7,9 @@
  * a kernel that assumes sides that are multiples of 128 gets the grid and
  * phase-count hints, and the submissions that break the rule (WMMA, cuBLAS
  * by header, cuBLAS by pasted names) are told so, by the rule's name, before
- * any compiler or object-check message, with performance 0. Runs from the
- * repository root. */
+ * any compiler or object-check message, with performance 0; one that
+ * compiles (a helper named TF32) is graded for correctness as usual. Runs
+ * from the repository root. */
 #include "lab_case.h"
 
 #define SUBC "tests/submissions/challenge/"
@@ -172,13 +173,37 @@ static void expect_rule_broken(const char *file, const char *message, const char
     json_object *perf = test_named(&g, "performance");
     cr_expect(!passed(perf), "%s: performance passed", file);
     cr_expect_float_eq(num(perf, "score"), 0.0, 1e-9);
-    cr_expect(strstr(str(perf, "output"), "not scored: rule fp32-simt: the submission "), "%s",
+    cr_expect(strstr(str(perf, "output"), "FAILED: rule fp32-simt: the submission "), "%s",
               str(perf, "output"));
     cr_expect(strstr(str(perf, "output"), "scores 0 on performance"), "%s", str(perf, "output"));
     cr_expect(strstr(str(extra_of(&g), "rule_broken"), message), "%s",
               str(extra_of(&g), "rule_broken"));
     cr_expect_float_eq(num(g.json, "score"), 0.0, 1e-9);
     cr_expect(strstr(g.run.output, "rule fp32-simt"), "the terminal report:\n%s", g.run.output);
+    release(&g);
+}
+
+/* A broken rule next to a correct kernel: the compiles test passes and names
+ * the rule, every dataset and check is graded and passes, performance
+ * fails with the message (0 of 0 on the emulator). */
+Test(challenge, broken_rule_is_graded_for_correctness_and_fails_performance, .timeout = 300)
+{
+    const char *message = "rule fp32-simt: the submission uses TF32 (tensor cores at reduced "
+                          "precision) (" SUBC "tf32_helper.cu:14: USE_TF32)";
+    graded_t g = grade_lab(&challenge, SUBC "tf32_helper.cu", 1);
+    json_object *compiles = test_named(&g, "compiles"), *perf = test_named(&g, "performance");
+    cr_expect(passed(compiles), "%s", str(compiles, "output"));
+    cr_expect(strstr(str(compiles, "output"), message), "%s", str(compiles, "output"));
+    cr_expect(strstr(str(compiles, "output"), "performance scores 0; correctness is graded as "
+                                              "usual"), "%s", str(compiles, "output"));
+    cr_expect_eq((int)num(extra_of(&g), "datasets_passed"), NDATASETS);
+    cr_expect_eq((int)num(extra_of(&g), "hidden_passed"), NHIDDEN);
+    cr_expect_float_eq(num(g.json, "score"), FULL_MARKS, 1e-9, "correctness is graded as usual");
+    cr_expect(!passed(perf), "a broken rule fails the performance test even at 0 of 0");
+    cr_expect_float_eq(num(perf, "max_score"), 0.0, 1e-9);
+    cr_expect(strstr(str(perf, "output"), "FAILED: rule fp32-simt"), "%s", str(perf, "output"));
+    cr_expect_str_eq(str(extra_of(&g), "rule_broken"), message);
+    cr_expect(strstr(g.run.output, "FAIL      0/0    performance"), "%s", g.run.output);
     release(&g);
 }
 

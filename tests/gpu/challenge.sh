@@ -44,7 +44,7 @@ verdict() { # NAME WHAT PYTHON-EXPR
 
 all_pass="x['datasets_passed'] == x['datasets_total'] and x['hidden_passed'] == x['hidden_total'] >= 8"
 perf_zero_by_rule="t['performance']['score'] == 0 and t['performance']['max_score'] > 0 and \
-'not scored: rule fp32-simt' in t['performance']['output']"
+'FAILED: rule fp32-simt' in t['performance']['output']"
 shapes="['4096x4096x4096', '3001x2999x3003', '8192x8192x1024', '1024x1024x8192']"
 
 grade reference reference/challenge/sgemm.cu

@@ -330,6 +330,7 @@ Test(rules_files, the_challenge_submissions_sources)
         {"uses_wmma.cu", 1, "#include <mma.h>"},
         {"calls_cublas.cu", 1, "#include <cublas_v2.h>"},
         {"calls_cublas_hidden.cu", 0, NULL},
+        {"tf32_helper.cu", 1, "USE_TF32"},
         {"hides_mma.cu", 0, NULL},
         {"register_tiled.cu", 0, NULL},
         {"assumes_multiple_of_128.cu", 0, NULL},
