@@ -24,7 +24,9 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COMPILE_TIMEOUT_S 180.0
@@ -39,18 +41,30 @@ static const char *rate_key(const lab_t *lab)
     return strcmp(lab->kind->rate_unit, "GFLOP/s") == 0 ? "gflops" : "gbs";
 }
 
+/* A JSON number written as "%.12g" says it (46989.1, not 46989.099999999999;
+ * 36000, not 36000.0), as results.json's other numbers. */
+static struct json_object *number(double v)
+{
+    if (!isfinite(v))
+        v = 0;
+    if (v == floor(v) && fabs(v) < 9e15)
+        return json_object_new_int64((int64_t)v);
+    char text[32];
+    snprintf(text, sizeof text, "%.12g", v);
+    return json_object_new_double_s(strtod(text, NULL), text);
+}
+
 static void add_rate(struct json_object *o, const char *prefix, const char *key,
                      const perf_impl_t *im)
 {
     char name[48];
     snprintf(name, sizeof name, "%s%s", prefix, key);
     if (im)
-        json_object_object_add(o, name, json_object_new_double(round(im->rate * 10) / 10));
+        json_object_object_add(o, name, number(round(im->rate * 10) / 10));
 }
 
-/* extra_data.performance_shapes: one object per timed shape. */
-static struct json_object *shapes_json(const perf_result_t *pr, const perf_rule_t *rule,
-                                       const lab_t *lab)
+struct json_object *grade_performance_shapes(const perf_result_t *pr, const perf_rule_t *rule,
+                                            const lab_t *lab)
 {
     struct json_object *list = json_object_new_array();
     const char *key = rate_key(lab);
@@ -63,8 +77,7 @@ static struct json_object *shapes_json(const perf_result_t *pr, const perf_rule_
         add_rate(o, "", key, st);
         add_rate(o, "reference_", key, perf_impl(s, "reference"));
         add_rate(o, "cublas_", key, perf_impl(s, "cublas"));
-        json_object_object_add(o, "ratio",
-                               json_object_new_double(ratio > 0 ? round(ratio * 1e4) / 1e4 : 0));
+        json_object_object_add(o, "ratio", number(ratio > 0 ? round(ratio * 1e4) / 1e4 : 0));
         json_object_object_add(o, "wrong", json_object_new_int64(st ? st->wrong : 0));
         json_object_array_add(list, o);
     }
@@ -81,7 +94,7 @@ static void record_timing(grade_t *g, const perf_result_t *pr, const perf_rule_t
     grade_set_extra_number(g, "cuda_runtime_version", pr->runtime_version);
     grade_set_extra_number(g, "perf_ratio", perf_speed_ratio(pr, rule->relative_to));
     grade_set_extra_text(g, "perf_relative_to", perf_relative_name(rule->relative_to));
-    grade_set_extra_json(g, "performance_shapes", shapes_json(pr, rule, lab));
+    grade_set_extra_json(g, "performance_shapes", grade_performance_shapes(pr, rule, lab));
 }
 
 void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
