@@ -141,6 +141,19 @@ CUGRADE_ATOMIC_CAS(unsigned long long)
 CUGRADE_ATOMIC_CAS(unsigned short)
 #undef CUGRADE_ATOMIC_CAS
 
+/* ---- __launch_bounds__ -------------------------------------------------------
+ * emucc's rewriter puts `if (__cugrade_launch_bounds_exceeded(MAX)) return;`
+ * first in the body of a kernel declared __launch_bounds__(MAX, ...). A
+ * block of more than MAX threads makes the runtime refuse the launch as a
+ * GPU does (cudaErrorInvalidValue and a launch diagnostic; no thread does
+ * any work), and every thread returns at once. */
+extern "C" int __cudaEmuLaunchBoundsExceeded(unsigned long long max_threads_per_block);
+inline bool __cugrade_launch_bounds_exceeded(unsigned long long max_threads_per_block)
+{
+    return 1ull * blockDim.x * blockDim.y * blockDim.z > max_threads_per_block &&
+           __cudaEmuLaunchBoundsExceeded(max_threads_per_block);
+}
+
 /* ---- other device intrinsics ---------------------------------------------- */
 template <class T> inline T __ldg(const T *p) { return *p; }
 template <class T> inline T __ldcg(const T *p) { return *p; }
