@@ -21,7 +21,7 @@
  *
  * --checks builds for the emulator's checking mode (emu/src/check.h): each
  * .cu file is compiled with -fsanitize=thread -O1 -g -fno-omit-frame-pointer
- * (and -gdwarf-4, see push_check_flags) instead of -O2,
+ * (and -gdwarf-4 -fno-tree-sra, see push_check_flags) instead of -O2,
  * those flags placed after the user's, so -O1 holds whatever -O was given
  * and the checks see the same accesses for every student (-O0
  * would also send every local variable through the hooks; -O2 and above
@@ -244,13 +244,16 @@ static char *quote_dir_of(const char *path)
 }
 
 /* The instrumentation of --checks; after the user's flags, so its -O1 wins.
+ * -fno-tree-sra keeps a copy of a whole struct one access: a float4 load is
+ * one 16-byte access (checked for its alignment, analysed as one vector
+ * access for coalescing) instead of four float loads 16 bytes apart.
  * -gdwarf-4: with gcc 12's default DWARF 5, binutils 2.40's addr2line puts
  * the first lines of a function in the rewritten copy (1-x.cu.cpp:29)
  * instead of the file its #line names (x.cu:29); DWARF 4 has no such slip. */
 static void push_check_flags(arglist *cmd)
 {
     static const char *const flags[] = {
-        "-fsanitize=thread", "-O1", "-g", "-fno-omit-frame-pointer", "-gdwarf-4",
+        "-fsanitize=thread", "-O1", "-g", "-fno-omit-frame-pointer", "-gdwarf-4", "-fno-tree-sra",
     };
     for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
         args_push(cmd, flags[i]);
