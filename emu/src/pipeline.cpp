@@ -66,7 +66,7 @@ struct reported_site {
     int problem;
 };
 std::vector<reported_site> g_reported;
-const launch_site *g_reported_for;
+unsigned long long g_reported_in = ~0ull; /* the launch (count of launches run before it) */
 
 uintptr_t symbol_address(const void *p)
 {
@@ -97,9 +97,9 @@ void report(const char *file, int line, problem what, const char *fmt, ...)
     uint3 block, thread;
     if (!running_thread(&site, &block, &thread))
         return;
-    if (g_reported_for != site) {
+    if (g_reported_in != launch_count()) {
         g_reported.clear();
-        g_reported_for = site;
+        g_reported_in = launch_count();
     }
     for (const reported_site &r : g_reported)
         if (r.line == line && r.problem == what && (r.file == file || strcmp(r.file, file) == 0))
