@@ -19,6 +19,7 @@
 #include "pipeline/grade_inputs.h"
 #include "course/lab.h"
 #include "score/perf.h"
+#include "score/leaderboard.h"
 #include "build/ptxas.h"
 #include "run/sanitizer.h"
 #include "run/sandbox.h"
@@ -363,6 +364,7 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
         grade_set_extra_number(&run->grade, "driver_version", pr.driver_version);
         grade_set_extra_number(&run->grade, "cuda_runtime_version", pr.runtime_version);
         grade_set_extra_number(&run->grade, "perf_ratio", pr.speed_ratio);
+        leaderboard_record(&run->grade, &pr, in->lab.kind->rate_unit);
     }
     run_result_free(&rr);
     build_result_free(&br);
