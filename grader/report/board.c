@@ -97,8 +97,9 @@ static double shape_percent(json_object *shapes, const char *shape, const char *
     for (size_t i = 0; i < n; i++) {
         json_object *s = json_object_array_get_idx(shapes, i);
         const char *name = str_of(s, "shape");
+        double ratio = num_of(s, key, -1); /* null where it was not timed */
         if (name && strcmp(name, shape) == 0)
-            return 100 * num_of(s, key, -0.01);
+            return ratio >= 0 ? 100 * ratio : -1;
     }
     return -1;
 }
@@ -165,13 +166,18 @@ static json_object *find_test(json_object *j, const char *name)
 static void perf_line(const char *out, char *buf, size_t len)
 {
     const char *line = out;
-    for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+    for (const char *p = out; *p;) {
         if (strncmp(p, "FAILED", 6) == 0 || strncmp(p, "not ", 4) == 0 || strncmp(p, "no ", 3) == 0) {
             line = p;
             break;
         }
+        const char *nl = strchr(p, '\n');
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
     size_t n = strcspn(line, "\n");
-    snprintf(buf, len, "not timed: %.*s", (int)(n > 150 ? 150 : n), line);
+    snprintf(buf, len, "performance test: %.*s", (int)(n > 150 ? 150 : n), line);
 }
 
 static int failed(json_object *test)

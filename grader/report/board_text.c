@@ -36,6 +36,17 @@ static char *cell_text(const char *unit, double v, double percent, int with_valu
     return sb_detach(&sb);
 }
 
+/* A copy safe for a terminal: control characters (an escape sequence in a
+ * folder name) become '?'. */
+static char *clean(const char *s)
+{
+    char *c = strdup(s);
+    for (char *p = c; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return c;
+}
+
 static const board_shape_t *row_shape(const board_row_t *r, const char *shape)
 {
     for (int s = 0; s < r->nshapes; s++)
@@ -54,9 +65,9 @@ static void fill_line(line_t *l, const board_t *b, const board_row_t *r, int nco
     else
         sb_append(&rank, "-");
     l->cells[0] = sb_detach(&rank);
-    l->cells[1] = strdup(r->id);
+    l->cells[1] = clean(r->id);
     if (r->rank <= 0) {
-        l->why = strdup(r->why);
+        l->why = clean(r->why);
         return;
     }
     l->cells[2] = cell_text(b->unit, r->value, -1, 1);

@@ -141,6 +141,20 @@ Test(board, students_without_a_timing_come_after_with_why)
     rm_rf(dir);
 }
 
+Test(board, a_failed_timing_says_so_in_the_performance_tests_words)
+{
+    make_dir();
+    untimed("kai", "gpu", 20, 1, "timed alone on GPU 0 (waited 0.0 s in its timing queue)\\n"
+                                 "FAILED: the timing program was killed by signal 9\\nlog", NULL);
+    put("lee", "{\"extra_data\": {\"lab\": \"lab3\"}, \"tests\": [{\"name\": \"compiles\", \"status\": \"passed\"}]}");
+    board_t b = load(NULL);
+    cr_assert_eq(b.nranked, 0);
+    cr_assert_str_eq(b.rows[0].why, "performance test: FAILED: the timing program was killed by signal 9");
+    cr_assert_str_eq(b.rows[1].why, "no performance test in its results.json");
+    board_free(&b);
+    rm_rf(dir);
+}
+
 Test(board, malformed_results_json_is_named_with_its_line_and_skipped)
 {
     sample_class();
@@ -219,6 +233,20 @@ Test(board, terminal_table_one_aligned_line_per_student)
                      "   1  bob       30.000        94.9%  45.000 (90.0%)  20.000 (100.0%)\n"
                      "   1  carol     30.000        94.9%  45.000 (90.0%)  20.000 (100.0%)\n"
                      "(--top 1: 6 more not shown)\n");
+    sb_free(&sb);
+    board_free(&b);
+    rm_rf(dir);
+}
+
+Test(board, control_characters_never_reach_the_terminal)
+{
+    make_dir();
+    untimed("x\033[2Jy", "emu", 20, 1, "not scored", NULL);
+    board_t b = load(NULL);
+    strbuf_t sb = {0};
+    board_text(&sb, &b, 0);
+    cr_assert(strstr(sb_str(&sb), "   -  x?[2Jy   not timed"), "%s", sb_str(&sb));
+    cr_assert_null(strchr(sb_str(&sb), '\033'));
     sb_free(&sb);
     board_free(&b);
     rm_rf(dir);
