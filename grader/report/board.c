@@ -232,6 +232,7 @@ int board_add_text(board_t *b, const char *id, const char *text, const char *pat
     }
     if (!list)
         why_not(&r, j, extra);
+    r.perf_test = list || find_test(j, "performance");
     json_object_put(j);
     if (b->n == b->cap) {
         b->cap = b->cap ? 2 * b->cap : 16;
@@ -340,6 +341,7 @@ static int keep_lab(board_t *b, const char *lab, char *err, size_t errlen)
             b->other_labs++;
             continue;
         }
+        b->perf_tests += r->perf_test;
         b->rows[kept++] = *r;
     }
     b->n = kept;

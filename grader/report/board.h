@@ -29,6 +29,7 @@ typedef struct {
     int rank;       /* 1, 2, 2, 4, ...; 0: not ranked */
     double value;   /* the ranking key: the rate's geometric mean */
     int ascending;  /* its "order" is "asc" (lower is better) */
+    int perf_test;  /* its results.json has a performance test (or a leaderboard) */
     double percent; /* % of the baseline (geometric mean); < 0: none */
     char unit[24];     /* "TFLOP/s", from the key's name */
     char baseline[24]; /* "cuBLAS", "reference"; "" */
@@ -49,6 +50,7 @@ typedef struct {
     char **skipped;    /* "DIR/x/results.json:3: not JSON (...)": one per skipped file */
     int nskipped;
     int other_labs;    /* results of another lab than lab, left out */
+    int perf_tests;    /* rows with a performance test or a leaderboard (0: the lab has none) */
 } board_t;
 
 /* Adds one results.json's text (path names it in messages). Returns 0, or

@@ -90,6 +90,8 @@ static void sample_class(void)
     untimed("hank", "gpu", 20, 1, "on NVIDIA H100", "timed output wrong at 4096x4096x4096 (12 elements)");
 }
 
+static char *read_out(const char *name);
+
 static board_t load(const char *lab)
 {
     board_t b;
@@ -235,6 +237,19 @@ Test(board, terminal_table_one_aligned_line_per_student)
                      "(--top 1: 6 more not shown)\n");
     sb_free(&sb);
     board_free(&b);
+    rm_rf(dir);
+}
+
+Test(board, no_section_in_class_html_for_a_lab_without_a_performance_test)
+{
+    make_dir();
+    put("a", "{\"score\": 5, \"extra_data\": {\"lab\": \"lab2\", \"backend\": \"emu\"},"
+             " \"tests\": [{\"name\": \"compiles\", \"status\": \"passed\"}]}");
+    char err[512] = "";
+    cr_assert_eq(batch_write_class_files(dir, NULL, err, sizeof err), 0, "%s", err);
+    char *html = read_out("class.html");
+    cr_assert_null(strstr(html, "id=\"leaderboard\""));
+    free(html);
     rm_rf(dir);
 }
 
