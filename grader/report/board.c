@@ -206,10 +206,10 @@ static void why_not(board_row_t *r, json_object *j, json_object *extra)
     else if ((out && strncmp(out, "not run: does not compile", 25) == 0) ||
              failed(find_test(j, "compiles")))
         snprintf(r->why, sizeof r->why, "did not compile");
-    else if (backend && strcmp(backend, "gpu") != 0)
-        snprintf(r->why, sizeof r->why, "not timed on the %.32s backend (timed on a GPU only)", backend);
     else if (dp < dt || hp < ht)
         snprintf(r->why, sizeof r->why, "did not pass correctness (%g of %g datasets%s)", dp, dt, hidden);
+    else if (backend && strcmp(backend, "gpu") != 0)
+        snprintf(r->why, sizeof r->why, "not timed on the %.32s backend (timed on a GPU only)", backend);
     else if (str_of(extra, "leaderboard_why"))
         snprintf(r->why, sizeof r->why, "%.200s", str_of(extra, "leaderboard_why"));
     else

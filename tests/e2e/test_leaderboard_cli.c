@@ -2,7 +2,9 @@
  * results folder of hand-written results.json files (no grading, no GPU):
  * the ranked lines on stdout and exit 0, a malformed file named on stderr
  * with its line while the others are still printed, --top, --json, --lab,
- * an empty folder said so, a missing one exit 2, bad usage exit 64. */
+ * an empty folder said so, a missing one exit 2, bad usage exit 64; and
+ * after a real `cugrade batch` on the emu backend with a performance test in
+ * the rubric: nobody ranked, each with why, no "leaderboard" field written. */
 #include "e2e.h"
 
 #include <sys/wait.h>
@@ -143,5 +145,61 @@ Test(leaderboard_cli, empty_missing_and_bad_usage)
     cr_assert_eq(r.status, 64);
     cr_assert(strstr(r.err, "--out RESULTS_DIR is required"), "%s", r.err);
     cli_free(&r);
+    rm_rf(dir);
+}
+
+/* A small class graded on the CPU emulator: nobody is timed there. */
+Test(leaderboard_cli, after_an_emu_batch_nobody_is_ranked_and_each_says_why, .timeout = 300)
+{
+    snprintf(dir, sizeof dir, "/tmp/cugrade-lbcli-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    char subs[128], datasets[128], rubric[128], out[128], path[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(datasets, sizeof datasets, "%s/datasets", dir);
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    const char *who[][2] = {{"ann", "reference/lab3/matmul.cu"},
+                            {"ben", SUB "compile_error.cu"},
+                            {"cat", SUB "intdiv_grid.cu"}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s/lab3", subs, who[i][0]);
+        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", subs, who[i][0]);
+        char *text = read_file(who[i][1], NULL, NULL, 0);
+        cr_assert_not_null(text);
+        write_text(path, text);
+        free(text);
+    }
+    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
+    make_datasets(datasets, shapes);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
+                       " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                       " \"hidden\": {\"count\": 0}, \"performance\": {\"points\": 10, \"shapes\":"
+                       " [\"256x256x256\"], \"zero_at\": 0.5, \"full_at\": 0.9}}}}");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "bin/cugrade batch --lab lab3 --out %s --backend emu --checks none "
+                              "--datasets %s --rubric %s %s >/dev/null 2>&1", out, datasets, rubric, subs);
+    cr_assert_eq(system(cmd), 0, "batch failed");
+    char args[160];
+    snprintf(args, sizeof args, "--out %s", out);
+    cli_t r = cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(r.out, "lab3 leaderboard: nobody ranked (3 students, none with a usable GPU timing)\n"
+                            "rank  student  why not ranked\n"
+                            "   -  ann      not timed on the emu backend (timed on a GPU only)\n"
+                            "   -  ben      did not compile\n"
+                            "   -  cat      did not pass correctness (1 of 2 datasets)\n");
+    cr_assert_str_eq(r.err, "");
+    cli_free(&r);
+    snprintf(path, sizeof path, "%s/ann/results.json", out);
+    char *results = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(results);
+    cr_assert_null(strstr(results, "\"leaderboard\""), "no leaderboard field without a timing");
+    free(results);
+    char *html = NULL;
+    snprintf(path, sizeof path, "%s/class.html", out);
+    html = read_file(path, NULL, NULL, 0);
+    cr_assert(html && strstr(html, "id=\"board-none\""), "class.html says nobody was timed");
+    free(html);
     rm_rf(dir);
 }

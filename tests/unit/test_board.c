@@ -279,7 +279,7 @@ Test(board, nobody_timed_on_the_emulator)
                      "lab3 leaderboard: nobody ranked (2 students, none with a usable GPU timing)\n"
                      "rank  student  why not ranked\n"
                      "   -  a        not timed on the emu backend (timed on a GPU only)\n"
-                     "   -  bb       not timed on the emu backend (timed on a GPU only)\n");
+                     "   -  bb       did not pass correctness (3 of 20 datasets, 8 of 8 hidden)\n");
     sb_free(&sb);
     board_free(&b);
     rm_rf(dir);
