@@ -137,7 +137,7 @@ $(B)/emu-tests/test_wb $(B)/emu-tests/test_wb_run: $(B)/emu-tests/test_%: emu/te
 EMUT_CHECK_OBJ := $(patsubst emu/tests/%.cpp,$(B)/emu-tests/%.o,$(wildcard emu/tests/check_*.cpp))
 $(EMUT_CHECK_OBJ): $(B)/emu-tests/%.o: emu/tests/%.cpp $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
-	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h -fsanitize=thread -O1 -g -fno-omit-frame-pointer -c $< -o $@
+	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h -fsanitize=thread -O1 -g -fno-omit-frame-pointer -fno-tree-sra -c $< -o $@
 $(B)/emu-tests/test_emu_check%: emu/tests/test_emu_check%.cpp $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h)
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@

@@ -10,6 +10,9 @@
  *   extern __shared__ T a[]   rewritten by the rewriter to a pointer into
  *                     __cugrade_dynamic_smem (the launch's dynamic shared)
  *   __forceinline__ __noinline__ __launch_bounds__(...) __align__(n)
+ *   (a kernel's __launch_bounds__ is checked at launch: emucc's rewriter puts
+ *   __cugrade_launch_bounds_exceeded(MAX) first in its body)
+ *   __cugrade_unroll(N)  what the rewriter makes of `#pragma unroll N`
  * See docs/emulator.md for how the emulator works. */
 #ifndef CUGRADE_CUDA_RUNTIME_H
 #define CUGRADE_CUDA_RUNTIME_H
@@ -51,5 +54,16 @@ extern "C" unsigned char __cugrade_dynamic_smem[];
 #define __align__(n) __attribute__((aligned(n)))
 #define __device_builtin__
 #define __builtin_align__(n) __attribute__((aligned(n)))
+
+/* `#pragma unroll N` (emu/rewrite/pragma_rewrite.c): g++'s unroll pragma;
+ * not in a checked build (CUGRADE_CHECKED_BUILD, cugrade_device.h), where
+ * unrolled copies of an access would each be an instruction of their own
+ * and report the same line several times. */
+#define CUGRADE_PRAGMA(text) _Pragma(#text)
+#ifdef CUGRADE_CHECKED_BUILD
+#define __cugrade_unroll(n)
+#else
+#define __cugrade_unroll(n) CUGRADE_PRAGMA(GCC unroll n)
+#endif
 
 #endif

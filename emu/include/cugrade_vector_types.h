@@ -1,6 +1,10 @@
 /* cugrade_vector_types.h - CUDA's built-in vector types for the CPU emulator:
  * uint3 and dim3 (thread and block coordinates), the short vectors
  * (float2, int4, ...) with CUDA's alignments, and their make_* helpers.
+ * The alignments are CUDA's (float4, int4, double2: 16; float2, int2: 8;
+ * the *_32a forms of CUDA 13: 32), so that a vector load or store through
+ * a misaligned pointer, which stops a kernel on a GPU (misaligned address),
+ * is reported by the checking mode (docs/emulator.md, "Vector types").
  *
  * Part of the emulator shim; include cuda_runtime.h, not this file. */
 #ifndef CUGRADE_VECTOR_TYPES_H
@@ -70,10 +74,22 @@ CUGRADE_VEC1(ulong1, unsigned long, 8)
 CUGRADE_VEC2(ulong2, unsigned long, 16)
 CUGRADE_VEC3(ulong3, unsigned long, 8)
 CUGRADE_VEC4(ulong4, unsigned long, 16)
+CUGRADE_VEC4(long4_16a, long, 16)
+CUGRADE_VEC4(long4_32a, long, 32)
+CUGRADE_VEC4(ulong4_16a, unsigned long, 16)
+CUGRADE_VEC4(ulong4_32a, unsigned long, 32)
 CUGRADE_VEC1(longlong1, long long, 8)
 CUGRADE_VEC2(longlong2, long long, 16)
+CUGRADE_VEC3(longlong3, long long, 8)
+CUGRADE_VEC4(longlong4, long long, 16)
+CUGRADE_VEC4(longlong4_16a, long long, 16)
+CUGRADE_VEC4(longlong4_32a, long long, 32)
 CUGRADE_VEC1(ulonglong1, unsigned long long, 8)
 CUGRADE_VEC2(ulonglong2, unsigned long long, 16)
+CUGRADE_VEC3(ulonglong3, unsigned long long, 8)
+CUGRADE_VEC4(ulonglong4, unsigned long long, 16)
+CUGRADE_VEC4(ulonglong4_16a, unsigned long long, 16)
+CUGRADE_VEC4(ulonglong4_32a, unsigned long long, 32)
 CUGRADE_VEC1(float1, float, 4)
 CUGRADE_VEC2(float2, float, 8)
 CUGRADE_VEC3(float3, float, 4)
@@ -82,6 +98,8 @@ CUGRADE_VEC1(double1, double, 8)
 CUGRADE_VEC2(double2, double, 16)
 CUGRADE_VEC3(double3, double, 8)
 CUGRADE_VEC4(double4, double, 16)
+CUGRADE_VEC4(double4_16a, double, 16)
+CUGRADE_VEC4(double4_32a, double, 32)
 
 #undef CUGRADE_VEC1
 #undef CUGRADE_VEC2

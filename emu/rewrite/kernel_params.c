@@ -120,19 +120,32 @@ static size_t find_parameter_list(const cu_tokens *t, size_t g, size_t *name)
     return CU_NONE;
 }
 
-/* After the ')' closing a parameter list: a body follows (through trailing
- * return types, noexcept(...) and attributes), not a ';' or `= delete`. */
-static bool has_body(const cu_tokens *t, size_t close)
+/* After the ')' closing a parameter list: the '{' of the body that follows
+ * (through trailing return types, noexcept(...) and attributes), or CU_NONE
+ * for a ';' or `= delete`. */
+static size_t body_of(const cu_tokens *t, size_t close)
 {
     for (size_t i = cu_next_code(t, close); i != CU_NONE; i = cu_next_code(t, i)) {
         if (cu_is_punct(t, i, '{'))
-            return true;
+            return i;
         if (cu_is_punct(t, i, ';') || cu_is_punct(t, i, '=') || cu_is_punct(t, i, ',') || cu_is_punct(t, i, '}'))
-            return false;
+            return CU_NONE;
         if (cu_is_punct(t, i, '(') || cu_is_punct(t, i, '['))
             i = cu_match_close(t, i);
     }
-    return false;
+    return CU_NONE;
+}
+
+bool find_kernel_definition(const cu_tokens *t, size_t g, kernel_def *k)
+{
+    if (!cu_is_ident(t, g, "__global__") || in_directive(t, g))
+        return false;
+    k->open = find_parameter_list(t, g, &k->name);
+    k->close = cu_match_close(t, k->open);
+    if (k->open == CU_NONE || k->close == CU_NONE)
+        return false;
+    k->body = body_of(t, k->close);
+    return k->body != CU_NONE;
 }
 
 /* ---- one parameter ------------------------------------------------------------ */
@@ -284,14 +297,9 @@ static void put_registration(rw_buf *out, const cu_tokens *t, size_t n, size_t n
 size_t put_kernel_param_registrations(rw_buf *out, const cu_tokens *t)
 {
     size_t count = 0;
-    for (size_t g = 0; g < t->count; g++) {
-        if (!cu_is_ident(t, g, "__global__") || in_directive(t, g))
-            continue;
-        size_t name, open = find_parameter_list(t, g, &name);
-        size_t close = cu_match_close(t, open);
-        if (open == CU_NONE || close == CU_NONE || !has_body(t, close))
-            continue;
-        put_registration(out, t, count++, name, open, close);
-    }
+    kernel_def k;
+    for (size_t g = 0; g < t->count; g++)
+        if (find_kernel_definition(t, g, &k))
+            put_registration(out, t, count++, k.name, k.open, k.close);
     return count;
 }

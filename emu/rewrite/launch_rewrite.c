@@ -1,6 +1,7 @@
 /* launch_rewrite.c - emu_rewrite(): tokenizes a CUDA file, rewrites kernel
- * launches and dynamic shared memory declarations (launch_syntax.c,
- * shared_rewrite.c), prefixes a #line directive naming the student's file,
+ * launches, dynamic shared memory declarations, `#pragma unroll` and
+ * __launch_bounds__ (launch_syntax.c, shared_rewrite.c, pragma_rewrite.c,
+ * bounds_rewrite.c), prefixes a #line directive naming the student's file,
  * so the host compiler's messages point at the original lines, and appends
  * the registrations of the kernels' parameter names (kernel_params.c). */
 #include "launch_rewrite.h"
@@ -56,6 +57,15 @@ static int collect_edits(const cu_tokens *t, rw_edit_list *edits)
                 continue;
             }
         }
+        if (cu_is_punct(t, i, '#')) {
+            size_t resume = rewrite_pragma_unroll(t, i, edits);
+            if (resume != CU_NONE) {
+                i = resume;
+                continue;
+            }
+        }
+        if (cu_is_ident(t, i, "__global__"))
+            rewrite_launch_bounds(t, i, edits);
         i++;
     }
     return 0;

@@ -1,8 +1,10 @@
 /* launch_rewrite.h - turns a CUDA source file into C++ that the host compiler
  * accepts with the emulator's headers: kernel launches `k<<<cfg>>>(args)`
  * become ::cugrade::kernel_launch(...) calls, `extern __shared__ T s[];`
- * becomes a pointer into the block's dynamic shared memory, and the kernels'
- * parameter names are registered with the runtime after the last line. Line
+ * becomes a pointer into the block's dynamic shared memory, `#pragma unroll`
+ * becomes g++'s, a kernel's __launch_bounds__ is checked first in its body,
+ * and the kernels' parameter names are registered with the runtime after
+ * the last line. Line
  * numbers of the student's file are preserved, so compiler messages point
  * at it. */
 #ifndef CUGRADE_LAUNCH_REWRITE_H
@@ -21,6 +23,10 @@
  *     -> ::cugrade::kernel_launch(EXPR, "EXPR", __FILE__, __LINE__).config(CFG)(ARGS)
  *   extern __shared__ [align] TYPE NAME[];
  *     -> static TYPE *const NAME = (TYPE *)__cugrade_dynamic_smem;
+ *   #pragma unroll N      (N a number, a loop next; any other form: dropped)
+ *     -> __cugrade_unroll(N)
+ *   __global__ void __launch_bounds__(MAX, ...) k(...) { BODY
+ *     -> __global__ void __launch_bounds__(MAX, ...) k(...) { if (__cugrade_launch_bounds_exceeded( MAX )) return; BODY
  *
  * Returns a malloc'd NUL-terminated string, or NULL with err set to
  * "display_path:line: message" (e.g. "malformed kernel launch"). */

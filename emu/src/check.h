@@ -60,6 +60,14 @@ void shared_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
  * false if it is none of the program's device memory. */
 bool global_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
 
+/* ---- asynchronous copies (async_check.cpp; called by pipeline.cpp) ------------- */
+/* A copy of size bytes into shared memory at dst was issued at pc by the
+ * running thread: its words are in flight until async_check_complete. */
+void async_check_issue(uintptr_t dst, unsigned size, uintptr_t pc);
+/* The copy lands now, in its issuing thread: its words are no longer in
+ * flight, and it reads src_size bytes at src and writes size at dst. */
+void async_check_complete(uintptr_t dst, uintptr_t src, unsigned size, unsigned src_size, uintptr_t pc);
+
 /* ---- lifecycle (called by the scheduler / launch code) -------------------------- */
 /* True once instrumented code has called __tsan_init (before main): the
  * program was built with `emucc --checks`. Device allocations then get red

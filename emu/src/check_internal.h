@@ -73,7 +73,7 @@ void format_raw_pc(uintptr_t pc, char *buf, size_t len);
  * symbol table, in address order. */
 struct shared_var {
     uintptr_t lo, hi;
-    std::string name; /* last component of the demangled name: "tileA" */
+    std::string name; /* last component of the demangled name: "tileA" ("the dynamic shared memory") */
     bool dynamic;     /* __cugrade_dynamic_smem */
 };
 const std::vector<shared_var> &shared_vars();
@@ -101,6 +101,34 @@ void global_check_launch_begin(const launch_site &site, const launch_args &args)
 void global_atomic(uintptr_t addr, unsigned size, bool reads_old, uintptr_t pc);
 /* An in-kernel access to none of the program's memory: invalid-address. */
 void invalid_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
+
+/* ---- an access made by the runtime for the running thread (hooks.cpp) ------------------
+ * Classified and checked as the hooks do (size bytes at addr, its pc). */
+void check_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
+
+/* ---- asynchronous copies in flight (async_check.cpp) --------------------------------
+ * How many copies into the shared section are in flight in the running
+ * block; while there are any, shared_access asks async_inflight_access
+ * whether an access touches one (then reported as a race; true). */
+extern size_t g_async_inflight;
+bool async_inflight_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
+
+/* ---- what an address is, for messages ------------------------------------------------ */
+/* The buffer holding addr, its red zones included ("A", "device allocation
+ * #2 (4096 bytes)"), and addr's byte offset from its start (negative
+ * before it); null if none (global_check.cpp). */
+const char *global_buffer_at(uintptr_t addr, long long *offset);
+/* The shared variable holding addr ("tileA", "the dynamic shared memory")
+ * and addr's byte offset in it (shared_check.cpp). */
+const char *shared_address_label(uintptr_t addr, size_t *offset);
+/* "shared " before a variable's name, nothing before "the dynamic shared memory". */
+const char *shared_label_prefix(const char *label);
+
+/* ---- misaligned accesses (align_check.cpp) -------------------------------------------
+ * An access of size bytes (2, 4, 8 or 16) that the compiler took to be
+ * aligned to its size, at an address that is not: a GPU stops the kernel
+ * with cudaErrorMisalignedAddress. Reported as invalid-address. */
+void misaligned_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc);
 
 /* ---- device memory (memory.cpp) -----------------------------------------------------
  * With checks on, a device allocation of size bytes lies between two red

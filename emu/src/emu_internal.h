@@ -130,6 +130,12 @@ bool stream_is_valid(cudaStream_t stream);
 /* Frees every allocation (cudaDeviceReset). */
 void memory_release_all();
 
+/* ---- asynchronous copies (pipeline.cpp) -------------------------------------- */
+/* Set once a kernel has issued an asynchronous copy: from then on a thread
+ * that returns completes the copies it still has in flight. */
+extern bool g_pipeline_used;
+void pipeline_thread_exit();
+
 /* ---- launch attributes (launch.cpp) ------------------------------------------ */
 void launch_reset_attributes();
 

@@ -220,6 +220,15 @@ void global_atomic(uintptr_t addr, unsigned size, bool reads_old, uintptr_t pc)
     check_buffer_access(*b, addr, size, true, reads_old, pc);
 }
 
+const char *global_buffer_at(uintptr_t addr, long long *offset)
+{
+    const buffer *b = find_buffer(addr);
+    if (!b)
+        return nullptr;
+    *offset = (long long)(addr - b->r.base);
+    return b->name.c_str();
+}
+
 void invalid_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc)
 {
     if (finding_repeat(diag_kind::invalid_address, pc, 0))

@@ -10,8 +10,10 @@
  * memory (the shared checker), the program's own code and static data
  * (threadIdx, __device__ variables: nothing to check), the fiber stacks and
  * the launch's stored arguments (locals: nothing to check), device memory
- * (the global checker), anything else (invalid-address). The pc of an
- * access is the hook's return address. */
+ * (the global checker), anything else (invalid-address). An access the
+ * compiler took to be aligned to its size (a whole float4: 16 bytes) at an
+ * address that is not is also reported (misaligned address, as a GPU stops
+ * the kernel there). The pc of an access is the hook's return address. */
 #include <cstring>
 #include <mutex>
 
@@ -25,27 +27,43 @@ namespace {
 
 inline bool in_range(uintptr_t a, uintptr_t lo, uintptr_t len) { return a - lo < len; }
 
-__attribute__((noinline)) void other_access(uintptr_t a, unsigned size, bool is_write, uintptr_t pc)
+/* natural: the compiler took the access to be aligned to its size (the
+ * plain hooks; the unaligned ones say it did not), as every GPU load and
+ * store must be. */
+__attribute__((noinline)) void other_access(uintptr_t a, unsigned size, bool is_write, uintptr_t pc, bool natural)
 {
     if (in_range(a, g_ranges.stacks_lo, g_ranges.stacks_len) || in_range(a, g_ranges.call_lo, g_ranges.call_len))
         return;
     if (!global_access(a, size, is_write, pc))
         invalid_access(a, size, is_write, pc);
+    else if (natural && (a & (size - 1)) != 0)
+        misaligned_access(a, size, is_write, pc);
 }
 
-inline void on_access(const volatile void *p, unsigned size, bool is_write, uintptr_t pc)
+inline void on_access(const volatile void *p, unsigned size, bool is_write, uintptr_t pc, bool natural = false)
 {
     if (!g_exec.in_kernel || size == 0) /* size is a constant in all but the range hooks */
         return;
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     if (in_range(a, g_ranges.shared_lo, g_ranges.shared_len)) {
+        if (natural && __builtin_expect((a & (size - 1)) != 0, 0))
+            misaligned_access(a, size, is_write, pc);
         shared_access(a, size, is_write, pc);
         return;
     }
     if (in_range(a, g_ranges.image_lo, g_ranges.image_len))
         return;
-    other_access(a, size, is_write, pc);
+    other_access(a, size, is_write, pc, natural);
 }
+
+} // namespace
+
+void cugrade::emu::check_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc)
+{
+    on_access(reinterpret_cast<const volatile void *>(addr), size, is_write, pc);
+}
+
+namespace {
 
 /* An atomic operation on size bytes at p (the emulator's atomicAdd & co.
  * and the __tsan_atomic* hooks other than loads, which count as reads). */
@@ -81,17 +99,22 @@ void __cugrade_atomic_access(const volatile void *addr, unsigned size, int reads
     on_atomic(addr, size, reads_old != 0, reinterpret_cast<uintptr_t>(pc));
 }
 
+/* The plain, volatile and _pc forms are accesses the compiler knows to be
+ * aligned to their size (natural): checked for a misaligned address. */
 #define CUGRADE_ACCESS_HOOKS(n)                                                                               \
-    void __tsan_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC); }                                  \
-    void __tsan_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC); }                                  \
+    void __tsan_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC, true); }                            \
+    void __tsan_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC, true); }                            \
     void __tsan_unaligned_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC); }                        \
     void __tsan_unaligned_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC); }                        \
-    void __tsan_volatile_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC); }                         \
-    void __tsan_volatile_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC); }                         \
+    void __tsan_volatile_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC, true); }                   \
+    void __tsan_volatile_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC, true); }                   \
     void __tsan_unaligned_volatile_read##n(void *p) { on_access(p, n, false, CUGRADE_RET_PC); }               \
     void __tsan_unaligned_volatile_write##n(void *p) { on_access(p, n, true, CUGRADE_RET_PC); }               \
-    void __tsan_read##n##_pc(void *p, void *pc) { on_access(p, n, false, reinterpret_cast<uintptr_t>(pc)); }  \
-    void __tsan_write##n##_pc(void *p, void *pc) { on_access(p, n, true, reinterpret_cast<uintptr_t>(pc)); }
+    void __tsan_read##n##_pc(void *p, void *pc)                                                               \
+    {                                                                                                         \
+        on_access(p, n, false, reinterpret_cast<uintptr_t>(pc), true);                                        \
+    }                                                                                                         \
+    void __tsan_write##n##_pc(void *p, void *pc) { on_access(p, n, true, reinterpret_cast<uintptr_t>(pc), true); }
 CUGRADE_ACCESS_HOOKS(1)
 CUGRADE_ACCESS_HOOKS(2)
 CUGRADE_ACCESS_HOOKS(4)

@@ -1,6 +1,8 @@
 /* launch.cpp - kernel launches: validation like a real device, the
  * per-kernel attributes that change it (cudaFuncSetAttribute), and handing
- * a valid launch to the scheduler.
+ * a valid launch to the scheduler; a block larger than the kernel's
+ * __launch_bounds__ is found by the kernel's first thread, which has the
+ * launch refused from inside (__cudaEmuLaunchBoundsExceeded).
  *
  * A launch the device would refuse does not run: the last error becomes
  * cudaErrorInvalidValue (what an H200 with CUDA 13 returns) and a `launch`
@@ -27,6 +29,9 @@ std::unordered_map<const void *, int> g_max_dynamic_smem;
 thread_local bool t_in_kernel;
 unsigned long long g_launches;
 unsigned long long g_rejected;
+/* A thread of the running launch found its block larger than the kernel's
+ * __launch_bounds__ (__cudaEmuLaunchBoundsExceeded). */
+bool g_bounds_refused;
 
 
 int max_dynamic_smem(const void *kernel)
@@ -126,9 +131,13 @@ cudaError_t run_validated(const launch_site &site, const launch_config &config, 
         grid_job job{&site, config.grid, config.block, config.shmem, invoke, call, schedule_from_env(),
                      checks_enabled()};
         t_in_kernel = true;
+        g_bounds_refused = false;
         run_checked(job, config, args);
         t_in_kernel = false;
-        g_launches++;
+        if (g_bounds_refused) /* refused from inside (already reported and recorded) */
+            err = cudaErrorInvalidValue;
+        else
+            g_launches++;
     }
     diag_launch_end(site);
     return err;
@@ -181,6 +190,30 @@ cugrade::emu_stats cugrade::stats()
 }
 
 unsigned long long cugrade::launch_count() { return g_launches; }
+
+/* Called by every thread of a block larger than its kernel's
+ * __launch_bounds__(max) (cugrade_device.h), which then returns at once:
+ * the first call refuses the launch as a GPU refuses it (no thread has done
+ * anything yet); the other blocks still start, but their threads return as
+ * soon as they begin. Returns 1 (0 outside a kernel). */
+extern "C" int __cudaEmuLaunchBoundsExceeded(unsigned long long max_threads_per_block)
+{
+    const cugrade::launch_site *site;
+    uint3 block, thread;
+    if (!running_thread(&site, &block, &thread))
+        return 0;
+    if (!g_bounds_refused) {
+        g_bounds_refused = true;
+        const dim3 &b = __cugrade_blockDim;
+        char why[256];
+        snprintf(why, sizeof why,
+                 "block (%u,%u,%u) has %llu threads, more than the %llu that the kernel's __launch_bounds__ "
+                 "allows",
+                 b.x, b.y, b.z, 1ull * b.x * b.y * b.z, max_threads_per_block);
+        reject(*site, cudaErrorInvalidValue, why);
+    }
+    return 1;
+}
 
 extern "C" cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value)
 {

@@ -323,6 +323,8 @@ using namespace cugrade::emu;
 extern "C" void cugrade_fiber_main()
 {
     g_job->invoke(g_job->call);
+    if (g_pipeline_used)
+        pipeline_thread_exit(); /* its asynchronous copies land at the latest now */
     fiber *self = g_block.order[g_block.pos];
     self->done = true;
     g_block.exited++;

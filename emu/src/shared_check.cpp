@@ -18,6 +18,7 @@
  * uninit-shared finding. Loads of words the block wrote are counted as
  * shared_staged_loads. */
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 #include "shared_check.h"
@@ -136,19 +137,20 @@ void report_race(uint16_t var, uintptr_t addr, unsigned size, uint16_t writer, u
     char what[256], where[256];
     describe_element(what, sizeof what, var, addr, size);
     launch_context(where, sizeof where);
+    const char *shared = shared_label_prefix(shared_var_label(var));
     uint3 w = thread_of(writer), o = thread_of(other), b = g_exec.block_idx;
     if (other_writes)
         finding_add(diag_kind::race, pc0, pc1,
-                    "Race on shared %s in %s: threads (%u,%u,%u) and (%u,%u,%u) of block (%u,%u,%u) both write "
+                    "Race on %s%s in %s: threads (%u,%u,%u) and (%u,%u,%u) of block (%u,%u,%u) both write "
                     "it, at " CUGRADE_LOC0 " and " CUGRADE_LOC1 ", in the same barrier interval; a "
                     "__syncthreads() is missing between them, or only one thread should write it.",
-                    what, where, w.x, w.y, w.z, o.x, o.y, o.z, b.x, b.y, b.z);
+                    shared, what, where, w.x, w.y, w.z, o.x, o.y, o.z, b.x, b.y, b.z);
     else
         finding_add(diag_kind::race, pc0, pc1,
-                    "Race on shared %s in %s: thread (%u,%u,%u) of block (%u,%u,%u) writes it at " CUGRADE_LOC0
+                    "Race on %s%s in %s: thread (%u,%u,%u) of block (%u,%u,%u) writes it at " CUGRADE_LOC0
                     " while thread (%u,%u,%u) reads it at " CUGRADE_LOC1 " in the same barrier interval; a "
                     "__syncthreads() is missing between them.",
-                    what, where, w.x, w.y, w.z, b.x, b.y, b.z, o.x, o.y, o.z);
+                    shared, what, where, w.x, w.y, w.z, b.x, b.y, b.z, o.x, o.y, o.z);
 }
 
 void report_uninit(const pending_read &r)
@@ -272,8 +274,10 @@ inline uint32_t offset_in(uint16_t var, uintptr_t addr)
 
 inline bool is_stray(uint16_t var) { return var == kGapVar || var == kBeyondVar; }
 
-/* Any access: several words, unaligned, not 4 bytes. */
-void access_words(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc)
+/* Any access: several words, unaligned, not 4 bytes. may_hold: a read of
+ * never-written words may become an uninit-shared finding (not for words
+ * an asynchronous copy is writing: that read is a race already). */
+void access_words(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc, bool may_hold = true)
 {
     size_t first, last;
     if (!word_span(addr, size, &first, &last))
@@ -295,7 +299,7 @@ void access_words(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc)
         return;
     if (written)
         g_check_counts.shared_staged_loads++;
-    else
+    else if (may_hold)
         hold_uninit_read(first, pc, var, addr, size, false);
 }
 
@@ -322,6 +326,14 @@ const char *shared_var_label(uint16_t id)
         return "the dynamic shared memory";
     return id <= shared_vars().size() ? shared_vars()[id - 1].name.c_str() : "shared memory";
 }
+const char *shared_address_label(uintptr_t addr, size_t *offset)
+{
+    size_t w = (addr - g_base) / 4;
+    uint16_t var = w < g_hot.nwords ? g_hot.word_var[w] : kGapVar;
+    *offset = addr - shared_var_lo(var);
+    return shared_var_label(var);
+}
+const char *shared_label_prefix(const char *label) { return strncmp(label, "the ", 4) == 0 ? "" : "shared "; }
 uint16_t dynamic_var_id() { return g_dynamic_var; }
 size_t dynamic_shared_limit() { return g_dynamic_limit; }
 
@@ -331,6 +343,10 @@ bool is_shared_address(uintptr_t addr) { return addr - g_ranges.shared_lo < g_ra
 void shared_access(uintptr_t addr, unsigned size, bool is_write, uintptr_t pc)
 {
     traffic::access(true, addr, size, is_write, pc);
+    if (__builtin_expect(g_async_inflight != 0, 0) && async_inflight_access(addr, size, is_write, pc)) {
+        access_words(addr, size, is_write, pc, false);
+        return;
+    }
     size_t off = addr - g_base, w = off / 4;
     if (__builtin_expect(size != 4 || (off & 3) != 0 || w >= g_hot.nwords, 0)) {
         access_words(addr, size, is_write, pc);

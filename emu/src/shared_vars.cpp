@@ -104,7 +104,8 @@ void add_symbols(const mapped_file &f, const Elf64_Shdr &symtab, const Elf64_Shd
         if (s.st_shndx != section_index || ELF64_ST_TYPE(s.st_info) != STT_OBJECT || s.st_size == 0 || !name)
             continue;
         uintptr_t lo = uintptr_t(s.st_value) + bias;
-        vars->push_back(shared_var{lo, lo + s.st_size, short_name(name), strcmp(name, "__cugrade_dynamic_smem") == 0});
+        bool dynamic = strcmp(name, "__cugrade_dynamic_smem") == 0;
+        vars->push_back(shared_var{lo, lo + s.st_size, dynamic ? "the dynamic shared memory" : short_name(name), dynamic});
     }
 }
 

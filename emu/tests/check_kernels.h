@@ -15,6 +15,8 @@ struct kernel_lines {
     int naive_store;                              /* matmul_naive */
     int uninit_shared_read, uninit_global_read;   /* check_kernels_memory.cpp */
     int shared_overrun, dynamic_overrun, wild_write, racy_write;
+    int vector_access, ldg_read;                  /* check_kernels_async.cpp */
+    int async_copy, async_read, async_write;
 };
 extern kernel_lines g_lines;
 
@@ -57,5 +59,26 @@ void launch_poke(int *p);
 /* All 64 threads write one shared int in the same interval (a race), then
  * thread 0 stores it at p. */
 void launch_race_then_store(int *p);
+
+/* ---- check_kernels_async.cpp ------------------------------------------------ */
+/* Whole-vector accesses (one thread): kind 0 reads a float4 at in + offset,
+ * 1 a float2 there, 2 a float4 of shared memory at element offset, 3
+ * writes a float4 at out + offset; out[0] gets the sum of what was read. */
+enum : int { kReadFloat4, kReadFloat2, kReadSharedFloat4, kWriteFloat4 };
+void launch_vector_access(const float *in, float *out, int offset, int kind);
+/* One thread: out[0] = __ldg(in + index) (or of a float4 at that element
+ * when vector is set: out[0] = its .x + .w). */
+void launch_ldg(const float *in, float *out, int index, bool vector);
+/* How the async copy kernel goes wrong (or not). */
+enum : int {
+    kAsyncCorrect,   /* copy, commit, wait, __syncthreads, read the neighbour's words */
+    kAsyncNoWait,    /* no __pipeline_wait_prior before the barrier */
+    kAsyncNoBarrier, /* waits for its own copy, but no __syncthreads before reading another's */
+    kAsyncWriteEarly /* each thread writes its own destination while its copy is in flight */
+};
+/* 64 threads: thread t copies in[4t..4t+3 + shift] (16 bytes, or 4-byte
+ * copies when shift is not a multiple of 4) to shared memory and stores the
+ * words of thread t + 1 to out[4t..4t+3]. */
+void launch_async_tile(const float *in, float *out, int mode, int shift);
 
 #endif

@@ -2,8 +2,10 @@
  * device refuses (too many threads, a 64x64 block, a zero dimension, too
  * much shared memory, ...) do not run and leave cudaErrorInvalidValue as
  * the last error plus a `launch` diagnostic; a good launch afterwards works;
- * cudaGetLastError resets, cudaPeekAtLastError does not; arguments are
- * converted to the parameter types and copied per thread. */
+ * cudaGetLastError resets, cudaPeekAtLastError does not; a block larger
+ * than the kernel's __launch_bounds__ is refused the same way (as on a
+ * GPU); arguments are converted to the parameter types and copied per
+ * thread. */
 #include <criterion/criterion.h>
 
 #include "emu_test_helpers.h"
@@ -71,6 +73,41 @@ Test(emu_launch, refusal_is_reported_in_the_diagnostics_file, .init = setup_coun
     cr_assert(diag.find("test_emu_launch.cpp:") != std::string::npos, "%s", diag.c_str());
     cr_assert(diag.find("block (64,64,1) has 4096 threads, the limit is 1024") != std::string::npos, "%s",
               diag.c_str());
+}
+
+/* What emucc's rewriter makes of
+ *   __global__ void __launch_bounds__(128, 4) bounded(int *counter) { ... } */
+__global__ void bounded(int *counter)
+{
+    if (__cugrade_launch_bounds_exceeded(128))
+        return;
+    atomicAdd(counter, 1);
+}
+
+Test(emu_launch, blocks_above_launch_bounds_are_refused, .init = setup_counter)
+{
+    auto launch = [](dim3 grid, dim3 block) {
+        ::cugrade::kernel_launch(bounded, "bounded", __FILE__, __LINE__).config(grid, block)(g_counter);
+        return cudaGetLastError();
+    };
+    cr_assert_eq(launch(3, 128), cudaSuccess);
+    cr_assert_eq(launch(1, dim3(8, 4, 4)), cudaSuccess);
+    cr_assert_eq(*g_counter, 3 * 128 + 128);
+    unsigned long long launches = cugrade::launch_count(), rejected = cugrade::stats().rejected_launches;
+    std::string path = use_scratch_diag_file();
+    cr_assert_eq(launch(1000, 129), cudaErrorInvalidValue);
+    cr_assert_eq(launch(2, dim3(16, 16)), cudaErrorInvalidValue);
+    unsetenv("CUGRADE_EMU_DIAG");
+    std::string diag = read_file(path);
+    cr_assert_eq(*g_counter, 3 * 128 + 128, "no thread of a refused launch does any work");
+    cr_assert_eq(cugrade::launch_count(), launches);
+    cr_assert_eq(cugrade::stats().rejected_launches, rejected + 2);
+    cr_assert_eq(count_lines(diag, "error\tlaunch\tLaunch of bounded at "), 2u, "once per launch:\n%s", diag.c_str());
+    cr_assert(diag.find("failed with cudaErrorInvalidValue: block (129,1,1) has 129 threads, more than the 128 that "
+                        "the kernel's __launch_bounds__ allows.") != std::string::npos,
+              "%s", diag.c_str());
+    cr_assert(diag.find("block (16,16,1) has 256 threads") != std::string::npos, "%s", diag.c_str());
+    cr_assert_eq(launch(1, 1), cudaSuccess, "the next launch is not affected");
 }
 
 Test(emu_launch, last_error_is_sticky_until_read, .init = setup_counter)

@@ -283,6 +283,9 @@ Test(shared, inside_kernel_body)
 /* ---- kernel parameter registrations ------------------------------------------- */
 
 /* One registration line, as emu_rewrite appends it after the last line. */
+/* What the rewriter puts first in the body of a kernel with __launch_bounds__(max). */
+#define BOUNDS(max) " if (__cugrade_launch_bounds_exceeded( " max " )) return;"
+
 #define REG(n, kernel, params)                                                                  \
     "static const int __cugrade_params_" #n " = ::cugrade_register_kernel_params(\"" kernel "\", \"" \
     params "\");\n"
@@ -355,10 +358,13 @@ Test(params, two_kernels_in_order)
 
 Test(params, launch_bounds_before_or_after_the_return_type)
 {
-    expect_registrations("__global__ void __launch_bounds__(256) k(float *out, int n) {}\n"
-                         "__global__ __launch_bounds__(256, 2) void k2(const float *in) {}\n"
-                         "__launch_bounds__(1024) __global__ void k3(int x) {}\n",
-                         REG(0, "k", "out,n") REG(1, "k2", "in") REG(2, "k3", "x"));
+    expect_rewrite("__global__ void __launch_bounds__(256) k(float *out, int n) {}\n"
+                   "__global__ __launch_bounds__(256, 2) void k2(const float *in) {}\n"
+                   "__launch_bounds__(1024) __global__ void k3(int x) {}\n",
+                   "__global__ void __launch_bounds__(256) k(float *out, int n) {" BOUNDS("256") "}\n"
+                   "__global__ __launch_bounds__(256, 2) void k2(const float *in) {" BOUNDS("256") "}\n"
+                   "__launch_bounds__(1024) __global__ void k3(int x) {" BOUNDS("1024") "}\n"
+                   REG(0, "k", "out,n") REG(1, "k2", "in") REG(2, "k3", "x"));
 }
 
 Test(params, parameter_list_spanning_lines_keeps_line_numbers)
@@ -420,7 +426,8 @@ Test(params, source_without_final_newline_gets_one)
 
 static const char many_forms_source[] =
     "namespace ns { __global__ void k(int *a) { a[0] = 1; } }\n"
-    "__global__ void __launch_bounds__(64) plain(float *__restrict__ out, const float *, int n = 2) { out[0] = n; }\n"
+    "__global__ void __launch_bounds__(64) plain(float *__restrict__ out, const float *, int n = 2) { out[0] = n;\n"
+    "#pragma unroll 4\n    for (int i = 0; i < n; i++) out[i] += 1;\n#pragma unroll\n    for (int i = 0; i < 2; i++) out[i] += 1; }\n"
     "template <typename T, int N> __global__ void tk(T *a) { extern __shared__ __align__(16) T sh[]; a[0] = sh[0] + N; }\n"
     "struct holder { void (*member)(int *); };\n"
     "#define LAUNCH(kern, p) \\\n  kern<<<1, \\\n   1>>>(p)\n"

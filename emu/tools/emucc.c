@@ -8,7 +8,7 @@
  * A .cu file is rewritten to a temporary .cpp (under $TMPDIR, or in the
  * --keep directory, which is not cleaned up) and compiled with
  *   ${CUGRADE_CXX:-g++} -std=c++17 -x c++ -O2 -include cugrade_emu.h
- *                       -I<root>/emu/include <user flags>
+ *                       -Wno-unknown-pragmas -I<root>/emu/include <user flags>
  * plus -iquote <the .cu's directory> (so #include "x.h" finds its neighbours);
  * .cpp files go to the same compiler without the forced include, .c files to
  * ${CUGRADE_CC:-gcc}; anything else (.o, .a, ...) goes to the link. Without
@@ -21,8 +21,9 @@
  *
  * --checks builds for the emulator's checking mode (emu/src/check.h): each
  * .cu file is compiled with -fsanitize=thread -O1 -g -fno-omit-frame-pointer
- * (and -gdwarf-4, see push_check_flags) instead of -O2, those flags placed after the user's, so -O1 holds whatever
- * -O was given and the checks see the same accesses for every student (-O0
+ * (and -gdwarf-4 -fno-tree-sra, see push_check_flags) instead of -O2,
+ * those flags placed after the user's, so -O1 holds whatever -O was given
+ * and the checks see the same accesses for every student (-O0
  * would also send every local variable through the hooks; -O2 and above
  * vectorise and merge accesses, which blurs lanes and lines). The program
  * is linked WITHOUT -fsanitize=thread: the runtime defines the __tsan_*
@@ -243,13 +244,16 @@ static char *quote_dir_of(const char *path)
 }
 
 /* The instrumentation of --checks; after the user's flags, so its -O1 wins.
+ * -fno-tree-sra keeps a copy of a whole struct one access: a float4 load is
+ * one 16-byte access (checked for its alignment, analysed as one vector
+ * access for coalescing) instead of four float loads 16 bytes apart.
  * -gdwarf-4: with gcc 12's default DWARF 5, binutils 2.40's addr2line puts
  * the first lines of a function in the rewritten copy (1-x.cu.cpp:29)
  * instead of the file its #line names (x.cu:29); DWARF 4 has no such slip. */
 static void push_check_flags(arglist *cmd)
 {
     static const char *const flags[] = {
-        "-fsanitize=thread", "-O1", "-g", "-fno-omit-frame-pointer", "-gdwarf-4",
+        "-fsanitize=thread", "-O1", "-g", "-fno-omit-frame-pointer", "-gdwarf-4", "-fno-tree-sra",
     };
     for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
         args_push(cmd, flags[i]);
@@ -270,9 +274,10 @@ static void compile_command(arglist *cmd, const options *o, const build_env *env
     bool instrument = o->checks && kind == INPUT_CUDA;
     if (!instrument)
         args_push(cmd, "-O2");
-    if (kind == INPUT_CUDA) {
+    if (kind == INPUT_CUDA) { /* nvcc's own pragmas (nv_diag_suppress, ...) mean nothing to g++ */
         args_push(cmd, "-include");
         args_push(cmd, "cugrade_emu.h");
+        args_push(cmd, "-Wno-unknown-pragmas");
         args_push_owned(cmd, quote_dir_of(input));
     }
     char *include_dir = xasprintf2("-I", env->root);

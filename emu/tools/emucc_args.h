@@ -97,8 +97,8 @@ static void usage(FILE *to)
           "             [-v] [--checks] [--keep DIR] FILE... [-lLIB]\n"
           "Compiles CUDA (.cu) files for the cugrade CPU emulator.\n"
           "--checks instruments the .cu files for the emulator's checking mode\n"
-          "(-fsanitize=thread -O1 -g -fno-omit-frame-pointer -gdwarf-4, whatever\n"
-          "-O is given; linked without libtsan); no -fsanitize of your own with it.\n",
+          "(-fsanitize=thread -O1 -g -fno-omit-frame-pointer -gdwarf-4 -fno-tree-sra,\n"
+          "whatever -O is given; linked without libtsan); no -fsanitize of your own with it.\n",
           to);
 }
 
