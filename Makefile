@@ -8,7 +8,8 @@
 #   make bench      print the speed benchmarks
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
 #   make gpu-test   on a machine with a CUDA device: the red-team submissions
-#                   (tests/attacks/) graded on the GPU backend
+#                   (tests/attacks/) and the challenge lab (its reference's
+#                   score against cuBLAS, the rule on the SASS) on the GPU backend
 #   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
 
 CC       ?= gcc
@@ -156,6 +157,7 @@ gpu-build:
 
 gpu-test: all
 	tests/gpu/attacks.sh
+	tests/gpu/challenge.sh
 
 include tests/fuzz/fuzz.mk
 

@@ -3,9 +3,11 @@
 #
 #   tools/gpu_build_check.sh NVCC ARCH      e.g. /usr/local/cuda/bin/nvcc sm_90
 #
-# For each kernel-style lab (lab2, lab3, dotprod: the kernel_labs table,
-# checked against labs/*/lab.json) it builds its kind's driver
-# (labs/kinds/<kind>/driver.cu) with nvcc, once with each of the reference
+# For each kernel-style lab (lab2, lab3, dotprod, challenge: the kernel_labs
+# table, checked against labs/*/lab.json) it builds its kind's driver
+# (labs/kinds/<kind>/driver.cu) with nvcc and the lab's harness flags
+# (-DCUGRADE_LAUNCH=..., -DCUGRADE_LAUNCH_MNK for "launch_args": "m-n-k"),
+# once with each of the reference
 # solution, the baseline if any and the student stub, into executables under
 # build/gpu-check/, exactly as the grader's GPU backend would (and checks that
 # the reference build's list mode, driver --each LIST, rejects a malformed
@@ -51,7 +53,19 @@ kernel_labs=(
     "lab2 matmul launchMatrixMultiply launchMatrixMultiply,matrixMultiply reference/lab2/matmul.cu - student/lab2/matmul.cu"
     "lab3 matmul launchMatrixMultiplyShared launchMatrixMultiplyShared,matrixMultiplyShared,matrixMultiplyNaive reference/lab3/matmul.cu reference/lab3/matmul_naive.cu student/lab3/matmul.cu"
     "dotprod reduction launchDotProduct launchDotProduct,dotProductShared reference/dotprod/dotprod.cu - student/dotprod/dotprod.cu"
+    "challenge matmul launchSgemm launchSgemm reference/challenge/sgemm.cu - student/challenge/sgemm.cu tests/submissions/challenge/register_tiled.cu"
 )
+
+# The flags lab.json gives every compile of the lab's harness, as
+# grader/build/harness_flags.c does: -DCUGRADE_LAUNCH=<launch>, and
+# -DCUGRADE_LAUNCH_MNK for "launch_args": "m-n-k" (labs/kinds/matmul/launch.h).
+harness_flags() {
+    local lab=$1 launch=$2
+    printf '%s\n' "-DCUGRADE_LAUNCH=$launch"
+    if grep -q '"launch_args": *"m-n-k"' "labs/$lab/lab.json"; then
+        printf '%s\n' -DCUGRADE_LAUNCH_MNK
+    fi
+}
 
 for json in labs/*/lab.json; do
     lab=$(basename "$(dirname "$json")")
@@ -79,7 +93,8 @@ list_mode_check() {
 perf_build() {
     local lab=$1 kind=$2 launch=$3 symbols=$4 ref=$5 base=$6 stub=$7
     local o=$out/perf-$lab nv=("$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common)
-    local s refd=() based=() flags=(-DCUGRADE_LAUNCH="$launch") objs=()
+    local s refd=() based=() flags=() objs=()
+    mapfile -t flags < <(harness_flags "$lab" "$launch")
     for s in ${symbols//,/ }; do
         refd+=("-D$s=cugrade_reference_$s")
         based+=("-D$s=cugrade_baseline_$s")
@@ -104,10 +119,11 @@ for row in "${kernel_labs[@]}"; do
     sources=("$ref")
     [ "$base" != - ] && sources+=("$base")
     sources+=($stubs)
+    mapfile -t lab_flags < <(harness_flags "$lab" "$launch")
     for src in "${sources[@]}"; do
         exe="$out/$lab-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
-        echo "gpu_build_check: $nvcc -arch=$arch $driver $src -> $exe"
-        if "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common -DCUGRADE_LAUNCH="$launch" \
+        echo "gpu_build_check: $nvcc -arch=$arch ${lab_flags[*]} $driver $src -> $exe"
+        if "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common "${lab_flags[@]}" \
             "$driver" "$src" -o "$exe"; then
             nbuilds=$((nbuilds + 1))
         else

@@ -6,8 +6,11 @@
  * Every compiler runs as a child with limits (tool.h); its messages (which
  * name the student's file:line) become the "compiles" test's output. A
  * submission's source is checked before it is compiled (srccheck.h), its
- * object before it is linked (objcheck.h). */
+ * object before it is linked (objcheck.h); the lab's rules (rules.h) at each
+ * stage (build_rules.h). */
 #include "build/build.h"
+#include "build/build_rules.h"
+#include "build/harness_flags.h"
 #include "build/objcheck.h"
 #include "build/srccheck.h"
 #include "build/tool.h"
@@ -23,20 +26,6 @@
 
 #define COMPILE_LIMIT_S 180.0
 #define PREPROCESSED_LIMIT ((size_t)32 << 20) /* a submission's -E output */
-
-static const char *nvcc_arch(void)
-{
-    const char *a = getenv("CUGRADE_NVCC_ARCH");
-    return a && *a ? a : "native";
-}
-
-static double mtime_of(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return -1;
-    return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
-}
 
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
 {
@@ -71,18 +60,19 @@ static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc, const 
     const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h", "labs/common/wb.h",
                           "labs/common/wb_raw.h", "emu/include/cuda_runtime.h",
                           "build/libcugrade_emu.a", "bin/emucc"};
-    double newest = mtime_of(src);
-    if (mtime_of(cc) > newest)
-        newest = mtime_of(cc);
+    double newest = build_mtime(src);
+    if (build_mtime(cc) > newest)
+        newest = build_mtime(cc);
     int ndeps = ctx->backend == BACKEND_EMU ? 7 : 4;
     for (int i = 0; i < ndeps; i++) {
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", ctx->root, deps[i]);
-        double t = mtime_of(p);
+        double t = build_mtime(p);
         if (t > newest)
             newest = t;
     }
-    return newest;
+    double lab = harness_lab_mtime(ctx->lab); /* its flags, and launch.h beside the driver */
+    return lab > newest ? lab : newest;
 }
 
 static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
@@ -90,15 +80,8 @@ static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
     if (ctx->backend == BACKEND_EMU)
         snprintf(out, outlen, "%s/build/emu/labs/%s/driver.o", ctx->root, ctx->lab->name);
     else
-        snprintf(out, outlen, "%s/build/gpu-%s/labs/%s/driver.o", ctx->root, nvcc_arch(),
+        snprintf(out, outlen, "%s/build/gpu-%s/labs/%s/driver.o", ctx->root, build_nvcc_arch(),
                  ctx->lab->name);
-}
-
-/* -DCUGRADE_LAUNCH=<lab.json "launch">: the function the driver and the
- * timing program call (labs/common/harness.h). */
-static void launch_flag(const lab_t *lab, char *out, size_t outlen)
-{
-    snprintf(out, outlen, "-DCUGRADE_LAUNCH=%s", lab->launch);
 }
 
 /* Builds the lab driver object unless an up-to-date one is cached. It is
@@ -110,7 +93,7 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     char src[PATH_MAX];
     driver_source(ctx, src, sizeof src);
     driver_cache_path(ctx, obj, objlen);
-    if (mtime_of(obj) >= driver_inputs_mtime(ctx, cc, src))
+    if (build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src))
         return 0;
     char dir[PATH_MAX], tmp[PATH_MAX + 32], inc[PATH_MAX + 8], err[512];
     snprintf(dir, sizeof dir, "%s", obj);
@@ -122,14 +105,24 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
     snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
     char arch[64];
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    char launch[128];
-    launch_flag(ctx->lab, launch, sizeof launch);
-    char *emu_argv[] = {(char *)cc, "-c", "-O2", inc, launch, src, "-o", tmp, NULL};
-    char *gpu_argv[] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc, launch, src, "-o",
-                        tmp, NULL};
+    snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
+    char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]; /* -DCUGRADE_LAUNCH=..., ... */
+    int nflags = harness_flags(ctx->lab, flags), n = 2;
+    char *argv[16] = {(char *)cc, "-c"};
+    if (ctx->backend == BACKEND_EMU) {
+        argv[n++] = "-O2";
+    } else {
+        argv[n++] = "-O3";
+        argv[n++] = "-lineinfo";
+        argv[n++] = arch;
+    }
+    argv[n++] = inc;
+    for (int i = 0; i < nflags; i++)
+        argv[n++] = flags[i];
+    char *rest[] = {src, "-o", tmp, NULL};
+    memcpy(argv + n, rest, sizeof rest);
     strbuf_t dlog = {0};
-    int rc = tool_run(ctx->backend == BACKEND_EMU ? emu_argv : gpu_argv, ctx->timeout_s,
+    int rc = tool_run(argv, ctx->timeout_s,
                       &tool_harness_limits, &dlog,
                       failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
@@ -162,7 +155,7 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
         snprintf(c->incdir, sizeof c->incdir, "-I.");
     /* labs/common: wb.h for libwb-style programs (after the student's folder) */
     snprintf(c->common, sizeof c->common, "-I%s/labs/common", ctx->root);
-    snprintf(c->arch, sizeof c->arch, "-arch=%s", nvcc_arch());
+    snprintf(c->arch, sizeof c->arch, "-arch=%s", build_nvcc_arch());
     int n = 0, gpu = ctx->backend != BACKEND_EMU;
     c->argv[n++] = (char *)cc;
     if (preprocess)
@@ -381,7 +374,7 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
 {
     char arch[64], *argv[8];
     int n = 0;
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+    snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
     argv[n++] = (char *)cc;
     if (ctx->backend != BACKEND_EMU)
         argv[n++] = arch;
@@ -413,15 +406,27 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
     } else {
         snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
         snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
-        int checked = check_student_source(ctx, cc, student_src, &log, out);
+        /* the lab's rules first at each stage, so a broken rule is named even where the
+         * stage then fails (<mma.h> does not compile on the emulator) */
+        int checked = build_check_rules(ctx, RULES_AT_SOURCE, student_src, student_src, &log, out);
         if (checked == 0)
-            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) == 0
-                          ? check_student_object(student_src, student_obj, &log, out)
-                          : -1;
+            checked = check_student_source(ctx, cc, student_src, &log, out);
+        if (checked == 0)
+            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) != 0
+                          ? -1
+                          : build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log,
+                                              out);
+        if (checked == 0)
+            checked = check_student_object(student_src, student_obj, &log, out);
+        if (checked == 0)
+            checked = link_program(ctx, cc, driver_obj, student_obj, out->program, &log, cmd,
+                                   cmdlen) != 0
+                          ? -1
+                          : build_check_rules(ctx, RULES_AT_PROGRAM, student_src, out->program,
+                                              &log, out);
         if (checked == -2)
             out->internal_error = 1;
-        out->ok = checked == 0 && link_program(ctx, cc, driver_obj, student_obj, out->program,
-                                               &log, cmd, cmdlen) == 0;
+        out->ok = checked == 0;
     }
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);
@@ -445,16 +450,16 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
     if (backend == BACKEND_EMU)
         snprintf(dir, sizeof dir, "%s/build/emu", root);
     else
-        snprintf(dir, sizeof dir, "%s/build/gpu-%s", root, nvcc_arch());
+        snprintf(dir, sizeof dir, "%s/build/gpu-%s", root, build_nvcc_arch());
     snprintf(out, outlen, "%s/%.*s", dir, (int)(strcspn(name, ".")), name);
     int rc = 0;
     if (compiler_path(&ctx, cc, sizeof cc) != 0) {
         sb_appendf(&sb, "no compiler for the %s backend\n", backend_name(backend));
         rc = -1;
-    } else if (mtime_of(out) < mtime_of(src) || mtime_of(out) < mtime_of(cc)) {
+    } else if (build_mtime(out) < build_mtime(src) || build_mtime(out) < build_mtime(cc)) {
         char tmp[PATH_MAX + 32];
         snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-        snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
+        snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
         char *emu_argv[] = {cc, "-O2", src, "-o", tmp, NULL};
         char *gpu_argv[] = {cc, "-O2", arch, src, "-o", tmp, NULL};
         if (mkdir_p(dir, err, sizeof err) != 0) {
@@ -471,102 +476,4 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
     }
     *log = sb_detach(&sb);
     return rc;
-}
-
-/* Compiles src into the cached object obj (unless up to date) with the given
- * extra flags; the object is written under a private name and renamed. */
-static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
-                             char *const *flags, int nflags, const char *obj, strbuf_t *log,
-                             char *failed, size_t failedlen)
-{
-    char harness[PATH_MAX];
-    snprintf(harness, sizeof harness, "%s/labs/common/harness.h", ctx->root);
-    double obj_time = mtime_of(obj);
-    if (obj_time >= mtime_of(src) && obj_time >= mtime_of(cc) && obj_time >= mtime_of(harness))
-        return 0;
-    char dir[PATH_MAX], tmp[PATH_MAX + 32], arch[64], inc[PATH_MAX + 8], err[512];
-    snprintf(dir, sizeof dir, "%s", obj);
-    *strrchr(dir, '/') = '\0';
-    if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cugrade: %s\n", err);
-        return -1;
-    }
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
-    char *argv[32] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc};
-    int n = 6;
-    for (int i = 0; i < nflags && n < 26; i++)
-        argv[n++] = flags[i];
-    argv[n++] = (char *)src;
-    argv[n++] = "-o";
-    argv[n++] = tmp;
-    argv[n] = NULL;
-    int rc = tool_run(argv, ctx->timeout_s, &tool_harness_limits, log, failed, failedlen);
-    if (rc == 0 && rename(tmp, obj) != 0)
-        rc = -1;
-    unlink(tmp);
-    return rc;
-}
-
-/* -D<sym>=cugrade_<prefix>_<sym> for every symbol the lab names. */
-static int rename_flags(const lab_t *lab, const char *prefix, char flags[][192])
-{
-    for (int i = 0; i < lab->ntiming_symbols; i++)
-        snprintf(flags[i], 192, "-D%s=cugrade_%s_%s", lab->timing_symbols[i], prefix,
-                 lab->timing_symbols[i]);
-    return lab->ntiming_symbols;
-}
-
-int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
-{
-    memset(out, 0, sizeof *out);
-    double t0 = now_seconds();
-    strbuf_t log = {0};
-    const lab_t *lab = ctx->lab;
-    int has_baseline = lab->timing_baseline[0] != '\0';
-    char cc[PATH_MAX], dir[PATH_MAX - 64], perf_obj[PATH_MAX], ref_obj[PATH_MAX];
-    char base_obj[PATH_MAX], student_obj[PATH_MAX + 16], arch[64];
-    char ref_flags[4][192], base_flags[4][192], launch[128];
-    char *ref_ptrs[4], *base_ptrs[4], *perf_flags[] = {launch, "-DCUGRADE_HAS_BASELINE"};
-    int nref = rename_flags(lab, "reference", ref_flags);
-    rename_flags(lab, "baseline", base_flags);
-    for (int i = 0; i < nref; i++) {
-        ref_ptrs[i] = ref_flags[i];
-        base_ptrs[i] = base_flags[i];
-    }
-    launch_flag(lab, launch, sizeof launch);
-    snprintf(dir, sizeof dir, "%s/build/gpu-%s/labs/%s", ctx->root, nvcc_arch(), lab->name);
-    snprintf(perf_obj, sizeof perf_obj, "%s/timing%s.o", dir, has_baseline ? "" : "-nobaseline");
-    snprintf(ref_obj, sizeof ref_obj, "%s/timing-reference.o", dir);
-    snprintf(base_obj, sizeof base_obj, "%s/timing-baseline.o", dir);
-    snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
-    snprintf(out->program, sizeof out->program, "%s/timing", ctx->scratch);
-    snprintf(arch, sizeof arch, "-arch=%s", nvcc_arch());
-    char *link[10] = {cc, arch, perf_obj, student_obj, ref_obj};
-    int nlink = 5;
-    if (has_baseline)
-        link[nlink++] = base_obj;
-    link[nlink++] = "-lcublas";
-    link[nlink++] = "-o";
-    link[nlink++] = out->program;
-    link[nlink] = NULL;
-    char *cmd = out->command;
-    size_t cmdlen = sizeof out->command;
-    if (compiler_path(ctx, cc, sizeof cc) != 0) {
-        sb_appendf(&log, "no compiler for the gpu backend (nvcc not found)\n");
-        out->internal_error = 1;
-    } else if (cached_gpu_object(ctx, cc, lab->timing_program, perf_flags, 1 + has_baseline,
-                                 perf_obj, &log, cmd, cmdlen) != 0 ||
-               cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log, cmd,
-                                 cmdlen) != 0 ||
-               (has_baseline && cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref,
-                                                  base_obj, &log, cmd, cmdlen) != 0)) {
-        out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
-    } else {
-        out->ok = tool_run(link, ctx->timeout_s, &tool_harness_limits, &log, cmd, cmdlen) == 0;
-    }
-    out->seconds = now_seconds() - t0;
-    out->log = sb_detach(&log);
-    return out->ok ? 0 : -1;
 }

@@ -27,6 +27,9 @@ typedef struct {
     char command[2048];   /* the command that failed ("" if none did) */
     char refused[1024];   /* the object check refused the submission: "FILE:LINE: refused:
                            * the submission calls fopen, ..." ("" if not) */
+    char rule_broken[1024]; /* a rule of the lab (lab.json "rules", rules.h) is broken: "rule
+                             * fp32-simt: the submission uses tensor cores (...)" ("" if not);
+                             * the build goes on */
     double seconds;
 } build_result_t;
 

@@ -1,7 +1,7 @@
 /* lab.c - loads and validates a lab manifest, labs/<name>/lab.json: what
  * the student writes, which driver owns the host side, how many inputs a
  * dataset has and how outputs are compared. Every rejection names the file
- * and the field, in the same form as rubric.json errors. */
+ * and the field, with its line, in the same form as rubric.json errors. */
 #include "course/lab.h"
 
 #include <dirent.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "build/rules.h"
 #include "course/config.h"
 #include "kinds/kind.h"
 #include "util/util.h"
@@ -149,6 +150,52 @@ static int read_launch(const cfg_t *c, struct json_object *obj, lab_t *out)
     return 0;
 }
 
+/* "launch_args": the launch function's parameters in a matmul lab,
+ * "rows-cols" (default) or "m-n-k" (labs/kinds/matmul/launch.h). */
+static int read_launch_args(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    char args[16];
+    int rc = cfg_string(c, obj, NULL, "launch_args", args, sizeof args);
+    out->launch_args = LAUNCH_ROWS_COLS;
+    if (rc <= 0)
+        return rc;
+    if (strcmp(out->style, "kernel") != 0 || strcmp(out->kind->name, "matmul") != 0)
+        return cfg_fail(c, NULL, "launch_args", "only a \"kernel\" lab of kind \"matmul\" "
+                        "chooses its launch function's parameters");
+    if (strcmp(args, "m-n-k") == 0)
+        out->launch_args = LAUNCH_M_N_K;
+    else if (strcmp(args, "rows-cols") != 0)
+        return cfg_fail(c, NULL, "launch_args", "must be \"rows-cols\" ((A, B, C, numARows, "
+                        "numAColumns, numBRows, numBColumns, numCRows, numCColumns)) or "
+                        "\"m-n-k\" ((A, B, C, M, N, K)), not '%s'", args);
+    return 0;
+}
+
+/* "rules": names of the rules the lab enforces (build/rules.h), each once. */
+static int read_rules(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    struct json_object *v = cfg_member(obj, "rules");
+    char known[128];
+    rule_names(known, sizeof known);
+    out->rules = 0;
+    if (!v)
+        return 0;
+    if (!json_object_is_type(v, json_type_array))
+        return cfg_fail(c, NULL, "rules", "must be a list of rule names (known: %s)", known);
+    for (size_t i = 0; i < json_object_array_length(v); i++) {
+        struct json_object *e = json_object_array_get_idx(v, i);
+        const char *name = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+        rule_id_t id;
+        if (rule_parse(name, &id) != 0)
+            return cfg_fail(c, NULL, "rules", "entry %zu: unknown rule '%.64s' (known: %s)", i,
+                            name, known);
+        if (out->rules & (1u << id))
+            return cfg_fail(c, NULL, "rules", "entry %zu: '%s' is listed twice", i, name);
+        out->rules |= 1u << id;
+    }
+    return 0;
+}
+
 static int read_tolerance_value(const cfg_t *c, struct json_object *cmp, const char *key,
                                 double *out)
 {
@@ -277,12 +324,14 @@ static int parse_manifest(const cfg_t *c, struct json_object *root, const char *
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
-                                        "kind", "timing", "wb_type", "datasets", "launch", NULL};
+                                        "kind", "timing", "wb_type", "datasets", "launch",
+                                        "launch_args", "rules", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
         read_launch(c, root, out) != 0 ||
-        read_kind(c, root, out) != 0 ||
+        read_kind(c, root, out) != 0 || read_launch_args(c, root, out) != 0 ||
+        read_rules(c, root, out) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
         read_timing(c, root, tree, out) != 0 ||
@@ -340,12 +389,17 @@ int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t e
         return fail(err, errlen, "%s: path too long", root);
     if (!is_dir(out->dir))
         return no_such_lab(out->dir, name, err, errlen);
-    struct json_object *manifest = cfg_parse_file(path, err, errlen);
-    if (!manifest)
+    size_t len = 0;
+    char *text = read_file(path, &len, err, errlen);
+    struct json_object *manifest = text ? cfg_parse_text(path, text, len, err, errlen) : NULL;
+    if (!manifest) {
+        free(text);
         return -1;
-    cfg_t c = {path, err, errlen, NULL};
+    }
+    cfg_t c = {path, err, errlen, text}; /* with the text, messages name the field's line */
     int rc = parse_manifest(&c, manifest, name, root, out);
     json_object_put(manifest);
+    free(text);
     return rc;
 }
 

@@ -13,6 +13,13 @@
  *   "driver": "driver.cu",              host harness, relative to the lab folder
  *   "launch": "launchMatrixMultiplyShared",  kernel style: the function the driver
  *                                       calls (built in as -DCUGRADE_LAUNCH=name)
+ *   "launch_args": "rows-cols",         matmul kind: the launch function's parameters,
+ *                                       "rows-cols" (default; lab 3's (A, B, C, numARows,
+ *                                       numAColumns, numBRows, numBColumns, numCRows,
+ *                                       numCColumns)) or "m-n-k" ((A, B, C, M, N, K): built in
+ *                                       as -DCUGRADE_LAUNCH_MNK; labs/kinds/matmul/launch.h)
+ *   "rules": ["fp32-simt"],             rules checked on what the submission builds
+ *                                       (build/rules.h); default none
  *   "inputs": 2,                        input0.raw .. input<n-1>.raw per dataset (optional:
  *                                       the kind's; must be the kind's)
  *   "tile_width": 16,                   the handout's TILE_WIDTH (for hints)
@@ -39,6 +46,13 @@
 
 struct lab_kind;
 
+/* lab.json "launch_args": how the matmul kind's harness calls the launch function. */
+typedef enum {
+    LAUNCH_ROWS_COLS = 0, /* (A, B, C, numARows, numAColumns, numBRows, numBColumns, numCRows,
+                           * numCColumns): labs 2 and 3 */
+    LAUNCH_M_N_K,         /* (A, B, C, M, N, K): the challenge lab (-DCUGRADE_LAUNCH_MNK) */
+} launch_args_t;
+
 typedef struct lab {
     char name[64];
     char title[128];
@@ -49,6 +63,8 @@ typedef struct lab {
     char student_file[128];
     char driver_path[PATH_MAX];  /* absolute or root-relative path of the driver */
     char launch[64];             /* kernel style: the launch function (-DCUGRADE_LAUNCH=) */
+    launch_args_t launch_args;   /* its parameters (matmul kind) */
+    unsigned rules;              /* lab.json "rules": a bit per rule_id_t (build/rules.h) */
     int inputs;
     int tile_width;
     const struct lab_kind *kind; /* lab.json "kind" (kinds/kind.h) */
@@ -62,7 +78,8 @@ typedef struct lab {
     int ntiming_symbols;
 } lab_t;
 
-/* Loads <root>/labs/<name>/lab.json. err names the file on failure. */
+/* Loads <root>/labs/<name>/lab.json. err names the file on failure, and the
+ * line of the bad field when it is in the file ("lab.json:7: style: ..."). */
 int lab_load(const char *root, const char *name, lab_t *out, char *err, size_t errlen);
 
 /* A "program" style lab: the student's file is a whole libwb program. */

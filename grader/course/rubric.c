@@ -296,11 +296,33 @@ static int read_positive(const cfg_t *c, struct json_object *obj, const char *wh
     return 0;
 }
 
+const char *perf_relative_name(perf_relative_t r)
+{
+    return r == PERF_VS_CUBLAS ? "cublas" : "reference";
+}
+
+/* "relative_to": "reference" (default) or "cublas". */
+static int read_relative_to(const cfg_t *c, struct json_object *obj, const char *where,
+                            perf_rule_t *rule)
+{
+    char name[16];
+    int rc = cfg_string(c, obj, where, "relative_to", name, sizeof name);
+    rule->relative_to = PERF_VS_REFERENCE;
+    if (rc <= 0)
+        return rc;
+    if (strcmp(name, "cublas") == 0)
+        rule->relative_to = PERF_VS_CUBLAS;
+    else if (strcmp(name, "reference") != 0)
+        return cfg_fail(c, where, "relative_to", "must be \"reference\" (the lab's reference "
+                        "kernel) or \"cublas\" (cuBLAS FP32), not '%s'", name);
+    return 0;
+}
+
 static int parse_performance(const cfg_t *c, struct json_object *obj, const char *where,
                              perf_rule_t *rule)
 {
     static const char *const known[] = {"points", "visibility", "shapes", "zero_at", "full_at",
-                                        "time_cap_s", NULL};
+                                        "time_cap_s", "relative_to", NULL};
     if (cfg_require_object(c, obj, where) != 0)
         return -1;
     if (json_object_object_length(obj) == 0)
@@ -311,7 +333,8 @@ static int parse_performance(const cfg_t *c, struct json_object *obj, const char
         read_visibility(c, obj, where, &rule->visibility) != 0 ||
         parse_perf_shapes(c, obj, where, rule) != 0 ||
         read_positive(c, obj, where, "zero_at", &rule->zero_at) != 0 ||
-        read_positive(c, obj, where, "full_at", &rule->full_at) != 0)
+        read_positive(c, obj, where, "full_at", &rule->full_at) != 0 ||
+        read_relative_to(c, obj, where, rule) != 0)
         return -1;
     if (cfg_member(obj, "time_cap_s") && read_positive(c, obj, where, "time_cap_s", &rule->time_cap_s) != 0)
         return -1;

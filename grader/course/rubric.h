@@ -15,10 +15,12 @@
  *                   "traffic-reduced": { "points": 4, "max_bytes_per_flop": 1.0 } },
  *                                 each optional, with "visibility" too
  *       "performance": { "points": 10, "shapes": ["4096x4096x4096", "2000x1500x2500"],
- *                        "zero_at": 0.25, "full_at": 0.9, "time_cap_s": 30 }
+ *                        "zero_at": 0.25, "full_at": 0.9, "time_cap_s": 30,
+ *                        "relative_to": "reference" }
  *                                 GPU timing: the score grows linearly with the student's speed
- *                                 relative to the lab's reference kernel (geometric mean over the
- *                                 shapes), 0 at zero_at, full at full_at
+ *                                 relative to the lab's reference kernel, or with "relative_to":
+ *                                 "cublas" to cuBLAS FP32 (geometric mean over the shapes), 0 at
+ *                                 zero_at, full at full_at
  *     }
  *   }
  * }
@@ -75,6 +77,15 @@ typedef struct {
 
 #define PERF_MAX_SHAPES 4
 
+/* What the student's speed is measured against. */
+typedef enum {
+    PERF_VS_REFERENCE = 0, /* the lab's reference kernel (default) */
+    PERF_VS_CUBLAS,        /* cuBLAS FP32 (matmul labs: the challenge lab) */
+} perf_relative_t;
+
+/* "reference", "cublas" as rubric.json spells them. */
+const char *perf_relative_name(perf_relative_t r);
+
 /* The performance test (GPU only). */
 typedef struct {
     int present;
@@ -82,8 +93,9 @@ typedef struct {
     visibility_t visibility;
     char shapes[PERF_MAX_SHAPES][32]; /* "MxKxN" */
     int nshapes;
-    double zero_at, full_at;          /* speed relative to the reference: 0 points, full points */
+    double zero_at, full_at;          /* speed relative to relative_to: 0 points, full points */
     double time_cap_s;                /* per shape, for the repetitions */
+    perf_relative_t relative_to;
 } perf_rule_t;
 
 /* The checks a rubric may award points for (the CPU emulator's findings). */

@@ -244,6 +244,10 @@ static void canary_key(const canary_ctx_t *c, const dataset_ref_t *ds, char hex[
     snprintf(path, sizeof path, "%s/labs/common", c->root);
     hash_tree(&s, path, "", 1);
     hash_file_contents(&s, c->lab->driver_path);
+    if (c->lab->driver_path[0]) { /* what the driver includes beside it (launch.h) */
+        path_dir(c->lab->driver_path, path, sizeof path);
+        hash_tree(&s, path, "", 1);
+    }
     snprintf(path, sizeof path, "%s/reference/%s/%s", c->root, c->lab->name, c->lab->student_file);
     hash_file_contents(&s, path);
     hash_str(&s, realpath(ds->dir, path) ? path : ds->dir);

@@ -17,9 +17,9 @@
 #include "run/emureport.h"
 #include "batch/gpuqueue.h"
 #include "pipeline/grade_inputs.h"
+#include "pipeline/grade_perf.h"
 #include "course/lab.h"
 #include "score/perf.h"
-#include "score/leaderboard.h"
 #include "build/ptxas.h"
 #include "run/sanitizer.h"
 #include "run/sandbox.h"
@@ -63,6 +63,9 @@ static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const bu
     } else if (br->ok) {
         sb_appendf(&msg, "compiled %s in %.1f s (%s backend)\n", run->student_file, br->seconds,
                    backend_name(run->backend));
+        if (br->rule_broken[0])
+            sb_appendf(&msg, "%s: performance scores 0; correctness is graded as usual\n",
+                       br->rule_broken);
         strbuf_t messages = {0};
         ptxas_summarise(br->log ? br->log : "", &msg);
         ptxas_strip(br->log ? br->log : "", &messages);
@@ -70,8 +73,11 @@ static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const bu
             sb_appendf(&msg, "compiler messages:\n%s", sb_str(&messages));
         sb_free(&messages);
     } else {
-        sb_appendf(&msg, "FAILED: %s does not compile; every other test is not run.\n%s",
-                   run->student_file, br->log ? br->log : "");
+        sb_appendf(&msg, "FAILED: %s does not compile; every other test is not run.\n",
+                   run->student_file);
+        if (br->rule_broken[0]) /* before the compiler's messages: <mma.h> is not on the emulator */
+            sb_appendf(&msg, "%s\n", br->rule_broken);
+        sb_append(&msg, br->log ? br->log : "");
         sb_appendf(&msg, "%s(the lab's reference compiles with the same toolchain, so the error "
                          "is in this file)\n", msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "");
     }
@@ -196,15 +202,6 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
     return NULL;
 }
 
-/* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
- * used is reported and grading goes on without it. */
-static void gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
-{
-    char err[512];
-    if (gpu_queue_enter(o->gpu_queue, o->gpu_index, use, slot, err, sizeof err) != 0)
-        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
-}
-
 /* On the gpu backend, compute-sanitizer adds its findings from the real GPU
  * on the smallest dataset of the best tier the lab kind gives (matmul: sides
  * not multiples of the tile, several tile phases if there is one) that ran
@@ -259,7 +256,7 @@ static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradin
         gather_evidence(&e, runs, in->njobs);
     else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL) {
         gpu_slot_t slot;
-        gpu_enter(o, GPU_SHARED, &slot);
+        grade_gpu_enter(o, GPU_SHARED, &slot);
         sanitize_on_gpu(&e, runs, in->njobs, &in->lab);
         gpu_queue_leave(&slot);
     }
@@ -296,6 +293,8 @@ static void record_facts(grade_run_t *run, const char *lab)
     grade_set_extra_number(g, "datasets_total", run->datasets_total);
     grade_set_extra_number(g, "hidden_passed", run->hidden_passed);
     grade_set_extra_number(g, "hidden_total", run->hidden_total);
+    if (run->rule_broken[0])
+        grade_set_extra_text(g, "rule_broken", run->rule_broken);
 }
 
 static void summarise(grade_run_t *run)
@@ -314,95 +313,6 @@ static void summarise(grade_run_t *run)
         sb_appendf(&out, "Some datasets could not be graded: %s\n", run->error);
     free(run->grade.output);
     run->grade.output = sb_detach(&out);
-}
-
-/* Runs the lab's timing program on the GPU; fills msg, returns the score. */
-static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                          strbuf_t *msg, int *ok, int *fault)
-{
-    const perf_rule_t *rule = &in->rub.performance;
-    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
-                       .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
-    build_result_t br;
-    if (build_timing_program(&ctx, &br) != 0) {
-        if ((*fault = br.internal_error) != 0) /* the lab's timing files: not the student's */
-            fault_of_build(&br, "", run->error, sizeof run->error);
-        sb_appendf(msg, "not run: the timing program did not build:\n%s", br.log ? br.log : "");
-        build_result_free(&br);
-        return 0;
-    }
-    perf_command_t cmd;
-    perf_command(br.program, rule, in->lab.tol.rtol, in->lab.tol.atol, &cmd);
-    /* sandboxed like every run of the submission's code; its results come
-     * on the report channel, which that code cannot write (harness.h) */
-    char dir[PATH_MAX - 16], report[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.4000s/timing-run", run->scratch);
-    snprintf(report, sizeof report, "%s.report", dir);
-    mkdir_p(dir, NULL, 0);
-    run_spec_t spec = {.argv = cmd.argv, .cwd = dir, .sandboxed = 1, .report_path = report,
-                       .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
-    run_result_t rr;
-    gpu_slot_t slot;
-    gpu_enter(o, GPU_EXCLUSIVE, &slot); /* timed alone: no other kernel on this GPU */
-    run_one(&spec, &rr);
-    gpu_queue_leave(&slot);
-    if (o->gpu_queue && o->gpu_queue[0])
-        sb_appendf(msg, "timed alone on GPU %d (waited %.1f s in its timing queue)\n",
-                   o->gpu_index, slot.waited_s);
-    perf_result_t pr;
-    char err[512], why[256];
-    double score = 0;
-    if (!rr.exited || rr.exit_code != 0) {
-        run_describe(&rr, &spec, why, sizeof why);
-        sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
-    } else if (perf_parse_file(report, &pr, err, sizeof err) != 0) {
-        sb_appendf(msg, "not run: %s\n", err);
-    } else {
-        score = perf_score(rule, &pr, &in->lab, msg, ok);
-        grade_set_extra_text(&run->grade, "device", pr.device);
-        grade_set_extra_number(&run->grade, "sm_clock_mhz", pr.sm_clock_mhz);
-        grade_set_extra_number(&run->grade, "driver_version", pr.driver_version);
-        grade_set_extra_number(&run->grade, "cuda_runtime_version", pr.runtime_version);
-        grade_set_extra_number(&run->grade, "perf_ratio", pr.speed_ratio);
-        leaderboard_record(&run->grade, &pr, in->lab.kind->rate_unit);
-    }
-    run_result_free(&rr);
-    build_result_free(&br);
-    return score;
-}
-
-/* The performance test: GPU only, and only once the output is right. -1 on
- * a grader fault (run->error). */
-static int add_performance_test(const grade_opts_t *o, grade_run_t *run,
-                                const grading_inputs_t *in, int compiled)
-{
-    const perf_rule_t *rule = &in->rub.performance;
-    if (!rule->present)
-        return 0;
-    strbuf_t msg = {0};
-    double score = 0, max = rule->points;
-    int ok = 0, fault = 0;
-    if (run->backend != BACKEND_GPU)
-        max = 0; /* not part of the total where it cannot be earned: full marks stay possible */
-    if (!compiled)
-        sb_append(&msg, NOT_COMPILED_MSG "\n");
-    else if (run->backend != BACKEND_GPU)
-        sb_appendf(&msg, "not scored on the emu backend (0 of 0; %g points on a GPU): the CPU "
-                         "emulator's times are not GPU times, so speed is graded on a GPU only\n",
-                   rule->points);
-    else if (!in->lab.has_timing)
-        sb_append(&msg, "not run: the lab has no timing program (lab.json \"timing\")\n");
-    else if (run->datasets_passed < run->datasets_total || run->hidden_passed < run->hidden_total)
-        sb_appendf(&msg, "not scored: the output must be right on every dataset first (%d of %d "
-                         "pass, and %d of %d hidden ones)\n", run->datasets_passed,
-                   run->datasets_total, run->hidden_passed, run->hidden_total);
-    else
-        score = time_on_gpu(o, run, in, &msg, &ok, &fault);
-    /* where it cannot be earned it is 0 of 0 and, for Gradescope, not a failure */
-    int passed = max == 0 ? 1 : ok || score >= max;
-    grade_add_test(&run->grade, "performance", score, max, passed, rule->visibility, sb_str(&msg));
-    sb_free(&msg);
-    return fault ? -1 : 0;
 }
 
 static int choose_backend(const grade_opts_t *o, grade_run_t *run)
@@ -451,6 +361,7 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
                            .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S,
                            .checks = o->checks && run->backend == BACKEND_EMU};
         build_submission(&ctx, run->student_file, br);
+        snprintf(run->rule_broken, sizeof run->rule_broken, "%s", br->rule_broken);
         if (br->internal_error)
             return fault_of_build(br, "", run->error, sizeof run->error);
         if (!br->ok && vouch(o, run, in, run->backend, ctx.checks) != 0)
@@ -485,7 +396,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
             how.budget_s = in->rub.gpu_budget_s;
     }
     gpu_slot_t slot;
-    gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
+    grade_gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
     how.not_after = budget_ends(how.budget_s); /* waiting in the queue is not the student's */
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
     gpu_queue_leave(&slot);
@@ -534,7 +445,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
                 vouch(o, run, &in, run->backend, o->checks && run->backend == BACKEND_EMU) != 0;
     fault = fault || add_check_tests(o, run, &in, jobs, runs, br.ok) != 0;
     t[3] = now_seconds();
-    fault = fault || add_performance_test(o, run, &in, br.ok) != 0;
+    fault = fault || grade_performance_test(o, run, &in, br.ok) != 0;
     t[4] = now_seconds();
     runs_free(runs, in.njobs);
     jobs_free(jobs, in.njobs);

@@ -22,6 +22,7 @@ typedef struct {
     char error[4096];              /* why, when cannot_grade */
     char scratch[PATH_MAX];        /* kept folder, when keep_scratch */
     double budget_s;               /* in force: --budget-s, else the rubric's (0: none) */
+    char rule_broken[1024];        /* a rule of the lab the submission breaks (build.h) */
 } grade_run_t;
 
 /* Grades one submission. Returns 0 if a grade was produced (possibly with

@@ -166,6 +166,7 @@ static extra_item_t *new_extra(grade_t *g, const char *key)
     if (g->nextra >= GRADE_MAX_EXTRA)
         return NULL;
     extra_item_t *e = &g->extra[g->nextra++];
+    memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
     return e;
 }

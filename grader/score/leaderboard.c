@@ -54,6 +54,8 @@ static json_object *shape_json(const perf_shape_t *s, const rate_unit_t *u)
     json_object_object_add(o, key, number_or_null(ref, 0));
     json_object_object_add(o, "ratio_to_cublas", number_or_null(st > 0 && blas > 0 ? st / blas : 0, 1e-4));
     json_object_object_add(o, "ratio_to_reference", number_or_null(st > 0 && ref > 0 ? st / ref : 0, 1e-4));
+    const perf_impl_t *student = perf_impl(s, "student");
+    json_object_object_add(o, "wrong", json_object_new_int64(student ? (int64_t)student->wrong : 0));
     return o;
 }
 

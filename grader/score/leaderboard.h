@@ -4,7 +4,8 @@
  *   - extra_data.performance_shapes: one object per timed shape, e.g.
  *     {"shape": "4096x4096x4096", "gflops": 45210, "cublas_gflops": 51020,
  *      "reference_gflops": 47100, "ratio_to_cublas": 0.8861,
- *      "ratio_to_reference": 0.9599}
+ *      "ratio_to_reference": 0.9599, "wrong": 0}  (wrong: elements of the
+ *      student's timed outputs the re-check found wrong)
  *     (rates in the lab kind's unit: "gflops" keys for GFLOP/s, "gbs" for
  *     GB/s; null where that implementation was not timed);
  *   - Gradescope's top-level "leaderboard" list: the rate's geometric mean

@@ -53,22 +53,25 @@ const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
     return NULL;
 }
 
-/* Student / reference speed on one shape; -1 without usable timings or
- * when the student's timed output was wrong. */
-static double shape_ratio(const perf_shape_t *s)
+/* The implementation the student is measured against. */
+static const char *versus_impl(perf_relative_t vs)
 {
-    const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
+    return vs == PERF_VS_CUBLAS ? "cublas" : "reference";
+}
+
+double perf_shape_ratio(const perf_shape_t *s, perf_relative_t vs)
+{
+    const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, versus_impl(vs));
     if (!st || !ref || !(st->rate > 0) || !(ref->rate > 0) || st->wrong > 0)
         return -1;
     return st->rate / ref->rate;
 }
 
-/* The geometric mean of the shapes' ratios, 0 if any is unusable. */
-static double speed_ratio(const perf_result_t *r)
+double perf_speed_ratio(const perf_result_t *r, perf_relative_t vs)
 {
     double log_sum = 0;
     for (int i = 0; i < r->nshapes; i++) {
-        double ratio = shape_ratio(&r->shapes[i]);
+        double ratio = perf_shape_ratio(&r->shapes[i], vs);
         if (!(ratio > 0))
             return 0;
         log_sum += log(ratio);
@@ -107,7 +110,7 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen)
     free(copy);
     if (rc == 0 && out->nshapes == 0)
         rc = fail(err, errlen, "the timing program printed no results");
-    out->speed_ratio = rc == 0 ? speed_ratio(out) : 0;
+    out->speed_ratio = rc == 0 ? perf_speed_ratio(out, PERF_VS_REFERENCE) : 0;
     return rc;
 }
 
@@ -124,22 +127,34 @@ int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size
     return rc;
 }
 
-/* One shape's lines. */
-static void report_shape(const perf_shape_t *s, const perf_result_t *r, const lab_t *lab,
-                         strbuf_t *out)
+/* ", 0.94x cuBLAS FP32 (50178 GFLOP/s)": the student's speed against impl. */
+static void versus(const perf_impl_t *st, const perf_impl_t *other, const char *name,
+                   const char *unit, strbuf_t *out)
+{
+    if (other && other->rate > 0)
+        sb_appendf(out, ", %.2fx %s (%.0f %s)", st->rate / other->rate, name, other->rate, unit);
+}
+
+/* One shape's lines: the student's rate, then against what the score is
+ * relative to, the other of the reference and cuBLAS, the baseline. */
+static void report_shape(const perf_shape_t *s, const perf_result_t *r, const perf_rule_t *rule,
+                         const lab_t *lab, strbuf_t *out)
 {
     const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
     const perf_impl_t *naive = perf_impl(s, "naive"), *blas = perf_impl(s, "cublas");
+    const perf_impl_t *vs = perf_impl(s, versus_impl(rule->relative_to));
     const char *unit = lab->kind->rate_unit;
-    if (!st || !ref || !(st->rate > 0) || !(ref->rate > 0)) {
+    if (!st || !vs || !(st->rate > 0) || !(vs->rate > 0)) {
         sb_appendf(out, "%s: no usable timing\n", s->shape);
         return;
     }
-    double ratio = st->rate / ref->rate;
-    sb_appendf(out, "%s: %.0f %s (median of %d, rse %.2f%%), %.2fx the reference (%.0f %s)",
-               s->shape, st->rate, unit, st->reps, 100 * st->rse, ratio, ref->rate, unit);
-    if (blas && blas->rate > 0)
-        sb_appendf(out, ", %.2fx cuBLAS FP32 (%.0f %s)", st->rate / blas->rate, blas->rate, unit);
+    sb_appendf(out, "%s: %.0f %s (median of %d, rse %.2f%%)", s->shape, st->rate, unit, st->reps,
+               100 * st->rse);
+    int cublas_first = rule->relative_to == PERF_VS_CUBLAS;
+    versus(st, cublas_first ? blas : ref, cublas_first ? "cuBLAS FP32" : "the reference", unit,
+           out);
+    versus(st, cublas_first ? ref : blas, cublas_first ? "the reference" : "cuBLAS FP32", unit,
+           out);
     if (naive && naive->rate > 0)
         sb_appendf(out, ", %.2fx the untiled kernel", st->rate / naive->rate);
     sb_append(out, "\n");
@@ -155,8 +170,8 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
     sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d, CUDA %d):\n", r->device, r->sm_clock_mhz,
                r->driver_version, r->runtime_version);
     for (int i = 0; i < r->nshapes; i++)
-        report_shape(&r->shapes[i], r, lab, out);
-    double speed = speed_ratio(r);
+        report_shape(&r->shapes[i], r, rule, lab, out);
+    double speed = perf_speed_ratio(r, rule->relative_to);
     if (!(speed > 0)) {
         sb_append(out, "no performance points: a timed output was wrong or a timing is missing\n");
         return 0;
@@ -164,9 +179,10 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
     double frac = (speed - rule->zero_at) / (rule->full_at - rule->zero_at);
     frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
     double score = round(rule->points * frac * 100) / 100;
-    sb_appendf(out, "speed relative to the reference (geometric mean): %.2f; 0 points at %.2f, "
+    sb_appendf(out, "speed relative to %s (geometric mean): %.2f; 0 points at %.2f, "
                     "full points at %.2f: %g of %g\n",
-               speed, rule->zero_at, rule->full_at, score, rule->points);
+               rule->relative_to == PERF_VS_CUBLAS ? "cuBLAS FP32" : "the reference", speed,
+               rule->zero_at, rule->full_at, score, rule->points);
     *ok = frac >= 1;
     return score;
 }

@@ -1,6 +1,7 @@
 /* perf.h - the performance test: parse what the lab's timing program
  * (labs/kinds/matmul/perf.cu) printed on a GPU, and score the student's speed
- * relative to the lab's reference kernel on a linear scale from the rubric.
+ * relative to the lab's reference kernel, or to cuBLAS (rubric.json
+ * "relative_to"), on a linear scale from the rubric.
  * The report gives the rate in the lab kind's unit (GFLOP/s for matmul, GB/s
  * for a reduction), the ratios to the reference and to cuBLAS, the speed-up
  * over a baseline, and the kind's bound (kinds/kind.h perf_bound). */
@@ -56,6 +57,13 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
  * what the timing program wrote there, never what the submission printed. */
 int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size_t errlen);
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
+
+/* The student's speed over the reference's (PERF_VS_REFERENCE) or cuBLAS's
+ * on one shape; -1 without usable timings or when the student's timed
+ * output was wrong. */
+double perf_shape_ratio(const perf_shape_t *s, perf_relative_t vs);
+/* The geometric mean of the shapes' ratios, 0 if any is unusable. */
+double perf_speed_ratio(const perf_result_t *r, perf_relative_t vs);
 
 /* Appends the report to out and returns the score (0..rule->points); *ok is
  * set when the student's timed outputs were all right and the speed earned

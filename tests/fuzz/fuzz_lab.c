@@ -5,7 +5,9 @@
  * else lab3. Besides the sanitizers, it checks what
  * an accepted manifest promises: the name is the folder's, the student file
  * a plain name, a known kind with its number of inputs, a tile width in
- * range, a driver for a kernel-style lab. */
+ * range, a driver for a kernel-style lab, the (A, B, C, M, N, K) launch
+ * convention only for a matmul kernel lab, known rules only. */
+#include "build/rules.h"
 #include "course/lab.h"
 #include "fuzz_common.h"
 #include "kinds/kind.h"
@@ -59,6 +61,12 @@ static void check_lab(const lab_t *lab, const char *folder)
     if (strcmp(lab->style, "kernel") == 0 && !lab->driver_path[0])
         abort();
     if (strcmp(lab->style, "kernel") != 0 && !lab_is_program(lab))
+        abort();
+    /* (A, B, C, M, N, K) only for a matmul kernel lab; only known rules */
+    if (lab->launch_args == LAUNCH_M_N_K &&
+        (strcmp(lab->kind->name, "matmul") != 0 || lab_is_program(lab)))
+        abort();
+    if (lab->rules & ~((1u << RULE_COUNT) - 1))
         abort();
 }
 

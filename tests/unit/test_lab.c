@@ -1,10 +1,12 @@
 /* test_lab.c - lab manifests: the real labs/lab3/lab.json, defaults, path
  * resolution, and each malformed manifest under tests/fixtures/lab_root
- * rejected with a message naming the file and the field. */
+ * rejected with a message naming the file, the field and its line. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "build/harness_flags.h"
+#include "build/rules.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
 
@@ -115,16 +117,16 @@ Test(lab_reject, syntax_error_names_the_line)
 
 Test(lab_reject, style)
 {
-    expect_error("bad_style", ": style: must be \"kernel\" or \"program\", not 'cuda'");
+    expect_error("bad_style", ":5: style: must be \"kernel\" or \"program\", not 'cuda'");
     expect_error("style_missing", ": style: missing (required)");
 }
 
 Test(lab_reject, student_file_must_be_a_plain_name)
 {
-    expect_error("student_slash", ": student_file: must be a plain file name (no \"/\" or "
+    expect_error("student_slash", ":6: student_file: must be a plain file name (no \"/\" or "
                                   "\"..\"), not '../student/matmul.cu'");
     expect_error("student_dotdot",
-                 ": student_file: must be a plain file name (no \"/\" or \"..\"), not '..'");
+                 ":6: student_file: must be a plain file name (no \"/\" or \"..\"), not '..'");
 }
 
 Test(lab_reject, kernel_lab_without_driver)
@@ -136,47 +138,48 @@ Test(lab_reject, kernel_lab_without_launch_function)
 {
     expect_error("kernel_no_launch", ": launch: missing (required for \"kernel\" labs: the "
                                      "function the driver calls, e.g. \"launchMatrixMultiplyShared\")");
-    expect_error("launch_bad", ": launch: 'launch it' is not a C identifier");
+    expect_error("launch_bad", ":6: launch: 'launch it' is not a C identifier");
 }
 
 Test(lab_reject, inputs_out_of_range)
 {
-    expect_error("inputs_zero", ": inputs: must be an integer from 1 to 8");
-    expect_error("inputs_nine", ": inputs: must be an integer from 1 to 8");
-    expect_error("inputs_fraction", ": inputs: must be an integer from 1 to 8");
+    expect_error("inputs_zero", ":9: inputs: must be an integer from 1 to 8");
+    expect_error("inputs_nine", ":9: inputs: must be an integer from 1 to 8");
+    expect_error("inputs_fraction", ":9: inputs: must be an integer from 1 to 8");
 }
 
 Test(lab_reject, tile_width)
 {
-    expect_error("tile_too_big", ": tile_width: must be an integer from 1 to 1024");
+    expect_error("tile_too_big", ":10: tile_width: must be an integer from 1 to 1024");
     expect_error("tile_missing", ": tile_width: missing (required)");
 }
 
 Test(lab_reject, tolerances)
 {
-    expect_error("rtol_negative", ": compare.rtol: must be a finite number >= 0");
-    expect_error("rtol_nan", ": compare.rtol: must be a finite number >= 0");
-    expect_error("atol_string", ": compare.atol: must be a finite number >= 0");
+    expect_error("rtol_negative", ":12: compare.rtol: must be a finite number >= 0");
+    expect_error("rtol_nan", ":12: compare.rtol: must be a finite number >= 0");
+    expect_error("atol_string", ":13: compare.atol: must be a finite number >= 0");
     expect_error("compare_missing",
                  ": compare: missing (required: { \"rtol\": ..., \"atol\": ... })");
-    expect_error("compare_unknown_key", ": compare.abs: unknown key (known keys: rtol, atol)");
+    expect_error("compare_unknown_key", ":14: compare.abs: unknown key (known keys: rtol, atol)");
 }
 
 Test(lab_reject, name_must_match_the_folder)
 {
-    expect_error("name_mismatch", ": name: 'lab3' does not match the lab folder 'name_mismatch'");
+    expect_error("name_mismatch", ":2: name: 'lab3' does not match the lab folder 'name_mismatch'");
 }
 
 Test(lab_reject, unknown_key)
 {
-    expect_error("unknown_key", ": tile: unknown key (known keys: name, title, style, "
+    expect_error("unknown_key", ":16: tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
-                                "time_limit_s, kind, timing, wb_type, datasets, launch)");
+                                "time_limit_s, kind, timing, wb_type, datasets, launch, "
+                                "launch_args, rules)");
 }
 
 Test(lab_reject, time_limit)
 {
-    expect_error("time_limit_zero", ": time_limit_s: must be a number of seconds > 0 and <= 3600");
+    expect_error("time_limit_zero", ":15: time_limit_s: must be a number of seconds > 0 and <= 3600");
 }
 
 Test(lab_load, kind)
@@ -184,8 +187,8 @@ Test(lab_load, kind)
     cr_assert_str_eq(load_ok(ROOT, "good").kind->name, "matmul");
     cr_assert_eq(load_ok(ROOT, "good").inputs, 2, "the kind's inputs");
     cr_assert_str_eq(load_ok(".", "lab2").kind->name, "matmul");
-    expect_error("kind_unknown", ": kind: unknown kind 'conv' (known: matmul, reduction)");
-    expect_error("kind_inputs_mismatch", ": inputs: a \"matmul\" lab has 2 inputs, not 3");
+    expect_error("kind_unknown", ":9: kind: unknown kind 'conv' (known: matmul, reduction)");
+    expect_error("kind_inputs_mismatch", ":7: inputs: a \"matmul\" lab has 2 inputs, not 3");
 }
 
 Test(lab_load, timing)
@@ -195,6 +198,57 @@ Test(lab_load, timing)
     cr_assert(plain.has_timing);
     cr_assert_str_eq(plain.timing_baseline, "", "a baseline is optional");
     cr_assert_str_eq(plain.launch, "launchMatrixMultiplyShared");
-    expect_error("timing_no_reference", ": timing.reference: missing (required)");
-    expect_error("timing_bad_symbol", ": timing.symbols: entry 1 is not a C identifier");
+    expect_error("timing_no_reference", ":14: timing.reference: missing (required)");
+    expect_error("timing_bad_symbol", ":18: timing.symbols: entry 1 is not a C identifier");
+}
+
+/* ---- the launch convention and the rules (the challenge lab) -------------------- */
+
+Test(lab_load, launch_args_and_rules)
+{
+    lab_t lab3 = load_ok(".", "lab3");
+    cr_assert_eq(lab3.launch_args, LAUNCH_ROWS_COLS, "lab 3's convention is the default");
+    cr_assert_eq(lab3.rules, 0u, "no rules unless listed");
+    lab_t mnk = load_ok(ROOT, "mnk");
+    cr_assert_eq(mnk.launch_args, LAUNCH_M_N_K);
+    cr_assert_eq(mnk.rules, RULE_BIT(RULE_FP32_SIMT));
+    cr_assert_str_eq(mnk.launch, "launchSgemm");
+}
+
+/* The challenge lab, and the flags every compile of its harness gets. */
+Test(lab_load, the_real_challenge)
+{
+    lab_t lab = load_ok(".", "challenge");
+    cr_assert_eq(lab.launch_args, LAUNCH_M_N_K);
+    cr_assert_eq(lab.rules, RULE_BIT(RULE_FP32_SIMT));
+    cr_assert_str_eq(lab.launch, "launchSgemm");
+    cr_assert_str_eq(lab.student_file, "sgemm.cu");
+    cr_assert_eq(lab.tile_width, 128);
+    cr_assert_str_eq(lab.timing_reference, "reference/challenge/sgemm.cu");
+    cr_assert_str_eq(lab.timing_baseline, "", "no baseline: it is timed against cuBLAS");
+    char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN];
+    cr_assert_eq(harness_flags(&lab, flags), 2);
+    cr_assert_str_eq(flags[0], "-DCUGRADE_LAUNCH=launchSgemm");
+    cr_assert_str_eq(flags[1], "-DCUGRADE_LAUNCH_MNK");
+    lab = load_ok(".", "lab3");
+    cr_assert_eq(harness_flags(&lab, flags), 1, "lab 3's convention: no MNK");
+    cr_assert_str_eq(flags[0], "-DCUGRADE_LAUNCH=launchMatrixMultiplyShared");
+}
+
+Test(lab_reject, launch_args)
+{
+    expect_error("launch_args_bad", ":8: launch_args: must be \"rows-cols\" ((A, B, C, numARows, "
+                                    "numAColumns, numBRows, numBColumns, numCRows, numCColumns)) "
+                                    "or \"m-n-k\" ((A, B, C, M, N, K)), not 'm-k-n'");
+    expect_error("launch_args_number", ":8: launch_args: must be a non-empty string");
+    expect_error("launch_args_reduction", ":9: launch_args: only a \"kernel\" lab of kind "
+                                          "\"matmul\" chooses its launch function's parameters");
+}
+
+Test(lab_reject, rules)
+{
+    expect_error("rules_unknown", ":10: rules: entry 1: unknown rule 'no-tensor-cores' (known: "
+                                  "fp32-simt)");
+    expect_error("rules_twice", ":10: rules: entry 1: 'fp32-simt' is listed twice");
+    expect_error("rules_not_list", ":10: rules: must be a list of rule names (known: fp32-simt)");
 }

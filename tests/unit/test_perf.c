@@ -1,9 +1,10 @@
 /* test_perf.c - the performance test without a GPU: the timing program's
  * output is parsed and scored on the rubric's linear scale (geometric mean
- * of the speed relative to the reference over the shapes, also kept as a
- * number for the class report); wrong timed outputs and missing timings
- * earn nothing and have no ratio. */
+ * of the speed relative to the reference, or to cuBLAS with "relative_to",
+ * over the shapes, also kept as a number for the class report); wrong timed
+ * outputs and missing timings earn nothing and have no ratio. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "course/lab.h"
@@ -148,4 +149,48 @@ Test(perf, speed_ratio_is_the_geometric_mean_or_0_when_unusable)
     cr_assert_eq(ratio_of(DEVICE "shape 8x8x8\n"
                                  "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 9000 wrong 0\n"),
                  0, "no reference timing, no ratio");
+}
+
+/* The challenge lab's scale: relative to cuBLAS, 0 at 0.2, full at 0.9. */
+Test(perf, relative_to_cublas)
+{
+    perf_result_t res;
+    char err[256] = "";
+    const char *text = DEVICE "shape 4096x4096x4096\n"
+        "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 25000 wrong 0\n"
+        "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 47000 wrong 0\n"
+        "impl cublas median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 50000 wrong 0\n"
+        "shape 1024x1024x8192\n"
+        "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 32000 wrong 0\n"
+        "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 45000 wrong 0\n"
+        "impl cublas median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 50000 wrong 0\n";
+    cr_assert_eq(perf_parse(text, &res, err, sizeof err), 0, "%s", err);
+    /* 0.5 and 0.64 of cuBLAS: geometric mean 0.5657 -> (0.5657-0.2)/0.7 = 52.2% of 30 */
+    cr_assert_float_eq(perf_shape_ratio(&res.shapes[0], PERF_VS_CUBLAS), 0.5, 1e-9);
+    cr_assert_float_eq(perf_speed_ratio(&res, PERF_VS_CUBLAS), sqrt(0.5 * 0.64), 1e-9);
+    cr_assert_float_eq(res.speed_ratio, sqrt(25.0 / 47 * 32 / 45), 1e-9, "perf_parse's: the reference");
+    perf_rule_t r = rule();
+    r.points = 30;
+    r.zero_at = 0.2;
+    r.full_at = 0.9;
+    r.relative_to = PERF_VS_CUBLAS;
+    lab_t lab = {.tile_width = 128, .kind = &kind_matmul};
+    strbuf_t out = {0};
+    int ok;
+    double s = perf_score(&r, &res, &lab, &out, &ok);
+    cr_assert_float_eq(s, round(30 * (sqrt(0.32) - 0.2) / 0.7 * 100) / 100, 1e-9, "%s", sb_str(&out));
+    cr_assert(!ok);
+    const char *t = sb_str(&out);
+    cr_assert(strstr(t, "4096x4096x4096: 25000 GFLOP/s (median of 10, rse 1.00%), 0.50x cuBLAS FP32 "
+                        "(50000 GFLOP/s), 0.53x the reference (47000 GFLOP/s)"), "%s", t);
+    cr_assert(strstr(t, "speed relative to cuBLAS FP32 (geometric mean): 0.57; 0 points at 0.20, "
+                        "full points at 0.90"), "%s", t);
+    sb_free(&out);
+    /* a shape without cuBLAS is no usable timing against it */
+    cr_assert_eq(perf_parse(DEVICE "shape 8x8x8\n"
+                            "impl student median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 10 wrong 0\n"
+                            "impl reference median_ms 1 mean_ms 1 rse 0.01 reps 10 gflops 10 wrong 0\n",
+                            &res, err, sizeof err), 0);
+    cr_assert_float_eq(perf_speed_ratio(&res, PERF_VS_CUBLAS), 0, 1e-9);
+    cr_assert_float_eq(perf_speed_ratio(&res, PERF_VS_REFERENCE), 1, 1e-9);
 }

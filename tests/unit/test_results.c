@@ -215,6 +215,31 @@ Test(results_json, extra_data_holds_cugrades_facts)
     grade_free(&g);
 }
 
+/* An array (the performance test's performance_shapes) is kept as JSON,
+ * owned by the grade; past GRADE_MAX_EXTRA entries it is released. */
+Test(results_json, extra_data_holds_json_values)
+{
+    grade_t g;
+    sample_grade(&g);
+    struct json_object *shapes = json_object_new_array(), *one = json_object_new_object();
+    json_object_object_add(one, "shape", json_object_new_string("4096x4096x4096"));
+    json_object_object_add(one, "ratio", json_object_new_double(0.9364));
+    json_object_array_add(shapes, one);
+    grade_set_extra_json(&g, "performance_shapes", shapes);
+    struct json_object *root = render_and_parse(&g);
+    struct json_object *got = member(member(root, "extra_data"), "performance_shapes");
+    cr_assert(json_object_is_type(got, json_type_array));
+    cr_assert_eq(json_object_array_length(got), 1);
+    struct json_object *first = json_object_array_get_idx(got, 0);
+    cr_assert_str_eq(json_object_get_string(member(first, "shape")), "4096x4096x4096");
+    cr_assert_float_eq(json_object_get_double(member(first, "ratio")), 0.9364, 1e-12);
+    json_object_put(root);
+    for (int i = 0; i < GRADE_MAX_EXTRA; i++)
+        grade_set_extra_json(&g, "more", json_object_new_array());
+    cr_assert_eq(g.nextra, GRADE_MAX_EXTRA);
+    grade_free(&g); /* nothing leaks under valgrind: each value released once */
+}
+
 static error_map_t small_map(void)
 {
     error_map_t m;

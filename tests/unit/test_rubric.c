@@ -88,6 +88,17 @@ Test(rubric_load, every_field_and_reserved_objects_kept_as_text)
     cr_assert_eq(r.performance.zero_at, 0.25);
     cr_assert_eq(r.performance.full_at, 0.9);
     cr_assert_eq(r.performance.time_cap_s, 30, "default");
+    cr_assert_eq(r.performance.relative_to, PERF_VS_REFERENCE, "default");
+    rubric_free(&r);
+}
+
+Test(rubric_load, performance_relative_to_cublas)
+{
+    lab_rubric_t r = load_ok(FIX "perf_cublas.json", "challenge");
+    cr_assert(r.performance.present);
+    cr_assert_eq(r.performance.relative_to, PERF_VS_CUBLAS);
+    cr_assert_str_eq(perf_relative_name(r.performance.relative_to), "cublas");
+    cr_assert_str_eq(perf_relative_name(PERF_VS_REFERENCE), "reference");
     rubric_free(&r);
 }
 
@@ -162,7 +173,7 @@ Test(rubric_reject, missing_lab_lists_the_labs)
     lab_rubric_t r;
     char err[512];
     cr_assert_eq(rubric_load("rubric.json", "lab9", &r, err, sizeof err), -1);
-    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, dotprod, lab3, lab3-wb)");
+    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, challenge, dotprod, lab3, lab3-wb)");
     cr_assert_eq(rubric_load(FIX "overrides.json", "lab5", &r, err, sizeof err), -1);
     cr_assert_str_eq(err, FIX "overrides.json: no rubric for lab 'lab5' (labs has: lab3, lab4)");
 }
@@ -297,7 +308,11 @@ Test(rubric_reject, bad_performance)
                      "than zero_at");
     expect_error(FIX "perf_unknown_key.json",
                  FIX "perf_unknown_key.json:15: labs.lab3.performance.baseline_ms: unknown key (known "
-                     "keys: points, visibility, shapes, zero_at, full_at, time_cap_s)");
+                     "keys: points, visibility, shapes, zero_at, full_at, time_cap_s, relative_to)");
+    expect_error(FIX "perf_bad_relative.json",
+                 FIX "perf_bad_relative.json:13: labs.lab3.performance.relative_to: must be "
+                     "\"reference\" (the lab's reference kernel) or \"cublas\" (cuBLAS FP32), not "
+                     "'cuda'");
 }
 
 /* ---- the hidden datasets' section ---------------------------------------------------------- */

@@ -1,6 +1,8 @@
-/* driver.cu - the host harness of matmul labs (lab 2, lab 3): C = A * B with
- * the student's kernel, called through the lab's launch function (lab.json
- * "launch", given as -DCUGRADE_LAUNCH=name; lab 3: launchMatrixMultiplyShared).
+/* driver.cu - the host harness of matmul labs (lab 2, lab 3, challenge): C =
+ * A * B with the student's kernel, called through the lab's launch function
+ * (lab.json "launch", given as -DCUGRADE_LAUNCH=name; lab 3:
+ * launchMatrixMultiplyShared) with the parameters lab.json "launch_args"
+ * says (launch.h; -DCUGRADE_LAUNCH_MNK for the challenge's (A, B, C, M, N, K)).
  *
  * The grader runs it in a child process, under the dataset's time limit:
  *
@@ -30,17 +32,15 @@
 #include <cuda_runtime.h>
 
 #include "harness.h"
+#include "launch.h"
 
 #ifndef CUGRADE_LAUNCH
 #error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
 #endif
 
 /* The student's launch function. The pointers are device pointers; A is
- * numARows x numAColumns, B numBRows x numBColumns and C numCRows x
- * numCColumns, all row-major. */
-void CUGRADE_LAUNCH(const float *deviceA, const float *deviceB, float *deviceC,
-                                int numARows, int numAColumns, int numBRows, int numBColumns,
-                                int numCRows, int numCColumns);
+ * M x K, B K x N and C M x N, all row-major; launch.h has its parameters. */
+void CUGRADE_LAUNCH(MATMUL_LAUNCH_PARAMS);
 
 static size_t matrix_bytes(int rows, int cols)
 {
@@ -65,7 +65,7 @@ static float timed_launch(const float *dA, const float *dB, float *dC, int M, in
     HARNESS_CHECK(cudaEventCreate(&stop));
 
     HARNESS_CHECK(cudaEventRecord(start));
-    CUGRADE_LAUNCH(dA, dB, dC, M, K, K, N, M, N);
+    MATMUL_LAUNCH_CALL(CUGRADE_LAUNCH, dA, dB, dC, M, K, N);
     /* A kernel that faulted may also fail this record: report the kernel
      * first, since that is the error the student has to fix. */
     cudaError_t recorded = cudaEventRecord(stop);

@@ -6,8 +6,9 @@
  *          [--target-rse F] [--time-cap-s T] [--impl student,reference,naive,cublas]
  *          [--rtol R] [--atol A]      (the lab's tolerance, lab.json "compare")
  *
- * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch"> (and -DCUGRADE_HAS_BASELINE
- * when lab.json "timing" names a baseline). Linked with the student's file as
+ * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch"> (and -DCUGRADE_LAUNCH_MNK
+ * for lab.json "launch_args": "m-n-k", launch.h; -DCUGRADE_HAS_BASELINE when
+ * lab.json "timing" names a baseline). Linked with the student's file as
  * is, with the lab's reference (lab 3: reference/lab3/matmul.cu, matmul_naive.cu)
  * compiled under the renamed symbols the grader gives them
  * (-D<sym>=cugrade_reference_<sym> / cugrade_baseline_<sym> for the symbols of
@@ -42,25 +43,25 @@
     " [--impl student,reference,naive,cublas]\n"
 
 #include "harness.h"
+#include "launch.h"
 #include "timing.h"
 
 #ifndef CUGRADE_LAUNCH
 #error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
 #endif
 
-typedef void (*launch_fn)(const float *, const float *, float *, int, int, int, int, int, int);
+typedef void (*launch_fn)(MATMUL_LAUNCH_PARAMS);
 
 /* The student's launch function (lab.json "launch", given as
  * -DCUGRADE_LAUNCH=name), and the reference's and the baseline's under the
  * names the grader's -D renames give them. All take device pointers to
- * row-major matrices. A lab without a baseline ("timing" has none) is built
- * without CUGRADE_HAS_BASELINE and times no "naive" implementation. */
-void CUGRADE_LAUNCH(const float *, const float *, float *, int, int, int, int, int, int);
-void HARNESS_REFERENCE(CUGRADE_LAUNCH)(const float *, const float *, float *, int, int, int, int,
-                                       int, int);
+ * row-major matrices, with the parameters of launch.h. A lab without a
+ * baseline ("timing" has none) is built without CUGRADE_HAS_BASELINE and
+ * times no "naive" implementation. */
+void CUGRADE_LAUNCH(MATMUL_LAUNCH_PARAMS);
+void HARNESS_REFERENCE(CUGRADE_LAUNCH)(MATMUL_LAUNCH_PARAMS);
 #ifdef CUGRADE_HAS_BASELINE
-void HARNESS_BASELINE(CUGRADE_LAUNCH)(const float *, const float *, float *, int, int, int, int,
-                                      int, int);
+void HARNESS_BASELINE(CUGRADE_LAUNCH)(MATMUL_LAUNCH_PARAMS);
 #define BASELINE_LAUNCH HARNESS_BASELINE(CUGRADE_LAUNCH)
 #else
 #define BASELINE_LAUNCH NULL
@@ -284,7 +285,7 @@ static void launch_impl(int impl, const bench_t *b)
         return;
     }
     const shape_t s = b->s;
-    IMPL_LAUNCH[impl](b->A, b->B, b->C[impl], s.m, s.k, s.k, s.n, s.m, s.n);
+    MATMUL_LAUNCH_CALL(IMPL_LAUNCH[impl], b->A, b->B, b->C[impl], s.m, s.k, s.n);
     timing_check_launched(IMPL_WHAT[impl]);
 }
 

@@ -1,0 +1,69 @@
+/* harness_flags.c - the flags and dependencies of a lab's own programs
+ * (harness_flags.h). */
+#include "build/harness_flags.h"
+#include "util/util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *build_nvcc_arch(void)
+{
+    const char *a = getenv("CUGRADE_NVCC_ARCH");
+    return a && *a ? a : "native";
+}
+
+double build_mtime(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
+}
+
+int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN])
+{
+    int n = 0;
+    snprintf(flags[n++], HARNESS_FLAG_LEN, "-DCUGRADE_LAUNCH=%s", lab->launch);
+    if (lab->launch_args == LAUNCH_M_N_K)
+        snprintf(flags[n++], HARNESS_FLAG_LEN, "-DCUGRADE_LAUNCH_MNK");
+    return n;
+}
+
+/* The newest modification time of the files in dir (not below). */
+static double newest_in(const char *dir)
+{
+    double newest = -1;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char path[PATH_MAX];
+        if (e->d_name[0] == '.' || path_join(path, sizeof path, dir, e->d_name) != 0)
+            continue;
+        double t = build_mtime(path);
+        if (t > newest)
+            newest = t;
+    }
+    if (d)
+        closedir(d);
+    return newest;
+}
+
+double harness_lab_mtime(const lab_t *lab)
+{
+    char path[PATH_MAX];
+    double newest = -1;
+    if (path_join(path, sizeof path, lab->dir, "lab.json") == 0)
+        newest = build_mtime(path);
+    const char *programs[] = {lab->driver_path, lab->has_timing ? lab->timing_program : ""};
+    for (int i = 0; i < 2; i++) {
+        if (!programs[i][0])
+            continue;
+        path_dir(programs[i], path, sizeof path);
+        double t = newest_in(path);
+        if (t > newest)
+            newest = t;
+    }
+    return newest;
+}

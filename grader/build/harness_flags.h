@@ -1,0 +1,30 @@
+/* harness_flags.h - what the build of a lab's own programs (its driver,
+ * its timing program: build.c, build_timing.c) shares: the nvcc target,
+ * the flags the lab's manifest gives every compile of the harness
+ * (-DCUGRADE_LAUNCH=<launch>, and -DCUGRADE_LAUNCH_MNK for lab.json
+ * "launch_args": "m-n-k"), and when the cached objects must be rebuilt. */
+#ifndef CUGRADE_HARNESS_FLAGS_H
+#define CUGRADE_HARNESS_FLAGS_H
+
+#include "course/lab.h"
+
+#define HARNESS_MAX_FLAGS 2
+#define HARNESS_FLAG_LEN 128
+
+/* nvcc's -arch: $CUGRADE_NVCC_ARCH, else "native". */
+const char *build_nvcc_arch(void);
+
+/* The modification time of path in seconds, -1 when it is not there. */
+double build_mtime(const char *path);
+
+/* The lab's flags for every compile of its driver and timing program;
+ * returns how many (at most HARNESS_MAX_FLAGS). */
+int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]);
+
+/* The newest modification time among what a cached harness object of the
+ * lab depends on besides its source and the common headers: the lab's
+ * lab.json (its flags) and every file beside the driver and the timing
+ * program (labs/kinds/<kind>/: launch.h, ...). */
+double harness_lab_mtime(const lab_t *lab);
+
+#endif
