@@ -15,8 +15,6 @@
 #include "score/perf.h"
 #include "util/util.h"
 
-#include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
