@@ -68,12 +68,11 @@ static void expect_full_marks(const graded_t *g, const char *file)
 
 Test(challenge, reference_gets_full_marks, .timeout = 300)
 {
-    cr_skip("the challenge's reference (reference/challenge/sgemm.cu) does not build on the CPU "
-            "emulator yet: it needs <cuda_pipeline.h> (__pipeline_memcpy_async, "
-            "__pipeline_commit, __pipeline_wait_prior), float4 and __ldg, __launch_bounds__, "
-            "cudaFuncSetAttribute with more than 48 KiB of dynamic shared memory and "
-            "cudaSharedmemCarveoutMaxShared, which are the emulator's branch emu-challenge "
-            "(not merged into this branch)");
+    graded_t g = grade_lab(&challenge, "reference/challenge/sgemm.cu", 1);
+    expect_full_marks(&g, "reference/challenge/sgemm.cu");
+    expect_check(&g, "race-free", 1, CHECK_POINTS, NULL);
+    expect_check(&g, "traffic-reduced", 1, CHECK_POINTS, NULL);
+    release(&g);
 }
 
 Test(challenge, register_tiled_kernel_gets_full_marks, .timeout = 300)
