@@ -53,14 +53,17 @@ static size_t find_bounds(const cu_tokens *t, size_t g, size_t open)
     return CU_NONE;
 }
 
-/* The code tokens of the first argument of the attribute at token bounds,
- * joined with single blanks (no comment or line break), into out. */
+/* The code tokens of the first argument of the attribute at token bounds
+ * into out: a blank first, then a single blank where the source had space or
+ * a comment between two (none where they touched: `T::THREADS` stays one
+ * name), no line break. */
 static bool put_first_argument(rw_buf *out, const cu_tokens *t, size_t bounds)
 {
     size_t open = cu_next_code(t, bounds), close = cu_match_close(t, open);
     if (!cu_is_punct(t, open, '(') || close == CU_NONE || cu_next_code(t, open) == close)
         return false;
     int depth = 0;
+    size_t prev_end = (size_t)-1; /* a blank before the first */
     for (size_t i = cu_next_code(t, open); i != CU_NONE && i < close; i = cu_next_code(t, i)) {
         if (cu_is_punct(t, i, '(') || cu_is_punct(t, i, '[') || cu_is_punct(t, i, '{'))
             depth++;
@@ -68,8 +71,10 @@ static bool put_first_argument(rw_buf *out, const cu_tokens *t, size_t bounds)
             depth--;
         else if (depth == 0 && cu_is_punct(t, i, ','))
             break;
-        rw_putc(out, ' ');
+        if (t->toks[i].start != prev_end)
+            rw_putc(out, ' ');
         rw_putn(out, cu_text(t, i), t->toks[i].len);
+        prev_end = t->toks[i].start + t->toks[i].len;
     }
     return true;
 }

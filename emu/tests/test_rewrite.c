@@ -367,6 +367,18 @@ Test(params, launch_bounds_before_or_after_the_return_type)
                    REG(0, "k", "out,n") REG(1, "k2", "in") REG(2, "k3", "x"));
 }
 
+/* A template's bounds keep their qualified names whole (T::THREADS, not
+ * "T : : THREADS", which g++ rejects), and spaces only where the source had. */
+Test(params, launch_bounds_with_qualified_names)
+{
+    expect_rewrite("template <class T> __global__ void __launch_bounds__(T::THREADS, T::MIN) k(int x) {}\n"
+                   "__global__ void __launch_bounds__(2 * BLOCK) k2(int y) {}\n",
+                   "template <class T> __global__ void __launch_bounds__(T::THREADS, T::MIN) k(int x) {"
+                   " if (__cugrade_launch_bounds_exceeded( T::THREADS )) return;}\n"
+                   "__global__ void __launch_bounds__(2 * BLOCK) k2(int y) {" BOUNDS("2 * BLOCK") "}\n"
+                   REG(0, "k", "x") REG(1, "k2", "y"));
+}
+
 Test(params, parameter_list_spanning_lines_keeps_line_numbers)
 {
     const char *src = "__global__ void\n"

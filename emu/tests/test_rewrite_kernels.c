@@ -74,7 +74,7 @@ Test(bounds, template_kernel_with_an_expression)
                    "template <int BM, int BN, int TM>\n"
                    "__global__ void __launch_bounds__((BM * BN) / (TM * 4), 1)\n"
                    "sgemm(const float *A, float *C)\n"
-                   "{" BOUNDS("( BM * BN ) / ( TM * 4 )") "\n"
+                   "{" BOUNDS("(BM * BN) / (TM * 4)") "\n"
                    "    C[0] = A[0];\n"
                    "}\n"
                    "static const int __cugrade_params_0 = ::cugrade_register_kernel_params(\"sgemm\", \"A,C\");\n");
@@ -83,7 +83,7 @@ Test(bounds, template_kernel_with_an_expression)
 Test(bounds, comments_and_line_breaks_in_the_attribute)
 {
     expect_rewrite("__launch_bounds__(MAX(64, /* at least */\n 32)) __global__ void k(int n) { }\n",
-                   "__launch_bounds__(MAX(64, /* at least */\n 32)) __global__ void k(int n) {" BOUNDS("MAX ( 64 , 32 )")
+                   "__launch_bounds__(MAX(64, /* at least */\n 32)) __global__ void k(int n) {" BOUNDS("MAX(64, 32)")
                    " }\n"
                    "static const int __cugrade_params_0 = ::cugrade_register_kernel_params(\"k\", \"n\");\n");
 }

@@ -3,6 +3,7 @@
  * every RESULTS_DIR/<id>/results.json, and the class summary printed at the
  * end of a batch. */
 #include "batch/batch.h"
+#include "report/board.h"
 #include "report/html_class.h"
 #include "report/html_report.h"
 #include "report/results.h"
@@ -311,7 +312,7 @@ static counts_t count_class(const class_t *c)
     return k;
 }
 
-static char *summary_json(const class_t *c, counts_t *k)
+static char *summary_json(const class_t *c, counts_t *k, const board_t *board)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "submissions", json_object_new_int(c->n));
@@ -322,6 +323,7 @@ static char *summary_json(const class_t *c, counts_t *k)
     json_object_object_add(o, "crashed", json_object_new_int(k->crashed));
     json_object_object_add(o, "total", totals_json(c, &k->mean));
     json_object_object_add(o, "pass_rate", pass_rates_json(c));
+    json_object_object_add(o, "leaderboard", board_to_json(board));
     char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
     return text;
@@ -337,8 +339,8 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 
 /* Every student's report.html (linking back to the class page), then
  * class.html. */
-static int write_html(const char *out_dir, const class_t *c, const counts_t *k, char *err,
-                      size_t errlen)
+static int write_html(const char *out_dir, const class_t *c, const counts_t *k,
+                      const board_t *board, char *err, size_t errlen)
 {
     for (int i = 0; i < c->n; i++) {
         char src[PATH_MAX], dst[PATH_MAX];
@@ -349,10 +351,23 @@ static int write_html(const char *out_dir, const class_t *c, const counts_t *k, 
         if (html_write_student_page(src, c->rows[i].id, dst, "../class.html", err, errlen) != 0)
             return -1;
     }
-    char *html = html_class_page(c, k);
+    char *html = html_class_page(c, k, board);
     int rc = write_text(out_dir, "class.html", html, err, errlen);
     free(html);
     return rc;
+}
+
+/* The leaderboard of the class's lab (the first row's). */
+static void load_board(const char *out_dir, const class_t *c, board_t *b)
+{
+    const char *lab = NULL;
+    for (int i = 0; i < c->n && !lab; i++)
+        lab = c->rows[i].lab[0] ? c->rows[i].lab : NULL;
+    char err[512];
+    if (board_load(out_dir, lab, b, err, sizeof err) != 0) { /* the folder just read: unlikely */
+        board_free(b);
+        memset(b, 0, sizeof *b);
+    }
 }
 
 int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t errlen)
@@ -361,12 +376,14 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     if (load_class(out_dir, &c) != 0)
         return fail(err, errlen, "%s: cannot read the results folder", out_dir);
     counts_t k = count_class(&c);
-    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k);
+    board_t board;
+    load_board(out_dir, &c, &board);
+    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k, &board);
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);
     if (rc == 0)
-        rc = write_html(out_dir, &c, &k, err, errlen);
+        rc = write_html(out_dir, &c, &k, &board, err, errlen);
     if (out)
         fprintf(out,
                 "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"
@@ -375,5 +392,6 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     free(csv);
     free(sum);
     free_class(&c);
+    board_free(&board);
     return rc;
 }

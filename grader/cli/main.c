@@ -18,6 +18,8 @@ static void usage(FILE *to)
           "           [--seed S] [--values course|signed] --out DIR  |  cugrade dataset --check DIR...\n"
           "  batch    grade a class:  cugrade batch --lab lab3 --out RESULTS_DIR [--jobs N]\n"
           "           [--backend ...] [--checks all|none] [--resume] [--only ID]... SUBMISSIONS_DIR\n"
+          "  leaderboard  the class leaderboard of a batch:  cugrade leaderboard --out RESULTS_DIR\n"
+          "           [--lab LAB] [--top N] [--json]\n"
           "  info     backends, the device (or the emulated one) and its limits\n"
           "\n"
           "Run 'cugrade <command> --help' for a command's options.\n",
@@ -37,6 +39,8 @@ int main(int argc, char **argv)
         return cmd_dataset(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)
         return cmd_batch(argc - 1, argv + 1);
+    if (strcmp(cmd, "leaderboard") == 0)
+        return cmd_leaderboard(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {

@@ -5,28 +5,17 @@
  *
  *   "perf_ratio": 0.91,                  the scored ratio (geometric mean)
  *   "perf_relative_to": "cublas",        what it is relative to (rubric.json)
- *   "performance_shapes": [ { "shape": "4096x4096x4096", "gflops": 46989.1,
- *       "reference_gflops": 47012.5, "cublas_gflops": 50178.3,
- *       "ratio": 0.9364, "wrong": 0 }, ... ]
- *
- * per shape (the rubric's, MxKxN): the student's rate, the reference's and
- * cuBLAS's (rate keys by the kind's unit: "gflops" for matmul, "gbs" for a
- * reduction; cuBLAS only where timed), the scored ratio on that shape (0
- * when unusable: a wrong timed output or no timing) and the wrong elements
- * in the student's timed outputs. */
+ *   "performance_shapes" and Gradescope's "leaderboard" (score/leaderboard.h). */
 #include "pipeline/grade_perf.h"
 #include "build/build.h"
 #include "kinds/kind.h"
 #include "pipeline/canary.h"
 #include "run/runner.h"
+#include "score/leaderboard.h"
 #include "score/perf.h"
 #include "util/util.h"
 
-#include <json-c/json.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define COMPILE_TIMEOUT_S 180.0
@@ -34,55 +23,6 @@
 #define RULE_CONSEQUENCE                                                                        \
     "A submission that breaks a rule of the lab is graded for correctness as usual and scores " \
     "0 on performance; the lab's handout says what the rule allows."
-
-/* "gflops" for GFLOP/s, "gbs" for GB/s: the timing program's own keys. */
-static const char *rate_key(const lab_t *lab)
-{
-    return strcmp(lab->kind->rate_unit, "GFLOP/s") == 0 ? "gflops" : "gbs";
-}
-
-/* A JSON number written as "%.12g" says it (46989.1, not 46989.099999999999;
- * 36000, not 36000.0), as results.json's other numbers. */
-static struct json_object *number(double v)
-{
-    if (!isfinite(v))
-        v = 0;
-    if (v == floor(v) && fabs(v) < 9e15)
-        return json_object_new_int64((int64_t)v);
-    char text[32];
-    snprintf(text, sizeof text, "%.12g", v);
-    return json_object_new_double_s(strtod(text, NULL), text);
-}
-
-static void add_rate(struct json_object *o, const char *prefix, const char *key,
-                     const perf_impl_t *im)
-{
-    char name[48];
-    snprintf(name, sizeof name, "%s%s", prefix, key);
-    if (im)
-        json_object_object_add(o, name, number(round(im->rate * 10) / 10));
-}
-
-struct json_object *grade_performance_shapes(const perf_result_t *pr, const perf_rule_t *rule,
-                                            const lab_t *lab)
-{
-    struct json_object *list = json_object_new_array();
-    const char *key = rate_key(lab);
-    for (int i = 0; i < pr->nshapes; i++) {
-        const perf_shape_t *s = &pr->shapes[i];
-        const perf_impl_t *st = perf_impl(s, "student");
-        double ratio = perf_shape_ratio(s, rule->relative_to);
-        struct json_object *o = json_object_new_object();
-        json_object_object_add(o, "shape", json_object_new_string(s->shape));
-        add_rate(o, "", key, st);
-        add_rate(o, "reference_", key, perf_impl(s, "reference"));
-        add_rate(o, "cublas_", key, perf_impl(s, "cublas"));
-        json_object_object_add(o, "ratio", number(ratio > 0 ? round(ratio * 1e4) / 1e4 : 0));
-        json_object_object_add(o, "wrong", json_object_new_int64(st ? st->wrong : 0));
-        json_object_array_add(list, o);
-    }
-    return list;
-}
 
 /* The device and the timings, for results.json's extra_data. */
 static void record_timing(grade_t *g, const perf_result_t *pr, const perf_rule_t *rule,
@@ -94,7 +34,7 @@ static void record_timing(grade_t *g, const perf_result_t *pr, const perf_rule_t
     grade_set_extra_number(g, "cuda_runtime_version", pr->runtime_version);
     grade_set_extra_number(g, "perf_ratio", perf_speed_ratio(pr, rule->relative_to));
     grade_set_extra_text(g, "perf_relative_to", perf_relative_name(rule->relative_to));
-    grade_set_extra_json(g, "performance_shapes", grade_performance_shapes(pr, rule, lab));
+    leaderboard_record(g, pr, lab->kind->rate_unit); /* performance_shapes, leaderboard */
 }
 
 void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)

@@ -8,7 +8,6 @@
 #include "batch/gpuqueue.h"
 #include "pipeline/grade.h"
 #include "pipeline/grade_inputs.h"
-#include "score/perf.h"
 
 /* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
  * used is reported and grading goes on without it. */
@@ -20,13 +19,6 @@ void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot);
  * With a timing, extra_data gets the device, perf_ratio (the scored ratio),
  * perf_relative_to and performance_shapes. 0, or -1 on a grader fault
  * (run->error). */
-/* extra_data.performance_shapes for a timing: one object per shape, {"shape",
- * "gflops" (the student's; "gbs" for a GB/s kind), "reference_gflops",
- * "cublas_gflops" (where timed), "ratio" (the scored ratio on that shape, 0
- * when unusable), "wrong"} (a new json-c array). */
-struct json_object *grade_performance_shapes(const perf_result_t *pr, const perf_rule_t *rule,
-                                            const lab_t *lab);
-
 int grade_performance_test(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                            int compiled);
 

@@ -1,6 +1,7 @@
 /* html_class.c - the class page class.html: counts, the score histogram,
- * the pass rate per test and the performance ratios as inline SVG, and a
- * table of the students that sorts in the page (inline JS, no network). */
+ * the pass rate per test and the performance ratios as inline SVG, the
+ * leaderboard (html_board.c), and a table of the students that sorts in the
+ * page (inline JS, no network). */
 #include "report/html_class.h"
 #include "report/html_report.h"
 
@@ -47,7 +48,11 @@ static const char class_css[] =
     "td .of{color:var(--muted);font-size:12px}"
     "img.thumb{width:44px;height:44px;object-fit:contain;vertical-align:middle;background:#eef0f4}"
     ".tname{color:var(--muted);font-size:12px;margin-left:6px}"
-    "a{color:#2450a8;text-decoration:none}a:hover{text-decoration:underline}";
+    "a{color:#2450a8;text-decoration:none}a:hover{text-decoration:underline}"
+    "#leaderboard{display:block;margin-bottom:16px;padding:10px 16px}"
+    "#leaderboard thead th{cursor:default}#leaderboard td.num{text-align:right}"
+    "#leaderboard td.why{color:var(--muted)}#leaderboard tr.top td{font-weight:650}"
+    ".skipped{color:var(--fail)}";
 
 static const char class_js[] =
     "(function(){\n"
@@ -421,7 +426,7 @@ static const char *class_lab(const class_data_t *c)
     return "";
 }
 
-char *html_class_page(const class_data_t *c, const class_counts_t *k)
+char *html_class_page(const class_data_t *c, const class_counts_t *k, const board_t *board)
 {
     strbuf_t sb = {0}, title = {0};
     const char *lab = class_lab(c);
@@ -440,6 +445,7 @@ char *html_class_page(const class_data_t *c, const class_counts_t *k)
     pass_rates(&sb, c);
     perf_panel(&sb, c);
     sb_append(&sb, "</div>\n");
+    html_board_section(&sb, board);
     student_table(&sb, c);
     sb_append(&sb, "<p class=\"legend\">Error maps: ");
     html_error_map_legend(&sb);

@@ -4,11 +4,13 @@
  * data: URIs) with the score histogram, the pass rate per test, the
  * distribution of the performance ratio, the counts, and a sortable table of
  * the students (click a header, or open it with #sort=KEY / #sort=-KEY; the
- * script sets body's data-ready="1" once the table is sorted). */
+ * script sets body's data-ready="1" once the table is sorted), and for a lab
+ * with a performance test the class leaderboard (board.h). */
 #ifndef CUGRADE_HTML_CLASS_H
 #define CUGRADE_HTML_CLASS_H
 
 #include "compare/compare.h"
+#include "report/board.h"
 
 typedef struct {
     char *name;
@@ -44,7 +46,11 @@ typedef struct {
 /* The test of row r named name, or NULL. */
 const class_cell_t *class_find_cell(const class_row_t *r, const char *name);
 
-/* class.html (caller frees). Student pages are linked as <id>/report.html. */
-char *html_class_page(const class_data_t *c, const class_counts_t *k);
+/* class.html (caller frees). Student pages are linked as <id>/report.html.
+ * board: the leaderboard section (html_board.c); NULL or empty: none. */
+char *html_class_page(const class_data_t *c, const class_counts_t *k, const board_t *board);
+
+/* The leaderboard section: ranked table, then the students not on it. */
+void html_board_section(strbuf_t *sb, const board_t *b);
 
 #endif

@@ -80,7 +80,7 @@ double grade_max_score(const grade_t *g)
 /* A JSON number without float noise: integers print as "10", others with
  * up to 12 significant digits ("3.333333333"). Non-finite values (not valid
  * JSON) become 0. */
-static struct json_object *json_number(double v)
+struct json_object *grade_json_number(double v)
 {
     if (!isfinite(v))
         v = 0;
@@ -145,8 +145,8 @@ static struct json_object *test_to_json(const test_result_t *t)
 {
     struct json_object *o = json_object_new_object();
     add_string(o, "name", t->name);
-    json_object_object_add(o, "score", json_number(t->score));
-    json_object_object_add(o, "max_score", json_number(t->max_score));
+    json_object_object_add(o, "score", grade_json_number(t->score));
+    json_object_object_add(o, "max_score", grade_json_number(t->max_score));
     add_string(o, "status", t->passed ? "passed" : "failed");
     add_string(o, "output", t->output);
     add_string(o, "visibility", visibility_name(t->visibility));
@@ -194,15 +194,25 @@ void grade_set_extra_json(grade_t *g, const char *key, struct json_object *value
         json_object_put(value);
 }
 
+void grade_set_leaderboard(grade_t *g, struct json_object *board)
+{
+    json_object_put(g->leaderboard);
+    g->leaderboard = board;
+}
+
+static struct json_object *extra_value(const extra_item_t *e)
+{
+    if (e->json)
+        return json_object_get(e->json); /* the grade keeps its own reference */
+    return e->text ? json_object_new_string(e->text) : grade_json_number(e->number);
+}
+
 static struct json_object *extra_to_json(const grade_t *g)
 {
     struct json_object *obj = json_object_new_object();
     for (int i = 0; i < g->nextra; i++) {
         const extra_item_t *e = &g->extra[i];
-        json_object_object_add(obj, e->key,
-                               e->json   ? json_object_get(e->json)
-                               : e->text ? json_object_new_string(e->text)
-                                         : json_number(e->number));
+        json_object_object_add(obj, e->key, extra_value(e));
     }
     return obj;
 }
@@ -210,13 +220,15 @@ static struct json_object *extra_to_json(const grade_t *g)
 char *grade_to_json(const grade_t *g)
 {
     struct json_object *root = json_object_new_object();
-    json_object_object_add(root, "score", json_number(grade_score(g)));
+    json_object_object_add(root, "score", grade_json_number(grade_score(g)));
     json_object_object_add(root, "execution_time",
-                           json_number(round(g->execution_time * 1000) / 1000));
+                           grade_json_number(round(g->execution_time * 1000) / 1000));
     if (g->output)
         add_string(root, "output", g->output);
     if (g->nextra > 0)
         json_object_object_add(root, "extra_data", extra_to_json(g));
+    if (g->leaderboard)
+        json_object_object_add(root, "leaderboard", json_object_get(g->leaderboard));
     struct json_object *tests = json_object_new_array();
     for (int i = 0; i < g->ntests; i++)
         json_object_array_add(tests, test_to_json(&g->tests[i]));
@@ -249,5 +261,6 @@ void grade_free(grade_t *g)
         free(g->extra[i].text);
         json_object_put(g->extra[i].json);
     }
+    json_object_put(g->leaderboard);
     memset(g, 0, sizeof *g);
 }

@@ -5,7 +5,9 @@
  * backend, version, ...), "tests": [ { "name", "score", "max_score",
  * "status" ("passed"/"failed"), "output", "visibility", and for a failing
  * dataset "extra_data": { "failure": how it failed (verdict.h), "error_map":
- * { "rows", "cols", "map_rows", "map_cols", "cells" } } } ]. Written through a temporary file and rename. */
+ * { "rows", "cols", "map_rows", "map_cols", "cells" } } } ], and for a timed
+ * submission Gradescope's top-level "leaderboard" list (score/leaderboard.h).
+ * Written through a temporary file and rename. */
 #ifndef CUGRADE_RESULTS_H
 #define CUGRADE_RESULTS_H
 
@@ -35,7 +37,7 @@ typedef struct {
     char key[32];
     char *text;    /* malloc'd string value, or NULL for a number */
     double number;
-    struct json_object *json; /* owned: any other JSON value (an array), or NULL */
+    struct json_object *json; /* owned: a JSON value (wins over text and number), or NULL */
 } extra_item_t;
 
 typedef struct {
@@ -45,6 +47,7 @@ typedef struct {
     int nextra;
     double execution_time; /* seconds */
     char *output;          /* malloc'd top-level message, may be NULL */
+    struct json_object *leaderboard; /* owned: Gradescope's "leaderboard" array, or NULL (none) */
 } grade_t;
 
 /* Appends a test; output is copied. Returns the new test. */
@@ -65,8 +68,13 @@ int error_map_from_json(struct json_object *obj, error_map_t *m);
  * GRADE_MAX_EXTRA entries). */
 void grade_set_extra_text(grade_t *g, const char *key, const char *value);
 void grade_set_extra_number(grade_t *g, const char *key, double value);
-/* Takes value (an array or object of json-c), released with the grade. */
+/* The same with a JSON value (an array, an object); g takes it over. */
 void grade_set_extra_json(grade_t *g, const char *key, struct json_object *value);
+/* Sets the top-level "leaderboard" array (replacing any); g takes it over. */
+void grade_set_leaderboard(grade_t *g, struct json_object *board);
+/* A JSON number as results.json writes them: integers as "10", others with
+ * up to 12 significant digits, a non-finite value as 0. */
+struct json_object *grade_json_number(double v);
 double grade_score(const grade_t *g);
 double grade_max_score(const grade_t *g);
 

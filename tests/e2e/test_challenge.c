@@ -25,8 +25,9 @@ static const lab_suite_t challenge = {"challenge", SUBC, NDATASETS, POINTS_PER_D
 
 /* A submission that does not compile or passes no dataset is charged to
  * the student only once the canary (the lab's reference on the emulator)
- * passes. The reference does not build on the emulator yet (EMU_MISSING
- * below): until it does, those gradings skip the canary (CUGRADE_CANARY=skip,
+ * passes. The reference needs the emulator's branch emu-challenge
+ * (cuda_pipeline.h, cudaSharedmemCarveoutMaxShared, ...), not merged here
+ * yet: until it is, those gradings skip the canary (CUGRADE_CANARY=skip,
  * for tests only) so that what they test, the rule's messages and the
  * stub's verdicts, is tested now. */
 static char *const no_canary[] = {"CUGRADE_CANARY=skip", NULL};
@@ -65,52 +66,13 @@ static void expect_full_marks(const graded_t *g, const char *file)
 
 /* ---- correct submissions ------------------------------------------------------------- */
 
-/* The two constructs of the reference that the emulator does not take yet
- * (emu-challenge, merged here, takes the rest: float4, __ldg, cp.async
- * through cuda_pipeline.h, more than 48 KiB of dynamic shared memory). */
-#define EMU_MISSING                                                                         \
-    "emucc's __launch_bounds__ rewrite with template-dependent arguments "                 \
-    "(__launch_bounds__(T::THREADS, T::MIN_BLOCKS): \"expected primary-expression before "  \
-    "':'\") and cudaSharedmemCarveoutMaxShared (cudaFuncAttributePreferredSharedMemoryCarveout's " \
-    "value, undeclared)"
-
 Test(challenge, reference_gets_full_marks, .timeout = 300)
 {
-    cr_skip("the challenge's reference (reference/challenge/sgemm.cu) does not build on the CPU "
-            "emulator yet: it lacks " EMU_MISSING);
-}
-
-/* Until then: the reference with just those two constructs taken out
- * (launch bounds are a hint, the carve-out a preference: neither changes a
- * result) gets full marks, every check included (its cp.async staging counts
- * as shared-memory use, its traffic is under the limit). */
-Test(challenge, reference_without_the_two_constructs_gets_full_marks, .timeout = 300)
-{
-    char dir[] = "/tmp/cugrade-challenge-XXXXXX", path[64], err[256];
-    cr_assert_not_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/sgemm.cu", dir);
-    size_t len = 0;
-    char *text = read_file("reference/challenge/sgemm.cu", &len, err, sizeof err);
-    cr_assert_not_null(text, "%s", err);
-    strbuf_t out = {0};
-    const char *bounds = "__global__ void __launch_bounds__(T::THREADS, T::MIN_BLOCKS)";
-    const char *carveout = "cudaSharedmemCarveoutMaxShared", *p = text;
-    const char *b = strstr(p, bounds), *c = strstr(p, carveout);
-    cr_assert(b && c && b < c, "the reference no longer has the two constructs: update this test");
-    sb_appendn(&out, p, (size_t)(b - p));
-    sb_append(&out, "__global__ void");
-    p = b + strlen(bounds);
-    sb_appendn(&out, p, (size_t)(c - p));
-    sb_append(&out, "100");
-    sb_append(&out, c + strlen(carveout));
-    cr_assert_eq(write_file_atomic(path, out.buf, out.len, err, sizeof err), 0, "%s", err);
-    free(text);
-    sb_free(&out);
-    graded_t g = grade_lab(&challenge, path, 1);
-    expect_full_marks(&g, "the reference without the two constructs");
-    expect_check(&g, "uses-shared-memory", 1, CHECK_POINTS, "values it had staged in shared memory");
+    graded_t g = grade_lab(&challenge, "reference/challenge/sgemm.cu", 1);
+    expect_full_marks(&g, "reference/challenge/sgemm.cu");
+    expect_check(&g, "race-free", 1, CHECK_POINTS, NULL);
+    expect_check(&g, "traffic-reduced", 1, CHECK_POINTS, NULL);
     release(&g);
-    rm_rf(dir);
 }
 
 Test(challenge, register_tiled_kernel_gets_full_marks, .timeout = 300)

@@ -228,6 +228,7 @@ Test(html_report, class_page_has_a_row_per_student_and_links_that_exist, .timeou
     char *page = slurp(k.out, "class.html");
     cr_assert_eq(count(page, "<tr data-id="), NSTUDENTS);
     cr_assert_eq(assert_links_exist(page, k.out), NSTUDENTS + 1, "a link per student, and bob's map");
+    cr_assert_null(strstr(page, "id=\"leaderboard\""), "the rubric has no performance test");
     cr_assert(strstr(page, "<a href=\"bob/report.html#t2\"><img class=\"thumb\""),
               "bob's thumbnail is the first failing dataset");
     cr_assert(strstr(page, "id=\"perf-none\""), "the emu backend times nothing: said so");

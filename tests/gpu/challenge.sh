@@ -58,7 +58,7 @@ and all(s['wrong'] == 0 and s['gflops'] > 0 and s['cublas_gflops'] > 0 for s in 
 verdict reference "the whole performance score (>= 0.85 of cuBLAS, geometric mean)" \
     "t['performance']['max_score'] == 50 and t['performance']['score'] == 50 and x['perf_ratio'] >= 0.85"
 field "$out/reference.json" "'\n'.join('      %-16s %8.0f GFLOP/s  cuBLAS %8.0f  ratio %.3f' % \
-(s['shape'], s['gflops'], s['cublas_gflops'], s['ratio']) for s in x['performance_shapes']) + \
+(s['shape'], s['gflops'], s['cublas_gflops'], s['ratio_to_cublas']) for s in x['performance_shapes']) + \
 '\n      geometric mean %.3f of cuBLAS on %s' % (x['perf_ratio'], x['device'])"
 
 grade hides "$sub/hides_mma.cu"

@@ -157,7 +157,7 @@ Test(html_class, one_row_per_student_charts_and_links)
     sample_class_t s;
     sample_class(&s, 0);
     class_counts_t k = {.graded = 3, .no_compile = 1, .mean = 3.5, .max = 7};
-    char *html = html_class_page(&s.c, &k);
+    char *html = html_class_page(&s.c, &k, NULL);
     cr_assert_eq(count(html, "<tr data-id="), 3);
     cr_assert(strstr(html, "<tr data-id=\"x&lt;y&gt;\">"));
     cr_assert(strstr(html, "<a href=\"x%3Cy%3E/report.html\">x&lt;y&gt;</a>"));
@@ -183,7 +183,7 @@ Test(html_class, performance_ratios_are_plotted_when_there_are_some)
     sample_class_t s;
     sample_class(&s, 1);
     class_counts_t k = {.graded = 3, .mean = 3.5, .max = 7};
-    char *html = html_class_page(&s.c, &k);
+    char *html = html_class_page(&s.c, &k, NULL);
     cr_assert(strstr(html, "<svg id=\"perf\""));
     cr_assert_null(strstr(html, "perf-none"));
     cr_assert_eq(count(html, "<rect class=\"bar perf\""), 15, "0.1-wide bins up to 1.5");
