@@ -25,19 +25,15 @@ static const lab_suite_t challenge = {"challenge", SUBC, NDATASETS, POINTS_PER_D
 
 /* A submission that does not compile or passes no dataset is charged to
  * the student only once the canary (the lab's reference on the emulator)
- * passes. The reference needs the emulator's branch emu-challenge
- * (cuda_pipeline.h, cudaSharedmemCarveoutMaxShared, ...), not merged here
- * yet: until it is, those gradings skip the canary (CUGRADE_CANARY=skip,
- * for tests only) so that what they test, the rule's messages and the
- * stub's verdicts, is tested now. */
-static char *const no_canary[] = {"CUGRADE_CANARY=skip", NULL};
+ * passes: these gradings run it, as a real one does. */
+static char *const plain_env[] = {NULL};
 
-/* grade_lab, with the canary skipped (no_canary). */
-static graded_t grade_without_canary(const char *submission, int checks)
+/* grade_lab on the emulator, the canary included. */
+static graded_t grade_challenge(const char *submission, int checks)
 {
     const char *with[] = {"--lab", challenge.lab, NULL};
     const char *without[] = {"--lab", challenge.lab, "--checks", "none", NULL};
-    graded_t g = grade_on("emu", submission, checks ? with : without, no_canary);
+    graded_t g = grade_on("emu", submission, checks ? with : without, plain_env);
     cr_assert_eq(exit_code(&g), 0, "%s: %s", submission, g.run.output);
     cr_assert_not_null(g.json, "%s: no results.json: %s", submission, g.run.output);
     return g;
@@ -140,7 +136,7 @@ Test(challenge, kernel_for_multiples_of_128_gets_the_grid_and_phase_hints, .time
 
 Test(challenge, stub_compiles_and_writes_nothing, .timeout = 300)
 {
-    graded_t g = grade_without_canary("student", 1);
+    graded_t g = grade_challenge("student", 1);
     cr_expect_str_eq(str(extra_of(&g), "submission_file"), "student/challenge/sgemm.cu");
     cr_expect_float_eq(num(g.json, "score"), 0.0, 1e-9);
     cr_expect(passed(test_named(&g, "compiles")), "%s", str(test_named(&g, "compiles"), "output"));
@@ -161,7 +157,7 @@ static void expect_rule_broken(const char *file, const char *message, const char
 {
     char path[256];
     snprintf(path, sizeof path, SUBC "%s", file);
-    graded_t g = grade_without_canary(path, 0);
+    graded_t g = grade_challenge(path, 0);
     json_object *compiles = test_named(&g, "compiles");
     const char *out = str(compiles, "output");
     cr_expect(!passed(compiles), "%s compiled on the emulator:\n%s", file, out);
