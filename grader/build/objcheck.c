@@ -2,7 +2,6 @@
  * nm -u lists what it calls, readelf -S counts its constructors and
  * destructors, objdump -d finds system-call instructions. */
 #include "build/objcheck.h"
-#include "build/build.h"
 #include "run/runner.h"
 #include "util/util.h"
 
