@@ -28,6 +28,8 @@
 #include "util/util.h"
 #include "compare/verdict.h"
 
+#include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +183,9 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
     build_ctx_t ctx = {.root = o->root, .backend = BACKEND_EMU, .lab = lab, .scratch = scratch,
                        .timeout_s = COMPILE_TIMEOUT_S, .checks = 1};
     build_result_t br;
+    double t0 = now_seconds();
     build_submission(&ctx, run->student_file, &br);
+    run->phase_s[PHASE_EMU_BUILD] += now_seconds() - t0;
     if (!br.ok) { /* the emulator's fault, unless its reference build passes */
         if (br.internal_error)
             fault_of_build(&br, "", run->error, sizeof run->error);
@@ -195,7 +199,9 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                       .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(),
                       .budget_s = run->budget_s};
     how.not_after = budget_ends(run->budget_s);
+    t0 = now_seconds();
     ds_run_t *runs = runs_execute(jobs, n, &how);
+    run->phase_s[PHASE_EMU_CHECKS] += now_seconds() - t0;
     gather_evidence(e, runs, n);
     runs_free(runs, n);
     build_result_free(&br);
@@ -206,8 +212,12 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
  * on the smallest dataset of the best tier the lab kind gives (matmul: sides
  * not multiples of the tile, several tile phases if there is one) that ran
  * to its end (an endless loop would only hang the sanitizer too).
- * One dataset: its four tools are the costliest part of a GPU grading, and
- * each one holds the GPU's queue while it runs. */
+ * One dataset, and only the tools whose check the emulator did not already
+ * make: memcheck always (a real device's out-of-bounds access), racecheck,
+ * synccheck and initcheck only when the emulator's checked runs gave no
+ * evidence (its findings of races, barriers and uninitialized reads are the
+ * same checks, made on every dataset it ran). The sanitizer is the costliest
+ * part of a GPU grading, and it holds the GPU's queue while it runs. */
 static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, const lab_t *lab)
 {
     int best = -1, best_tier = 0;
@@ -224,15 +234,18 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
     if (best < 0)
         return;
     const ds_run_t *r = &runs[best];
+    unsigned tools = e->instrumented_runs > 0 ? SANITIZER_MEMCHECK : SANITIZER_ALL;
     emu_report_t rep;
     memset(&rep, 0, sizeof rep);
     /* the sanitizers slow a program down 10-100x; never past 20 time limits */
     double limit = r->job->rule.time_limit_s * 20, slowed = 60 + 100 * r->result.wall_s;
-    if (sanitizer_check_run(r, slowed < limit ? slowed : limit, &rep) != 0)
+    if (sanitizer_check_run(r, slowed < limit ? slowed : limit, tools, &rep) != 0)
         return; /* no compute-sanitizer here: the emulator's findings stand alone */
-    char label[160];
+    char label[256], named[96];
     job_test_name(r->job, label, sizeof label);
-    strncat(label, " under compute-sanitizer", sizeof label - strlen(label) - 1);
+    sanitizer_tools_named(tools, named, sizeof named);
+    snprintf(label + strlen(label), sizeof label - strlen(label), " under compute-sanitizer %s",
+             named);
     evidence_add(e, label, &rep, 0);
     emu_report_free(&rep);
 }
@@ -256,9 +269,12 @@ static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradin
         gather_evidence(&e, runs, in->njobs);
     else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL) {
         gpu_slot_t slot;
+        double t0 = now_seconds();
         grade_gpu_enter(o, GPU_SHARED, &slot);
+        run->phase_s[PHASE_GPU_WAIT] += slot.waited_s;
         sanitize_on_gpu(&e, runs, in->njobs, &in->lab);
         gpu_queue_leave(&slot);
+        run->phase_s[PHASE_SANITIZER] += now_seconds() - t0;
     }
     const char *unearned =
         run->datasets_passed == 0 ? "no dataset passed yet, so there is no working kernel to credit"
@@ -360,7 +376,9 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
         build_ctx_t ctx = {.root = o->root, .backend = run->backend, .lab = &in->lab,
                            .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S,
                            .checks = o->checks && run->backend == BACKEND_EMU};
+        double t0 = now_seconds();
         build_submission(&ctx, run->student_file, br);
+        run->phase_s[PHASE_BUILD] += now_seconds() - t0;
         snprintf(run->rule_broken, sizeof run->rule_broken, "%s", br->rule_broken);
         if (br->internal_error)
             return fault_of_build(br, "", run->error, sizeof run->error);
@@ -396,12 +414,33 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
             how.budget_s = in->rub.gpu_budget_s;
     }
     gpu_slot_t slot;
+    double t0 = now_seconds();
     grade_gpu_enter(o, GPU_SHARED, &slot); /* correctness runs: may share the GPU */
+    run->phase_s[PHASE_GPU_WAIT] += slot.waited_s;
     how.not_after = budget_ends(how.budget_s); /* waiting in the queue is not the student's */
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
     gpu_queue_leave(&slot);
+    run->phase_s[PHASE_DATASETS] += now_seconds() - t0;
     add_dataset_tests(run, runs, in->njobs, &in->lab);
     return runs;
+}
+
+const char *grade_phase_name(grade_phase_t p)
+{
+    static const char *const names[PHASE_COUNT] = {
+        "build", "datasets", "emu_build", "emu_checks", "sanitizer", "timing_build", "timing",
+        "gpu_wait", "gpu_exclusive"};
+    return p < PHASE_COUNT ? names[p] : "?";
+}
+
+/* extra_data "phases": {"build": 2.1, ...}, the seconds of every phase. */
+static void record_phases(grade_run_t *run)
+{
+    struct json_object *obj = json_object_new_object();
+    for (int p = 0; p < PHASE_COUNT; p++)
+        json_object_object_add(obj, grade_phase_name((grade_phase_t)p),
+                               json_object_new_double(round(run->phase_s[p] * 1000) / 1000));
+    grade_set_extra_json(&run->grade, "phases", obj);
 }
 
 /* "build 3.1 s, datasets 6.0 s, checks 8.2 s, performance 9.4 s" */
@@ -460,6 +499,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     run->grade.execution_time = now_seconds() - t[0];
     record_facts(run, o->lab);
     record_phase_times(run, t);
+    record_phases(run);
     summarise(run);
     return 0;
 }

@@ -52,7 +52,10 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
                        .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
     build_result_t br;
-    if (build_timing_program(&ctx, &br) != 0) {
+    double t0 = now_seconds();
+    int built = build_timing_program(&ctx, &br);
+    run->phase_s[PHASE_TIMING_BUILD] += now_seconds() - t0;
+    if (built != 0) {
         if ((*fault = br.internal_error) != 0) /* the lab's timing files: not the student's */
             fault_of_build(&br, "", run->error, sizeof run->error);
         sb_appendf(msg, "not run: the timing program did not build:\n%s", br.log ? br.log : "");
@@ -71,9 +74,14 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     run_result_t rr;
     gpu_slot_t slot;
+    t0 = now_seconds();
     grade_gpu_enter(o, GPU_EXCLUSIVE, &slot); /* timed alone: no other kernel on this GPU */
+    double held = now_seconds();
     run_one(&spec, &rr);
     gpu_queue_leave(&slot);
+    run->phase_s[PHASE_GPU_WAIT] += slot.waited_s;
+    run->phase_s[PHASE_GPU_EXCLUSIVE] += now_seconds() - held;
+    run->phase_s[PHASE_TIMING] += now_seconds() - t0;
     if (o->gpu_queue && o->gpu_queue[0])
         sb_appendf(msg, "timed alone on GPU %d (waited %.1f s in its timing queue)\n",
                    o->gpu_index, slot.waited_s);

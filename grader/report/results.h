@@ -30,7 +30,7 @@ typedef struct {
     char failure[64];       /* a failing dataset: how it failed (verdict.h); "" otherwise */
 } test_result_t;
 
-#define GRADE_MAX_EXTRA 24
+#define GRADE_MAX_EXTRA 32
 
 /* One entry of Gradescope's free-form "extra_data" object. */
 typedef struct {

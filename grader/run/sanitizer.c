@@ -116,33 +116,56 @@ int sanitizer_parse(const char *tool, const char *output, emu_report_t *out)
     return out->nfindings - before;
 }
 
-int sanitizer_check_run(const ds_run_t *run, double timeout_s, emu_report_t *out)
+static const char *const tool_names[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+#define NTOOLS 4
+
+void sanitizer_tools_named(unsigned tools, char *buf, size_t buflen)
 {
-    enum { NTOOLS = 4, MAXARGS = DATASET_MAX_INPUTS + 16 };
-    static const char *const tools[NTOOLS] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    int left = 0;
+    for (int t = 0; t < NTOOLS; t++)
+        left += (tools >> t) & 1;
+    buf[0] = '\0';
+    for (int t = 0; t < NTOOLS; t++) {
+        if (!((tools >> t) & 1))
+            continue;
+        left--;
+        size_t len = strlen(buf);
+        snprintf(buf + len, buflen - len, "%s%s", tool_names[t],
+                 left > 1 ? ", " : left == 1 ? " and " : "");
+    }
+}
+
+int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, emu_report_t *out)
+{
+    enum { MAXARGS = DATASET_MAX_INPUTS + 16 };
     char sanitizer[PATH_MAX];
     if (find_program("compute-sanitizer", sanitizer, sizeof sanitizer) != 0)
         return -1;
     char *argv[NTOOLS][MAXARGS];
     run_spec_t specs[NTOOLS];
+    const char *which[NTOOLS];
     char *shown[] = {run->argv[0], NULL}; /* the student's program, besides the tool */
     run_result_t results[NTOOLS];
+    int nspecs = 0;
     for (int t = 0; t < NTOOLS; t++) {
-        char **a = argv[t];
+        if (!((tools >> t) & 1))
+            continue;
+        char **a = argv[nspecs];
         int n = 0;
-        a[n++] = sanitizer, a[n++] = "--tool", a[n++] = (char *)tools[t];
+        a[n++] = sanitizer, a[n++] = "--tool", a[n++] = (char *)tool_names[t];
         a[n++] = "--print-limit", a[n++] = "20";
         for (int k = 0; run->argv[k] && n < MAXARGS - 1; k++)
             a[n++] = run->argv[k];
         a[n] = NULL;
         /* the student's program, so in the sandbox like its dataset runs */
-        specs[t] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
-                                .output_cap = 512 * 1024, .sandboxed = 1,
-                                .ro_paths = (const char *const *)shown};
+        which[nspecs] = tool_names[t];
+        specs[nspecs++] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
+                                       .output_cap = 512 * 1024, .sandboxed = 1,
+                                       .ro_paths = (const char *const *)shown};
     }
-    run_many(specs, results, NTOOLS, NTOOLS); /* the four tools at once */
-    for (int t = 0; t < NTOOLS; t++) {
-        sanitizer_parse(tools[t], results[t].output ? results[t].output : "", out);
+    run_many(specs, results, nspecs, nspecs); /* the tools at once */
+    for (int t = 0; t < nspecs; t++) {
+        sanitizer_parse(which[t], results[t].output ? results[t].output : "", out);
         run_result_free(&results[t]);
     }
     return 0;

@@ -13,8 +13,22 @@
  * appended to out. Returns the number added. */
 int sanitizer_parse(const char *tool, const char *output, emu_report_t *out);
 
-/* Runs the four tools on one prepared run (its program and inputs); the
- * findings go to out. Returns -1 when compute-sanitizer is not available. */
-int sanitizer_check_run(const ds_run_t *run, double timeout_s, emu_report_t *out);
+/* The tools, as bits of a set. */
+enum {
+    SANITIZER_MEMCHECK = 1,
+    SANITIZER_RACECHECK = 2,
+    SANITIZER_SYNCCHECK = 4,
+    SANITIZER_INITCHECK = 8,
+    SANITIZER_ALL = 15
+};
+
+/* Runs the tools of the set (at once) on one prepared run (its program and
+ * inputs); the findings go to out. Returns -1 when compute-sanitizer is not
+ * available. */
+int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools,
+                        emu_report_t *out);
+
+/* "memcheck", "memcheck and racecheck", ... : the tools of a set, for a report. */
+void sanitizer_tools_named(unsigned tools, char *buf, size_t buflen);
 
 #endif

@@ -61,3 +61,16 @@ Test(sanitizer, a_clean_report_has_no_findings)
     cr_assert_eq(r.nfindings, 0);
     free(text);
 }
+
+Test(sanitizer, names_the_tools_of_a_set_for_the_report)
+{
+    char buf[96];
+    sanitizer_tools_named(SANITIZER_MEMCHECK, buf, sizeof buf);
+    cr_assert_str_eq(buf, "memcheck");
+    sanitizer_tools_named(SANITIZER_MEMCHECK | SANITIZER_SYNCCHECK, buf, sizeof buf);
+    cr_assert_str_eq(buf, "memcheck and synccheck");
+    sanitizer_tools_named(SANITIZER_ALL, buf, sizeof buf);
+    cr_assert_str_eq(buf, "memcheck, racecheck, synccheck and initcheck");
+    sanitizer_tools_named(0, buf, sizeof buf);
+    cr_assert_str_eq(buf, "");
+}
