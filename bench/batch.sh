@@ -54,6 +54,7 @@ trap 'exit 143' TERM
 kinds=(
     "reference 30 reference/lab3/matmul.cu"
     "tile32 10 tests/submissions/lab3/tile32.cu"
+    "untiled 8 tests/submissions/lab3/untiled.cu"
     "intdiv_grid 15 tests/submissions/lab3/intdiv_grid.cu"
     "missing_barrier 15 tests/submissions/lab3/missing_second_barrier.cu"
     "unguarded_loads 10 tests/submissions/lab3/unguarded_loads.cu"
@@ -78,6 +79,26 @@ for ((i = 0; i < n; i++)); do
 done
 
 "$cugrade" info >"$tmp/info.log" 2>&1 || bench_fail "cugrade info exited with status $?" "$tmp/info.log"
+gpu=0
+grep -q '^using: gpu' "$tmp/info.log" && gpu=1
+
+# On a GPU, the kinds that are timed are first graded alone (one `cugrade run`
+# each, the reference and cuBLAS timed beside them): the batch's performance
+# scores are compared with these.
+: >"$tmp/alone.txt"
+if [ "$gpu" = 1 ]; then
+    for kind in reference tile32 untiled; do
+        for k in "${kinds[@]}"; do
+            read -r name _ file <<<"$k"
+            [ "$name" = "$kind" ] || continue
+            rc=0
+            "$cugrade" run --lab lab3 --backend gpu --color never --json "$tmp/alone-$kind.json" \
+                "$bench_root/$file" >"$tmp/alone-$kind.log" 2>&1 || rc=$?
+            [ "$rc" -eq 0 ] || bench_fail "cugrade run of $kind alone exited with status $rc" "$tmp/alone-$kind.log"
+            echo "$kind $tmp/alone-$kind.json" >>"$tmp/alone.txt"
+        done
+    done
+fi
 echo "machine: $(nproc) cores; $(grep -m1 '^using:' "$tmp/info.log" || echo "(cugrade info printed no 'using:' line)")"
 echo "class: $n submissions: $(cut -d' ' -f2 "$tmp/kinds.txt" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')"
 
@@ -117,7 +138,7 @@ got=$(batch_summary "$tmp/resume.log")
 
 # The verdicts: exit 1 (and a line that says which students) when one is not
 # as its kind expects; the mean phase times and speed ratios are information.
-if ! python3 - "$tmp/out" "$tmp/kinds.txt" <<'PY'; then
+if ! python3 - "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt" <<'PY'; then
 import json, sys, collections
 out, kinds = sys.argv[1], sys.argv[2]
 
@@ -144,6 +165,7 @@ def any_output(r, text):
 expect = {
     "reference": lambda r: all_pass(r) and status(r, "race-free") == "passed",
     "tile32": lambda r: all_pass(r),
+    "untiled": lambda r: all_pass(r),
     "intdiv_grid": lambda r: some_fail(r) and any_output(r, "never written"),
     "missing_barrier": lambda r: status(r, "race-free") == "failed",
     "unguarded_loads": lambda r: status(r, "memory-safe") == "failed",
@@ -192,9 +214,61 @@ for line in open(kinds):
 if phases:
     print("mean seconds per submission: " + ", ".join(
         f"{n} {sum(v) / len(v):.1f}" for n, v in phases.items()))
+
+# the finer phases (extra_data "phases"): mean seconds and share of the sum
+fine = collections.defaultdict(list)
+for line in open(kinds):
+    sid, kind = line.split()
+    try:
+        extra = json.load(open(f"{out}/{sid}/results.json")).get("extra_data", {})
+    except Exception:
+        continue
+    for name, secs in (extra.get("phases") or {}).items():
+        fine[name].append(secs)
+if fine:
+    work = [k for k in fine if not k.startswith("gpu_")]
+    total = sum(sum(fine[k]) for k in work) or 1
+    print(f"{'phase':<14} {'mean s':>7} {'share':>6}")
+    for k in work:
+        print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f} {100 * sum(fine[k]) / total:>5.1f}%")
+    for k in ("gpu_wait", "gpu_exclusive"):
+        if k in fine:
+            print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f}   (inside the phases above)")
+    timed = [v for v in fine.get("gpu_exclusive", []) if v > 0]
+    if timed:
+        print(f"GPU held alone per timed submission: mean {sum(timed) / len(timed):.3f} s, "
+              f"max {max(timed):.3f} s over {len(timed)} (budget 0.5 s)")
+
+# the performance score in the batch against the same kernel graded alone
+def perf_points(r):
+    t = tests(r).get("performance")
+    return t and t.get("score")
+alone = {}
+for line in open(sys.argv[3]):
+    kind, path = line.split()
+    alone[kind] = perf_points(json.load(open(path)))
+worst = 0.0
+for line in open(kinds):
+    sid, kind = line.split()
+    if kind not in alone or alone[kind] is None:
+        continue
+    try:
+        p = perf_points(json.load(open(f"{out}/{sid}/results.json")))
+    except Exception:
+        p = None
+    if p is None:
+        bad.append(f"{sid} ({kind}: no performance score)")
+        continue
+    worst = max(worst, abs(p - alone[kind]))
+if alone:
+    print("performance score alone: " + ", ".join(f"{k} {v}" for k, v in alone.items()))
+    print(f"performance score in the batch vs alone: largest difference {worst:.2f} points "
+          f"(target <= 1 of 10)")
 for kind, v in sorted(ratios.items()):
     print(f"speed ratio to the reference, {kind}: n={len(v)} min {min(v):.3f} max {max(v):.3f} "
           f"spread {max(v) - min(v):.3f}")
+if bad:
+    print("NOT as expected: " + ", ".join(bad))
 sys.exit(1 if bad else 0)
 PY
     bench_fail "the verdicts are not as expected (see above; BENCH_KEEP=DIR keeps the results)"

@@ -7,6 +7,7 @@
 #include "batch/archive.h"
 #include "build/backend.h"
 #include "batch/batch.h"
+#include "batch/batch_baseline.h"
 #include "batch/batch_job.h"
 #include "batch/batch_progress.h"
 #include "util/cugrade.h"
@@ -138,8 +139,10 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     }
     if (o->hidden_set_dir[0]) /* made once for everyone: no child needs the secret */
         a[n++] = "--hidden-set", a[n++] = (char *)o->hidden_set_dir;
-    if (g->ngpu > 0) /* the GPU itself is chosen by the worker that runs it */
+    if (g->ngpu > 0) { /* the GPU itself is chosen by the worker that runs it */
         a[n++] = "--gpu-queue", a[n++] = (char *)g->queue_dir, a[n++] = "--gpu", a[n++] = j->gpu_arg;
+        a[n++] = "--perf-baseline", a[n++] = j->baseline; /* "": none */
+    }
     a[n++] = j->student;
     a[n] = NULL;
     snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
@@ -222,6 +225,8 @@ typedef struct {
     char first_fault[512];
     int total;                /* ntodo and the jobs finished without grading */
     int ngpu;
+    baselines_t *baselines;   /* the reference's timing on each GPU */
+    FILE *out;
     pthread_mutex_t lock;
     progress_t progress;
 } queue_t;
@@ -269,6 +274,9 @@ static void *worker(void *arg)
         job_t *j = q->todo[i];
         char err[512] = "";
         assign_gpu(j, index, q->ngpu);
+        if (q->ngpu > 0 && !baselines_ensure(q->baselines, index % q->ngpu, j->baseline,
+                                             sizeof j->baseline, q->out))
+            j->baseline[0] = '\0';
         run_one(&j->spec, &j->result);
         int ok = finish_job(j, err, sizeof err) == 0;
         pthread_mutex_lock(&q->lock);
@@ -489,13 +497,15 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     char err[1024];
     job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
     job_t **todo = calloc((size_t)n + 1, sizeof *todo);
-    queue_t q = {.todo = todo, .lock = PTHREAD_MUTEX_INITIALIZER};
+    queue_t q = {.todo = todo, .lock = PTHREAD_MUTEX_INITIALIZER, .out = out};
     gpu_plan_t gpus;
+    baselines_t *baselines = calloc(1, sizeof *baselines);
     int skipped = 0, njobs = o->jobs > 0 ? o->jobs : cpu_count();
     double t0 = now_seconds();
     q.total = plan(o, names, ids, n, jobs, todo, &skipped);
     plan_gpus(o, &gpus);
     q.ngpu = gpus.ngpu;
+    q.baselines = baselines;
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped); %d at "
             "once", q.total + skipped, q.total, skipped, njobs);
     if (gpus.ngpu > 0)
@@ -507,8 +517,10 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     if (q.total > 0 && (batch_preflight(o, out) != 0 || make_hidden_set(o, &hidden, out) != 0)) {
         free(todo); /* nothing written for anyone */
         free(jobs);
+        free(baselines);
         return EXIT_CANNOT_GRADE;
     }
+    baselines_init(baselines, o, q.total > 0 ? gpus.ngpu : 0, gpus.queue_dir);
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
         q.total = 0;
@@ -525,6 +537,10 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
             q.done - q.failed - q.cannot - q.not_graded, q.cannot, skipped, q.failed,
             now_seconds() - t0);
     batch_fault_summary(q.not_graded, q.first_fault, out);
+    if (baselines_write(baselines, o->out_dir, out, err, sizeof err) != 0)
+        fprintf(out, "cugrade batch: %s\n", err);
+    baselines_free(baselines);
+    free(baselines);
     if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;

@@ -27,6 +27,7 @@ typedef struct {
     const char *datasets_dir;    /* NULL: the lab's shipped datasets */
     const char *rubric_path;     /* NULL: <root>/rubric.json */
     const char *hidden_seed;     /* --hidden-seed FILE (NULL: as cugrade run finds it) */
+    double perf_retime_s;        /* --perf-retime-s: the baseline's interval (0: 120 s) */
     /* set by batch_run: */
     char hidden_digest[65];      /* the secret's digest, in every submission's inputs hash */
     char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */

@@ -25,6 +25,7 @@ typedef struct job {
     char budget_arg[32];
     char gpu_arg[16];         /* the GPU whose queue the child joins */
     char gpu_env[48];         /* CUDA_VISIBLE_DEVICES=N */
+    char baseline[PATH_MAX];  /* its GPU's baseline timing ("": none, batch_baseline.h) */
     char *env[2];
     run_spec_t spec;
     run_result_t result;

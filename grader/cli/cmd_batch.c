@@ -18,7 +18,7 @@ static void batch_usage(FILE *to)
     fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
-          "                     [--hidden-seed FILE]\n"
+          "                     [--hidden-seed FILE] [--perf-retime-s S]\n"
           "                     SUBMISSIONS_DIR\n"
           "\n"
           "Each sub-folder of SUBMISSIONS_DIR is one student's submission (its name is the id),\n"
@@ -32,6 +32,10 @@ static void batch_usage(FILE *to)
           "On a GPU machine, worker w grades on GPU w mod ngpu and timed runs wait in that GPU's\n"
           "timing queue (--gpu-queue DIR, default RESULTS_DIR/.gpu-queue; share one folder\n"
           "between batches run at the same time).\n"
+          "There the lab's reference and cuBLAS are timed once on each GPU (the baseline) and\n"
+          "again once the last timing is older than --perf-retime-s (default 120), and each\n"
+          "submission's timing program times only its kernel, alone on the GPU; every baseline\n"
+          "timing and their spread go to RESULTS_DIR/perf-baselines.json.\n"
           "The hidden datasets (rubric \"hidden\") are made once, from the secret (--hidden-seed\n"
           "FILE, else $CUGRADE_HIDDEN_SEED_FILE, else .cugrade/hidden-seed in the checkout),\n"
           "for every student; a new secret regrades everyone on --resume.\n"
@@ -59,7 +63,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         {"resume", no_argument, 0, 'R'},         {"only", required_argument, 0, 'O'},
         {"datasets", required_argument, 0, 'd'}, {"rubric", required_argument, 0, 'r'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
-        {"hidden-seed", required_argument, 0, 'S'},
+        {"hidden-seed", required_argument, 0, 'S'}, {"perf-retime-s", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -90,11 +94,13 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         case 'B': o->budget_s = atof(optarg); break;
         case 'Q': o->gpu_queue = optarg; break;
         case 'S': o->hidden_seed = optarg; break;
+        case 'P': o->perf_retime_s = atof(optarg); break;
         case 'h': batch_usage(stdout); exit(0);
         default: return -1;
         }
     }
-    if (optind != argc - 1 || !o->out_dir || o->timeout_s <= 0 || o->jobs < 0 || o->budget_s < 0)
+    if (optind != argc - 1 || !o->out_dir || o->timeout_s <= 0 || o->jobs < 0 || o->budget_s < 0 ||
+        o->perf_retime_s < 0)
         return -1;
     o->submissions_dir = argv[optind];
     return 0;

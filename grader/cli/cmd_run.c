@@ -42,6 +42,8 @@ static void run_usage(FILE *to)
           "--hidden-seed FILE (else $CUGRADE_HIDDEN_SEED_FILE, else .cugrade/hidden-seed in the\n"
           "checkout, made on first use). The report names them only by their shapes.\n"
           "(--hidden-set DIR: the hidden datasets cugrade batch made once for all students.)\n"
+          "(--perf-baseline FILE: the reference and cuBLAS timed by cugrade batch on this GPU;\n"
+          "the timing program then times the student's kernel alone.)\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n"
           "On a grader fault (toolchain, emulator runtime, lab files, reference) it says what\n"
           "failed on stderr, exits 2 and writes no results.json (an old one at --json is\n"
@@ -134,6 +136,7 @@ int cmd_run(int argc, char **argv)
         {"gpu", required_argument, 0, 'G'},     {"dataset-runs", required_argument, 0, 'R'},
         {"verbose", no_argument, 0, 'v'},
         {"hidden-seed", required_argument, 0, 'S'}, {"hidden-set", required_argument, 0, 'D'},
+        {"perf-baseline", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
@@ -160,6 +163,7 @@ int cmd_run(int argc, char **argv)
         case 'v': verbose = 1; break;
         case 'S': o.hidden_seed = optarg; break;
         case 'D': o.hidden_set_dir = optarg; break;
+        case 'P': o.perf_baseline = optarg; break;
         case 'c':
             if (parse_color(optarg, &color) != 0) {
                 fprintf(stderr, "cugrade run: bad --color '%s'\n", optarg);

@@ -33,6 +33,9 @@ typedef struct {
                                  * (NULL: $CUGRADE_HIDDEN_SEED_FILE, else the checkout's) */
     const char *hidden_set_dir; /* --hidden-set DIR: a hidden set made once by cugrade batch
                                  * (NULL: made from the secret for this grading) */
+    const char *perf_baseline;  /* --perf-baseline FILE: the reference's and cuBLAS's timings
+                                 * on this GPU, made by cugrade batch (perf_baseline.h); the
+                                 * timing program then times the student alone (NULL: all) */
 } grade_opts_t;
 
 #endif

@@ -10,6 +10,8 @@
 #include "build/build.h"
 #include "kinds/kind.h"
 #include "pipeline/canary.h"
+#include "pipeline/perf_baseline.h"
+#include "pipeline/timed_run.h"
 #include "run/runner.h"
 #include "score/leaderboard.h"
 #include "score/perf.h"
@@ -17,6 +19,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define COMPILE_TIMEOUT_S 180.0
 #define NOT_COMPILED_MSG "not run: does not compile"
@@ -44,6 +47,51 @@ void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
         fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
 }
 
+/* The batch's baseline of this GPU (perf_baseline.h), when there is one
+ * that can be used: 1, else 0 with why in msg. */
+static int baseline_of(const grade_opts_t *o, perf_result_t *base, char *when, size_t whenlen,
+                       strbuf_t *msg)
+{
+    if (!o->perf_baseline || !o->perf_baseline[0])
+        return 0;
+    int gpu;
+    double at;
+    char err[512];
+    if (perf_baseline_read(o->perf_baseline, base, &gpu, &at, err, sizeof err) != 0) {
+        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; the reference and "
+                        "cuBLAS were timed with this submission)\n", err);
+        return 0;
+    }
+    time_t t = (time_t)at;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(when, whenlen, "%H:%M:%S UTC", &tm);
+    return 1;
+}
+
+/* Runs the timing program: the student's kernel alone when the batch's
+ * baseline has the others (use_base), else every implementation. */
+static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                       const char *program, int use_base, const char *report, perf_command_t *cmd,
+                       run_result_t *rr, run_spec_t *spec, timed_run_stats_t *st)
+{
+    const perf_rule_t *rule = &in->rub.performance;
+    perf_command(program, rule, in->lab.tol.rtol, in->lab.tol.atol, use_base ? "student" : NULL,
+                 cmd);
+    /* sandboxed like every run of the submission's code; its results come
+     * on the report channel, which that code cannot write (harness.h) */
+    char dir[PATH_MAX - 16];
+    snprintf(dir, sizeof dir, "%.4000s/timing-run", run->scratch);
+    mkdir_p(dir, NULL, 0);
+    *spec = (run_spec_t){.argv = cmd->argv, .cwd = dir, .sandboxed = 1, .report_path = report,
+                         .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
+    double t0 = now_seconds();
+    timed_run(o->gpu_queue, o->gpu_index, spec, rr, st); /* the timed part alone on the GPU */
+    run->phase_s[PHASE_GPU_WAIT] += st->waited_s;
+    run->phase_s[PHASE_GPU_EXCLUSIVE] += st->exclusive_s;
+    run->phase_s[PHASE_TIMING] += now_seconds() - t0;
+}
+
 /* Runs the lab's timing program on the GPU; fills msg, returns the score. */
 static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                           strbuf_t *msg, int *ok, int *fault)
@@ -62,38 +110,34 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
         build_result_free(&br);
         return 0;
     }
+    perf_result_t base;
+    char when[64] = "", report[PATH_MAX], err[512], why[256];
+    int use_base = baseline_of(o, &base, when, sizeof when, msg);
+    snprintf(report, sizeof report, "%.4000s/timing-run.report", run->scratch);
     perf_command_t cmd;
-    perf_command(br.program, rule, in->lab.tol.rtol, in->lab.tol.atol, &cmd);
-    /* sandboxed like every run of the submission's code; its results come
-     * on the report channel, which that code cannot write (harness.h) */
-    char dir[PATH_MAX - 16], report[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.4000s/timing-run", run->scratch);
-    snprintf(report, sizeof report, "%s.report", dir);
-    mkdir_p(dir, NULL, 0);
-    run_spec_t spec = {.argv = cmd.argv, .cwd = dir, .sandboxed = 1, .report_path = report,
-                       .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     run_result_t rr;
-    gpu_slot_t slot;
-    t0 = now_seconds();
-    grade_gpu_enter(o, GPU_EXCLUSIVE, &slot); /* timed alone: no other kernel on this GPU */
-    double held = now_seconds();
-    run_one(&spec, &rr);
-    gpu_queue_leave(&slot);
-    run->phase_s[PHASE_GPU_WAIT] += slot.waited_s;
-    run->phase_s[PHASE_GPU_EXCLUSIVE] += now_seconds() - held;
-    run->phase_s[PHASE_TIMING] += now_seconds() - t0;
+    run_spec_t spec;
+    timed_run_stats_t st;
+    run_timing(o, run, in, br.program, use_base, report, &cmd, &rr, &spec, &st);
     if (o->gpu_queue && o->gpu_queue[0])
-        sb_appendf(msg, "timed alone on GPU %d (waited %.1f s in its timing queue)\n",
-                   o->gpu_index, slot.waited_s);
+        sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue)\n",
+                   o->gpu_index, st.exclusive_s, st.waited_s);
     perf_result_t pr;
-    char err[512], why[256];
     double score = 0;
     if (!rr.exited || rr.exit_code != 0) {
         run_describe(&rr, &spec, why, sizeof why);
         sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
     } else if (perf_parse_file(report, &pr, err, sizeof err) != 0) {
         sb_appendf(msg, "not run: %s\n", err);
+    } else if (use_base && perf_merge_baseline(&pr, &base, err, sizeof err) != 0) {
+        /* the batch's grader fault, never the student's zero */
+        *fault = 1;
+        snprintf(run->error, sizeof run->error, "the batch's baseline timing %s: %s",
+                 o->perf_baseline, err);
     } else {
+        if (use_base)
+            sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU "
+                            "(%s)\n", when);
         score = perf_score(rule, &pr, &in->lab, msg, ok);
         record_timing(&run->grade, &pr, rule, &in->lab);
     }

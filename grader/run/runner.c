@@ -94,6 +94,25 @@ static void clean_environment(void)
     environ = kept;
 }
 
+/* In the child: the spec's pass_fds as RUN_PASS_FD, RUN_PASS_FD + 1, ...,
+ * across exec. Each is first copied above every target, so that moving one
+ * into place cannot close another still to be moved. */
+static void place_pass_fds(const run_spec_t *spec)
+{
+    int high[RUN_MAX_PASS_FDS];
+    int n = spec->npass_fds < RUN_MAX_PASS_FDS ? spec->npass_fds : RUN_MAX_PASS_FDS;
+    for (int i = 0; i < n; i++)
+        if ((high[i] = fcntl(spec->pass_fds[i], F_DUPFD, 64)) < 0) {
+            dprintf(2, "cugrade: cannot pass descriptor %d: %s\n", spec->pass_fds[i],
+                    strerror(errno));
+            _exit(127);
+        }
+    for (int i = 0; i < n; i++) {
+        dup2(high[i], RUN_PASS_FD + i); /* without FD_CLOEXEC: kept across exec */
+        close(high[i]);
+    }
+}
+
 /* In the child: the report file open as RUN_REPORT_FD, across exec. */
 static void open_report(const char *path)
 {
@@ -159,6 +178,8 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
     }
     if (spec->sandboxed)
         clean_environment();
+    if (spec->npass_fds > 0)
+        place_pass_fds(spec);
     if (spec->report_path)
         open_report(spec->report_path);
     for (char *const *e = spec->extra_env; e && *e; e++)

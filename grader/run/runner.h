@@ -47,7 +47,14 @@ typedef struct {
     size_t file_limit_bytes;
     size_t stop_after_bytes; /* kill the group once it has printed more than this (0: never;
                               * the output past the cap is drained and counted) */
+    const int *pass_fds;     /* descriptors the child gets as RUN_PASS_FD, RUN_PASS_FD + 1, ...
+                              * (the parent's stay open; NULL: none) */
+    int npass_fds;
 } run_spec_t;
+
+/* Where the child finds run_spec_t's pass_fds. */
+#define RUN_PASS_FD 4
+#define RUN_MAX_PASS_FDS 4
 
 typedef struct {
     int started;          /* 0 if fork/exec setup failed (see output) */

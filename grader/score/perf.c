@@ -188,7 +188,7 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
 }
 
 void perf_command(const char *program, const perf_rule_t *rule, double rtol, double atol,
-                  perf_command_t *out)
+                  const char *impls, perf_command_t *out)
 {
     snprintf(out->cap, sizeof out->cap, "%g", rule->time_cap_s);
     snprintf(out->rtol, sizeof out->rtol, "%.9g", rtol);
@@ -205,5 +205,35 @@ void perf_command(const char *program, const perf_rule_t *rule, double rtol, dou
         out->argv[n++] = "--shape";
         out->argv[n++] = (char *)rule->shapes[i];
     }
+    if (impls) {
+        snprintf(out->impls, sizeof out->impls, "%s", impls);
+        out->argv[n++] = "--impl";
+        out->argv[n++] = out->impls;
+    }
     out->argv[n] = NULL;
+}
+
+static const perf_shape_t *shape_named(const perf_result_t *r, const char *shape)
+{
+    for (int i = 0; i < r->nshapes; i++)
+        if (strcmp(r->shapes[i].shape, shape) == 0)
+            return &r->shapes[i];
+    return NULL;
+}
+
+int perf_merge_baseline(perf_result_t *r, const perf_result_t *base, char *err, size_t errlen)
+{
+    if (strcmp(r->device, base->device) != 0)
+        return fail(err, errlen, "the baseline was timed on %s, not %s", base->device, r->device);
+    for (int i = 0; i < r->nshapes; i++) {
+        perf_shape_t *s = &r->shapes[i];
+        const perf_shape_t *b = shape_named(base, s->shape);
+        if (!b)
+            return fail(err, errlen, "the baseline has no timing of shape %s", s->shape);
+        for (int k = 0; k < b->nimpls; k++)
+            if (!perf_impl(s, b->impls[k].name) && s->nimpls < PERF_MAX_IMPLS)
+                s->impls[s->nimpls++] = b->impls[k];
+    }
+    r->speed_ratio = perf_speed_ratio(r, PERF_VS_REFERENCE);
+    return 0;
 }

@@ -44,12 +44,20 @@ typedef struct {
  * time cap and shapes, and the lab's tolerance (lab.json "compare"). Every
  * kind's perf.cu must accept it (tests/e2e/test_timing_args.c). */
 typedef struct {
-    char cap[32], rtol[32], atol[32];
-    char *argv[2 * PERF_MAX_SHAPES + 8]; /* NULL-ended */
+    char cap[32], rtol[32], atol[32], impls[64];
+    char *argv[2 * PERF_MAX_SHAPES + 10]; /* NULL-ended */
 } perf_command_t;
 
+/* impls: the program's --impl list ("student"; NULL: every implementation,
+ * interleaved). */
 void perf_command(const char *program, const perf_rule_t *rule, double rtol, double atol,
-                  perf_command_t *out);
+                  const char *impls, perf_command_t *out);
+
+/* Completes a student-only timing r with the other implementations' timings
+ * of the same shapes from base, a timing of them alone on the same device
+ * (a batch's baseline, pipeline/perf_baseline.h), and sets r->speed_ratio.
+ * 0, or -1 (err: why) when base is of another device or lacks a shape. */
+int perf_merge_baseline(perf_result_t *r, const perf_result_t *base, char *err, size_t errlen);
 
 /* Parses the timing program's "key value" lines (and sets speed_ratio). */
 int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);

@@ -12,6 +12,7 @@
  *   timing_flush_init / _l2 / _free      the L2 flush before every timed rep
  *   timing_summarize(ms, n)              median, mean, extremes, RSE of a
  *                                        series of event times
+ *   timing_wait_turn / _turn_done        the GPU alone for the timed part only
  *
  * The program defines TIMING_USAGE, its usage text (lines ending in "\n"),
  * before including this file. Like harness.h, which it builds on: CUDA C++
@@ -20,10 +21,12 @@
 #ifndef CUGRADE_TIMING_H
 #define CUGRADE_TIMING_H
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 
@@ -32,6 +35,48 @@
 #ifndef TIMING_USAGE
 #error "define TIMING_USAGE (the timing program's usage text) before including timing.h"
 #endif
+
+/* ---- the GPU's turn -----------------------------------------------------------
+ * The grader gives a timing program the GPU alone only for its timed part
+ * (grader/pipeline/timed_run.h): it sets up (CUDA context, inputs, expected
+ * outputs) while other programs' correctness runs may use the GPU, says so
+ * with timing_wait_turn(), which blocks until the grader answers that the GPU
+ * is its own, and gives the GPU back with timing_turn_done() before its
+ * teardown. $CUGRADE_TURN_FDS="GO,READY" names the two pipes (a byte "R" and
+ * "D" written to READY, a "G" read from GO); without it (a timing program run
+ * by hand) both do nothing. */
+static inline int timing_turn_fd(int which)
+{
+    const char *v = getenv("CUGRADE_TURN_FDS");
+    int fds[2];
+    if (!v || sscanf(v, "%d,%d", &fds[0], &fds[1]) != 2 || fds[which] < 0)
+        return -1;
+    return fds[which];
+}
+
+static inline void timing_wait_turn(void)
+{
+    int go = timing_turn_fd(0), ready = timing_turn_fd(1);
+    if (go < 0 || ready < 0)
+        return;
+    fflush(stdout);
+    harness_write_all(ready, "R", 1);
+    char c = 0;
+    ssize_t n;
+    while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1 || c != 'G') {
+        fprintf(stderr, "cugrade: perf: the grader never gave the GPU (no turn)\n");
+        exit(HARNESS_EXIT_IO);
+    }
+}
+
+static inline void timing_turn_done(void)
+{
+    int ready = timing_turn_fd(1);
+    if (ready >= 0)
+        harness_write_all(ready, "D", 1);
+}
 
 /* ---- errors and options ---------------------------------------------------- */
 

@@ -79,7 +79,7 @@ static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, co
     rule.nshapes = 1;
     snprintf(rule.shapes[0], sizeof rule.shapes[0], "%s", length);
     perf_command_t cmd;
-    perf_command(t->program, &rule, lab->tol.rtol, lab->tol.atol, &cmd);
+    perf_command(t->program, &rule, lab->tol.rtol, lab->tol.atol, NULL, &cmd);
     char *argv[2 * PERF_MAX_SHAPES + 16];
     int n = 0;
     while (cmd.argv[n]) {

@@ -194,3 +194,49 @@ Test(perf, relative_to_cublas)
     cr_assert_float_eq(perf_speed_ratio(&res, PERF_VS_CUBLAS), 0, 1e-9);
     cr_assert_float_eq(perf_speed_ratio(&res, PERF_VS_REFERENCE), 1, 1e-9);
 }
+
+/* A batch's baseline (the reference and cuBLAS timed alone on the GPU) and
+ * a student-only timing of the same shapes make the same score as one
+ * interleaved timing with the same numbers. */
+Test(perf, a_student_only_timing_is_scored_against_the_batch_baseline)
+{
+    const char *student = DEVICE "shape 64x64x64\n"
+                          "impl student median_ms 2.0 mean_ms 2.0 rse 0.001 reps 10 gflops 500 "
+                          "wrong 0\n";
+    const char *base = "baseline_gpu 1\nbaseline_at 1790000000.5\n" DEVICE "shape 64x64x64\n"
+                       "impl reference median_ms 1.0 mean_ms 1.0 rse 0.001 reps 10 gflops 1000 "
+                       "wrong 0\n"
+                       "impl cublas median_ms 0.5 mean_ms 0.5 rse 0.001 reps 10 gflops 2000 "
+                       "wrong 0\n";
+    perf_result_t r, b;
+    char err[256] = "";
+    cr_assert_eq(perf_parse(student, &r, err, sizeof err), 0, "%s", err);
+    cr_assert(r.speed_ratio == 0, "no reference yet, no ratio");
+    cr_assert_eq(perf_parse(base, &b, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(perf_merge_baseline(&r, &b, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.shapes[0].nimpls, 3);
+    cr_assert_float_eq(r.speed_ratio, 0.5, 1e-9);
+    cr_assert_float_eq(perf_speed_ratio(&r, PERF_VS_CUBLAS), 0.25, 1e-9);
+}
+
+Test(perf, a_baseline_of_another_device_or_without_the_shape_is_refused)
+{
+    const char *student = DEVICE "shape 64x64x64\n"
+                          "impl student median_ms 2.0 mean_ms 2.0 rse 0.001 reps 10 gflops 500 "
+                          "wrong 0\n";
+    const char *other = "device NVIDIA H100 80GB HBM3\nshape 64x64x64\n"
+                        "impl reference median_ms 1 mean_ms 1 rse 0.001 reps 10 gflops 1000 "
+                        "wrong 0\n";
+    const char *shapeless = DEVICE "shape 32x32x32\n"
+                            "impl reference median_ms 1 mean_ms 1 rse 0.001 reps 10 gflops 1000 "
+                            "wrong 0\n";
+    perf_result_t r, b;
+    char err[256] = "";
+    cr_assert_eq(perf_parse(student, &r, err, sizeof err), 0);
+    cr_assert_eq(perf_parse(other, &b, err, sizeof err), 0);
+    cr_assert_eq(perf_merge_baseline(&r, &b, err, sizeof err), -1);
+    cr_assert(strstr(err, "NVIDIA H100 80GB HBM3"), "%s", err);
+    cr_assert_eq(perf_parse(shapeless, &b, err, sizeof err), 0);
+    cr_assert_eq(perf_merge_baseline(&r, &b, err, sizeof err), -1);
+    cr_assert(strstr(err, "64x64x64"), "%s", err);
+}

@@ -342,10 +342,11 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     b->A = timing_device_floats((size_t)s.m * s.k);
     b->B = timing_device_floats((size_t)s.k * s.n);
     b->expected = timing_device_floats(c_elems(b));
-    for (int i = 0; i < N_IMPL; i++) {
-        b->C[i] = timing_device_floats(c_elems(b));
-        b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
-    }
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i]) {
+            b->C[i] = timing_device_floats(c_elems(b));
+            b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
+        }
     size_t wrong_bytes = (size_t)N_IMPL * o->max_reps * sizeof *b->wrong;
     HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
     HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
@@ -400,20 +401,17 @@ static void report(const bench_t *b, const options_t *o, const char *why, double
     free(wrong);
 }
 
-static void run_shape(shape_t s, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+static void run_shape(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
-    bench_t b;
-    setup(&b, s, o);
     double t0 = harness_now();
-    warm_up(&b, o);
+    warm_up(b, o);
     const char *why;
     do
-        run_round(&b, o, ev);
-    while (!(why = timing_stop_reason(b.ms, o->use, N_IMPL, b.reps, o->min_reps, o->max_reps,
+        run_round(b, o, ev);
+    while (!(why = timing_stop_reason(b->ms, o->use, N_IMPL, b->reps, o->min_reps, o->max_reps,
                                             o->target_rse, harness_now() - t0,
                                             o->time_cap_s)));
-    report(&b, o, why, harness_now() - t0);
-    teardown(&b);
+    report(b, o, why, harness_now() - t0);
 }
 
 int main(int argc, char **argv)
@@ -433,8 +431,18 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_IMPL; i++)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventCreate(&ev[i][j]));
+    /* every shape set up first, while the GPU may be shared; then timed alone */
+    bench_t *benches = (bench_t *)harness_malloc((size_t)o.nshapes * sizeof *benches);
     for (int i = 0; i < o.nshapes; i++)
-        run_shape(o.shape[i], &o, ev);
+        setup(&benches[i], o.shape[i], &o);
+    HARNESS_CHECK(cudaDeviceSynchronize());
+    timing_wait_turn();
+    for (int i = 0; i < o.nshapes; i++)
+        run_shape(&benches[i], &o, ev);
+    timing_turn_done();
+    for (int i = 0; i < o.nshapes; i++)
+        teardown(&benches[i]);
+    free(benches);
     for (int i = 0; i < N_IMPL; i++)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventDestroy(ev[i][j]));

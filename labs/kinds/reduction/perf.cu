@@ -394,8 +394,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_IMPL; i++)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventCreate(&ev[i][j]));
+    timing_wait_turn(); /* the GPU alone from here (its copy bandwidth is measured too) */
     for (int i = 0; i < o.nshapes; i++)
         run_shape(o.n[i], &o, ev);
+    timing_turn_done();
     for (int i = 0; i < N_IMPL; i++)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventDestroy(ev[i][j]));

@@ -1,0 +1,174 @@
+/* batch_baseline.c - a batch's baseline timings on each GPU
+ * (batch_baseline.h): timed lazily by the first worker that needs one,
+ * re-timed by whichever worker finds it old while the others go on with the
+ * previous one, and listed with their spread in RESULTS/perf-baselines.json. */
+#include "batch/batch_baseline.h"
+#include "pipeline/perf_baseline.h"
+#include "util/util.h"
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir)
+{
+    memset(b, 0, sizeof *b);
+    b->o = o;
+    b->interval_s = o->perf_retime_s > 0 ? o->perf_retime_s : 120;
+    pthread_mutex_init(&b->list_lock, NULL);
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b->lock[g], NULL);
+    if (ngpu <= 0)
+        return;
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
+                      .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir};
+    b->wanted = perf_baseline_wanted(&g);
+    snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", o->out_dir);
+    snprintf(b->queue_dir, sizeof b->queue_dir, "%s", queue_dir);
+    b->timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b->timings);
+    if (!b->timings || mkdir_p(b->dir, NULL, 0) != 0)
+        b->wanted = 0;
+}
+
+static void file_of(const baselines_t *b, int gpu, char *path, size_t pathlen)
+{
+    snprintf(path, pathlen, "%s/gpu%d.report", b->dir, gpu);
+}
+
+static void remember(baselines_t *b, int gpu, const perf_result_t *r)
+{
+    pthread_mutex_lock(&b->list_lock);
+    if (b->ntimings < BASELINE_MAX_TIMINGS) {
+        baseline_timing_t *t = &b->timings[b->ntimings++];
+        t->gpu = gpu;
+        t->at = (double)time(NULL);
+        snprintf(t->device, sizeof t->device, "%s", r->device);
+        for (int s = 0; s < r->nshapes && t->nshapes < 8; s++, t->nshapes++) {
+            const perf_impl_t *ref = perf_impl(&r->shapes[s], "reference");
+            const perf_impl_t *cub = perf_impl(&r->shapes[s], "cublas");
+            snprintf(t->shape[t->nshapes], sizeof t->shape[0], "%s", r->shapes[s].shape);
+            t->reference[t->nshapes] = ref ? ref->rate : 0;
+            t->cublas[t->nshapes] = cub ? cub->rate : 0;
+        }
+    }
+    pthread_mutex_unlock(&b->list_lock);
+}
+
+/* Times GPU gpu's baseline; 0, or -1 (said on out). */
+static int time_one(baselines_t *b, int gpu, FILE *out)
+{
+    const batch_opts_t *o = b->o;
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
+                      .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir,
+                      .gpu_queue = b->queue_dir, .gpu_index = gpu};
+    char path[PATH_MAX + 32], err[2048];
+    file_of(b, gpu, path, sizeof path);
+    perf_result_t *r = calloc(1, sizeof *r);
+    int rc = r ? perf_baseline_time(&g, path, r, err, sizeof err) : -1;
+    if (rc == 0)
+        remember(b, gpu, r);
+    else if (out)
+        fprintf(out, "cugrade batch: GPU %d: %s; its submissions time the reference and cuBLAS "
+                     "themselves\n", gpu, r ? err : "out of memory");
+    free(r);
+    return rc;
+}
+
+const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen, FILE *out)
+{
+    if (!b->wanted || gpu < 0 || gpu >= BASELINE_MAX_GPUS)
+        return NULL;
+    pthread_mutex_lock(&b->lock[gpu]);
+    if (b->latest[gpu] == 0 && !b->failed[gpu]) { /* the first: everyone on this GPU waits */
+        b->failed[gpu] = time_one(b, gpu, out) != 0;
+        b->latest[gpu] = now_seconds();
+    } else if (!b->failed[gpu] && now_seconds() - b->latest[gpu] >= b->interval_s) {
+        b->latest[gpu] = now_seconds(); /* claimed: the others go on with the previous one */
+        pthread_mutex_unlock(&b->lock[gpu]);
+        int failed = time_one(b, gpu, out) != 0;
+        pthread_mutex_lock(&b->lock[gpu]);
+        b->failed[gpu] = failed;
+    }
+    int failed = b->failed[gpu];
+    pthread_mutex_unlock(&b->lock[gpu]);
+    if (failed)
+        return NULL;
+    file_of(b, gpu, path, pathlen);
+    return path;
+}
+
+/* The reference's rates on shape s over every timing: spread = max/min - 1. */
+static json_object *shape_spread(const baselines_t *b, const char *shape, double *spread)
+{
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < b->ntimings; i++)
+        for (int s = 0; s < b->timings[i].nshapes; s++)
+            if (strcmp(b->timings[i].shape[s], shape) == 0 && b->timings[i].reference[s] > 0) {
+                double v = b->timings[i].reference[s];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+    *spread = hi > 0 ? hi / lo - 1 : 0;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "shape", json_object_new_string(shape));
+    json_object_object_add(o, "reference_min", json_object_new_double(hi > 0 ? lo : 0));
+    json_object_object_add(o, "reference_max", json_object_new_double(hi));
+    json_object_object_add(o, "spread", json_object_new_double(*spread));
+    return o;
+}
+
+static json_object *timing_json(const baseline_timing_t *t)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "gpu", json_object_new_int(t->gpu));
+    json_object_object_add(o, "at", json_object_new_double(t->at));
+    json_object_object_add(o, "device", json_object_new_string(t->device));
+    json_object *shapes = json_object_new_array();
+    for (int s = 0; s < t->nshapes; s++) {
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "shape", json_object_new_string(t->shape[s]));
+        json_object_object_add(x, "reference", json_object_new_double(t->reference[s]));
+        json_object_object_add(x, "cublas", json_object_new_double(t->cublas[s]));
+        json_object_array_add(shapes, x);
+    }
+    json_object_object_add(o, "shapes", shapes);
+    return o;
+}
+
+int baselines_write(baselines_t *b, const char *out_dir, FILE *out, char *err, size_t errlen)
+{
+    if (b->ntimings == 0)
+        return 0;
+    json_object *root = json_object_new_object(), *list = json_object_new_array();
+    json_object *spreads = json_object_new_array();
+    int gpus = 0;
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        gpus += b->latest[g] > 0 && !b->failed[g];
+    for (int i = 0; i < b->ntimings; i++)
+        json_object_array_add(list, timing_json(&b->timings[i]));
+    for (int s = 0; s < b->timings[0].nshapes; s++) {
+        double spread;
+        json_object_array_add(spreads, shape_spread(b, b->timings[0].shape[s], &spread));
+        if (out)
+            fprintf(out, "perf baseline: %s: the reference timed %d time(s) on %d GPU(s), "
+                         "spread %.1f%% (max/min - 1)\n",
+                    b->timings[0].shape[s], b->ntimings, gpus, 100 * spread);
+    }
+    json_object_object_add(root, "interval_s", json_object_new_double(b->interval_s));
+    json_object_object_add(root, "timings", list);
+    json_object_object_add(root, "spread", spreads);
+    const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/perf-baselines.json", out_dir);
+    int rc = write_file_atomic(path, text, strlen(text), err, errlen);
+    json_object_put(root);
+    return rc;
+}
+
+void baselines_free(baselines_t *b)
+{
+    free(b->timings);
+    b->timings = NULL;
+}

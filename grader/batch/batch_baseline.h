@@ -1,0 +1,58 @@
+/* batch_baseline.h - internal to `cugrade batch`: the baseline timings of a
+ * batch on the GPU backend (pipeline/perf_baseline.h). The reference and
+ * cuBLAS are timed on each GPU before its first timed submission and again
+ * once the last timing is older than the interval; every submission's
+ * timing program then times the student's kernel alone and is scored
+ * against its GPU's latest baseline. Every timing is kept: RESULTS/
+ * perf-baselines.json lists them, with the spread across GPUs and time. */
+#ifndef CUGRADE_BATCH_BASELINE_H
+#define CUGRADE_BATCH_BASELINE_H
+
+#include "batch/batch.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+
+#define BASELINE_MAX_GPUS 16
+#define BASELINE_MAX_TIMINGS 512
+
+typedef struct {
+    int gpu;
+    double at;             /* when (seconds since the epoch) */
+    char device[128];
+    char shape[8][32];     /* the rubric's shapes */
+    double reference[8];   /* the reference's rate on each, in the kind's unit */
+    double cublas[8];
+    int nshapes;
+} baseline_timing_t;
+
+typedef struct {
+    int wanted;                 /* gpu backend, a performance test with points */
+    double interval_s;          /* re-timed when its latest timing is older */
+    const batch_opts_t *o;
+    char dir[PATH_MAX];         /* RESULTS/.perf-baseline */
+    char queue_dir[PATH_MAX];
+    pthread_mutex_t lock[BASELINE_MAX_GPUS];
+    double latest[BASELINE_MAX_GPUS];  /* 0: none yet */
+    int failed[BASELINE_MAX_GPUS];     /* its timing failed: the children time it themselves */
+    pthread_mutex_t list_lock;
+    baseline_timing_t *timings;
+    int ntimings;
+} baselines_t;
+
+/* Readies the baselines of a batch of o on ngpu GPUs (0: none wanted). */
+void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir);
+
+/* The baseline file of GPU gpu, timed first if it has none or an old one
+ * (the caller, a worker, waits for that); NULL when there is none to use
+ * (not wanted, or its timing failed: said once on out). */
+const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen, FILE *out);
+
+/* Writes RESULTS/perf-baselines.json and prints the spread (nothing when no
+ * timing was made). 0, or -1 with err set. */
+int baselines_write(baselines_t *b, const char *out_dir, FILE *out, char *err, size_t errlen);
+
+void baselines_free(baselines_t *b);
+
+#endif

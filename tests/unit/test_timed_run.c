@@ -1,0 +1,126 @@
+/* test_timed_run.c - a timing program's turn on the GPU (pipeline/timed_run.h)
+ * with a stand-in program (a shell script speaking the protocol of
+ * labs/common/timing.h over the descriptors it is given): it shares the GPU
+ * while it sets up, has it alone between "R" and "D", and whatever way it
+ * ends, the queue is left free. The queue's locks are checked from inside
+ * the program with flock(1), non-blocking: what another program would get. */
+#include <criterion/criterion.h>
+
+#include "batch/gpuqueue.h"
+#include "pipeline/timed_run.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char dir[64], script[128];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/cugrade-turn-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(script, sizeof script, "%s/timing.sh", dir);
+}
+
+static void remove_dir(void) { rm_rf(dir); }
+
+TestSuite(timed_run, .init = make_dir, .fini = remove_dir);
+
+/* Runs body as the timing program on GPU 0 of the queue in dir/q. */
+static void run_script(const char *body, run_result_t *r, timed_run_stats_t *st)
+{
+    char text[4096], queue[128];
+    snprintf(queue, sizeof queue, "%s/q", dir);
+    snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\n%s", queue, body);
+    char err[256];
+    cr_assert_eq(write_file_atomic(script, text, strlen(text), err, sizeof err), 0, "%s", err);
+    chmod(script, 0755);
+    char *argv[] = {script, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 30};
+    cr_assert_eq(timed_run(queue, 0, &spec, r, st), 0);
+    cr_assert_null(spec.extra_env, "the caller's spec is given back as it was");
+}
+
+/* No one holds GPU 0 of the queue any more: a timed run could start now. */
+static void assert_queue_free(void)
+{
+    char queue[128], err[256];
+    snprintf(queue, sizeof queue, "%s/q", dir);
+    gpu_slot_t slot;
+    cr_assert_eq(gpu_queue_try(queue, 0, GPU_EXCLUSIVE, &slot, err, sizeof err), 1,
+                 "the queue is still held");
+    gpu_queue_leave(&slot);
+}
+
+Test(timed_run, shares_the_gpu_while_setting_up_and_has_it_alone_between_R_and_D)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    run_script("flock -n -s $Q/gpu0.lock true || { echo 'setup: not shared'; exit 5; }\n"
+               "printf R >&5\n"
+               "c=$(dd bs=1 count=1 <&4 2>/dev/null)\n"
+               "[ \"$c\" = G ] || { echo \"no G: $c\"; exit 6; }\n"
+               "flock -n -s $Q/gpu0.lock true && { echo 'turn: not alone'; exit 7; }\n"
+               "sleep 0.3\n"
+               "printf D >&5\n"
+               "sleep 0.2\n"
+               "flock -n -s $Q/gpu0.lock true || { echo 'after D: still held'; exit 8; }\n"
+               "echo done\n",
+               &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(st.turn_taken);
+    cr_assert(st.exclusive_s >= 0.25 && st.exclusive_s < 5, "held alone %.3f s", st.exclusive_s);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(timed_run, a_program_that_dies_before_its_turn_leaves_the_queue_free)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    run_script("exit 3\n", &r, &st);
+    cr_assert(r.exited && r.exit_code == 3);
+    cr_assert_not(st.turn_taken);
+    cr_assert(st.exclusive_s == 0);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(timed_run, a_program_that_dies_during_its_turn_leaves_the_queue_free)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    run_script("printf R >&5\nc=$(dd bs=1 count=1 <&4 2>/dev/null)\nkill -9 $$\n", &r, &st);
+    cr_assert(r.signaled, "%s", r.output);
+    cr_assert(st.turn_taken);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(timed_run, a_program_that_sends_garbage_gets_no_turn)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    run_script("printf X >&5\nsleep 0.2\n"
+               "flock -n -s $Q/gpu0.lock true || exit 9\n", &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "still a shared user: %s", r.output);
+    cr_assert_not(st.turn_taken);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(timed_run, without_a_queue_the_turn_is_given_at_once)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    char *argv[] = {"/bin/sh", "-c",
+                    "printf R >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 6;"
+                    " printf D >&5", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 30};
+    cr_assert_eq(timed_run(NULL, 0, &spec, &r, &st), 0);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(st.turn_taken);
+    run_result_free(&r);
+}
