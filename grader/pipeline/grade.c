@@ -168,8 +168,35 @@ static double budget_ends(double budget_s)
     return budget_s > 0 ? now_seconds() + budget_s : 0;
 }
 
+/* The datasets the checked emulator build runs on the gpu backend: those
+ * that can reveal a bug for little work, every one of at most
+ * CHECK_FLOP_CAP FLOP (small, uneven, one tile or several: the kind's shape
+ * families at their smallest) and, should none be that small, the smallest.
+ * The big ones cost the emulator seconds each and show nothing more: a race,
+ * a barrier or an index past an edge shows on the smallest shape that has
+ * the edge, and the GPU's own runs judge every dataset's output. The same
+ * rule alone or in a batch, so the checks' verdict is the same. */
+#define CHECK_FLOP_CAP (2.0 * 128 * 128 * 128)
+
+static ds_job_t *check_jobs(const ds_job_t *jobs, int n, int *count)
+{
+    ds_job_t *picked = calloc((size_t)n + 1, sizeof *picked);
+    int k = 0, smallest = -1;
+    for (int i = 0; i < n; i++) {
+        if (jobs[i].flop <= CHECK_FLOP_CAP)
+            picked[k++] = jobs[i]; /* a copy of the struct: the caller's jobs own their data */
+        if (smallest < 0 || jobs[i].flop < jobs[smallest].flop)
+            smallest = i;
+    }
+    if (k == 0 && smallest >= 0)
+        picked[k++] = jobs[smallest];
+    *count = k;
+    return picked;
+}
+
 /* On the gpu backend the checks come from a checked emulator build run on
- * the same datasets. Returns NULL, or why the checks could not run. */
+ * the small datasets (check_jobs). Returns NULL, or why the checks could
+ * not run. */
 static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                                      const grading_inputs_t *in, const ds_job_t *jobs,
                                      check_evidence_t *e, strbuf_t *why, int *fault)
@@ -200,10 +227,13 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                       .budget_s = run->budget_s};
     how.not_after = budget_ends(run->budget_s);
     t0 = now_seconds();
-    ds_run_t *runs = runs_execute(jobs, n, &how);
+    int nchecked;
+    ds_job_t *checked = check_jobs(jobs, n, &nchecked);
+    ds_run_t *runs = runs_execute(checked, nchecked, &how);
     run->phase_s[PHASE_EMU_CHECKS] += now_seconds() - t0;
-    gather_evidence(e, runs, n);
-    runs_free(runs, n);
+    gather_evidence(e, runs, nchecked);
+    runs_free(runs, nchecked);
+    free(checked);
     build_result_free(&br);
     return NULL;
 }
@@ -212,12 +242,12 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
  * on the smallest dataset of the best tier the lab kind gives (matmul: sides
  * not multiples of the tile, several tile phases if there is one) that ran
  * to its end (an endless loop would only hang the sanitizer too).
- * One dataset, and only the tools whose check the emulator did not already
- * make: memcheck always (a real device's out-of-bounds access), racecheck,
- * synccheck and initcheck only when the emulator's checked runs gave no
- * evidence (its findings of races, barriers and uninitialized reads are the
- * same checks, made on every dataset it ran). The sanitizer is the costliest
- * part of a GPU grading, and it holds the GPU's queue while it runs. */
+ * It runs only where the emulator's checked runs gave no evidence (the
+ * caller sees to it): their
+ * findings (out-of-bounds and uninitialized accesses, races, barriers) are
+ * the same checks as memcheck's, initcheck's, racecheck's and synccheck's,
+ * made on every small dataset; the sanitizer, the costliest part of a GPU
+ * grading, holds the GPU's queue while it runs, for one dataset. */
 static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, const lab_t *lab)
 {
     int best = -1, best_tier = 0;
@@ -234,7 +264,7 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
     if (best < 0)
         return;
     const ds_run_t *r = &runs[best];
-    unsigned tools = e->instrumented_runs > 0 ? SANITIZER_MEMCHECK : SANITIZER_ALL;
+    unsigned tools = SANITIZER_ALL;
     emu_report_t rep;
     memset(&rep, 0, sizeof rep);
     /* the sanitizers slow a program down 10-100x; never past 20 time limits */
@@ -267,7 +297,8 @@ static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradin
         not_run = "does not compile";
     else if (run->backend == BACKEND_EMU)
         gather_evidence(&e, runs, in->njobs);
-    else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL) {
+    else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL &&
+             e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
         gpu_slot_t slot;
         double t0 = now_seconds();
         grade_gpu_enter(o, GPU_SHARED, &slot);

@@ -1,7 +1,7 @@
 /* timed_run.c - a timing program's turn on the GPU (timed_run.h): a keeper
- * thread listens on the program's READY pipe and moves its place in the
- * GPU's queue from shared to exclusive at "R" and out at "D"; the program's
- * end (EOF on the pipe) ends the hold in any case. */
+ * thread listens on the program's READY pipe and joins the GPU's queue as a
+ * shared user at "S", moves to exclusive at "R" and out at "D"; the
+ * program's end (EOF on the pipe) ends the hold in any case. */
 #include "pipeline/timed_run.h"
 #include "batch/gpuqueue.h"
 #include "util/util.h"
@@ -48,8 +48,9 @@ static void leave(turn_t *t)
     t->hold = HOLD_NONE;
 }
 
-/* One "R" (turn wanted) then one "D" (done); anything else ends the
- * listening and the hold stays as it is until the program ends. */
+/* "S" (shared use wanted), "R" (its turn alone), "D" (done), in that
+ * order, "S" optional; anything else ends the listening, and the hold stays
+ * as it is until the program ends. */
 static void *keep_turn(void *arg)
 {
     turn_t *t = arg;
@@ -60,10 +61,11 @@ static void *keep_turn(void *arg)
             continue;
         if (n < 0)
             break;
-        if (c == 'R' && t->hold == HOLD_SHARED) {
+        if ((c == 'S' && t->hold == HOLD_NONE && !t->stats->turn_taken) ||
+            (c == 'R' && t->hold != HOLD_EXCLUSIVE && !t->stats->turn_taken)) {
             leave(t);
-            enter(t, GPU_EXCLUSIVE);
-            t->stats->turn_taken = 1;
+            enter(t, c == 'S' ? GPU_SHARED : GPU_EXCLUSIVE);
+            t->stats->turn_taken |= c == 'R';
             if (write(t->go_fd, "G", 1) != 1)
                 break; /* the program is gone */
         } else if (c == 'D' && t->hold == HOLD_EXCLUSIVE) {
@@ -96,8 +98,7 @@ int timed_run(const char *queue_dir, int gpu, run_spec_t *spec, run_result_t *re
     }
     signal(SIGPIPE, SIG_IGN); /* a "G" to a program that died is an error, not our death */
     turn_t t = {.dir = queue_dir, .gpu = gpu, .ready_fd = ready[0], .go_fd = go[1],
-                .stats = stats};
-    enter(&t, GPU_SHARED);
+                .stats = stats}; /* nothing held until the program asks */
     pthread_t keeper;
     int keeping = pthread_create(&keeper, NULL, keep_turn, &t) == 0;
     int pass[2] = {go[0], ready[1]};

@@ -1,8 +1,9 @@
 /* timed_run.h - run a timing program so that it holds its GPU alone only for
- * its timed part. The program starts in the GPU's queue as a shared user
- * (its CUDA context, inputs and expected outputs made while correctness runs
- * of other submissions may use the GPU too), asks for its turn, and is given
- * the GPU alone until it says it is done (labs/common/timing.h's
+ * its timed part. The program starts outside the GPU's queue (its CUDA
+ * context and cuBLAS made while other programs use the GPU), joins it as a
+ * shared user for its setup (inputs and expected outputs, beside other
+ * submissions' correctness runs), asks for its turn, and is given the GPU
+ * alone until it says it is done (labs/common/timing.h's timing_share_gpu,
  * timing_wait_turn and timing_turn_done, over two pipes). So the exclusive
  * hold, the budget a batch on one GPU is counted in, is the timed reps and
  * nothing else. */

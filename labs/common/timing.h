@@ -12,7 +12,8 @@
  *   timing_flush_init / _l2 / _free      the L2 flush before every timed rep
  *   timing_summarize(ms, n)              median, mean, extremes, RSE of a
  *                                        series of event times
- *   timing_wait_turn / _turn_done        the GPU alone for the timed part only
+ *   timing_share_gpu / _wait_turn / _turn_done   the GPU shared for the setup,
+ *                                        alone for the timed part only
  *
  * The program defines TIMING_USAGE, its usage text (lines ending in "\n"),
  * before including this file. Like harness.h, which it builds on: CUDA C++
@@ -37,14 +38,15 @@
 #endif
 
 /* ---- the GPU's turn -----------------------------------------------------------
- * The grader gives a timing program the GPU alone only for its timed part
- * (grader/pipeline/timed_run.h): it sets up (CUDA context, inputs, expected
- * outputs) while other programs' correctness runs may use the GPU, says so
- * with timing_wait_turn(), which blocks until the grader answers that the GPU
- * is its own, and gives the GPU back with timing_turn_done() before its
- * teardown. $CUGRADE_TURN_FDS="GO,READY" names the two pipes (a byte "R" and
- * "D" written to READY, a "G" read from GO); without it (a timing program run
- * by hand) both do nothing. */
+ * The grader lets a timing program use the GPU only when it asks
+ * (grader/pipeline/timed_run.h), so its start (CUDA context, cuBLAS) holds
+ * nobody up: timing_share_gpu() before its first GPU work (inputs, expected
+ * outputs: beside other programs' correctness runs, never beside a timed
+ * run), timing_wait_turn() before the timed part (the GPU alone), and
+ * timing_turn_done() before the teardown. Each of the first two blocks until
+ * the grader answers. $CUGRADE_TURN_FDS="GO,READY" names the two pipes ("S",
+ * "R" and "D" written to READY, a "G" read from GO for each of the first
+ * two); without it (a timing program run by hand) all three do nothing. */
 static inline int timing_turn_fd(int which)
 {
     const char *v = getenv("CUGRADE_TURN_FDS");
@@ -54,13 +56,14 @@ static inline int timing_turn_fd(int which)
     return fds[which];
 }
 
-static inline void timing_wait_turn(void)
+/* Says what (a byte) and waits for the grader's "G". */
+static inline void timing_ask_gpu(const char *what)
 {
     int go = timing_turn_fd(0), ready = timing_turn_fd(1);
     if (go < 0 || ready < 0)
         return;
     fflush(stdout);
-    harness_write_all(ready, "R", 1);
+    harness_write_all(ready, what, 1);
     char c = 0;
     ssize_t n;
     while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
@@ -70,6 +73,9 @@ static inline void timing_wait_turn(void)
         exit(HARNESS_EXIT_IO);
     }
 }
+
+static inline void timing_share_gpu(void) { timing_ask_gpu("S"); }
+static inline void timing_wait_turn(void) { timing_ask_gpu("R"); }
 
 static inline void timing_turn_done(void)
 {

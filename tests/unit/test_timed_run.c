@@ -1,8 +1,8 @@
 /* test_timed_run.c - a timing program's turn on the GPU (pipeline/timed_run.h)
  * with a stand-in program (a shell script speaking the protocol of
  * labs/common/timing.h over the descriptors it is given): it shares the GPU
- * while it sets up, has it alone between "R" and "D", and whatever way it
- * ends, the queue is left free. The queue's locks are checked from inside
+ * after "S", has it alone between "R" and "D", and whatever way it
+ * ends, the queue is left free. It holds nothing before it asks. The queue's locks are checked from inside
  * the program with flock(1), non-blocking: what another program would get. */
 #include <criterion/criterion.h>
 
@@ -33,7 +33,8 @@ static void run_script(const char *body, run_result_t *r, timed_run_stats_t *st)
 {
     char text[4096], queue[128];
     snprintf(queue, sizeof queue, "%s/q", dir);
-    snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\n%s", queue, body);
+    snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\nmkdir -p $Q && touch $Q/gpu0.lock\n%s", queue,
+             body);
     char err[256];
     cr_assert_eq(write_file_atomic(script, text, strlen(text), err, sizeof err), 0, "%s", err);
     chmod(script, 0755);
@@ -54,24 +55,43 @@ static void assert_queue_free(void)
     gpu_queue_leave(&slot);
 }
 
-Test(timed_run, shares_the_gpu_while_setting_up_and_has_it_alone_between_R_and_D)
+Test(timed_run, holds_nothing_at_start_shares_after_S_and_has_the_gpu_alone_between_R_and_D)
 {
     run_result_t r;
     timed_run_stats_t st;
-    run_script("flock -n -s $Q/gpu0.lock true || { echo 'setup: not shared'; exit 5; }\n"
+    run_script("flock -n -x $Q/gpu0.lock true || { echo 'start: held'; exit 4; }\n"
+               "printf S >&5\n"
+               "c=$(dd bs=1 count=1 <&4 2>/dev/null)\n"
+               "[ \"$c\" = G ] || { echo \"no G for S: $c\"; exit 5; }\n"
+               "flock -n -x $Q/gpu0.lock true && { echo 'setup: not shared'; exit 5; }\n"
+               "flock -n -s $Q/gpu0.lock true || { echo 'setup: not shared'; exit 5; }\n"
                "printf R >&5\n"
                "c=$(dd bs=1 count=1 <&4 2>/dev/null)\n"
-               "[ \"$c\" = G ] || { echo \"no G: $c\"; exit 6; }\n"
+               "[ \"$c\" = G ] || { echo \"no G for R: $c\"; exit 6; }\n"
                "flock -n -s $Q/gpu0.lock true && { echo 'turn: not alone'; exit 7; }\n"
                "sleep 0.3\n"
                "printf D >&5\n"
                "sleep 0.2\n"
-               "flock -n -s $Q/gpu0.lock true || { echo 'after D: still held'; exit 8; }\n"
+               "flock -n -x $Q/gpu0.lock true || { echo 'after D: still held'; exit 8; }\n"
                "echo done\n",
                &r, &st);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert(st.turn_taken);
     cr_assert(st.exclusive_s >= 0.25 && st.exclusive_s < 5, "held alone %.3f s", st.exclusive_s);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(timed_run, a_second_S_after_the_turn_is_refused)
+{
+    run_result_t r;
+    timed_run_stats_t st;
+    run_script("printf R >&5\nc=$(dd bs=1 count=1 <&4 2>/dev/null)\nprintf D >&5\n"
+               "printf S >&5\nsleep 0.2\n"
+               "flock -n -x $Q/gpu0.lock true || { echo 'S after D was granted'; exit 9; }\n",
+               &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(st.turn_taken);
     assert_queue_free();
     run_result_free(&r);
 }
@@ -104,8 +124,8 @@ Test(timed_run, a_program_that_sends_garbage_gets_no_turn)
     run_result_t r;
     timed_run_stats_t st;
     run_script("printf X >&5\nsleep 0.2\n"
-               "flock -n -s $Q/gpu0.lock true || exit 9\n", &r, &st);
-    cr_assert(r.exited && r.exit_code == 0, "still a shared user: %s", r.output);
+               "flock -n -x $Q/gpu0.lock true || exit 9\n", &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "nothing held: %s", r.output);
     cr_assert_not(st.turn_taken);
     assert_queue_free();
     run_result_free(&r);

@@ -423,7 +423,9 @@ int main(int argc, char **argv)
     CUBLAS_CHECK(cublasCreate(&g_cublas));
     CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
     CUBLAS_CHECK(cublasSetMathMode(g_cublas, CUBLAS_PEDANTIC_MATH)); /* never TF32 */
-    timing_flush_init(print_device());
+    size_t l2 = print_device(); /* no GPU work yet: the grader's queue is not joined */
+    timing_share_gpu();
+    timing_flush_init(l2);
     print_protocol(&o);
     fflush(stdout);
 

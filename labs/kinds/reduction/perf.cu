@@ -384,7 +384,9 @@ int main(int argc, char **argv)
     parse_args(argc, argv, &o);
     g_rtol = o.rtol;
     g_atol = o.atol;
-    timing_flush_init(timing_print_device());
+    size_t l2 = timing_print_device(); /* no GPU work yet: the grader's queue is not joined */
+    timing_share_gpu();
+    timing_flush_init(l2);
     g_blocks = 4 * timing_sms();
     timing_print_protocol(WARMUP_LAUNCHES, o.min_reps, o.max_reps, o.target_rse, o.time_cap_s,
                           o.seed);
