@@ -15,7 +15,7 @@
 #include "score/checks.h"
 #include "util/cugrade.h"
 #include "run/emureport.h"
-#include "batch/gpuqueue.h"
+#include "run/gpuqueue.h"
 #include "pipeline/grade_inputs.h"
 #include "pipeline/grade_perf.h"
 #include "course/lab.h"

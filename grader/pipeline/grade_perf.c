@@ -11,7 +11,7 @@
 #include "kinds/kind.h"
 #include "pipeline/canary.h"
 #include "pipeline/perf_baseline.h"
-#include "pipeline/timed_run.h"
+#include "run/gpu_turn.h"
 #include "run/runner.h"
 #include "score/leaderboard.h"
 #include "score/perf.h"

@@ -5,7 +5,7 @@
 #ifndef CUGRADE_GRADE_PERF_H
 #define CUGRADE_GRADE_PERF_H
 
-#include "batch/gpuqueue.h"
+#include "run/gpuqueue.h"
 #include "pipeline/grade.h"
 #include "pipeline/grade_inputs.h"
 

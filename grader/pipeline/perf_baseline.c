@@ -1,12 +1,12 @@
 /* perf_baseline.c - a batch's baseline timing (perf_baseline.h): the lab's
  * reference built as if it were a submission, linked into the lab's timing
  * program, run sandboxed with --impl reference,naive,cublas on one GPU, its
- * timed part alone on it (timed_run.h), and the report kept. */
+ * timed part alone on it (run/gpu_turn.h), and the report kept. */
 #include "pipeline/perf_baseline.h"
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "pipeline/grade_inputs.h"
-#include "pipeline/timed_run.h"
+#include "run/gpu_turn.h"
 #include "run/runner.h"
 #include "util/util.h"
 

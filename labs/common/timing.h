@@ -39,7 +39,7 @@
 
 /* ---- the GPU's turn -----------------------------------------------------------
  * The grader lets a timing program use the GPU only when it asks
- * (grader/pipeline/timed_run.h), so its start (CUDA context, cuBLAS) holds
+ * (grader/run/gpu_turn.h), so its start (CUDA context, cuBLAS) holds
  * nobody up: timing_share_gpu() before its first GPU work (inputs, expected
  * outputs: beside other programs' correctness runs, never beside a timed
  * run), timing_wait_turn() before the timed part (the GPU alone), and

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "batch/gpuqueue.h"
+#include "run/gpuqueue.h"
 #include "util/util.h"
 
 static char dir[64];

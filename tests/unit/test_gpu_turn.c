@@ -1,4 +1,4 @@
-/* test_timed_run.c - a timing program's turn on the GPU (pipeline/timed_run.h)
+/* test_gpu_turn.c - a timing program's turn on the GPU (run/gpu_turn.h)
  * with a stand-in program (a shell script speaking the protocol of
  * labs/common/timing.h over the descriptors it is given): it shares the GPU
  * after "S", has it alone between "R" and "D", and whatever way it
@@ -6,8 +6,8 @@
  * the program with flock(1), non-blocking: what another program would get. */
 #include <criterion/criterion.h>
 
-#include "batch/gpuqueue.h"
-#include "pipeline/timed_run.h"
+#include "run/gpuqueue.h"
+#include "run/gpu_turn.h"
 #include "util/util.h"
 
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* timed_run.c - a timing program's turn on the GPU (timed_run.h): a keeper
+/* gpu_turn.c - a timing program's turn on the GPU (gpu_turn.h): a keeper
  * thread listens on the program's READY pipe and joins the GPU's queue as a
  * shared user at "S", moves to exclusive at "R" and out at "D"; the
  * program's end (EOF on the pipe) ends the hold in any case. */
-#include "pipeline/timed_run.h"
-#include "batch/gpuqueue.h"
+#include "run/gpu_turn.h"
+#include "run/gpuqueue.h"
 #include "util/util.h"
 
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* timed_run.h - run a timing program so that it holds its GPU alone only for
+/* gpu_turn.h - run a timing program so that it holds its GPU alone only for
  * its timed part. The program starts outside the GPU's queue (its CUDA
  * context and cuBLAS made while other programs use the GPU), joins it as a
  * shared user for its setup (inputs and expected outputs, beside other
@@ -7,8 +7,8 @@
  * timing_wait_turn and timing_turn_done, over two pipes). So the exclusive
  * hold, the budget a batch on one GPU is counted in, is the timed reps and
  * nothing else. */
-#ifndef CUGRADE_TIMED_RUN_H
-#define CUGRADE_TIMED_RUN_H
+#ifndef CUGRADE_GPU_TURN_H
+#define CUGRADE_GPU_TURN_H
 
 #include "run/runner.h"
 

@@ -2,7 +2,7 @@
  * <dir>/gpu<N>.gate and <dir>/gpu<N>.lock. A shared user passes through the
  * gate and holds the lock shared; an exclusive user holds the gate (stopping
  * newcomers) while it waits for the lock exclusively, and keeps both. */
-#include "batch/gpuqueue.h"
+#include "run/gpuqueue.h"
 #include "util/util.h"
 
 #include <errno.h>
