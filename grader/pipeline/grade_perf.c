@@ -73,7 +73,7 @@ static int baseline_of(const grade_opts_t *o, perf_result_t *base, char *when, s
  * baseline has the others (use_base), else every implementation. */
 static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                        const char *program, int use_base, const char *report, perf_command_t *cmd,
-                       run_result_t *rr, run_spec_t *spec, timed_run_stats_t *st)
+                       run_result_t *rr, run_spec_t *spec, gpu_turn_stats_t *st)
 {
     const perf_rule_t *rule = &in->rub.performance;
     perf_command(program, rule, in->lab.tol.rtol, in->lab.tol.atol, use_base ? "student" : NULL,
@@ -86,7 +86,7 @@ static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_in
     *spec = (run_spec_t){.argv = cmd->argv, .cwd = dir, .sandboxed = 1, .report_path = report,
                          .timeout_s = rule->nshapes * (rule->time_cap_s + 60)};
     double t0 = now_seconds();
-    timed_run(o->gpu_queue, o->gpu_index, spec, rr, st); /* the timed part alone on the GPU */
+    gpu_turn_run(o->gpu_queue, o->gpu_index, spec, rr, st); /* the timed part alone on the GPU */
     run->phase_s[PHASE_GPU_WAIT] += st->waited_s;
     run->phase_s[PHASE_GPU_EXCLUSIVE] += st->exclusive_s;
     run->phase_s[PHASE_TIMING] += now_seconds() - t0;
@@ -117,7 +117,7 @@ static double time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading
     perf_command_t cmd;
     run_result_t rr;
     run_spec_t spec;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
     run_timing(o, run, in, br.program, use_base, report, &cmd, &rr, &spec, &st);
     if (o->gpu_queue && o->gpu_queue[0])
         sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue)\n",

@@ -71,8 +71,8 @@ static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *i
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60),
                        .extra_env = o->gpu_queue && o->gpu_queue[0] ? env : NULL};
     run_result_t rr;
-    timed_run_stats_t st;
-    timed_run(o->gpu_queue, o->gpu_index, &spec, &rr, &st);
+    gpu_turn_stats_t st;
+    gpu_turn_run(o->gpu_queue, o->gpu_index, &spec, &rr, &st);
     int rc = 0;
     if (!rr.exited || rr.exit_code != 0) {
         char why[256];

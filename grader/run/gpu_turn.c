@@ -1,7 +1,6 @@
-/* gpu_turn.c - a timing program's turn on the GPU (gpu_turn.h): a keeper
- * thread listens on the program's READY pipe and joins the GPU's queue as a
- * shared user at "S", moves to exclusive at "R" and out at "D"; the
- * program's end (EOF on the pipe) ends the hold in any case. */
+/* gpu_turn.c - a program's turns on its GPU (gpu_turn.h): a keeper thread
+ * reads the program's requests on one pipe, joins or leaves the GPU's queue
+ * for it and answers "G" on the other. */
 #include "run/gpu_turn.h"
 #include "run/gpuqueue.h"
 #include "util/util.h"
@@ -11,110 +10,152 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 typedef enum { HOLD_NONE, HOLD_SHARED, HOLD_EXCLUSIVE } hold_t;
 
-typedef struct {
+struct gpu_turns {
     const char *dir;
     int gpu;
-    int ready_fd, go_fd; /* our ends: read "R"/"D", write "G" */
+    int ready[2], go[2]; /* the program writes ready[1], reads go[0] */
     gpu_slot_t slot;
     hold_t hold;
     double held_since;
-    timed_run_stats_t *stats;
-} turn_t;
+    gpu_turn_stats_t *stats;
+    pthread_t keeper;
+    char *env[8];
+    char *const *callers_env;
+    int pass[2];
+};
 
-static int enter(turn_t *t, gpu_use_t use)
+static void enter(gpu_turns_t *t, gpu_use_t use)
 {
     char err[512];
     if (gpu_queue_enter(t->dir, t->gpu, use, &t->slot, err, sizeof err) != 0) {
-        fprintf(stderr, "cugrade: %s (timing without the GPU queue)\n", err);
+        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
         t->slot.waited_s = 0;
     }
     t->stats->waited_s += t->slot.waited_s;
     t->hold = use == GPU_EXCLUSIVE ? HOLD_EXCLUSIVE : HOLD_SHARED;
     t->held_since = now_seconds();
-    return 0;
 }
 
-static void leave(turn_t *t)
+static void leave(gpu_turns_t *t)
 {
+    double held = now_seconds() - t->held_since;
     if (t->hold == HOLD_EXCLUSIVE)
-        t->stats->exclusive_s += now_seconds() - t->held_since;
+        t->stats->exclusive_s += held;
+    else if (t->hold == HOLD_SHARED)
+        t->stats->shared_s += held;
     if (t->hold != HOLD_NONE)
         gpu_queue_leave(&t->slot);
     t->hold = HOLD_NONE;
 }
 
-/* "S" (shared use wanted), "R" (its turn alone), "D" (done), in that
- * order, "S" optional; anything else ends the listening, and the hold stays
- * as it is until the program ends. */
-static void *keep_turn(void *arg)
+/* One request; 0 to go on listening, -1 to stop (a request out of order,
+ * or the program gone): the hold then stays as it is until its end. */
+static int answer(gpu_turns_t *t, char c)
 {
-    turn_t *t = arg;
+    if (c == 'S' && t->hold == HOLD_NONE) {
+        enter(t, GPU_SHARED);
+        t->stats->shares++;
+    } else if (c == 'R' && t->hold != HOLD_EXCLUSIVE) {
+        leave(t);
+        enter(t, GPU_EXCLUSIVE);
+        t->stats->turn_taken = 1;
+    } else if (c == 'D' && t->hold != HOLD_NONE) {
+        leave(t);
+        return 0;
+    } else {
+        return -1;
+    }
+    return write(t->go[1], "G", 1) == 1 ? 0 : -1;
+}
+
+static void *keep_turns(void *arg)
+{
+    gpu_turns_t *t = arg;
     char c;
     ssize_t n;
-    while ((n = read(t->ready_fd, &c, 1)) != 0) {
+    while ((n = read(t->ready[0], &c, 1)) != 0) {
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0)
+        if (n < 0 || answer(t, c) != 0)
             break;
-        if ((c == 'S' && t->hold == HOLD_NONE && !t->stats->turn_taken) ||
-            (c == 'R' && t->hold != HOLD_EXCLUSIVE && !t->stats->turn_taken)) {
-            leave(t);
-            enter(t, c == 'S' ? GPU_SHARED : GPU_EXCLUSIVE);
-            t->stats->turn_taken |= c == 'R';
-            if (write(t->go_fd, "G", 1) != 1)
-                break; /* the program is gone */
-        } else if (c == 'D' && t->hold == HOLD_EXCLUSIVE) {
-            leave(t);
-        } else {
-            break;
-        }
     }
     return NULL;
 }
 
-int timed_run(const char *queue_dir, int gpu, run_spec_t *spec, run_result_t *result,
-              timed_run_stats_t *stats)
+gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *stats)
 {
-    char *env[8];
-    int nenv = 0;
-    char *const *callers = spec->extra_env;
-    for (char *const *e = callers; e && *e && nenv < 6; e++)
-        env[nenv++] = *e;
-    env[nenv++] = "CUGRADE_TURN_FDS=4,5"; /* RUN_PASS_FD, RUN_PASS_FD + 1 */
-    env[nenv] = NULL;
     memset(stats, 0, sizeof *stats);
-    int ready[2], go[2];
-    if (pipe2(ready, O_CLOEXEC) != 0)
-        return run_one(spec, result); /* no pipes: the turn is never given, as a lone run */
-    if (pipe2(go, O_CLOEXEC) != 0) {
-        close(ready[0]);
-        close(ready[1]);
-        return run_one(spec, result);
+    gpu_turns_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->dir = queue_dir;
+    t->gpu = gpu;
+    t->stats = stats;
+    if (pipe2(t->ready, O_CLOEXEC) != 0) {
+        free(t);
+        return NULL;
+    }
+    if (pipe2(t->go, O_CLOEXEC) != 0) {
+        close(t->ready[0]);
+        close(t->ready[1]);
+        free(t);
+        return NULL;
     }
     signal(SIGPIPE, SIG_IGN); /* a "G" to a program that died is an error, not our death */
-    turn_t t = {.dir = queue_dir, .gpu = gpu, .ready_fd = ready[0], .go_fd = go[1],
-                .stats = stats}; /* nothing held until the program asks */
-    pthread_t keeper;
-    int keeping = pthread_create(&keeper, NULL, keep_turn, &t) == 0;
-    int pass[2] = {go[0], ready[1]};
-    spec->pass_fds = pass;
+    if (pthread_create(&t->keeper, NULL, keep_turns, t) != 0) {
+        for (int i = 0; i < 2; i++) {
+            close(t->ready[i]);
+            close(t->go[i]);
+        }
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec)
+{
+    int n = 0;
+    t->callers_env = spec->extra_env;
+    for (char *const *e = spec->extra_env; e && *e && n < 6; e++)
+        t->env[n++] = *e;
+    t->env[n++] = "CUGRADE_TURN_FDS=4,5"; /* RUN_PASS_FD, RUN_PASS_FD + 1 */
+    t->env[n] = NULL;
+    t->pass[0] = t->go[0];
+    t->pass[1] = t->ready[1];
+    spec->pass_fds = t->pass;
     spec->npass_fds = 2;
-    spec->extra_env = env;
-    int rc = run_one(spec, result);
-    close(ready[1]); /* every writer gone: the keeper reads EOF */
-    close(go[0]);
-    if (keeping)
-        pthread_join(keeper, NULL);
-    leave(&t);
-    close(ready[0]);
-    close(go[1]);
+    spec->extra_env = t->env;
+}
+
+void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
+{
+    close(t->ready[1]); /* every writer gone: the keeper reads EOF */
+    close(t->go[0]);
+    pthread_join(t->keeper, NULL);
+    leave(t);
+    close(t->ready[0]);
+    close(t->go[1]);
     spec->pass_fds = NULL;
     spec->npass_fds = 0;
-    spec->extra_env = callers;
+    spec->extra_env = t->callers_env;
+    free(t);
+}
+
+int gpu_turn_run(const char *queue_dir, int gpu, run_spec_t *spec, run_result_t *result,
+                 gpu_turn_stats_t *stats)
+{
+    gpu_turns_t *t = gpu_turns_open(queue_dir, gpu, stats);
+    if (!t)
+        return run_one(spec, result);
+    gpu_turns_give(t, spec);
+    int rc = run_one(spec, result);
+    gpu_turns_close(t, spec);
     return rc;
 }

@@ -1,12 +1,21 @@
-/* gpu_turn.h - run a timing program so that it holds its GPU alone only for
- * its timed part. The program starts outside the GPU's queue (its CUDA
- * context and cuBLAS made while other programs use the GPU), joins it as a
- * shared user for its setup (inputs and expected outputs, beside other
- * submissions' correctness runs), asks for its turn, and is given the GPU
- * alone until it says it is done (labs/common/timing.h's timing_share_gpu,
- * timing_wait_turn and timing_turn_done, over two pipes). So the exclusive
- * hold, the budget a batch on one GPU is counted in, is the timed reps and
- * nothing else. */
+/* gpu_turn.h - a program's turns on its GPU, asked by the program itself,
+ * so that it holds the GPU's queue (gpuqueue.h) only while it uses the GPU:
+ *
+ *   "S"  it is about to use the GPU beside others (a dataset's copies and
+ *        kernels; a timing program's inputs): it waits for "G", then
+ *        holds the GPU shared;
+ *   "R"  its timed part: it waits for "G", then holds the GPU alone;
+ *   "D"  done with it for now: the hold ends.
+ *
+ * Over two pipes the program gets as descriptors 4 and 5, named in
+ * $CUGRADE_TURN_FDS="4,5" (labs/common/harness.h harness_gpu_share,
+ * harness_gpu_done; timing.h timing_wait_turn). A keeper thread of the
+ * grader answers; the program's end (EOF) ends any hold. So a lab driver
+ * run on every dataset in one process holds nothing while it starts (its
+ * CUDA context) or reads and writes files, and a timing program holds the
+ * GPU alone for its timed reps only: the exclusive hold, the budget a batch
+ * on one GPU is counted in. Only harness code asks: the submission's code,
+ * which cannot make system calls (objcheck.h), cannot write to the pipes. */
 #ifndef CUGRADE_GPU_TURN_H
 #define CUGRADE_GPU_TURN_H
 
@@ -15,14 +24,29 @@
 typedef struct {
     double waited_s;    /* in the queue, shared and exclusive together */
     double exclusive_s; /* holding the GPU alone */
-    int turn_taken;     /* the program asked for its turn and got it */
-} timed_run_stats_t;
+    double shared_s;    /* holding it beside others */
+    int turn_taken;     /* the program asked for its turn alone ("R") and got it */
+    int shares;         /* "S" granted */
+} gpu_turn_stats_t;
 
-/* Runs spec (its pass_fds are set here, and a variable added to its
- * extra_env, at most 6 of the caller's kept) on GPU gpu of the
- * queue in queue_dir (NULL or "": a lone run, no queue, the turn given at
- * once). Returns run_one's status. */
-int timed_run(const char *queue_dir, int gpu, run_spec_t *spec, run_result_t *result,
-              timed_run_stats_t *stats);
+typedef struct gpu_turns gpu_turns_t;
+
+/* Turns on GPU gpu of the queue in queue_dir (NULL or "": no queue, every
+ * turn given at once); stats (zeroed here) are filled until the close.
+ * NULL when the pipes or the thread cannot be made. */
+gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *stats);
+
+/* Gives spec the pipes (pass_fds) and $CUGRADE_TURN_FDS (extra_env: the
+ * caller's entries kept, at most 6); run it, then close. */
+void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec);
+
+/* After the program ended: waits for the keeper, ends any hold, frees t and
+ * gives spec back its own extra_env. */
+void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec);
+
+/* run_one(spec) with turns (open, give, close); without them when they
+ * cannot be made (a timing program then never gets its turn, and fails). */
+int gpu_turn_run(const char *queue_dir, int gpu, run_spec_t *spec, run_result_t *result,
+                 gpu_turn_stats_t *stats);
 
 #endif

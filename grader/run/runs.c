@@ -4,6 +4,7 @@
 #include "run/runs.h"
 #include "kinds/kind.h"
 #include "matbin.h"
+#include "run/gpuqueue.h"
 #include "run/sandbox.h"
 #include "util/util.h"
 
@@ -204,7 +205,23 @@ static void forget_attempt(const ds_run_t *r)
     unlink(r->diag_path);
 }
 
-/* Each run in its own process, at most how->max_parallel at a time. */
+static int has_queue(const runs_how_t *how)
+{
+    return how->gpu_queue && how->gpu_queue[0];
+}
+
+static void add_stats(const runs_how_t *how, const gpu_turn_stats_t *st)
+{
+    if (!how->gpu_stats)
+        return;
+    how->gpu_stats->waited_s += st->waited_s;
+    how->gpu_stats->shared_s += st->shared_s;
+    how->gpu_stats->exclusive_s += st->exclusive_s;
+    how->gpu_stats->shares += st->shares;
+}
+
+/* Each run in its own process, at most how->max_parallel at a time; with a
+ * queue, the GPU held shared while they run (they cannot ask for turns). */
 static void run_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *how)
 {
     run_spec_t *specs = calloc((size_t)n + 1, sizeof *specs);
@@ -213,7 +230,19 @@ static void run_separately(ds_run_t *runs, const int *index, int n, const runs_h
         forget_attempt(&runs[index[i]]);
         specs[i] = runs[index[i]].spec;
     }
+    gpu_slot_t slot = {.gate_fd = -1, .lock_fd = -1};
+    char err[512];
+    double t0 = now_seconds();
+    if (has_queue(how) &&
+        gpu_queue_enter(how->gpu_queue, how->gpu_index, GPU_SHARED, &slot, err, sizeof err) != 0)
+        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
+    double held = now_seconds();
     run_many(specs, results, n, how->max_parallel);
+    if (has_queue(how)) {
+        gpu_queue_leave(&slot);
+        gpu_turn_stats_t st = {.waited_s = held - t0, .shared_s = now_seconds() - held};
+        add_stats(how, &st);
+    }
     for (int i = 0; i < n; i++)
         runs[index[i]].result = results[i];
     free(specs);
@@ -279,7 +308,13 @@ static void run_group(const group_t *g, const ds_run_t *runs, const int *index, 
                        .timeout_s = limits + GROUP_SLACK_S,
                        .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
                        .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
-    run_one(&spec, proc);
+    if (!has_queue(how)) {
+        run_one(&spec, proc);
+        return;
+    }
+    gpu_turn_stats_t st;
+    gpu_turn_run(how->gpu_queue, how->gpu_index, &spec, proc, &st); /* a turn per dataset */
+    add_stats(how, &st);
 }
 
 /* Its own output, kept to its own cap as a separate run's would be. */

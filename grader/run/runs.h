@@ -14,6 +14,7 @@
 #include "course/lab.h"
 #include "course/rubric.h"
 #include "run/group_split.h"
+#include "run/gpu_turn.h"
 #include "run/runner.h"
 
 typedef struct {
@@ -64,6 +65,12 @@ typedef struct {
     double limit_cap;     /* > 0: no dataset's time limit above it (rubric gpu_time_limit_s) */
     int grouped;          /* kernel style only: all datasets in one driver process
                            * (driver --each LIST), rerunning after a failure */
+    const char *gpu_queue; /* the program uses GPU gpu_index of this queue (gpuqueue.h): a
+                            * group asks for a shared turn around each dataset (gpu_turn.h),
+                            * separate runs hold the GPU shared while they run (NULL or "":
+                            * no queue) */
+    int gpu_index;
+    gpu_turn_stats_t *gpu_stats; /* the waits and holds add up here (NULL: not kept) */
 } runs_how_t;
 
 /* Runs how->program on every loaded dataset; returns n runs (in dataset

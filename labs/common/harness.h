@@ -245,6 +245,53 @@ static inline HARNESS_NOT_INSTRUMENTED int harness_report_fd(void)
     return fd;
 }
 
+/* ---- the GPU's turns -----------------------------------------------------
+ * The grader lets a program use its GPU only when the program asks
+ * (grader/run/gpu_turn.h): "S" before using it beside others, "R" before a
+ * timed part that must have it alone, "D" when done for now. The first two
+ * wait for the grader's "G". $CUGRADE_TURN_FDS="GO,READY" names the pipes;
+ * without it (a program run by hand, a run the grader holds the GPU for)
+ * these do nothing. */
+static inline HARNESS_NOT_INSTRUMENTED int harness_turn_fd(int which)
+{
+    static int fds[2] = {-2, -2};
+    if (fds[0] == -2) {
+        const char *v = getenv("CUGRADE_TURN_FDS");
+        if (!v || sscanf(v, "%d,%d", &fds[0], &fds[1]) != 2 || fds[0] < 0 || fds[1] < 0 ||
+            fcntl(fds[0], F_GETFD) < 0 || fcntl(fds[1], F_GETFD) < 0)
+            fds[0] = fds[1] = -1;
+    }
+    return fds[which];
+}
+
+/* Asks (a byte) and waits for the grader's "G"; exits when none comes. */
+static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_ask(const char *what)
+{
+    int go = harness_turn_fd(0), ready = harness_turn_fd(1);
+    if (go < 0 || ready < 0)
+        return;
+    fflush(stdout);
+    harness_write_all(ready, what, 1);
+    char c = 0;
+    ssize_t n;
+    while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
+        ;
+    if (n != 1 || c != 'G') {
+        fprintf(stderr, "cugrade: the grader never gave the GPU\n");
+        exit(HARNESS_EXIT_IO);
+    }
+}
+
+static inline void harness_gpu_share(void) { harness_gpu_ask("S"); }
+static inline void harness_gpu_alone(void) { harness_gpu_ask("R"); }
+
+static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_done(void)
+{
+    int ready = harness_turn_fd(1);
+    if (ready >= 0)
+        harness_write_all(ready, "D", 1);
+}
+
 /* One line (or several) to the report channel, in one write. */
 static inline HARNESS_NOT_INSTRUMENTED void harness_report(const char *text, size_t len)
 {
@@ -404,11 +451,13 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         char line[96];
         snprintf(line, sizeof line, "\ncugrade-dataset-begin %d\n", k);
         harness_marker(line);
-        double start = harness_now();
+        harness_gpu_share(); /* the GPU held beside others for this dataset only; */
+        double start = harness_now(); /* its clock starts once it has it */
         harness_watch_set(k, start + d->limit_s);
         int status = run(d->argc, d->argv);
         if (status != 0)
             return status; /* watched until the process is gone, like a failed single run */
+        harness_gpu_done();
         double wall = harness_now() - start;
         harness_watch_set(-1, 0.0);
         snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);

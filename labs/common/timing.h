@@ -38,51 +38,14 @@
 #endif
 
 /* ---- the GPU's turn -----------------------------------------------------------
- * The grader lets a timing program use the GPU only when it asks
- * (grader/run/gpu_turn.h), so its start (CUDA context, cuBLAS) holds
- * nobody up: timing_share_gpu() before its first GPU work (inputs, expected
- * outputs: beside other programs' correctness runs, never beside a timed
- * run), timing_wait_turn() before the timed part (the GPU alone), and
- * timing_turn_done() before the teardown. Each of the first two blocks until
- * the grader answers. $CUGRADE_TURN_FDS="GO,READY" names the two pipes ("S",
- * "R" and "D" written to READY, a "G" read from GO for each of the first
- * two); without it (a timing program run by hand) all three do nothing. */
-static inline int timing_turn_fd(int which)
-{
-    const char *v = getenv("CUGRADE_TURN_FDS");
-    int fds[2];
-    if (!v || sscanf(v, "%d,%d", &fds[0], &fds[1]) != 2 || fds[which] < 0)
-        return -1;
-    return fds[which];
-}
-
-/* Says what (a byte) and waits for the grader's "G". */
-static inline void timing_ask_gpu(const char *what)
-{
-    int go = timing_turn_fd(0), ready = timing_turn_fd(1);
-    if (go < 0 || ready < 0)
-        return;
-    fflush(stdout);
-    harness_write_all(ready, what, 1);
-    char c = 0;
-    ssize_t n;
-    while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
-        ;
-    if (n != 1 || c != 'G') {
-        fprintf(stderr, "cugrade: perf: the grader never gave the GPU (no turn)\n");
-        exit(HARNESS_EXIT_IO);
-    }
-}
-
-static inline void timing_share_gpu(void) { timing_ask_gpu("S"); }
-static inline void timing_wait_turn(void) { timing_ask_gpu("R"); }
-
-static inline void timing_turn_done(void)
-{
-    int ready = timing_turn_fd(1);
-    if (ready >= 0)
-        harness_write_all(ready, "D", 1);
-}
+ * A timing program starts without the GPU (its CUDA context and cuBLAS made
+ * while others use it), then: timing_share_gpu() before its setup (inputs,
+ * expected outputs: beside other programs' correctness runs, never beside a
+ * timed part), timing_wait_turn() before its timed part (the GPU alone), and
+ * timing_turn_done() before its teardown (harness.h, grader/run/gpu_turn.h). */
+static inline void timing_share_gpu(void) { harness_gpu_share(); }
+static inline void timing_wait_turn(void) { harness_gpu_alone(); }
+static inline void timing_turn_done(void) { harness_gpu_done(); }
 
 /* ---- errors and options ---------------------------------------------------- */
 

@@ -3,12 +3,17 @@
  * list mode, labs/common/harness.h) on the CPU emulator give the verdicts and
  * scores of separate runs, isolate a crash to its dataset, stop an endless
  * kernel at each dataset's limit (the driver's watchdog), and show each
- * dataset its own program output. Also the driver's list mode run directly.
+ * dataset its own program output. Also the driver's list mode run directly,
+ * with its turns on the GPU's queue.
  * Runs from the repository root. */
 #include <limits.h>
 
 #include "e2e.h"
 #include "matbin.h"
+#include "run/gpu_turn.h"
+#include "run/gpuqueue.h"
+
+#include <pthread.h>
 
 static const char *const four_shapes[] = {"16x16x16", "33x17x9", "20x10x30", "9x9x9", NULL};
 
@@ -342,5 +347,54 @@ Test(grouped, a_malformed_list_exits_2_before_any_dataset, .timeout = 300)
     cr_assert(strstr(r.output, "datasets.list:2"), "%s", r.output);
     cr_assert(!strstr(r.output, "cugrade-dataset-begin"), "%s", r.output);
     run_result_free(&r);
+    rm_rf(d.dir);
+}
+
+/* In a batch on a GPU the driver asks for the GPU around each dataset's own
+ * work (run/gpu_turn.h): one shared turn per dataset, and the clock of a
+ * dataset starts once it has the GPU. An exclusive holder (a timed run)
+ * makes it wait; the wait is not counted against the dataset's limit. */
+typedef struct {
+    run_spec_t spec;
+    run_result_t r;
+} driver_run_t;
+
+static void *run_in_thread(void *arg)
+{
+    driver_run_t *x = arg;
+    run_one(&x->spec, &x->r);
+    return NULL;
+}
+
+Test(grouped, list_mode_asks_one_shared_turn_per_dataset_and_waits_outside_its_clock,
+     .timeout = 300)
+{
+    driver_t d;
+    build_driver(&d, "reference/lab3/matmul.cu");
+    char text[512], queue[160], err[256];
+    snprintf(text, sizeof text, "1 %s/a0.bin %s/b0.bin %s/c0.bin\n1 %s/a1.bin %s/b1.bin %s/c1.bin\n",
+             d.dir, d.dir, d.dir, d.dir, d.dir, d.dir);
+    write_text(d.list, text);
+    snprintf(queue, sizeof queue, "%s/queue", d.dir);
+    gpu_slot_t timed; /* a timed run holds the GPU for 1.5 s, past each dataset's 1 s limit */
+    cr_assert_eq(gpu_queue_enter(queue, 0, GPU_EXCLUSIVE, &timed, err, sizeof err), 0, "%s", err);
+    char *argv[] = {d.program, "--each", d.list, NULL};
+    driver_run_t x = {.spec = {.argv = argv, .cwd = d.dir, .timeout_s = 60}};
+    gpu_turn_stats_t st;
+    gpu_turns_t *t = gpu_turns_open(queue, 0, &st);
+    cr_assert_not_null(t);
+    gpu_turns_give(t, &x.spec);
+    pthread_t runner;
+    cr_assert_eq(pthread_create(&runner, NULL, run_in_thread, &x), 0);
+    usleep(1500 * 1000);
+    gpu_queue_leave(&timed);
+    pthread_join(runner, NULL);
+    gpu_turns_close(t, &x.spec);
+    cr_assert(x.r.exited && x.r.exit_code == 0,
+              "the driver failed (124: its wait for the GPU counted against a dataset's "
+              "limit): %s", x.r.output);
+    cr_assert_eq(st.shares, 2, "one shared turn per dataset, got %d", st.shares);
+    cr_assert(st.waited_s >= 1.0, "it waited %.2f s behind the timed run", st.waited_s);
+    run_result_free(&x.r);
     rm_rf(d.dir);
 }

@@ -26,10 +26,10 @@ static void make_dir(void)
 
 static void remove_dir(void) { rm_rf(dir); }
 
-TestSuite(timed_run, .init = make_dir, .fini = remove_dir);
+TestSuite(gpu_turn, .init = make_dir, .fini = remove_dir);
 
 /* Runs body as the timing program on GPU 0 of the queue in dir/q. */
-static void run_script(const char *body, run_result_t *r, timed_run_stats_t *st)
+static void run_script(const char *body, run_result_t *r, gpu_turn_stats_t *st)
 {
     char text[4096], queue[128];
     snprintf(queue, sizeof queue, "%s/q", dir);
@@ -40,7 +40,7 @@ static void run_script(const char *body, run_result_t *r, timed_run_stats_t *st)
     chmod(script, 0755);
     char *argv[] = {script, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = 30};
-    cr_assert_eq(timed_run(queue, 0, &spec, r, st), 0);
+    cr_assert_eq(gpu_turn_run(queue, 0, &spec, r, st), 0);
     cr_assert_null(spec.extra_env, "the caller's spec is given back as it was");
 }
 
@@ -55,10 +55,10 @@ static void assert_queue_free(void)
     gpu_queue_leave(&slot);
 }
 
-Test(timed_run, holds_nothing_at_start_shares_after_S_and_has_the_gpu_alone_between_R_and_D)
+Test(gpu_turn, holds_nothing_at_start_shares_after_S_and_has_the_gpu_alone_between_R_and_D)
 {
     run_result_t r;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
     run_script("flock -n -x $Q/gpu0.lock true || { echo 'start: held'; exit 4; }\n"
                "printf S >&5\n"
                "c=$(dd bs=1 count=1 <&4 2>/dev/null)\n"
@@ -82,24 +82,44 @@ Test(timed_run, holds_nothing_at_start_shares_after_S_and_has_the_gpu_alone_betw
     run_result_free(&r);
 }
 
-Test(timed_run, a_second_S_after_the_turn_is_refused)
+/* A lab driver's datasets: a shared turn around each, nothing held between. */
+Test(gpu_turn, shared_turns_come_and_go_and_nothing_is_held_between_them)
 {
     run_result_t r;
-    timed_run_stats_t st;
-    run_script("printf R >&5\nc=$(dd bs=1 count=1 <&4 2>/dev/null)\nprintf D >&5\n"
-               "printf S >&5\nsleep 0.2\n"
-               "flock -n -x $Q/gpu0.lock true || { echo 'S after D was granted'; exit 9; }\n",
+    gpu_turn_stats_t st;
+    run_script("for i in 1 2 3; do\n"
+               "  printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"
+               "  flock -n -x $Q/gpu0.lock true && { echo 'not shared'; exit 6; }\n"
+               "  printf D >&5; sleep 0.1\n"
+               "  flock -n -x $Q/gpu0.lock true || { echo 'held between'; exit 7; }\n"
+               "done\n",
                &r, &st);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(st.turn_taken);
+    cr_assert_eq(st.shares, 3);
+    cr_assert_not(st.turn_taken);
+    cr_assert(st.exclusive_s == 0);
     assert_queue_free();
     run_result_free(&r);
 }
 
-Test(timed_run, a_program_that_dies_before_its_turn_leaves_the_queue_free)
+Test(gpu_turn, a_D_without_a_hold_ends_the_listening)
 {
     run_result_t r;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
+    run_script("printf D >&5\nsleep 0.1\nprintf S >&5\n"
+               "c=$(timeout 1 dd bs=1 count=1 <&4 2>/dev/null)\n"
+               "[ -z \"$c\" ] || { echo \"granted after a bad request: $c\"; exit 9; }\n",
+               &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_eq(st.shares, 0);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+Test(gpu_turn, a_program_that_dies_before_its_turn_leaves_the_queue_free)
+{
+    run_result_t r;
+    gpu_turn_stats_t st;
     run_script("exit 3\n", &r, &st);
     cr_assert(r.exited && r.exit_code == 3);
     cr_assert_not(st.turn_taken);
@@ -108,10 +128,10 @@ Test(timed_run, a_program_that_dies_before_its_turn_leaves_the_queue_free)
     run_result_free(&r);
 }
 
-Test(timed_run, a_program_that_dies_during_its_turn_leaves_the_queue_free)
+Test(gpu_turn, a_program_that_dies_during_its_turn_leaves_the_queue_free)
 {
     run_result_t r;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
     run_script("printf R >&5\nc=$(dd bs=1 count=1 <&4 2>/dev/null)\nkill -9 $$\n", &r, &st);
     cr_assert(r.signaled, "%s", r.output);
     cr_assert(st.turn_taken);
@@ -119,10 +139,10 @@ Test(timed_run, a_program_that_dies_during_its_turn_leaves_the_queue_free)
     run_result_free(&r);
 }
 
-Test(timed_run, a_program_that_sends_garbage_gets_no_turn)
+Test(gpu_turn, a_program_that_sends_garbage_gets_no_turn)
 {
     run_result_t r;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
     run_script("printf X >&5\nsleep 0.2\n"
                "flock -n -x $Q/gpu0.lock true || exit 9\n", &r, &st);
     cr_assert(r.exited && r.exit_code == 0, "nothing held: %s", r.output);
@@ -131,15 +151,15 @@ Test(timed_run, a_program_that_sends_garbage_gets_no_turn)
     run_result_free(&r);
 }
 
-Test(timed_run, without_a_queue_the_turn_is_given_at_once)
+Test(gpu_turn, without_a_queue_the_turn_is_given_at_once)
 {
     run_result_t r;
-    timed_run_stats_t st;
+    gpu_turn_stats_t st;
     char *argv[] = {"/bin/sh", "-c",
                     "printf R >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 6;"
                     " printf D >&5", NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = 30};
-    cr_assert_eq(timed_run(NULL, 0, &spec, &r, &st), 0);
+    cr_assert_eq(gpu_turn_run(NULL, 0, &spec, &r, &st), 0);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert(st.turn_taken);
     run_result_free(&r);
