@@ -151,6 +151,15 @@ dataset_rule_t rubric_dataset_rule(const lab_rubric_t *r, const char *dataset_na
  * datasets' default time limit. */
 dataset_rule_t rubric_hidden_rule(const lab_rubric_t *r, int npublic);
 
+/* The rubric's fields that change what a grading builds and runs, not how
+ * it is scored, as a canonical text (rubric_run.c): the datasets' time
+ * limits and budgets (each override's time limit too), the hidden count,
+ * which checks are listed, whether there is a performance test and its
+ * shapes and time cap. Two rubrics with the same text measure a submission
+ * alike: they differ only in points, visibility, test names and thresholds,
+ * so one's measurements can be re-scored under the other. Caller frees. */
+char *rubric_run_fields(const lab_rubric_t *r);
+
 void rubric_free(lab_rubric_t *r);
 
 #endif

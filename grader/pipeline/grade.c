@@ -2,6 +2,9 @@
  *   dataset -> build -> run (isolated children) -> compare -> score -> grade_t
  * plus the checks, from the CPU emulator's findings on the same datasets
  * (on the gpu backend, from an extra run of a checked emulator build).
+ * It measures first (score/measured.h: rubric-independent facts, what
+ * cugrade run --measurements stores) and then scores the measurement under
+ * the rubric with score_measured, the same function a re-score uses.
  * A failure is charged to the student only once the grader has shown it
  * works: the toolchain check before the build, the canary (canary.h) when
  * the student's file does not build or passes no dataset; else no grade.
@@ -13,6 +16,7 @@
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "score/checks.h"
+#include "score/score.h"
 #include "util/cugrade.h"
 #include "run/emureport.h"
 #include "run/gpuqueue.h"
@@ -28,15 +32,13 @@
 #include "util/util.h"
 #include "compare/verdict.h"
 
-#include <json-c/json.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #define COMPILE_TIMEOUT_S 180.0
-#define NOT_COMPILED_MSG "not run: does not compile"
+#define NOT_COMPILED_MSG SCORE_NOT_COMPILED_MSG
 
 int find_student_file(const char *submission, const char *lab, const char *file, char *out,
                       size_t outlen)
@@ -56,8 +58,8 @@ int find_student_file(const char *submission, const char *lab, const char *file,
     return is_file(out) ? 0 : -1;
 }
 
-static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const build_result_t *br,
-                             const char *missing)
+/* The "compiles" test's facts: whether it built, and the message. */
+static void measure_compile(grade_run_t *run, const build_result_t *br, const char *missing)
 {
     strbuf_t msg = {0};
     if (missing) {
@@ -83,16 +85,16 @@ static void add_compile_test(grade_run_t *run, const lab_rubric_t *rub, const bu
         sb_appendf(&msg, "%s(the lab's reference compiles with the same toolchain, so the error "
                          "is in this file)\n", msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "");
     }
-    grade_add_test(&run->grade, rub->compile_name, br->ok ? rub->compile_points : 0,
-                   rub->compile_points, br->ok, rub->compile_visibility, sb_str(&msg));
+    run->measured.compiled = !missing && br->ok;
+    measured_set(&run->measured.compile_message, sb_str(&msg));
     sb_free(&msg);
 }
 
-static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, const lab_t *lab)
+/* Each dataset's verdict and message (its test, once scored). */
+static void measure_datasets(grade_run_t *run, const ds_run_t *runs, int n, const lab_t *lab)
 {
     for (int i = 0; i < n; i++) {
         const ds_run_t *r = &runs[i];
-        const dataset_rule_t *rule = &r->job->rule;
         strbuf_t msg = {0};
         int passed = 0;
         char failure[64] = "not-graded";
@@ -100,6 +102,7 @@ static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, con
             sb_appendf(&msg, "not graded: dataset error: %s\n", r->error);
             run->cannot_grade = 1;
             snprintf(run->error, sizeof run->error, "%s", r->error);
+            measured_set(&run->measured.cannot_grade, r->error);
         } else {
             passed = verdict_dataset(r, lab, run->backend, &msg, failure, sizeof failure);
         }
@@ -109,24 +112,20 @@ static void add_dataset_tests(grade_run_t *run, const ds_run_t *runs, int n, con
             run->datasets_passed += passed;
         char name[128];
         job_test_name(r->job, name, sizeof name);
-        test_result_t *t = grade_add_test(&run->grade, name, passed ? rule->points : 0,
-                                          rule->points, passed, rule->visibility, sb_str(&msg));
-        t->is_dataset = 1;
-        t->is_hidden = r->job->hidden_index > 0;
-        snprintf(t->failure, sizeof t->failure, "%s", failure);
+        error_map_t *map = r->started ? grade_take_error_map() : NULL; /* verdict_dataset's */
+        measured_add_dataset(&run->measured, name, r->job->hidden_index > 0 ? "" : r->job->ref.name,
+                             r->job->hidden_index, passed, sb_str(&msg), failure, map);
         sb_free(&msg);
     }
 }
 
-static void add_unrun_dataset_tests(grade_run_t *run, const ds_job_t *jobs, int n)
+static void measure_unrun_datasets(grade_run_t *run, const ds_job_t *jobs, int n)
 {
     for (int i = 0; i < n; i++) {
         char name[128];
         job_test_name(&jobs[i], name, sizeof name);
-        test_result_t *t = grade_add_test(&run->grade, name, 0, jobs[i].rule.points, 0,
-                                          jobs[i].rule.visibility, NOT_COMPILED_MSG "\n");
-        t->is_dataset = 1;
-        t->is_hidden = jobs[i].hidden_index > 0;
+        measured_add_dataset(&run->measured, name, jobs[i].hidden_index > 0 ? "" : jobs[i].ref.name,
+                             jobs[i].hidden_index, 0, NOT_COMPILED_MSG "\n", "", NULL);
     }
 }
 
@@ -158,7 +157,7 @@ static int vouch(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t
     char text[256];
     snprintf(text, sizeof text, "the lab's reference passed %s on the %s backend (%s %.1f s)",
              res.dataset, backend_name(b), res.cached ? "cached," : "ran in", res.seconds);
-    grade_set_extra_text(&run->grade, b == run->backend ? "canary" : "canary_emu", text);
+    measured_add_note(&run->measured, b == run->backend ? "canary" : "canary_emu", text);
     return 0;
 }
 
@@ -280,15 +279,19 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
     emu_report_free(&rep);
 }
 
-/* The checks' tests; -1 on a grader fault (run->error). */
-static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                           const ds_job_t *jobs, const ds_run_t *runs, int compiled)
+/* What the checks are judged from: every report of their runs, kept in
+ * run->measured (evidence_add records them), or why they did not run; -1
+ * on a grader fault (run->error). */
+static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                          const ds_job_t *jobs, const ds_run_t *runs, int compiled)
 {
     if (!rubric_has_checks(&in->rub))
         return 0;
     int fault = 0;
     check_evidence_t e;
     memset(&e, 0, sizeof e);
+    e.record = &run->measured.evidence;
+    run->measured.checks_measured = 1;
     strbuf_t why = {0};
     const char *not_run = NULL;
     if (!o->checks)
@@ -307,11 +310,7 @@ static int add_check_tests(const grade_opts_t *o, grade_run_t *run, const gradin
         gpu_queue_leave(&slot);
         run->phase_s[PHASE_SANITIZER] += now_seconds() - t0;
     }
-    const char *unearned =
-        run->datasets_passed == 0 ? "no dataset passed yet, so there is no working kernel to credit"
-                                  : NULL;
-    if (!fault)
-        checks_score(&in->rub, &e, not_run, unearned, &run->grade);
+    measured_set(&run->measured.checks_not_run, not_run);
     sb_free(&why);
     evidence_free(&e);
     return fault ? -1 : 0;
@@ -329,42 +328,26 @@ static int make_scratch(grade_run_t *run)
     return 0;
 }
 
-static void record_facts(grade_run_t *run, const char *lab)
+/* The facts results.json's extra_data and output keep, into the measurement. */
+static void record_facts(grade_run_t *run, const char *lab, const lab_rubric_t *rub)
 {
-    grade_t *g = &run->grade;
-    grade_set_extra_text(g, "cugrade_version", CUGRADE_VERSION);
-    grade_set_extra_text(g, "lab", lab);
-    grade_set_extra_text(g, "backend", backend_name(run->backend));
-    grade_set_extra_text(g, "submission_file", run->student_file);
-    grade_set_extra_number(g, "datasets_passed", run->datasets_passed);
-    grade_set_extra_number(g, "datasets_total", run->datasets_total);
-    grade_set_extra_number(g, "hidden_passed", run->hidden_passed);
-    grade_set_extra_number(g, "hidden_total", run->hidden_total);
-    if (run->rule_broken[0])
-        grade_set_extra_text(g, "rule_broken", run->rule_broken);
-}
-
-static void summarise(grade_run_t *run)
-{
-    strbuf_t out = {0};
-    char hidden[64] = "";
-    if (run->hidden_total > 0)
-        snprintf(hidden, sizeof hidden, " and %d of %d hidden datasets", run->hidden_passed,
-                 run->hidden_total);
-    sb_appendf(&out, "%s: %d of %d datasets%s passed on the %s backend (%s). Score %g / %g.\n",
-               run->student_file[0] ? run->student_file : "submission", run->datasets_passed,
-               run->datasets_total, hidden, backend_name(run->backend), run->backend_why,
-               grade_score(&run->grade), grade_max_score(&run->grade));
-    sb_appendf(&out, "%s\n", sandbox_description());
-    if (run->cannot_grade)
-        sb_appendf(&out, "Some datasets could not be graded: %s\n", run->error);
-    free(run->grade.output);
-    run->grade.output = sb_detach(&out);
+    measured_t *m = &run->measured;
+    snprintf(m->cugrade_version, sizeof m->cugrade_version, "%s", CUGRADE_VERSION);
+    snprintf(m->lab, sizeof m->lab, "%s", lab);
+    m->backend = run->backend;
+    snprintf(m->backend_why, sizeof m->backend_why, "%s", run->backend_why);
+    snprintf(m->sandbox, sizeof m->sandbox, "%s", sandbox_description());
+    snprintf(m->student_file, sizeof m->student_file, "%s", run->student_file);
+    snprintf(m->rule_broken, sizeof m->rule_broken, "%s", run->rule_broken);
+    char *fields = rubric_run_fields(rub);
+    measured_set(&m->rubric_run_fields, fields);
+    free(fields);
 }
 
 static int choose_backend(const grade_opts_t *o, grade_run_t *run)
 {
     run->backend = backend_resolve(o->backend, run->backend_why, sizeof run->backend_why);
+    run->measured.backend = run->backend;
     if (o->backend == BACKEND_GPU && gpu_device_count() == 0) {
         snprintf(run->error, sizeof run->error,
                  "--backend gpu needs a CUDA device and none was found (no driver, or no "
@@ -411,12 +394,14 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
         build_submission(&ctx, run->student_file, br);
         run->phase_s[PHASE_BUILD] += now_seconds() - t0;
         snprintf(run->rule_broken, sizeof run->rule_broken, "%s", br->rule_broken);
+        snprintf(run->measured.rule_broken, sizeof run->measured.rule_broken, "%s",
+                 br->rule_broken);
         if (br->internal_error)
             return fault_of_build(br, "", run->error, sizeof run->error);
         if (!br->ok && vouch(o, run, in, run->backend, ctx.checks) != 0)
             return -1;
     }
-    add_compile_test(run, &in->rub, br, missing[0] ? missing : NULL);
+    measure_compile(run, br, missing[0] ? missing : NULL);
     return 0;
 }
 
@@ -427,7 +412,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     run->datasets_total = in->nds;
     run->hidden_total = in->hidden.n;
     if (!br->ok) {
-        add_unrun_dataset_tests(run, jobs, in->njobs);
+        measure_unrun_datasets(run, jobs, in->njobs);
         return NULL;
     }
     /* grouped: one process (one CUDA context) for every dataset; the emulator
@@ -458,7 +443,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
     run->phase_s[PHASE_GPU_WAIT] += st.waited_s;
     run->phase_s[PHASE_DATASETS] += now_seconds() - t0;
-    add_dataset_tests(run, runs, in->njobs, &in->lab);
+    measure_datasets(run, runs, in->njobs, &in->lab);
     return runs;
 }
 
@@ -473,11 +458,8 @@ const char *grade_phase_name(grade_phase_t p)
 /* extra_data "phases": {"build": 2.1, ...}, the seconds of every phase. */
 static void record_phases(grade_run_t *run)
 {
-    struct json_object *obj = json_object_new_object();
     for (int p = 0; p < PHASE_COUNT; p++)
-        json_object_object_add(obj, grade_phase_name((grade_phase_t)p),
-                               json_object_new_double(round(run->phase_s[p] * 1000) / 1000));
-    grade_set_extra_json(&run->grade, "phases", obj);
+        measured_add_phase(&run->measured, grade_phase_name((grade_phase_t)p), run->phase_s[p]);
 }
 
 /* "build 3.1 s, datasets 6.0 s, checks 8.2 s, performance 9.4 s" */
@@ -487,7 +469,7 @@ static void record_phase_times(grade_run_t *run, const double *t)
     strbuf_t sb = {0};
     for (int i = 0; i < 4; i++)
         sb_appendf(&sb, "%s%s %.1f s", i ? ", " : "", names[i], t[i + 1] - t[i]);
-    grade_set_extra_text(&run->grade, "phase_times", sb_str(&sb));
+    measured_set(&run->measured.phase_times, sb_str(&sb));
     sb_free(&sb);
 }
 
@@ -519,26 +501,26 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     /* every dataset failed: the student's, unless the reference fails too */
     int fault = br.ok && in.nds > 0 && run->datasets_passed == 0 &&
                 vouch(o, run, &in, run->backend, o->checks && run->backend == BACKEND_EMU) != 0;
-    fault = fault || add_check_tests(o, run, &in, jobs, runs, br.ok) != 0;
+    fault = fault || measure_checks(o, run, &in, jobs, runs, br.ok) != 0;
     t[3] = now_seconds();
-    fault = fault || grade_performance_test(o, run, &in, br.ok) != 0;
+    fault = fault || grade_measure_performance(o, run, &in) != 0;
     t[4] = now_seconds();
     runs_free(runs, in.njobs);
     jobs_free(jobs, in.njobs);
     build_result_free(&br);
-    free_inputs(&in);
     if (!o->keep_scratch) {
         rm_rf(run->scratch);
         run->scratch[0] = '\0';
     }
-    if (fault)
-        return -1;
-    run->grade.execution_time = now_seconds() - t[0];
-    record_facts(run, o->lab);
-    record_phase_times(run, t);
-    record_phases(run);
-    summarise(run);
-    return 0;
+    if (!fault) { /* measured: now scored, as a re-score would score it */
+        record_facts(run, o->lab, &in.rub);
+        record_phase_times(run, t);
+        record_phases(run);
+        run->measured.execution_time = now_seconds() - t[0];
+        grade_run_score(run, &in.rub, &in.lab);
+    }
+    free_inputs(&in);
+    return fault ? -1 : 0;
 }
 
 int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen)
@@ -568,4 +550,8 @@ int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err
     return rc;
 }
 
-void grade_run_free(grade_run_t *run) { grade_free(&run->grade); }
+void grade_run_free(grade_run_t *run)
+{
+    grade_free(&run->grade);
+    measured_free(&run->measured);
+}

@@ -7,8 +7,11 @@
 #include <limits.h>
 
 #include "build/backend.h"
+#include "course/lab.h"
+#include "course/rubric.h"
 #include "pipeline/grade_opts.h"
 #include "report/results.h"
+#include "score/measured.h"
 
 
 /* Where a grading's time goes (results.json extra_data "phases"; bench/batch.sh
@@ -28,7 +31,9 @@ typedef enum {
 } grade_phase_t;
 
 typedef struct {
-    grade_t grade;                 /* the tests, as they go into results.json */
+    measured_t measured;           /* what the grading measured (score/measured.h) */
+    grade_t grade;                 /* the tests, as they go into results.json: measured scored
+                                    * under the rubric (grade_run_score) */
     backend_t backend;             /* resolved */
     char backend_why[160];
     char student_file[PATH_MAX];   /* the file that was graded ("" if none found) */
@@ -53,6 +58,12 @@ const char *grade_phase_name(grade_phase_t p);
  * student as a compile error or a failed dataset. */
 int grade_submission(const grade_opts_t *opts, grade_run_t *run);
 void grade_run_free(grade_run_t *run);
+
+/* Scores run->measured under rub into run->grade (score_measured, the one
+ * scoring function) and sets the counts, backend, student file and
+ * cannot_grade from it: how every grading ends, and all that a re-score of
+ * stored measurements does (rescore.c). */
+void grade_run_score(grade_run_t *run, const lab_rubric_t *rub, const lab_t *lab);
 
 /* Before a batch: can this tree grade o->lab at all? Loads the lab, rubric
  * and datasets, resolves the backend and runs the canary (canary.h; on a GPU

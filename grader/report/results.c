@@ -44,6 +44,13 @@ void grade_attach_error_map(const error_map_t *map)
     *pending_map = *map;
 }
 
+error_map_t *grade_take_error_map(void)
+{
+    error_map_t *map = pending_map;
+    pending_map = NULL;
+    return map;
+}
+
 test_result_t *grade_add_test(grade_t *g, const char *name, double score, double max_score,
                               int passed, visibility_t vis, const char *output)
 {

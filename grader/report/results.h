@@ -57,6 +57,9 @@ test_result_t *grade_add_test(grade_t *g, const char *name, double score, double
  * verdict_dataset judges a dataset just before the grader adds its test, so
  * the map of a failing dataset lands on that dataset's test. */
 void grade_attach_error_map(const error_map_t *map);
+/* The map handed over and not yet taken by a test (caller frees), or NULL;
+ * the next test gets none. For a caller that keeps the map itself. */
+error_map_t *grade_take_error_map(void);
 
 /* The "error_map" object of a test's "extra_data", and back: from_json
  * returns 0 when obj is a well-formed map (at most ERROR_MAP_MAX cells a side,

@@ -106,9 +106,72 @@ static void add_detail(check_evidence_t *e, check_id_t id, const char *dataset_l
     d->datasets = 1;
 }
 
+static char *dup_or_die(const char *s)
+{
+    char *d = strdup(s ? s : "");
+    if (!d) {
+        fputs("cugrade: out of memory\n", stderr);
+        abort();
+    }
+    return d;
+}
+
+void evidence_log_add(evidence_log_t *log, const char *label, const emu_report_t *r, double flop)
+{
+    if (log->n == log->cap) {
+        int cap = log->cap ? 2 * log->cap : 16;
+        evidence_run_t *runs = realloc(log->runs, (size_t)cap * sizeof *runs);
+        if (!runs) {
+            fputs("cugrade: out of memory\n", stderr);
+            abort();
+        }
+        log->runs = runs;
+        log->cap = cap;
+    }
+    evidence_run_t *run = &log->runs[log->n++];
+    memset(run, 0, sizeof *run);
+    run->label = dup_or_die(label);
+    run->flop = flop;
+    emu_report_t *c = &run->report;
+    c->findings = calloc((size_t)r->nfindings + 1, sizeof *c->findings);
+    c->stats = calloc((size_t)r->nstats + 1, sizeof *c->stats);
+    if (!c->findings || !c->stats) {
+        fputs("cugrade: out of memory\n", stderr);
+        abort();
+    }
+    for (int i = 0; i < r->nfindings; i++) {
+        c->findings[i] = r->findings[i];
+        c->findings[i].message = dup_or_die(r->findings[i].message);
+    }
+    c->nfindings = r->nfindings;
+    memcpy(c->stats, r->stats, (size_t)r->nstats * sizeof *c->stats);
+    c->nstats = r->nstats;
+}
+
+void evidence_replay(check_evidence_t *e, const evidence_log_t *log)
+{
+    evidence_log_t *record = e->record;
+    e->record = record == log ? NULL : record; /* never into the log being read */
+    for (int i = 0; i < log->n; i++)
+        evidence_add(e, log->runs[i].label, &log->runs[i].report, log->runs[i].flop);
+    e->record = record;
+}
+
+void evidence_log_free(evidence_log_t *log)
+{
+    for (int i = 0; i < log->n; i++) {
+        free(log->runs[i].label);
+        emu_report_free(&log->runs[i].report);
+    }
+    free(log->runs);
+    memset(log, 0, sizeof *log);
+}
+
 void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
                   double flop)
 {
+    if (e->record)
+        evidence_log_add(e->record, dataset_label, r, flop);
     int seen_here[CHECK_COUNT] = {0};
     for (int i = 0; i < r->nfindings; i++) {
         const emu_finding_t *f = &r->findings[i];

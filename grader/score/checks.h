@@ -21,6 +21,20 @@ typedef struct {
     int datasets;        /* on how many datasets it was found */
 } check_detail_t;
 
+/* One report evidence_add was given, kept so that the checks can be scored
+ * again from it (score/measured.h): its label, the report, its FLOP. */
+typedef struct {
+    char *label;
+    emu_report_t report;
+    double flop;
+} evidence_run_t;
+
+/* The reports of a grading's check runs, in the order they were added. */
+typedef struct {
+    evidence_run_t *runs;
+    int n, cap;
+} evidence_log_t;
+
 typedef struct {
     long findings[CHECK_COUNT];          /* emulator findings mapped to each check */
     int datasets_with[CHECK_COUNT];      /* datasets on which each check found something */
@@ -33,14 +47,24 @@ typedef struct {
     int instrumented_runs;               /* runs whose report has the checking mode's statistics */
     double insight_flop;                 /* FLOP of the run the insight lines come from */
     char *insight;                       /* coalescing / bank-conflict lines of the largest run */
+    evidence_log_t *record;              /* not NULL: evidence_add keeps a copy of every report
+                                          * there (not owned: evidence_free leaves it) */
 } check_evidence_t;
 
 /* The check an emulator finding counts against, or CHECK_COUNT for none. */
 check_id_t check_for_finding(const char *kind);
 
-/* Adds one dataset run's report; flop is the dataset's arithmetic (2*M*N*K). */
+/* Adds one dataset run's report; flop is the dataset's arithmetic (2*M*N*K).
+ * With e->record set, a copy of the report goes there too. */
 void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
                   double flop);
+
+/* Adds a copy of one report to log (what evidence_add does with e->record). */
+void evidence_log_add(evidence_log_t *log, const char *label, const emu_report_t *r, double flop);
+/* The evidence of every report in log, added in its order: what evidence_add
+ * made of them when they were first added. */
+void evidence_replay(check_evidence_t *e, const evidence_log_t *log);
+void evidence_log_free(evidence_log_t *log);
 
 /* Adds one test per check present in the rubric. not_run: NULL when the
  * checks ran, else why they did not (the tests then score 0 and say so).

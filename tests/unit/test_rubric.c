@@ -2,6 +2,8 @@
  * "total" split evenly, and every rejection with its exact message (file
  * and line for syntax errors, the JSON path for bad fields). */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "course/rubric.h"
@@ -378,4 +380,70 @@ Test(rubric_hidden, malformed_sections_name_the_file_and_line)
     expect_error(FIX "hidden_negative_points.json",
                  FIX "hidden_negative_points.json:6: labs.lab3.hidden.points: must be a "
                      "non-negative number");
+}
+
+/* ---- the run-affecting fields (rubric_run_fields) ------------------------------------ */
+
+/* The run fields of a lab3 rubric whose lab section is `section`. */
+static char *run_fields_of(const char *section)
+{
+    char path[] = "/tmp/cugrade-rubric-run-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "{\"version\": 1, \"labs\": {\"lab3\": {%s}}}", section);
+    fclose(f);
+    lab_rubric_t r = load_ok(path, "lab3");
+    remove(path);
+    char *fields = rubric_run_fields(&r);
+    rubric_free(&r);
+    return fields;
+}
+
+#define BASE_DATASETS "\"compile\": {\"name\": \"compiles\", \"points\": 0}, "
+#define CHECKS "\"checks\": {\"race-free\": {\"points\": 4}, \"traffic-reduced\": {\"points\": 4, " \
+               "\"max_bytes_per_flop\": %s}}, "
+#define PERF "\"performance\": {\"points\": %s, \"shapes\": [\"%s\"], \"zero_at\": 0.5, " \
+             "\"full_at\": 0.9, \"time_cap_s\": 30}"
+
+Test(rubric_run_fields, points_visibility_names_and_thresholds_leave_them_alone)
+{
+    char a[1024], b[1024];
+    snprintf(a, sizeof a, BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, "
+             "\"overrides\": {\"3\": {\"points\": 2, \"time_limit_s\": 40}}}, "
+             "\"hidden\": {\"count\": 2}, " CHECKS PERF, "1.0", "10", "64x64x64");
+    snprintf(b, sizeof b, "\"compile\": {\"name\": \"builds\", \"points\": 5}, "
+             "\"datasets\": {\"total\": 9, \"visibility\": \"hidden\", \"time_limit_s\": 20, "
+             "\"overrides\": {\"3\": {\"visibility\": \"after_published\", \"time_limit_s\": 40}}}, "
+             "\"hidden\": {\"count\": 2, \"points\": 7}, " CHECKS PERF, "0.25", "3", "64x64x64");
+    char *fa = run_fields_of(a), *fb = run_fields_of(b);
+    cr_assert_str_eq(fa, fb);
+    cr_assert(strstr(fa, "datasets.overrides.3.time_limit_s 40\n"), "%s", fa);
+    cr_assert(strstr(fa, "checks race-free traffic-reduced\n"), "%s", fa);
+    free(fa), free(fb);
+}
+
+Test(rubric_run_fields, what_changes_a_run_changes_them)
+{
+    const char *base = BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20}";
+    const char *changed[] = {
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 21}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"budget_s\": 60}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"gpu_time_limit_s\": 5}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"overrides\": "
+                      "{\"4\": {\"time_limit_s\": 25}}}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20}, \"hidden\": {\"count\": 3}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20}, "
+                      "\"checks\": {\"memory-safe\": {\"points\": 0}}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20}, \"performance\": "
+                      "{\"points\": 1, \"shapes\": [\"64x64x64\"], \"zero_at\": 0.5, \"full_at\": 0.9, "
+                      "\"time_cap_s\": 30}",
+    };
+    char *fb = run_fields_of(base);
+    for (size_t i = 0; i < sizeof changed / sizeof *changed; i++) {
+        char *fc = run_fields_of(changed[i]);
+        cr_assert_str_neq(fc, fb, "change %zu left the run fields as they were", i);
+        free(fc);
+    }
+    free(fb);
 }
