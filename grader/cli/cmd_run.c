@@ -1,5 +1,6 @@
 /* cmd_run.c - `cugrade run`: grade one submission, print the report, write
- * results.json. Exit 0 when graded (whatever the score), 2 when the grader
+ * results.json (and, with --measurements, what was measured, for `cugrade
+ * rescore`). Exit 0 when graded (whatever the score), 2 when the grader
  * could not grade (bad rubric, missing datasets, broken lab or toolchain):
  * then no score is written for the student (docs/grading.md). */
 #include "cli/commands.h"
@@ -24,11 +25,15 @@ static void run_usage(FILE *to)
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
           "                   [--color auto|always|never] [--verbose] [--budget-s S]\n"
           "                   [--dataset-runs auto|grouped|separate]\n"
-          "                   [--gpu-queue DIR --gpu N] [--hidden-seed FILE] SUBMISSION\n"
+          "                   [--gpu-queue DIR --gpu N] [--hidden-seed FILE]\n"
+          "                   [--measurements FILE] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
           "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
           "--html FILE: also write the report as one self-contained HTML page.\n"
+          "--measurements FILE: also write what the grading measured (rubric-independent:\n"
+          "  verdicts, messages, the checks' reports, the timing), which `cugrade rescore`\n"
+          "  scores again under a changed rubric without building or running anything.\n"
           "--verbose: list every dataset in the terminal report (by default datasets that\n"
           "  fail the same way are one block, and the passing ones one line).\n"
           "--budget-s S: wall-clock budget for all dataset runs of one program together; a\n"
@@ -61,6 +66,18 @@ static int write_html(const grade_run_t *run, const char *path)
         return -1;
     }
     printf("  report: %s\n", path);
+    return 0;
+}
+
+/* --measurements FILE: what the grading measured (score/measured.h). */
+static int write_measurements(const grade_run_t *run, const char *path)
+{
+    char err[1024];
+    if (measured_write(&run->measured, path, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade: %s\n", err);
+        return -1;
+    }
+    printf("  measurements: %s\n", path);
     return 0;
 }
 
@@ -137,10 +154,12 @@ int cmd_run(int argc, char **argv)
         {"verbose", no_argument, 0, 'v'},
         {"hidden-seed", required_argument, 0, 'S'}, {"hidden-set", required_argument, 0, 'D'},
         {"perf-baseline", required_argument, 0, 'P'},
+        {"measurements", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
     const char *json_path = NULL;
     const char *html_path = NULL;
+    const char *measured_path = NULL;
     color_mode_t color = COLOR_AUTO;
     int verbose = 0;
     int c;
@@ -157,6 +176,7 @@ int cmd_run(int argc, char **argv)
         case 'd': o.datasets_dir = optarg; break;
         case 'j': json_path = optarg; break;
         case 'H': html_path = optarg; break;
+        case 'M': measured_path = optarg; break;
         case 'r': o.rubric_path = optarg; break;
         case 'J': o.jobs = atoi(optarg); break;
         case 'k': o.keep_scratch = 1; break;
@@ -196,10 +216,10 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     o.submission = argv[optind];
-    if (json_path) /* the student's program must not see or touch the results */
-        hide_results_folder(json_path);
-    else if (html_path)
-        hide_results_folder(html_path);
+    const char *outputs[] = {json_path, html_path, measured_path}; /* the student's program */
+    for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) /* must not see them */
+        if (outputs[i])
+            hide_results_folder(outputs[i]);
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
@@ -209,6 +229,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "cugrade: cannot grade: %s\n", run.error);
         remove_stale(json_path);
         remove_stale(html_path);
+        remove_stale(measured_path);
         if (run.scratch[0])
             fprintf(stderr, "cugrade: build and run files kept in %s\n", run.scratch);
         grade_run_free(&run);
@@ -216,6 +237,8 @@ int cmd_run(int argc, char **argv)
     }
     report_print(stdout, &run, o.lab, color, verbose);
     int rc = run.cannot_grade ? EXIT_CANNOT_GRADE : EXIT_GRADED;
+    if (measured_path && write_measurements(&run, measured_path) != 0)
+        rc = EXIT_CANNOT_GRADE;
     if (json_path) {
         char err[1024];
         if (grade_write_json(&run.grade, json_path, err, sizeof err) != 0) {

@@ -9,6 +9,7 @@ int cmd_dataset(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_leaderboard(int argc, char **argv);
+int cmd_rescore(int argc, char **argv);
 
 
 #endif

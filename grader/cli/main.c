@@ -18,6 +18,8 @@ static void usage(FILE *to)
           "           [--seed S] [--values course|signed] --out DIR  |  cugrade dataset --check DIR...\n"
           "  batch    grade a class:  cugrade batch --lab lab3 --out RESULTS_DIR [--jobs N]\n"
           "           [--backend ...] [--checks all|none] [--resume] [--only ID]... SUBMISSIONS_DIR\n"
+          "  rescore  score stored measurements again under a changed rubric (nothing runs):\n"
+          "           cugrade rescore --lab lab3 [--rubric FILE] --measurements FILE --json OUT\n"
           "  leaderboard  the class leaderboard of a batch:  cugrade leaderboard --out RESULTS_DIR\n"
           "           [--lab LAB] [--top N] [--json]\n"
           "  info     backends, the device (or the emulated one) and its limits\n"
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
         return cmd_dataset(argc - 1, argv + 1);
     if (strcmp(cmd, "batch") == 0)
         return cmd_batch(argc - 1, argv + 1);
+    if (strcmp(cmd, "rescore") == 0)
+        return cmd_rescore(argc - 1, argv + 1);
     if (strcmp(cmd, "leaderboard") == 0)
         return cmd_leaderboard(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)
