@@ -20,9 +20,10 @@
 #    on the time budget, the host crashes and compile errors score 0, and the
 #    batch still exits 0; 2 means some submission has no results.json or the
 #    class files could not be written), every one of the N submissions must
-#    have a results.json, and its summary must read "batch: N graded, 0 could
-#    not grade, 0 skipped (unchanged), 0 not written";
-#  - the --resume run must exit 0 and skip all N ("0 graded, ..., N skipped");
+#    have a results.json, and its summary must read "batch: N graded, 0
+#    re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written";
+#  - the --resume run must exit 0 and skip all N ("0 graded, 0 re-scored, ...,
+#    N skipped");
 #  - every student's verdict must match its kind (python3 below);
 #  only then are the throughput and the --resume time printed; else exit 1
 #  with the tail of the log concerned, and no throughput.
@@ -123,7 +124,7 @@ while read -r id _; do
 done <"$tmp/kinds.txt"
 [ ${#missing[@]} -eq 0 ] || bench_fail "$((n - ${#missing[@]})) of $n submissions have a results.json \
 (none for ${missing[*]:0:10}${missing[10]:+ ...})" "$tmp/first.log"
-want="batch: $n graded, 0 could not grade, 0 skipped (unchanged), 0 not written"
+want="batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written"
 got=$(batch_summary "$tmp/first.log")
 [ "$got" = "$want" ] || bench_fail "the batch's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/first.log"
 
@@ -131,7 +132,7 @@ rc=0
 "$cugrade" batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || rc=$?
 t2=$(date +%s.%N)
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch --resume exited with status $rc" "$tmp/resume.log"
-want="batch: 0 graded, 0 could not grade, $n skipped (unchanged), 0 not written"
+want="batch: 0 graded, 0 re-scored, 0 could not grade, $n skipped (unchanged), 0 not written"
 got=$(batch_summary "$tmp/resume.log")
 [ "$got" = "$want" ] ||
     bench_fail "the --resume run's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/resume.log"

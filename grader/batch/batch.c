@@ -1,5 +1,6 @@
-/* batch.c - `cugrade batch`: list the class, hash each submission's inputs,
- * grade the changed ones in child `cugrade run`s (several at once, one worker
+/* batch.c - `cugrade batch`: list the class, key each submission's inputs,
+ * re-score those whose rubric scoring alone changed (batch_resume.c), grade
+ * the changed ones in child `cugrade run`s (several at once, one worker
  * thread per job slot), put each result in place with rename so a kill at any
  * moment leaves a verifiable result or none, then rebuild the class files.
  * On a GPU machine worker w's children use GPU w % ngpu and join its timing
@@ -28,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- listing and hashing -------------------------------------------------- */
+/* ---- listing ---------------------------------------------------------------- */
 
 static void free_names(char **names, int n)
 {
@@ -37,67 +38,7 @@ static void free_names(char **names, int n)
     free(names);
 }
 
-/* The hash of what every submission shares: cugrade's version, the options
- * that change a grade, the lab folder, the rubric, the datasets, the
- * hidden datasets' secret (its digest: a new secret regrades everyone). */
-static void common_hash(const batch_opts_t *o, char hex[65])
-{
-    sha256_t s;
-    char path[PATH_MAX];
-    sha256_init(&s);
-    hash_str(&s, "cugrade " CUGRADE_VERSION);
-    hash_str(&s, o->lab);
-    hash_str(&s, o->backend);
-    hash_str(&s, o->checks ? "checks all" : "checks none");
-    hash_str(&s, o->hidden_digest);
-    snprintf(path, sizeof path, "%s/labs/%s", o->root, o->lab);
-    hash_tree(&s, path, "", 1);
-    if (o->rubric_path)
-        snprintf(path, sizeof path, "%s", o->rubric_path);
-    else
-        snprintf(path, sizeof path, "%s/rubric.json", o->root);
-    hash_file_contents(&s, path);
-    lab_t *lab = calloc(1, sizeof *lab);
-    char err[512];
-    if (o->datasets_dir)
-        snprintf(path, sizeof path, "%s", o->datasets_dir);
-    else if (lab_load(o->root, o->lab, lab, err, sizeof err) == 0)
-        snprintf(path, sizeof path, "%s/datasets/%s", o->root, lab->datasets);
-    else
-        snprintf(path, sizeof path, "%s/datasets/%s", o->root, o->lab);
-    free(lab);
-    hash_tree(&s, path, "", 0);
-    sha256_final_hex(&s, hex);
-}
-
-static void submission_hash(const char *common, const char *dir, char hex[65])
-{
-    sha256_t s;
-    sha256_init(&s);
-    hash_str(&s, common);
-    if (is_file(dir)) {
-        hash_str(&s, "archive");
-        hash_file_contents(&s, dir);
-    } else {
-        hash_tree(&s, dir, "", 1);
-    }
-    sha256_final_hex(&s, hex);
-}
-
 /* ---- one submission ------------------------------------------------------- */
-
-static int up_to_date(const job_t *j)
-{
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/results.json", j->res_dir);
-    if (!is_file(path))
-        return 0;
-    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
-    char *old = read_file(path, NULL, NULL, 0);
-    int same = old && strncmp(old, j->hash, 64) == 0;
-    free(old);
-    return same;
-}
 
 /* How the children use the GPUs: the number of GPUs (0: emulator) and the
  * folder of their timing queues. */
@@ -128,6 +69,7 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     a[n++] = "--backend", a[n++] = (char *)o->backend;
     a[n++] = "--checks", a[n++] = (char *)check_names[o->checks != 0];
     a[n++] = "--color", a[n++] = "never", a[n++] = "--json", a[n++] = j->partial;
+    a[n++] = "--measurements", a[n++] = j->measured_partial;
     a[n++] = "--jobs", a[n++] = "1";
     if (o->datasets_dir)
         a[n++] = "--datasets", a[n++] = (char *)o->datasets_dir;
@@ -146,6 +88,8 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     a[n++] = j->student;
     a[n] = NULL;
     snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
+    snprintf(j->measured_partial, sizeof j->measured_partial, "%s/measurements.json.partial",
+             j->res_dir);
     j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20};
     if (g->ngpu > 0)
         j->spec.extra_env = j->env;
@@ -184,8 +128,8 @@ static int write_cannot_grade(const job_t *j, const char *path, char *err, size_
     return rc;
 }
 
-/* Puts the child's results in place: run.log, results.json, and last the
- * inputs hash that vouches for them. */
+/* Puts the child's results in place: run.log, measurements.json,
+ * results.json, and last the keys that vouch for them. */
 static int finish_job(job_t *j, char *err, size_t errlen)
 {
     char path[PATH_MAX + 32];
@@ -202,18 +146,20 @@ static int finish_job(job_t *j, char *err, size_t errlen)
     if (r->exited && r->exit_code == EXIT_CANNOT_GRADE) /* a grader fault: no grade, no hash */
         return batch_not_graded(j, NULL, err, errlen);
     if (r->exited && r->exit_code == 0 && is_file(j->partial)) {
+        char measured[PATH_MAX + 32];
+        snprintf(measured, sizeof measured, "%s/measurements.json", j->res_dir);
+        if (is_file(j->measured_partial) && rename(j->measured_partial, measured) != 0)
+            return fail(err, errlen, "%s: cannot rename: %s", j->measured_partial, strerror(errno));
         if (rename(j->partial, path) != 0)
             return fail(err, errlen, "%s: cannot rename: %s", j->partial, strerror(errno));
     } else {
         unlink(j->partial);
+        unlink(j->measured_partial);
         j->cannot_grade = 1;
         if (write_cannot_grade(j, path, err, errlen) != 0)
             return -1;
     }
-    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
-    char line[80];
-    int len = snprintf(line, sizeof line, "%s\n", j->hash);
-    return write_file_atomic(path, line, (size_t)len, err, errlen);
+    return batch_write_keys(j, err, errlen);
 }
 
 /* ---- the workers ------------------------------------------------------------ */
@@ -330,16 +276,6 @@ static void run_queue(queue_t *q, int jobs)
 
 /* ---- the batch -------------------------------------------------------------- */
 
-static int selected(const batch_opts_t *o, const char *id)
-{
-    if (o->nonly == 0)
-        return 1;
-    for (int i = 0; i < o->nonly; i++)
-        if (strcmp(o->only[i], id) == 0)
-            return 1;
-    return 0;
-}
-
 static int check_only_ids(const batch_opts_t *o, char **ids, int n, FILE *out)
 {
     for (int i = 0; i < o->nonly; i++) {
@@ -355,39 +291,13 @@ static int check_only_ids(const batch_opts_t *o, char **ids, int n, FILE *out)
     return 0;
 }
 
-/* Fills jobs for the selected ids; returns how many need grading (the rest
- * are unchanged since their last grade and skipped under --resume). */
-static int plan(const batch_opts_t *o, char **names, char **ids, int n, job_t *jobs, job_t **todo,
-                int *skipped)
-{
-    char common[65];
-    int ntodo = 0;
-    common_hash(o, common);
-    *skipped = 0;
-    for (int i = 0; i < n; i++) {
-        job_t *j = &jobs[i];
-        if (!selected(o, ids[i]))
-            continue;
-        snprintf(j->id, sizeof j->id, "%s", ids[i]);
-        snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, names[i]);
-        snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, ids[i]);
-        submission_hash(common, j->sub_dir, j->hash);
-        if (o->resume && up_to_date(j)) {
-            (*skipped)++;
-            continue;
-        }
-        todo[ntodo++] = j;
-    }
-    return ntodo;
-}
-
 /* Unpacks archives, finds each student file, links identical ones, and
  * readies the child of every job that is graded itself. */
 static void stage_all(const batch_opts_t *o, const gpu_plan_t *g, job_t **todo, int ntodo)
 {
     lab_t *lab = calloc(1, sizeof *lab);
     char common[65], err[512];
-    common_hash(o, common);
+    batch_run_common_key(o, common);
     int have_lab = lab_load(o->root, o->lab, lab, err, sizeof err) == 0;
     for (int i = 0; i < ntodo; i++) {
         if (have_lab)
@@ -441,8 +351,9 @@ static void remove_scratch(job_t **todo, int ntodo)
             rm_rf(todo[i]->scratch);
 }
 
-/* Before grading: the old hash goes first, so a kill from here on leaves a
- * result that is regraded next time. */
+/* Before grading: the old keys go first, so a kill from here on leaves a
+ * result that is regraded next time, and the old measurements, so that no
+ * result of this grading is ever re-scored from another's. */
 static int open_result_dirs(job_t **todo, int ntodo, FILE *out)
 {
     for (int i = 0; i < ntodo; i++) {
@@ -451,10 +362,13 @@ static int open_result_dirs(job_t **todo, int ntodo, FILE *out)
             fprintf(out, "cugrade batch: %s\n", err);
             return -1;
         }
-        snprintf(path, sizeof path, "%s/inputs.sha256", todo[i]->res_dir);
-        if (unlink(path) != 0 && errno != ENOENT) {
-            fprintf(out, "cugrade batch: %s: cannot remove: %s\n", path, strerror(errno));
-            return -1;
+        for (int k = 0; k < 2; k++) {
+            snprintf(path, sizeof path, "%s/%s", todo[i]->res_dir,
+                     k == 0 ? "inputs.sha256" : "measurements.json");
+            if (unlink(path) != 0 && errno != ENOENT) {
+                fprintf(out, "cugrade batch: %s: cannot remove: %s\n", path, strerror(errno));
+                return -1;
+            }
         }
     }
     return 0;
@@ -464,7 +378,7 @@ static int all_have_results(const batch_opts_t *o, char **ids, int n)
 {
     for (int i = 0; i < n; i++) {
         char path[PATH_MAX];
-        if (!selected(o, ids[i]))
+        if (!batch_selected(o, ids[i]))
             continue;
         snprintf(path, sizeof path, "%s/%s/results.json", o->out_dir, ids[i]);
         if (!is_file(path))
@@ -491,35 +405,73 @@ static int make_hidden_set(batch_opts_t *o, hidden_set_t *hs, FILE *out)
     return 0;
 }
 
-/* Plans, stages and grades the listed submissions, then the class files. */
+/* The canary and the hidden set, the first time someone is to be graded
+ * (a batch that only re-scores runs neither). rescored: how many were
+ * re-scored already, for the message if the canary fails. */
+static int ready_to_grade(batch_opts_t *o, hidden_set_t *hs, int *ready, int rescored, FILE *out)
+{
+    if (*ready)
+        return 0;
+    if (batch_preflight(o, rescored, out) != 0 || make_hidden_set(o, hs, out) != 0)
+        return -1;
+    *ready = 1;
+    return 0;
+}
+
+/* Re-scores what only the rubric's scoring changed for, and readies the
+ * grading of the rest (p->todo, which takes the ones that could not be
+ * re-scored). Returns how many were re-scored, or -1 when nobody can be
+ * graded and nothing was written. */
+static int rescore_then_ready(batch_opts_t *o, batch_plan_t *p, hidden_set_t *hs, FILE *out)
+{
+    int ready = 0;
+    if (p->ntodo > 0 && ready_to_grade(o, hs, &ready, 0, out) != 0)
+        return -1; /* nothing written for anyone */
+    int rescored = batch_rescore(o, p->rescore, p->nrescore, p->todo, &p->ntodo, out);
+    if (p->ntodo > 0 && ready_to_grade(o, hs, &ready, rescored, out) != 0) {
+        p->ntodo = 0; /* those keep their old results until they can be graded */
+        p->failed = 1;
+        if (rescored == 0)
+            return -1;
+    }
+    return rescored;
+}
+
+/* Plans, re-scores and grades the listed submissions, then the class files. */
 static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out)
 {
     char err[1024];
     job_t *jobs = calloc((size_t)n + 1, sizeof *jobs);
     job_t **todo = calloc((size_t)n + 1, sizeof *todo);
+    job_t **rescore = calloc((size_t)n + 1, sizeof *rescore);
+    batch_plan_t p = {.todo = todo, .rescore = rescore};
     queue_t q = {.todo = todo, .lock = PTHREAD_MUTEX_INITIALIZER, .out = out};
     gpu_plan_t gpus;
     baselines_t *baselines = calloc(1, sizeof *baselines);
-    int skipped = 0, njobs = o->jobs > 0 ? o->jobs : cpu_count();
+    int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     double t0 = now_seconds();
-    q.total = plan(o, names, ids, n, jobs, todo, &skipped);
+    batch_plan(o, names, ids, n, jobs, &p);
     plan_gpus(o, &gpus);
     q.ngpu = gpus.ngpu;
     q.baselines = baselines;
-    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d unchanged (skipped); %d at "
-            "once", q.total + skipped, q.total, skipped, njobs);
+    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "
+            "(skipped); %d at once", p.ntodo + p.nrescore + p.skipped, p.ntodo, p.nrescore,
+            p.skipped, njobs);
     if (gpus.ngpu > 0)
         fprintf(out, " on %d GPU(s), one timing queue each (%s)", gpus.ngpu, gpus.queue_dir);
     fprintf(out, "\n");
     fflush(out);
-    int rc = EXIT_GRADED;
     hidden_set_t hidden = {0};
-    if (q.total > 0 && (batch_preflight(o, out) != 0 || make_hidden_set(o, &hidden, out) != 0)) {
-        free(todo); /* nothing written for anyone */
+    int rescored = rescore_then_ready(o, &p, &hidden, out);
+    int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;
+    if (rescored < 0) {
+        free(rescore);
+        free(todo);
         free(jobs);
         free(baselines);
         return EXIT_CANNOT_GRADE;
     }
+    q.total = p.ntodo;
     baselines_init(baselines, o, q.total > 0 ? gpus.ngpu : 0, gpus.queue_dir);
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
@@ -533,9 +485,9 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     progress_end(&q.progress);
     remove_scratch(todo, q.total);
     hidden_set_remove(&hidden);
-    fprintf(out, "batch: %d graded, %d could not grade, %d skipped (unchanged), %d not written, %.1f s\n",
-            q.done - q.failed - q.cannot - q.not_graded, q.cannot, skipped, q.failed,
-            now_seconds() - t0);
+    fprintf(out, "batch: %d graded, %d re-scored, %d could not grade, %d skipped (unchanged), "
+            "%d not written, %.1f s\n", q.done - q.failed - q.cannot - q.not_graded, rescored,
+            q.cannot, p.skipped, q.failed, now_seconds() - t0);
     batch_fault_summary(q.not_graded, q.first_fault, out);
     if (baselines_write(baselines, o->out_dir, out, err, sizeof err) != 0)
         fprintf(out, "cugrade batch: %s\n", err);
@@ -547,6 +499,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     }
     if (!all_have_results(o, ids, n))
         rc = EXIT_CANNOT_GRADE;
+    free(rescore);
     free(todo);
     free(jobs);
     return rc;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int batch_preflight(const batch_opts_t *o, FILE *out)
+int batch_preflight(const batch_opts_t *o, int rescored, FILE *out)
 {
     grade_opts_t g = {.root = o->root, .lab = o->lab, .datasets_dir = o->datasets_dir,
                       .rubric_path = o->rubric_path, .checks = o->checks};
@@ -25,8 +25,12 @@ int batch_preflight(const batch_opts_t *o, FILE *out)
         g.backend = BACKEND_AUTO;
     if (grade_preflight(&g, done, sizeof done, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: cannot grade: %s\n", err);
-        fprintf(out, "cugrade batch: stopped before grading anyone: no student's results were "
-                     "written or changed\n");
+        if (rescored > 0)
+            fprintf(out, "cugrade batch: stopped before grading anyone: only the %d re-scored "
+                         "submission(s) got new results\n", rescored);
+        else
+            fprintf(out, "cugrade batch: stopped before grading anyone: no student's results "
+                         "were written or changed\n");
         return -1;
     }
     fprintf(out, "cugrade batch: canary: %s\n", done);
@@ -58,6 +62,7 @@ int batch_not_graded(job_t *j, const job_t *cause, char *err, size_t errlen)
     else
         fault_cause(j, j->fault, sizeof j->fault);
     unlink(j->partial);
+    unlink(j->measured_partial);
     /* an older grade, not for these inputs: gone, so the gradebook has no row */
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
     if (unlink(path) != 0 && errno != ENOENT)

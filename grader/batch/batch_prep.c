@@ -187,11 +187,13 @@ static void json_escaped(const char *path, char *out, size_t outlen)
     out[k] = '\0';
 }
 
-/* The original's results.json, its student path made j's own. */
-static int copy_results(job_t *j, const char *dst, char *err, size_t errlen)
+/* The original's file `name` (results.json, measurements.json) into j's
+ * folder, its student path made j's own. */
+static int copy_results(job_t *j, const char *name, char *err, size_t errlen)
 {
-    char src[PATH_MAX + 32], from[2 * PATH_MAX], to[2 * PATH_MAX];
-    snprintf(src, sizeof src, "%s/results.json", j->same_as->res_dir);
+    char src[PATH_MAX + 32], dst[PATH_MAX + 32], from[2 * PATH_MAX], to[2 * PATH_MAX];
+    snprintf(src, sizeof src, "%s/%s", j->same_as->res_dir, name);
+    snprintf(dst, sizeof dst, "%s/%s", j->res_dir, name);
     char *text = read_file(src, NULL, err, errlen);
     if (!text)
         return -1;
@@ -229,13 +231,14 @@ int batch_finish_ungraded(job_t *j, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/run.log", j->res_dir);
     int rc = write_file_atomic(path, sb_str(&log), log.len, err, errlen);
     sb_free(&log);
+    snprintf(path, sizeof path, "%s/measurements.json", j->same_as ? j->same_as->res_dir : "");
+    if (rc == 0 && !j->reject[0] && is_file(path)) /* re-scored on its own later */
+        rc = copy_results(j, "measurements.json", err, errlen);
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
     if (rc == 0)
-        rc = j->reject[0] ? write_rejected(j, path, err, errlen) : copy_results(j, path, err, errlen);
+        rc = j->reject[0] ? write_rejected(j, path, err, errlen)
+                          : copy_results(j, "results.json", err, errlen);
     if (rc != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/inputs.sha256", j->res_dir);
-    char line[80];
-    int len = snprintf(line, sizeof line, "%s\n", j->hash);
-    return write_file_atomic(path, line, (size_t)len, err, errlen);
+    return batch_write_keys(j, err, errlen);
 }

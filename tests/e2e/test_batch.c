@@ -225,8 +225,8 @@ Test(batch, resume_regrades_nothing_unchanged_and_exactly_the_edited_student, .t
     const char *resume[] = {"--resume", NULL};
     run_result_t r = batch(&c, out, resume);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "0 to grade, 6 unchanged (skipped)"), "%s", r.output);
-    cr_assert(strstr(r.output, "batch: 0 graded, 0 could not grade, 6 skipped"), "%s", r.output);
+    cr_assert(strstr(r.output, "0 to grade, 0 to re-score, 6 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "batch: 0 graded, 0 re-scored, 0 could not grade, 6 skipped"), "%s", r.output);
     for (int i = 0; i < NSTUDENTS; i++)
         cr_expect_eq(mtime_ns(out, students[i][0]), before[i], "%s regraded", students[i][0]);
     run_result_free(&r);
@@ -240,7 +240,7 @@ Test(batch, resume_regrades_nothing_unchanged_and_exactly_the_edited_student, .t
     free(text), sb_free(&sb);
     r = batch(&c, out, resume);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "1 to grade, 5 unchanged"), "%s", r.output);
+    cr_assert(strstr(r.output, "1 to grade, 0 to re-score, 5 unchanged"), "%s", r.output);
     cr_assert(strstr(r.output, "[1/1] bob  1/4"), "%s", r.output);
     for (int i = 0; i < NSTUDENTS; i++)
         if (strcmp(students[i][0], "bob") != 0)
@@ -410,12 +410,12 @@ Test(batch, a_new_hidden_datasets_secret_regrades_everyone, .timeout = 300)
     grade_class(&c, out);
     const char *resume[] = {"--resume", NULL};
     run_result_t r = batch(&c, out, resume);
-    cr_assert(strstr(r.output, "0 to grade, 6 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "0 to grade, 0 to re-score, 6 unchanged (skipped)"), "%s", r.output);
     run_result_free(&r);
     const char *other[] = {"--resume", "--hidden-seed", OTHER_HIDDEN_SEED, NULL};
     r = batch(&c, out, other);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "6 to grade, 0 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "6 to grade, 0 to re-score, 0 unchanged (skipped)"), "%s", r.output);
     char *csv = slurp(out, "gradebook.csv");
     cr_expect_str_neq(csv, expected_gradebook, "the other secret's hidden datasets");
     cr_expect(strstr(csv, "hidden dataset 1 (1x1x1),hidden dataset 2 ("), "%s", csv);

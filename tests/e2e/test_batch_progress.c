@@ -62,7 +62,7 @@ Test(batch_progress, a_log_gets_plain_lines_with_counts_and_eta, .timeout = 300)
     run_result_t r;
     run_one(&spec, &r);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "3 to grade, 0 unchanged (skipped); 2 at once"), "%s", r.output);
+    cr_assert(strstr(r.output, "3 to grade, 0 to re-score, 0 unchanged (skipped); 2 at once"), "%s", r.output);
     for (int i = 1; i <= 3; i++) {
         char counter[16];
         snprintf(counter, sizeof counter, "[%d/3] ", i);

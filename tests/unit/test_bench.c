@@ -170,7 +170,7 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "done\n"
                "n=$(ls \"$subs\" | wc -l)\n"
                "if [ $resume = 1 ]; then\n"
-               "  echo \"batch: 0 graded, 0 could not grade, $n skipped (unchanged), 0 not written, 0.0 s\"; exit 0\n"
+               "  echo \"batch: 0 graded, 0 re-scored, 0 could not grade, $n skipped (unchanged), 0 not written, 0.0 s\"; exit 0\n"
                "fi\n"
                "tests='{\"name\": \"dataset 0\", \"status\": \"passed\"}, {\"name\": \"race-free\", \"status\": \"passed\"}'\n"
                "[ $mode = wrong ] && tests='{\"name\": \"dataset 0\", \"status\": \"failed\"}'\n"
@@ -180,9 +180,9 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "  echo \"{\\\"score\\\": 90, \\\"tests\\\": [$tests]}\" > \"$out/${d##*/}/results.json\"\n"
                "done\n"
                "if [ $mode = cannot ]; then\n"
-               "  echo \"batch: $((n - 1)) graded, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "  echo \"batch: $((n - 1)) graded, 0 re-scored, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
                "else\n"
-               "  echo \"batch: $n graded, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "  echo \"batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
                "fi\n",
                mode);
     const char *path = in(f, 0, "cugrade");
@@ -400,8 +400,8 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
         {"fails", "FAILED: cugrade batch exited with status 2"},
         {"nothing", "FAILED: 0 of 2 submissions have a results.json (none for s000 s001)"},
         {"wrong", "verdicts NOT as expected: s000 (reference), s001 (tile32)"},
-        {"cannot", "FAILED: the batch's summary is \"batch: 1 graded, 1 could not grade, 0 skipped (unchanged), "
-                   "0 not written\", not \"batch: 2 graded, 0 could not grade"},
+        {"cannot", "FAILED: the batch's summary is \"batch: 1 graded, 0 re-scored, 1 could not grade, 0 skipped "
+                   "(unchanged), 0 not written\", not \"batch: 2 graded, 0 re-scored, 0 could not grade"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         fakes_t f = fakes();
