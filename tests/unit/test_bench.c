@@ -1,5 +1,6 @@
 /* test_bench.c - the bench scripts (bench/run.sh, bench/batch.sh,
- * bench/gpu_stability.sh) must not print a number they did not measure: a
+ * bench/rescore.sh, bench/gpu_stability.sh) must not print a number they
+ * did not measure: a
  * missing binary is exit 2 and says which, a grade or batch that fails (or
  * grades nothing, or grades wrong) is exit 1 with no throughput or time
  * printed. Run against pretend binaries (shell scripts pointed at by
@@ -215,7 +216,7 @@ Test(bench, without_a_build_every_script_says_run_make_and_exits_2)
     cr_assert_eq(status(&r), 0, "cp: %s", r.output);
     run_result_free(&r);
 
-    const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh"};
+    const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh", "rescore.sh"};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         char script[160];
         snprintf(script, sizeof script, "%s/bench/%s", f.dir, scripts[i]);
@@ -414,6 +415,112 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
         run_result_free(&r);
         rm_rf(f.dir);
     }
+}
+
+/* ---- bench/rescore.sh ------------------------------------------------------------ */
+
+/* cugrade for rescore.sh: the first `batch` grades everyone at the shipped
+ * rubric's 3.5 points a dataset; the --resume batch (run with PATH pointing
+ * nowhere) then does MODE:
+ *   right        re-scores everyone: 5 points, max 5, "N re-scored"
+ *   fails        exit 2 with a message
+ *   regraded     the right gradebook, but it says "N graded, 0 re-scored"
+ *   same_points  says "N re-scored", but the gradebook keeps 3.5 points */
+static const char *fake_rescore_grader(fakes_t *f, const char *mode)
+{
+    strbuf_t sb = {0};
+    sb_appendf(&sb,
+               "#!/bin/sh\n"
+               "PATH=/usr/bin:/bin\n"
+               "mode=%s\n"
+               "out= resume=0 subs=\n"
+               "while [ $# -gt 0 ]; do\n"
+               "  case $1 in\n"
+               "  --out) out=$2; shift ;;\n"
+               "  --resume) resume=1 ;;\n"
+               "  --lab|--backend|--rubric) shift ;;\n"
+               "  *) subs=$1 ;;\n"
+               "  esac\n"
+               "  shift\n"
+               "done\n"
+               "n=$(ls \"$subs\" | wc -l)\n"
+               "mkdir -p \"$out\"\n"
+               "echo 'id,total,max,compiles,dataset 0 (1x1x1)' > \"$out/gradebook.csv\"\n"
+               "pts=3.5 max=3.5\n"
+               "if [ $resume = 1 ]; then\n"
+               "  [ $mode = fails ] && { echo 'cugrade batch: pretend failure'; exit 2; }\n"
+               "  echo \"cugrade batch: $n submission(s), 0 to grade, $n to re-score, 0 unchanged (skipped)\"\n"
+               "  pts=5 max=5\n"
+               "  [ $mode = same_points ] && pts=3.5\n"
+               "fi\n"
+               "for d in \"$subs\"/*; do echo \"${d##*/},$pts,$max,0,$pts\" >> \"$out/gradebook.csv\"; done\n"
+               "if [ $resume = 0 ] || [ $mode = regraded ]; then\n"
+               "  echo \"batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "else\n"
+               "  echo \"batch: 0 graded, $n re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "fi\n",
+               mode);
+    const char *path = in(f, 0, "cugrade");
+    write_text(path, sb_str(&sb), 1);
+    sb_free(&sb);
+    return path;
+}
+
+/* Runs `bench/rescore.sh 3` with these binaries. */
+static run_result_t run_rescore_bench(const char *cugrade, const char *emucc, const char *lib)
+{
+    char e[3][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
+    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
+    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
+    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", NULL};
+    char *argv[] = {"bench/rescore.sh", "3", NULL};
+    return run_script(argv, env);
+}
+
+Test(bench, rescore_sh_passes_with_a_pretend_batch_that_re_scores_right)
+{
+    fakes_t f = fakes();
+    run_result_t r = run_rescore_bench(fake_rescore_grader(&f, "right"), fake_emucc(&f, ""), fake_lib(&f));
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "gradebook.csv: 3 rows, public datasets at 5 points where passed, every max +1.5");
+    assert_has(r, "re-score of 3 submissions after a points change");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+/* The re-score fails, grades instead, or leaves the points: exit 1, the
+ * reason, and no time. */
+Test(bench, rescore_sh_prints_no_time_when_the_re_score_is_not_right)
+{
+    struct {
+        const char *mode, *says;
+    } cases[] = {
+        {"fails", "FAILED: cugrade batch --resume with the changed rubric exited with status 2"},
+        {"regraded", "FAILED: the re-score's summary is \"batch: 3 graded, 0 re-scored, 0 could not "
+                     "grade, 0 skipped (unchanged), 0 not written\", not \"batch: 0 graded, 3 re-scored"},
+        {"same_points", "gradebook.csv NOT as expected: s000: dataset 0 (1x1x1) was 3.5, is 3.5"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fakes_t f = fakes();
+        run_result_t r = run_rescore_bench(fake_rescore_grader(&f, cases[i].mode), fake_emucc(&f, ""),
+                                           fake_lib(&f));
+        cr_assert_eq(status(&r), 1, "%s: exit %d: %s", cases[i].mode, status(&r), r.output);
+        assert_has(r, cases[i].says);
+        assert_lacks(r, "re-score of 3");
+        assert_lacks(r, "target <= 30 s");
+        run_result_free(&r);
+        rm_rf(f.dir);
+    }
+}
+
+Test(bench, rescore_sh_refuses_a_bad_class_size)
+{
+    char *argv[] = {"bench/rescore.sh", "x", NULL};
+    run_result_t r = run_script(argv, NULL);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "N must be a whole number >= 1, not 'x'");
+    run_result_free(&r);
 }
 
 /* ---- bench/gpu_stability.sh ---------------------------------------------------- */
