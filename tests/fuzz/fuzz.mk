@@ -18,16 +18,18 @@
 
 FUZZ_CC    ?= clang
 FUZZ_RUNS  ?= 10000000
-FUZZ_NAMES ?= raw lab rubric archive
+FUZZ_NAMES ?= raw lab rubric archive measured
 FUZZ_FLAGS ?=
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
+# -Wno-string-concatenation: score/checks.c's messages are long literals split over lines
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-string-concatenation -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
               -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS) $(ARCHIVE_CFLAGS)
 # The sources the harnesses reach (what fuzz_*.c call, and what that links).
 FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/dataset/rawio.c \
               grader/course/config.c grader/course/lab.c grader/course/rubric.c \
               $(wildcard grader/kinds/*.c) grader/compare/compare.c grader/dataset/gen.c \
-              grader/batch/archive.c grader/batch/archive_put.c
+              grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
+              grader/report/results.c grader/run/emureport.c grader/build/backend.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 
