@@ -541,7 +541,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
         fprintf(out, "cugrade batch: %s\n", err);
     baselines_free(baselines);
     free(baselines);
-    if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
+    if (!o->no_class_files && batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;
     }
@@ -583,8 +583,10 @@ static int run_class(batch_opts_t *o, FILE *out)
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;
     }
-    if (rc == EXIT_GRADED)
+    if (rc == EXIT_GRADED) {
+        n = batch_keep_shard(o, names, ids, n, out);
         rc = grade_all(o, names, ids, n, out);
+    }
     free_names(ids, n);
     free_names(names, n);
     return rc;

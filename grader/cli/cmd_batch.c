@@ -18,7 +18,8 @@ static void batch_usage(FILE *to)
     fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
-          "                     [--hidden-seed FILE] [--perf-retime-s S]\n"
+          "                     [--hidden-seed FILE] [--perf-retime-s S] [--shard K/N]\n"
+          "                     [--no-class-files]\n"
           "                     SUBMISSIONS_DIR\n"
           "\n"
           "Each sub-folder of SUBMISSIONS_DIR is one student's submission (its name is the id),\n"
@@ -43,6 +44,9 @@ static void batch_usage(FILE *to)
           "reference built and run on the smallest dataset) and stops with status 2 if not.\n"
           "A submission whose `cugrade run` hits a grader fault is NOT GRADED: no results.json,\n"
           "no gradebook row, no inputs hash (--resume grades it again).\n"
+          "--shard K/N grades only shard K (0 .. N-1) of N: the submissions whose index in\n"
+          "the sorted class list is K mod N (N such batches share one RESULTS_DIR);\n"
+          "--no-class-files leaves gradebook.csv, summary.json and class.html as they are.\n"
           "Exit status: 0 every submission has a results.json, 2 otherwise, 64 bad usage.\n",
           to);
 }
@@ -64,6 +68,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         {"datasets", required_argument, 0, 'd'}, {"rubric", required_argument, 0, 'r'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
         {"hidden-seed", required_argument, 0, 'S'}, {"perf-retime-s", required_argument, 0, 'P'},
+        {"shard", required_argument, 0, 'k'},      {"no-class-files", no_argument, 0, 'N'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -95,6 +100,11 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         case 'Q': o->gpu_queue = optarg; break;
         case 'S': o->hidden_seed = optarg; break;
         case 'P': o->perf_retime_s = atof(optarg); break;
+        case 'k':
+            if (batch_parse_shard(optarg, &o->shard_index, &o->shard_count) != 0)
+                return fprintf(stderr, "cugrade batch: bad --shard '%s' (K/N, 0 <= K < N)\n", optarg), -1;
+            break;
+        case 'N': o->no_class_files = 1; break;
         case 'h': batch_usage(stdout); exit(0);
         default: return -1;
         }
