@@ -602,3 +602,32 @@ int batch_run(const batch_opts_t *opts, FILE *out)
     free(o);
     return rc;
 }
+
+/* ---- --resume's test, for --status and --slurm -------------------------------- */
+
+int batch_resume_key(batch_opts_t *o, char common[65], FILE *out)
+{
+    if (hidden_digest(o, out) != 0)
+        return -1;
+    common_hash(o, common);
+    return 0;
+}
+
+int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id)
+{
+    job_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return 0;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, name);
+    snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, id);
+    submission_hash(common, j->sub_dir, j->hash);
+    int same = up_to_date(j);
+    free(j);
+    return same;
+}
+
+int batch_selected(const batch_opts_t *o, const char *id)
+{
+    return selected(o, id);
+}

@@ -63,4 +63,17 @@ int batch_parse_shard(const char *text, int *k, int *n);
  * o's shard, frees the others, says so on out, and returns the new count. */
 int batch_keep_shard(const batch_opts_t *o, char **names, char **ids, int n, FILE *out);
 
+/* ---- --resume's test, for --status and --slurm (batch.c) ---- */
+
+/* The inputs-hash part every submission of o's batch shares (the secret is
+ * read, or made if it is the default one). -1, said on out, if it cannot be. */
+int batch_resume_key(batch_opts_t *o, char common[65], FILE *out);
+
+/* 1 when SUBMISSIONS_DIR/name (id) has a results.json in RESULTS_DIR whose
+ * inputs hash matches: the submissions --resume skips. */
+int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id);
+
+/* 1 when id is one of --only's (or there is no --only). */
+int batch_selected(const batch_opts_t *o, const char *id);
+
 #endif
