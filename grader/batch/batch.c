@@ -157,7 +157,9 @@ static void assign_gpu(job_t *j, int worker, int ngpu)
     if (ngpu <= 0)
         return;
     snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", worker % ngpu);
-    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%d", worker % ngpu);
+    char dev[128];
+    batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
+    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
     j->env[0] = j->gpu_env;
     j->env[1] = NULL;
 }

@@ -24,7 +24,7 @@ typedef struct job {
     char *argv[32];
     char budget_arg[32];
     char gpu_arg[16];         /* the GPU whose queue the child joins */
-    char gpu_env[48];         /* CUDA_VISIBLE_DEVICES=N */
+    char gpu_env[160];        /* CUDA_VISIBLE_DEVICES=N (or a UUID: batch_visible_gpu) */
     char baseline[PATH_MAX];  /* its GPU's baseline timing ("": none, batch_baseline.h) */
     char *env[2];
     run_spec_t spec;
@@ -54,6 +54,11 @@ int batch_finish_ungraded(job_t *j, char *err, size_t errlen);
 /* The entry names of SUBMISSIONS_DIR that are submissions: folders and
  * archives, sorted; ids gets each one's student id. Returns the count or -1. */
 int batch_list(const char *dir, char ***names, char ***ids);
+
+/* The GPU to show the children of worker index mod ngpu (gpu_visible.c):
+ * that entry of the batch's own CUDA_VISIBLE_DEVICES when it has one, else
+ * the index itself. */
+void batch_visible_gpu(int index, char *buf, size_t len);
 
 /* ---- grader faults (batch_fault.c) ---- */
 
