@@ -268,6 +268,22 @@ static int submit_jobs(const batch_opts_t *o, const slurm_opts_t *s, submission_
     return 0;
 }
 
+/* Every --only ID must be in the class, as for a local batch. */
+static int only_ids_known(const batch_opts_t *o, const class_state_t *cs, FILE *out)
+{
+    for (int i = 0; i < o->nonly; i++) {
+        int found = 0;
+        for (int k = 0; k < cs->n && !found; k++)
+            found = strcmp(cs->ids[k], o->only[i]) == 0;
+        if (!found) {
+            fprintf(out, "cugrade batch --slurm: --only %s: no such submission in %s\n", o->only[i],
+                    o->submissions_dir);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Says what is left; 1 when nothing is (then nothing is submitted). */
 static int nothing_left(const class_state_t *cs, const batch_opts_t *o, FILE *out)
 {
@@ -304,6 +320,10 @@ int slurm_submit(batch_opts_t *o, const slurm_opts_t *s, FILE *out)
     rec = slurm_record_load(o->out_dir, err, sizeof err);
     if (err[0]) {
         fprintf(out, "cugrade batch --slurm: %s\n", err);
+        goto done;
+    }
+    if (only_ids_known(o, &cs, out) != 0) {
+        rc = EXIT_USAGE;
         goto done;
     }
     if (still_queued(rec, o, out))

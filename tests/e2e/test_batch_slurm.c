@@ -293,6 +293,28 @@ Test(batch_slurm, tasks_and_merge_give_the_local_gradebook_and_a_rerun_only_what
     rm_rf(f.c.dir);
 }
 
+Test(batch_slurm, only_submits_the_shards_of_the_chosen_and_refuses_an_unknown_id, .timeout = 120)
+{
+    fake_t f;
+    make_fake(&f, 0);
+    const char *extra[] = {"--slurm", "--shards", "3", "--only", "carol", "--only", "frank", NULL};
+    run_result_t r = slurm_batch(&f, extra);
+    cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
+    cr_assert_not_null(strstr(r.output, "2 submission(s): 0 done, 2 missing"), "%s", r.output);
+    char *array = call(&f, 0);
+    has_line(array, "--array=2"); /* carol (index 2) and frank (index 5) are both shard 2 */
+    cr_assert_not_null(strstr(array, " --only carol --only frank "), "%s", array);
+    free(array);
+    run_result_free(&r);
+    const char *unknown[] = {"--slurm", "--only", "mallory", NULL};
+    r = slurm_batch(&f, unknown);
+    cr_assert(r.exited && r.exit_code == 64, "exit %d:\n%s", r.exit_code, r.output);
+    cr_assert_not_null(strstr(r.output, "--only mallory: no such submission"), "%s", r.output);
+    cr_assert_eq(count_calls(&f), 2, "nothing more was submitted");
+    run_result_free(&r);
+    rm_rf(f.c.dir);
+}
+
 Test(batch_slurm, a_job_still_in_the_queue_or_a_refused_sbatch_submits_nothing, .timeout = 120)
 {
     fake_t f;
