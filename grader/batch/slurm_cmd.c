@@ -51,6 +51,10 @@ static void batch_options(strbuf_t *sb, const batch_opts_t *o)
         snprintf(num, sizeof num, "%g", o->budget_s);
         opt(sb, "--budget-s", num);
     }
+    if (o->perf_retime_s > 0) {
+        snprintf(num, sizeof num, "%g", o->perf_retime_s);
+        opt(sb, "--perf-retime-s", num);
+    }
     if (o->datasets_dir)
         opt(sb, "--datasets", o->datasets_dir);
     if (o->rubric_path)

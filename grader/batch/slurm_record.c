@@ -59,6 +59,7 @@ json_object *slurm_record_batch(const batch_opts_t *o)
     json_object_object_add(b, "checks", json_object_new_string(o->checks ? "all" : "none"));
     json_object_object_add(b, "timeout_s", json_object_new_double(o->timeout_s));
     json_object_object_add(b, "budget_s", json_object_new_double(o->budget_s));
+    json_object_object_add(b, "perf_retime_s", json_object_new_double(o->perf_retime_s));
     json_object_object_add(b, "jobs", json_object_new_int(o->jobs));
     json_object_object_add(b, "datasets", str_or_null(o->datasets_dir));
     json_object_object_add(b, "rubric", str_or_null(o->rubric_path));
@@ -110,6 +111,7 @@ int slurm_record_opts(json_object *rec, batch_opts_t *o, char *err, size_t errle
     o->checks = !checks || strcmp(checks, "none") != 0;
     o->timeout_s = num_or(b, "timeout_s", o->timeout_s);
     o->budget_s = num_or(b, "budget_s", 0);
+    o->perf_retime_s = num_or(b, "perf_retime_s", 0);
     o->jobs = (int)num_or(b, "jobs", 0);
     o->datasets_dir = slurm_json_str(b, "datasets");
     o->rubric_path = slurm_json_str(b, "rubric");

@@ -111,6 +111,7 @@ Test(slurm_cmd, the_task_command_has_absolute_paths_and_the_batch_options)
         cr_assert_not_null(strstr(cmd, want[i]), "no [%s] in:\n%s", want[i], cmd);
     cr_assert_null(strstr(cmd, "--datasets"), "no --datasets was given: %s", cmd);
     cr_assert_null(strstr(cmd, "--gpu-queue"), "the emulator needs no GPU queue: %s", cmd);
+    cr_assert_null(strstr(cmd, "--perf-retime-s"), "not given, not forwarded: %s", cmd);
     free(cmd);
 }
 
@@ -118,10 +119,12 @@ Test(slurm_cmd, a_gpu_task_gets_a_queue_of_its_own_on_its_node_and_given_jobs)
 {
     batch_opts_t o = task_opts("gpu");
     o.jobs = 4;
+    o.perf_retime_s = 300;
     o.datasets_dir = "/shared/datasets";
     char *cmd = slurm_task_command(&o, 2);
     cr_assert_not_null(strstr(cmd, " --gpu-queue \"${TMPDIR:-/tmp}/cugrade-gpu-queue.$SLURM_JOB_ID\" "), "%s", cmd);
     cr_assert_not_null(strstr(cmd, " --jobs 4 "), "%s", cmd);
+    cr_assert_not_null(strstr(cmd, " --perf-retime-s 300 "), "%s", cmd);
     cr_assert_not_null(strstr(cmd, " --datasets /shared/datasets "), "%s", cmd);
     free(cmd);
     o.gpu_queue = "/node/queue";
