@@ -3,7 +3,9 @@
 #   make            build bin/cugrade, bin/emucc and the emulator library
 #   make grade      grade student/ (SUBMISSION=reference grades the reference;
 #                   VERBOSE=1 lists every dataset)
-#   make test       the whole test suite (Criterion)
+#   make test       the whole test suite (Criterion), then the Slurm test
+#   make slurm-test tests/slurm/test_slurm.sh alone: cugrade batch --slurm on a
+#                   one-node Slurm of its own (root; installs Debian's slurm)
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
@@ -49,13 +51,13 @@ REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
 EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
-.PHONY: all deps grade test unit-tests datasets bench gpu-build gpu-test clean
+.PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test clean
 all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
 # there, and installs what is missing as root (else: exit 2 and the sudo line).
-DEPS_FOR := $(if $(filter test unit-tests bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,$(if $(filter fuzz fuzz-build fuzz-seeds $(B)/fuzz/%,$(MAKECMDGOALS)),fuzz,grade))
+DEPS_FOR := $(if $(filter test unit-tests slurm-test bench $(B)/tests/% $(B)/emu-tests/%,$(MAKECMDGOALS)),test,$(if $(filter fuzz fuzz-build fuzz-seeds $(B)/fuzz/%,$(MAKECMDGOALS)),fuzz,grade))
 deps:
 	@tools/deps.sh $(DEPS_FOR)
 
@@ -147,6 +149,10 @@ unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
 
 test: all unit-tests | deps
 	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)
+	tests/slurm/test_slurm.sh
+
+slurm-test: all | deps
+	tests/slurm/test_slurm.sh
 
 # ---- benchmarks and the GPU build check --------------------------------------
 bench: all

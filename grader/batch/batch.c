@@ -101,7 +101,9 @@ static void assign_gpu(job_t *j, int worker, int ngpu)
     if (ngpu <= 0)
         return;
     snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", worker % ngpu);
-    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%d", worker % ngpu);
+    char dev[128];
+    batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
+    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
     j->env[0] = j->gpu_env;
     j->env[1] = NULL;
 }
@@ -493,7 +495,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
         fprintf(out, "cugrade batch: %s\n", err);
     baselines_free(baselines);
     free(baselines);
-    if (batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
+    if (!o->no_class_files && batch_write_class_files(o->out_dir, out, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;
     }
@@ -536,8 +538,10 @@ static int run_class(batch_opts_t *o, FILE *out)
         fprintf(out, "cugrade batch: %s\n", err);
         rc = EXIT_CANNOT_GRADE;
     }
-    if (rc == EXIT_GRADED)
+    if (rc == EXIT_GRADED) {
+        n = batch_keep_shard(o, names, ids, n, out);
         rc = grade_all(o, names, ids, n, out);
+    }
     free_names(ids, n);
     free_names(names, n);
     return rc;
@@ -552,4 +556,29 @@ int batch_run(const batch_opts_t *opts, FILE *out)
     int rc = hidden_digest(o, out) != 0 ? EXIT_CANNOT_GRADE : run_class(o, out);
     free(o);
     return rc;
+}
+
+/* ---- --resume's test, for --status and --slurm -------------------------------- */
+
+int batch_resume_key(batch_opts_t *o, char common[65], FILE *out)
+{
+    if (hidden_digest(o, out) != 0)
+        return -1;
+    batch_run_common_key(o, common);
+    return 0;
+}
+
+int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id)
+{
+    job_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return 0;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, name);
+    snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, id);
+    batch_run_key(common, j->sub_dir, j->hash);
+    batch_score_key(o, j->score_key);
+    int same = batch_resume_decision(j) == RESUME_SKIP;
+    free(j);
+    return same;
 }

@@ -28,6 +28,8 @@ typedef struct {
     const char *rubric_path;     /* NULL: <root>/rubric.json */
     const char *hidden_seed;     /* --hidden-seed FILE (NULL: as cugrade run finds it) */
     double perf_retime_s;        /* --perf-retime-s: the baseline's interval (0: 120 s) */
+    int shard_index, shard_count; /* --shard K/N: only shard K of N (batch_shard.c); N 0: all */
+    int no_class_files;          /* --no-class-files: no gradebook/class files at the end */
     /* set by batch_run: */
     char hidden_digest[65];      /* the secret's digest, in every submission's inputs hash */
     char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */
@@ -46,5 +48,32 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
 /* One submission's result for the terminal: "82.5/90" or "could not grade
  * (why)" (batch_class.c). */
 int batch_row_line(const char *results_path, char *buf, size_t buflen);
+
+/* ---- shards (batch_shard.c) ---- */
+
+/* The shard of the class's index-th submission (batch_list's sorted order)
+ * among count shards: round robin, so shards differ by one at most. */
+int batch_shard_of(int index, int count);
+
+/* Parses --shard's "K/N" (0 <= K < N <= BATCH_MAX_SHARDS). 0, or -1. */
+#define BATCH_MAX_SHARDS 100000
+int batch_parse_shard(const char *text, int *k, int *n);
+
+/* Under --shard, keeps in names/ids (batch_list's) only the entries of
+ * o's shard, frees the others, says so on out, and returns the new count. */
+int batch_keep_shard(const batch_opts_t *o, char **names, char **ids, int n, FILE *out);
+
+/* ---- --resume's test, for --status and --slurm (batch.c) ---- */
+
+/* The inputs-hash part every submission of o's batch shares (the secret is
+ * read, or made if it is the default one). -1, said on out, if it cannot be. */
+int batch_resume_key(batch_opts_t *o, char common[65], FILE *out);
+
+/* 1 when SUBMISSIONS_DIR/name (id) has a results.json in RESULTS_DIR whose
+ * inputs hash matches: the submissions --resume skips. */
+int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id);
+
+/* 1 when id is one of --only's (or there is no --only). */
+int batch_selected(const batch_opts_t *o, const char *id);
 
 #endif

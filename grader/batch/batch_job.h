@@ -27,7 +27,7 @@ typedef struct job {
     char *argv[40];           /* the child's command line (prepare_job) */
     char budget_arg[32];
     char gpu_arg[16];         /* the GPU whose queue the child joins */
-    char gpu_env[48];         /* CUDA_VISIBLE_DEVICES=N */
+    char gpu_env[160];        /* CUDA_VISIBLE_DEVICES=N (or a UUID: batch_visible_gpu) */
     char baseline[PATH_MAX];  /* its GPU's baseline timing ("": none, batch_baseline.h) */
     char *env[2];
     run_spec_t spec;
@@ -101,6 +101,11 @@ void batch_plan(const batch_opts_t *o, char **names, char **ids, int n, job_t *j
  * todo[*ntodo] to be graded again. Returns how many were re-scored. */
 int batch_rescore(const batch_opts_t *o, job_t **jobs, int n, job_t **todo, int *ntodo,
                   FILE *out);
+
+/* The GPU to show the children of worker index mod ngpu (gpu_visible.c):
+ * that entry of the batch's own CUDA_VISIBLE_DEVICES when it has one, else
+ * the index itself. */
+void batch_visible_gpu(int index, char *buf, size_t len);
 
 /* ---- grader faults (batch_fault.c) ---- */
 

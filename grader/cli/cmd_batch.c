@@ -2,6 +2,7 @@
  * is in batch.c. Exit 0 when every submission got a results.json, 2
  * otherwise (a grader fault among them), 64 for bad usage. */
 #include "batch/batch.h"
+#include "cli/batch_modes.h"
 #include "cli/commands.h"
 #include "run/runner.h"
 
@@ -18,7 +19,8 @@ static void batch_usage(FILE *to)
     fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
-          "                     [--hidden-seed FILE] [--perf-retime-s S]\n"
+          "                     [--hidden-seed FILE] [--perf-retime-s S] [--shard K/N]\n"
+          "                     [--no-class-files]\n"
           "                     SUBMISSIONS_DIR\n"
           "\n"
           "Each sub-folder of SUBMISSIONS_DIR is one student's submission (its name is the id),\n"
@@ -47,8 +49,12 @@ static void batch_usage(FILE *to)
           "reference built and run on the smallest dataset) and stops with status 2 if not.\n"
           "A submission whose `cugrade run` hits a grader fault is NOT GRADED: no results.json,\n"
           "no gradebook row, no inputs hash (--resume grades it again).\n"
+          "--shard K/N grades only shard K (0 .. N-1) of N: the submissions whose index in\n"
+          "the sorted class list is K mod N (N such batches share one RESULTS_DIR);\n"
+          "--no-class-files leaves gradebook.csv, summary.json and class.html as they are.\n"
           "Exit status: 0 every submission has a results.json, 2 otherwise, 64 bad usage.\n",
           to);
+    batch_mode_usage(to);
 }
 
 static void on_fatal_signal(int sig)
@@ -58,7 +64,7 @@ static void on_fatal_signal(int sig)
     raise(sig);
 }
 
-static int parse_args(int argc, char **argv, batch_opts_t *o)
+static int parse_args(int argc, char **argv, batch_opts_t *o, slurm_opts_t *s)
 {
     static const struct option opts[] = {
         {"lab", required_argument, 0, 'l'},      {"out", required_argument, 0, 'o'},
@@ -68,6 +74,10 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         {"datasets", required_argument, 0, 'd'}, {"rubric", required_argument, 0, 'r'},
         {"budget-s", required_argument, 0, 'B'}, {"gpu-queue", required_argument, 0, 'Q'},
         {"hidden-seed", required_argument, 0, 'S'}, {"perf-retime-s", required_argument, 0, 'P'},
+        {"shard", required_argument, 0, 'k'},      {"no-class-files", no_argument, 0, 'N'},
+        {"slurm", no_argument, 0, 'U'},          {"sbatch", required_argument, 0, 'X'},
+        {"shards", required_argument, 0, 'n'},   {"status", no_argument, 0, 'T'},
+        {"merge", no_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     int c;
     optind = 1;
@@ -99,14 +109,23 @@ static int parse_args(int argc, char **argv, batch_opts_t *o)
         case 'Q': o->gpu_queue = optarg; break;
         case 'S': o->hidden_seed = optarg; break;
         case 'P': o->perf_retime_s = atof(optarg); break;
+        case 'k':
+            if (batch_parse_shard(optarg, &o->shard_index, &o->shard_count) != 0)
+                return fprintf(stderr, "cugrade batch: bad --shard '%s' (K/N, 0 <= K < N)\n", optarg), -1;
+            break;
+        case 'N': o->no_class_files = 1; break;
+        case 'U': case 'X': case 'n': case 'T': case 'M':
+            if (batch_mode_option(c, optarg, s) != 0)
+                return -1;
+            break;
         case 'h': batch_usage(stdout); exit(0);
         default: return -1;
         }
     }
-    if (optind != argc - 1 || !o->out_dir || o->timeout_s <= 0 || o->jobs < 0 || o->budget_s < 0 ||
-        o->perf_retime_s < 0)
+    if (batch_mode_check(o, s, argc - optind) != 0 || !o->out_dir || o->timeout_s <= 0 ||
+        o->jobs < 0 || o->budget_s < 0 || o->perf_retime_s < 0)
         return -1;
-    o->submissions_dir = argv[optind];
+    o->submissions_dir = optind < argc ? argv[optind] : NULL;
     return 0;
 }
 
@@ -115,7 +134,8 @@ int cmd_batch(int argc, char **argv)
     static char self[PATH_MAX];
     batch_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = "auto", .checks = 1,
                       .timeout_s = 600};
-    if (parse_args(argc, argv, &o) != 0) {
+    slurm_opts_t s = {.argc = argc, .argv = argv};
+    if (parse_args(argc, argv, &o, &s) != 0) {
         batch_usage(stderr);
         return EXIT_USAGE;
     }
@@ -128,5 +148,5 @@ int cmd_batch(int argc, char **argv)
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
-    return batch_run(&o, stdout);
+    return batch_mode_wanted(&s) ? batch_mode_run(&o, &s, stdout) : batch_run(&o, stdout);
 }

@@ -189,3 +189,21 @@ Test(deps, an_unreadable_list_or_a_bad_argument_is_exit_2)
     run_result_free(&r);
     rm_rf(d.dir);
 }
+
+Test(deps, the_real_list_asks_for_slurm_for_make_test_only)
+{
+    char *list = read_file("tools/deps.txt", NULL, NULL, 0);
+    cr_assert_not_null(list, "cannot read tools/deps.txt");
+    fake_debian_t d = fake_debian(list, "", 1000, 0);
+    free(list);
+    run_result_t r = run_deps(&d, "grade");
+    cr_assert(r.exited && r.exit_code == 2, "exit %d: %s", r.exit_code, r.output);
+    cr_assert_null(strstr(r.output, "slurm"), "grade asks for Slurm: %s", r.output);
+    cr_assert_null(strstr(r.output, "munge"), "grade asks for munge: %s", r.output);
+    run_result_free(&r);
+    r = run_deps(&d, "test"); /* tests/slurm/test_slurm.sh runs a Slurm of its own */
+    cr_assert(r.exited && r.exit_code == 2, "exit %d: %s", r.exit_code, r.output);
+    cr_assert_not_null(strstr(r.output, " slurmctld slurmd slurm-client munge"), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(d.dir);
+}
