@@ -3,6 +3,7 @@
  * re-timed by whichever worker finds it old while the others go on with the
  * previous one, and listed with their spread in RESULTS/perf-baselines.json. */
 #include "batch/batch_baseline.h"
+#include "batch/batch_job.h"
 #include "pipeline/perf_baseline.h"
 #include "util/util.h"
 
@@ -25,7 +26,10 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
     grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
                       .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir};
     b->wanted = perf_baseline_wanted(&g);
-    snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", o->out_dir);
+    if (o->shard_count > 0) /* a shard's GPUs are its own (a Slurm task's, on its node) */
+        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline/shard%d", o->out_dir, o->shard_index);
+    else
+        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", o->out_dir);
     snprintf(b->queue_dir, sizeof b->queue_dir, "%s", queue_dir);
     b->timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b->timings);
     if (!b->timings || mkdir_p(b->dir, NULL, 0) != 0)
@@ -66,7 +70,11 @@ static int time_one(baselines_t *b, int gpu, FILE *out)
     char path[PATH_MAX + 32], err[2048];
     file_of(b, gpu, path, sizeof path);
     perf_result_t *r = calloc(1, sizeof *r);
+    char visible[160];
+    batch_visible_gpu(gpu, visible, sizeof visible); /* the GPU this batch was given */
+    perf_baseline_set_visible(visible);
     int rc = r ? perf_baseline_time(&g, path, r, err, sizeof err) : -1;
+    perf_baseline_set_visible(NULL);
     if (rc == 0)
         remember(b, gpu, r);
     else if (out)
@@ -161,7 +169,10 @@ int baselines_write(baselines_t *b, const char *out_dir, FILE *out, char *err, s
     json_object_object_add(root, "spread", spreads);
     const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY);
     char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/perf-baselines.json", out_dir);
+    if (b->o->shard_count > 0) /* the shards of a class share its results folder */
+        snprintf(path, sizeof path, "%s/perf-baselines-shard%d.json", out_dir, b->o->shard_index);
+    else
+        snprintf(path, sizeof path, "%s/perf-baselines.json", out_dir);
     int rc = write_file_atomic(path, text, strlen(text), err, errlen);
     json_object_put(root);
     return rc;

@@ -4,7 +4,9 @@
  * once the last timing is older than the interval; every submission's
  * timing program then times the student's kernel alone and is scored
  * against its GPU's latest baseline. Every timing is kept: RESULTS/
- * perf-baselines.json lists them, with the spread across GPUs and time. */
+ * perf-baselines.json lists them, with the spread across GPUs and time (for
+ * shard K of a class, batch --shard: perf-baselines-shardK.json, and the
+ * baseline files under .perf-baseline/shardK/). */
 #ifndef CUGRADE_BATCH_BASELINE_H
 #define CUGRADE_BATCH_BASELINE_H
 

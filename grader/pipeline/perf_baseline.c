@@ -52,6 +52,10 @@ static int build_reference_timing(const grade_opts_t *o, const grading_inputs_t 
     return 0;
 }
 
+static __thread const char *visible_gpu; /* perf_baseline_set_visible: per worker thread */
+
+void perf_baseline_set_visible(const char *visible) { visible_gpu = visible; }
+
 /* Runs it; the report goes to report (the run's report channel). */
 static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *in,
                                 const char *program, const char *scratch, const char *report,
@@ -64,8 +68,11 @@ static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *i
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.4000s/timing-run", scratch);
     mkdir_p(dir, NULL, 0);
-    char visible[48];
-    snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%d", o->gpu_index);
+    char visible[192];
+    if (visible_gpu)
+        snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%s", visible_gpu);
+    else
+        snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%d", o->gpu_index);
     char *env[] = {visible, NULL}; /* the GPU whose queue it joins, as a batch's children */
     run_spec_t spec = {.argv = cmd.argv, .cwd = dir, .sandboxed = 1, .report_path = report,
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60),

@@ -28,6 +28,10 @@ int perf_baseline_wanted(const grade_opts_t *o);
 int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_t *result,
                        char *err, size_t errlen);
 
+/* What the timing run is shown as CUDA_VISIBLE_DEVICES (a batch's own entry
+ * for the GPU, batch/gpu_visible.c); NULL: o->gpu_index. Set before timing. */
+void perf_baseline_set_visible(const char *visible);
+
 /* Reads a baseline file: the timing, its GPU and when it was made. */
 int perf_baseline_read(const char *path, perf_result_t *result, int *gpu, double *at, char *err,
                        size_t errlen);
