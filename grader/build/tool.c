@@ -80,7 +80,8 @@ int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
 {
     run_spec_t spec = {.argv = argv, .timeout_s = timeout_s, .output_cap = TOOL_OUTPUT_CAP,
                        .memory_limit_bytes = lim->memory, .cpu_limit_s = lim->cpu_s,
-                       .file_limit_bytes = lim->file, .stop_after_bytes = TOOL_OUTPUT_STOP};
+                       .file_limit_bytes = lim->file, .stop_after_bytes = TOOL_OUTPUT_STOP,
+                       .nice = TOOL_NICE};
     if (jail) {
         spec.sandboxed = 1;
         spec.cwd = jail->cwd;

@@ -25,6 +25,9 @@
 #define TOOL_FILE_LIMIT ((size_t)1 << 30)
 #define TOOL_OUTPUT_CAP ((size_t)256 << 10)
 #define TOOL_OUTPUT_STOP ((size_t)1 << 20)
+/* Compilers run at a lower priority: in a batch they yield the CPU to the
+ * programs that hold a GPU (a timed run must not wait for a core). */
+#define TOOL_NICE 5
 
 typedef struct {
     size_t memory, file; /* bytes */

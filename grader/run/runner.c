@@ -171,6 +171,10 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core);
     apply_limits(spec);
+    errno = 0;
+    if (spec->nice > 0 && nice(spec->nice) == -1 && errno != 0)
+        dprintf(2, "cugrade: cannot lower the priority of %s: %s\n", spec->argv[0],
+                strerror(errno));
     signal(SIGPIPE, SIG_DFL);
     if (spec->cwd && chdir(spec->cwd) != 0) {
         dprintf(2, "cugrade: cannot enter %s: %s\n", spec->cwd, strerror(errno));

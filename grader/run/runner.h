@@ -47,6 +47,8 @@ typedef struct {
     size_t file_limit_bytes;
     size_t stop_after_bytes; /* kill the group once it has printed more than this (0: never;
                               * the output past the cap is drained and counted) */
+    int nice;                /* added to the child's nice value (compilers: they yield the
+                              * CPU to the programs that hold a GPU; 0: unchanged) */
     const int *pass_fds;     /* descriptors the child gets as RUN_PASS_FD, RUN_PASS_FD + 1, ...
                               * (the parent's stay open; NULL: none) */
     int npass_fds;

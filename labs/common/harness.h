@@ -444,6 +444,10 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
      * busy GPU that alone can take seconds, which a separate run pays outside
      * its kernel too. (An error here shows again in the first dataset.) */
     (void)cudaFree(0);
+    /* The GPU held beside others from here (one turn for the whole list: a
+     * turn per dataset would wait behind every timed run as often); the
+     * datasets' clocks start once it is held. */
+    harness_gpu_share();
     for (int k = 0; k < n; k++) {
         harness_dataset_t *d = &list[k];
         for (int e = 0; e < d->nenv; e++)
@@ -451,18 +455,17 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         char line[96];
         snprintf(line, sizeof line, "\ncugrade-dataset-begin %d\n", k);
         harness_marker(line);
-        harness_gpu_share(); /* the GPU held beside others for this dataset only; */
-        double start = harness_now(); /* its clock starts once it has it */
+        double start = harness_now();
         harness_watch_set(k, start + d->limit_s);
         int status = run(d->argc, d->argv);
         if (status != 0)
             return status; /* watched until the process is gone, like a failed single run */
-        harness_gpu_done();
         double wall = harness_now() - start;
         harness_watch_set(-1, 0.0);
         snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);
         harness_marker(line);
     }
+    harness_gpu_done();
     free(list);
     return 0;
 }

@@ -3,6 +3,9 @@
  * that keeps the first bytes and counts the rest, and several children at
  * once. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,5 +173,20 @@ Test(runner, a_flood_of_output_is_stopped, .timeout = 30)
     char why[128];
     run_describe(&r, &spec, why, sizeof why);
     cr_assert_str_eq(why, "was stopped after printing more than 1048576 bytes");
+    run_result_free(&r);
+}
+
+/* A compiler's spec lowers its priority (runner.h nice): the child's nice
+ * value is the parent's plus spec.nice. */
+Test(runner, nice_lowers_the_childs_priority)
+{
+    char *argv[] = {"/bin/sh", "-c", "cut -d' ' -f19 /proc/self/stat", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 10, .nice = 5};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    errno = 0;
+    int mine = getpriority(PRIO_PROCESS, 0);
+    cr_assert_eq(atoi(r.output), mine + 5 > 19 ? 19 : mine + 5, "child nice %s", r.output);
     run_result_free(&r);
 }
