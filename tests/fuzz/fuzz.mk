@@ -29,7 +29,9 @@ FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/dataset/rawio.c \
               grader/course/config.c grader/course/lab.c grader/course/rubric.c \
               $(wildcard grader/kinds/*.c) grader/compare/compare.c grader/dataset/gen.c \
               grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
-              grader/report/results.c grader/run/emureport.c grader/build/backend.c
+              grader/report/results.c grader/run/emureport.c grader/build/backend.c \
+              grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c \
+              grader/run/runner.c grader/run/sandbox.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 
