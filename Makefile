@@ -155,8 +155,13 @@ slurm-test: all | deps
 	tests/slurm/test_slurm.sh
 
 # ---- benchmarks and the GPU build check --------------------------------------
-bench: all
+bench: all $(B)/bench/queue_scaling
 	bench/run.sh
+	bench/queue_scaling.sh
+
+$(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
 
 gpu-build:
 	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"

@@ -7,6 +7,7 @@
 #include "pipeline/perf_baseline.h"
 #include "util/util.h"
 
+#include <dirent.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -182,4 +183,30 @@ void baselines_free(baselines_t *b)
 {
     free(b->timings);
     b->timings = NULL;
+}
+
+json_object *baselines_load_all(const char *out_dir)
+{
+    DIR *d = opendir(out_dir);
+    if (!d)
+        return NULL;
+    json_object *all = NULL;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, "perf-baselines", 14) != 0 || len < 5 ||
+            strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        char path[PATH_MAX + 300];
+        snprintf(path, sizeof path, "%s/%s", out_dir, e->d_name);
+        json_object *one = json_object_from_file(path);
+        if (!one)
+            continue; /* not ours to judge here: the batch wrote it whole, by rename */
+        json_object_object_add(one, "file", json_object_new_string(e->d_name));
+        if (!all)
+            all = json_object_new_array();
+        json_object_array_add(all, one);
+    }
+    closedir(d);
+    return all;
 }

@@ -57,4 +57,8 @@ int baselines_write(baselines_t *b, const char *out_dir, FILE *out, char *err, s
 
 void baselines_free(baselines_t *b);
 
+/* Every perf-baselines*.json of a results folder (one per shard, or the
+ * batch's one), as a JSON array for summary.json; NULL when there is none. */
+struct json_object *baselines_load_all(const char *out_dir);
+
 #endif

@@ -3,6 +3,7 @@
  * every RESULTS_DIR/<id>/results.json, and the class summary printed at the
  * end of a batch. */
 #include "batch/batch.h"
+#include "batch/batch_baseline.h"
 #include "report/board.h"
 #include "report/html_class.h"
 #include "report/html_report.h"
@@ -312,7 +313,8 @@ static counts_t count_class(const class_t *c)
     return k;
 }
 
-static char *summary_json(const class_t *c, counts_t *k, const board_t *board)
+static char *summary_json(const char *out_dir, const class_t *c, counts_t *k,
+                          const board_t *board)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "submissions", json_object_new_int(c->n));
@@ -324,6 +326,9 @@ static char *summary_json(const class_t *c, counts_t *k, const board_t *board)
     json_object_object_add(o, "total", totals_json(c, &k->mean));
     json_object_object_add(o, "pass_rate", pass_rates_json(c));
     json_object_object_add(o, "leaderboard", board_to_json(board));
+    json_object *baselines = baselines_load_all(out_dir); /* the GPUs' reference timings */
+    if (baselines)
+        json_object_object_add(o, "perf_baselines", baselines);
     char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
     return text;
@@ -378,7 +383,7 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     counts_t k = count_class(&c);
     board_t board;
     load_board(out_dir, &c, &board);
-    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k, &board);
+    char *csv = gradebook_csv(&c), *sum = summary_json(out_dir, &c, &k, &board);
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);

@@ -1,0 +1,94 @@
+/* test_batch_baseline.c - a batch's baseline timings kept and reported
+ * (batch/batch_baseline.h) without a GPU: the reference's spread across GPUs
+ * and time is max/min - 1 per shape, written to perf-baselines.json (a
+ * shard's to perf-baselines-shardK.json, so tasks sharing a results folder
+ * keep each its own), printed, and gathered for summary.json; a batch with
+ * no baseline to make gives its children none. */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch/batch_baseline.h"
+#include "util/util.h"
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/cugrade-bbase-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void remove_dir(void) { rm_rf(dir); }
+
+TestSuite(batch_baseline, .init = make_dir, .fini = remove_dir);
+
+static void add_timing(baselines_t *b, int gpu, double reference)
+{
+    baseline_timing_t *t = &b->timings[b->ntimings++];
+    t->gpu = gpu;
+    snprintf(t->device, sizeof t->device, "NVIDIA H100 80GB HBM3");
+    t->nshapes = 1;
+    snprintf(t->shape[0], sizeof t->shape[0], "4096x4096x4096");
+    t->reference[0] = reference;
+    t->cublas[0] = 50000;
+    b->latest[gpu] = 1;
+}
+
+static json_object *spread_of(const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    json_object *o = json_object_from_file(path);
+    cr_assert_not_null(o, "%s was not written", path);
+    return o;
+}
+
+Test(batch_baseline, the_spread_across_gpus_is_written_printed_and_gathered)
+{
+    batch_opts_t o = {0};
+    baselines_t b = {.o = &o, .interval_s = 120};
+    b.timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b.timings);
+    add_timing(&b, 0, 8000);
+    add_timing(&b, 1, 8800);
+    add_timing(&b, 0, 8400);
+    char err[256], printed[1024] = "";
+    FILE *out = fmemopen(printed, sizeof printed, "w");
+    cr_assert_eq(baselines_write(&b, dir, out, err, sizeof err), 0, "%s", err);
+    fclose(out);
+    cr_assert(strstr(printed, "the reference timed 3 time(s) on 2 GPU(s), spread 10.0%"), "%s",
+              printed);
+    json_object *root = spread_of("perf-baselines.json"), *spread, *timings;
+    cr_assert(json_object_object_get_ex(root, "spread", &spread));
+    cr_assert(json_object_object_get_ex(root, "timings", &timings));
+    cr_assert_eq(json_object_array_length(timings), 3);
+    json_object *first = json_object_array_get_idx(spread, 0), *v;
+    cr_assert(json_object_object_get_ex(first, "spread", &v));
+    cr_assert_float_eq(json_object_get_double(v), 0.1, 1e-12);
+    cr_assert(json_object_object_get_ex(first, "reference_min", &v));
+    cr_assert_float_eq(json_object_get_double(v), 8000, 1e-9);
+    json_object_put(root);
+
+    /* shard 1 of a class writes its own file beside it; both are gathered */
+    o.shard_count = 3;
+    o.shard_index = 1;
+    cr_assert_eq(baselines_write(&b, dir, NULL, err, sizeof err), 0, "%s", err);
+    json_object_put(spread_of("perf-baselines-shard1.json"));
+    json_object *all = baselines_load_all(dir);
+    cr_assert_not_null(all);
+    cr_assert_eq(json_object_array_length(all), 2);
+    json_object_put(all);
+    baselines_free(&b);
+}
+
+Test(batch_baseline, nothing_timed_nothing_written_and_no_baseline_given)
+{
+    batch_opts_t o = {0};
+    baselines_t b = {.o = &o};
+    char err[256], path[PATH_MAX];
+    cr_assert_eq(baselines_write(&b, dir, NULL, err, sizeof err), 0);
+    cr_assert_null(baselines_load_all(dir), "no perf-baselines file for a batch that timed none");
+    cr_assert_null(baselines_ensure(&b, 0, path, sizeof path, NULL), "not wanted: none given");
+}
