@@ -5,6 +5,7 @@
 #include "batch/batch_baseline.h"
 #include "batch/batch_job.h"
 #include "pipeline/perf_baseline.h"
+#include "run/sandbox.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -20,6 +21,7 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
     b->o = o;
     b->interval_s = o->perf_retime_s > 0 ? o->perf_retime_s : 120;
     pthread_mutex_init(&b->list_lock, NULL);
+    pthread_mutex_init(&b->first_lock, NULL);
     for (int g = 0; g < BASELINE_MAX_GPUS; g++)
         pthread_mutex_init(&b->lock[g], NULL);
     if (ngpu <= 0)
@@ -35,6 +37,7 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
     b->timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b->timings);
     if (!b->timings || mkdir_p(b->dir, NULL, 0) != 0)
         b->wanted = 0;
+    sandbox_available(); /* its lazy probe made here, before the workers' threads */
 }
 
 static void file_of(const baselines_t *b, int gpu, char *path, size_t pathlen)
@@ -91,7 +94,9 @@ const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen
         return NULL;
     pthread_mutex_lock(&b->lock[gpu]);
     if (b->latest[gpu] == 0 && !b->failed[gpu]) { /* the first: everyone on this GPU waits */
+        pthread_mutex_lock(&b->first_lock);
         b->failed[gpu] = time_one(b, gpu, out) != 0;
+        pthread_mutex_unlock(&b->first_lock);
         b->latest[gpu] = now_seconds();
     } else if (!b->failed[gpu] && now_seconds() - b->latest[gpu] >= b->interval_s) {
         b->latest[gpu] = now_seconds(); /* claimed: the others go on with the previous one */

@@ -38,6 +38,8 @@ typedef struct {
     pthread_mutex_t lock[BASELINE_MAX_GPUS];
     double latest[BASELINE_MAX_GPUS];  /* 0: none yet */
     int failed[BASELINE_MAX_GPUS];     /* its timing failed: the children time it themselves */
+    pthread_mutex_t first_lock; /* first timings one GPU at a time: they fill the shared build
+                                 * caches, whose temporary names are per process */
     pthread_mutex_t list_lock;
     baseline_timing_t *timings;
     int ntimings;
