@@ -74,6 +74,44 @@ static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_in
     run->phase_s[PHASE_TIMING] += now_seconds() - t0;
 }
 
+/* One run of the timing program (program): the student's kernel alone
+ * against base (the batch's baseline), or every implementation (base
+ * NULL). 1 timed (pr), 0 not (msg says why), -1 base is not of this
+ * device or lacks a shape (msg says so). */
+static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                     const char *program, const perf_result_t *base, const char *when,
+                     strbuf_t *msg, perf_result_t *pr)
+{
+    char report[PATH_MAX], err[512], why[256];
+    snprintf(report, sizeof report, "%.4000s/timing-run.report", run->scratch);
+    perf_command_t cmd;
+    run_result_t rr;
+    run_spec_t spec;
+    gpu_turn_stats_t st;
+    run_timing(o, run, in, program, base != NULL, report, &cmd, &rr, &spec, &st);
+    if (o->gpu_queue && o->gpu_queue[0])
+        sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue)\n",
+                   o->gpu_index, st.exclusive_s, st.waited_s);
+    int timed = 0;
+    if (!rr.exited || rr.exit_code != 0) {
+        run_describe(&rr, &spec, why, sizeof why);
+        sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
+    } else if (perf_parse_file(report, pr, err, sizeof err) != 0) {
+        sb_appendf(msg, "not run: %s\n", err);
+    } else if (base && perf_merge_baseline(pr, base, err, sizeof err) != 0) {
+        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; timed again with "
+                        "the reference and cuBLAS beside it)\n", err);
+        timed = -1;
+    } else {
+        if (base)
+            sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU "
+                            "(%s)\n", when);
+        timed = 1; /* scored by score_measured */
+    }
+    run_result_free(&rr);
+    return timed;
+}
+
 /* Runs the lab's timing program on the GPU. Ends in the measurement: the
  * message before the score in msg, and 1 with the timing to score in *pr
  * (0: none, msg says why). */
@@ -94,35 +132,11 @@ static int time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_in
         return 0;
     }
     perf_result_t base;
-    char when[64] = "", report[PATH_MAX], err[512], why[256];
+    char when[64] = "";
     int use_base = baseline_of(o, &base, when, sizeof when, msg);
-    snprintf(report, sizeof report, "%.4000s/timing-run.report", run->scratch);
-    perf_command_t cmd;
-    run_result_t rr;
-    run_spec_t spec;
-    gpu_turn_stats_t st;
-    run_timing(o, run, in, br.program, use_base, report, &cmd, &rr, &spec, &st);
-    if (o->gpu_queue && o->gpu_queue[0])
-        sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue)\n",
-                   o->gpu_index, st.exclusive_s, st.waited_s);
-    int timed = 0;
-    if (!rr.exited || rr.exit_code != 0) {
-        run_describe(&rr, &spec, why, sizeof why);
-        sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
-    } else if (perf_parse_file(report, pr, err, sizeof err) != 0) {
-        sb_appendf(msg, "not run: %s\n", err);
-    } else if (use_base && perf_merge_baseline(pr, &base, err, sizeof err) != 0) {
-        /* the batch's grader fault, never the student's zero */
-        *fault = 1;
-        snprintf(run->error, sizeof run->error, "the batch's baseline timing %s: %s",
-                 o->perf_baseline, err);
-    } else {
-        if (use_base)
-            sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU "
-                            "(%s)\n", when);
-        timed = 1; /* scored by score_measured */
-    }
-    run_result_free(&rr);
+    int timed = time_once(o, run, in, br.program, use_base ? &base : NULL, when, msg, pr);
+    if (timed < 0) /* the baseline is not of this GPU: time the others beside it, as alone */
+        timed = time_once(o, run, in, br.program, NULL, when, msg, pr);
     build_result_free(&br);
     return timed;
 }
