@@ -192,8 +192,41 @@ static int load_class(const char *out_dir, class_t *c)
     return 0;
 }
 
+/* One sentence on the batch's baseline timings (batch_baseline.h): how
+ * often the reference was timed, and its largest spread over a shape. */
+static char *gpu_spread_text(json_object *all)
+{
+    int timings = 0;
+    double worst = -1;
+    const char *shape = "";
+    for (size_t f = 0; all && f < json_object_array_length(all); f++) {
+        json_object *file = json_object_array_get_idx(all, f), *list, *spreads;
+        if (json_object_object_get_ex(file, "timings", &list))
+            timings += (int)json_object_array_length(list);
+        if (!json_object_object_get_ex(file, "spread", &spreads))
+            continue;
+        for (size_t i = 0; i < json_object_array_length(spreads); i++) {
+            json_object *one = json_object_array_get_idx(spreads, i), *v, *name;
+            if (json_object_object_get_ex(one, "spread", &v) &&
+                json_object_get_double(v) > worst &&
+                json_object_object_get_ex(one, "shape", &name)) {
+                worst = json_object_get_double(v);
+                shape = json_object_get_string(name);
+            }
+        }
+    }
+    if (timings == 0 || worst < 0)
+        return NULL;
+    strbuf_t sb = {0};
+    sb_appendf(&sb, "The batch timed the reference %d time(s) on its GPUs (perf-baselines*.json); "
+                    "its speed varied by at most %.1f%% (%s), the most a ratio here can owe to "
+                    "the GPU or the moment that timed it.", timings, 100 * worst, shape);
+    return sb_detach(&sb);
+}
+
 static void free_class(class_t *c)
 {
+    free(c->gpu_spread);
     for (int i = 0; i < c->n; i++)
         free_row(&c->rows[i]);
     for (int i = 0; i < c->ncols; i++)
@@ -313,8 +346,9 @@ static counts_t count_class(const class_t *c)
     return k;
 }
 
-static char *summary_json(const char *out_dir, const class_t *c, counts_t *k,
-                          const board_t *board)
+/* summary.json; it takes baselines (may be NULL). */
+static char *summary_json(const class_t *c, counts_t *k, const board_t *board,
+                          json_object *baselines)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "submissions", json_object_new_int(c->n));
@@ -326,8 +360,7 @@ static char *summary_json(const char *out_dir, const class_t *c, counts_t *k,
     json_object_object_add(o, "total", totals_json(c, &k->mean));
     json_object_object_add(o, "pass_rate", pass_rates_json(c));
     json_object_object_add(o, "leaderboard", board_to_json(board));
-    json_object *baselines = baselines_load_all(out_dir); /* the GPUs' reference timings */
-    if (baselines)
+    if (baselines) /* the GPUs' reference timings */
         json_object_object_add(o, "perf_baselines", baselines);
     char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
@@ -383,7 +416,9 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     counts_t k = count_class(&c);
     board_t board;
     load_board(out_dir, &c, &board);
-    char *csv = gradebook_csv(&c), *sum = summary_json(out_dir, &c, &k, &board);
+    json_object *baselines = baselines_load_all(out_dir);
+    c.gpu_spread = gpu_spread_text(baselines);
+    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k, &board, baselines);
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);

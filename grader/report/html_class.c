@@ -217,6 +217,11 @@ static void perf_panel(strbuf_t *sb, const class_data_t *c)
         }
     bar_chart_t ch = {"perf", "performance ratio histogram", "bar perf", bins, nbins, 0, hi, 5, 1.0};
     bar_chart(sb, &ch, "speed relative to the reference kernel (students per 0.1)");
+    if (c->gpu_spread) {
+        sb_append(sb, "<p id=\"perf-gpus\">");
+        html_escape(sb, c->gpu_spread);
+        sb_append(sb, "</p>");
+    }
     sb_append(sb, "</div>\n");
 }
 

@@ -36,6 +36,7 @@ typedef struct {
     int n;
     char **cols; /* test names, the table's columns */
     int ncols, colcap;
+    char *gpu_spread; /* the batch's baseline timings, one sentence (malloc'd; NULL: none) */
 } class_data_t;
 
 typedef struct {

@@ -80,6 +80,12 @@ Test(batch_baseline, the_spread_across_gpus_is_written_printed_and_gathered)
     cr_assert_not_null(all);
     cr_assert_eq(json_object_array_length(all), 2);
     json_object_put(all);
+    /* the class files list them (an empty class here: the results folder has no student) */
+    cr_assert_eq(batch_write_class_files(dir, NULL, err, sizeof err), 0, "%s", err);
+    json_object *summary = spread_of("summary.json"), *listed;
+    cr_assert(json_object_object_get_ex(summary, "perf_baselines", &listed));
+    cr_assert_eq(json_object_array_length(listed), 2);
+    json_object_put(summary);
     baselines_free(&b);
 }
 

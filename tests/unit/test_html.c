@@ -149,7 +149,7 @@ static void sample_class(sample_class_t *s, int with_perf)
     s->rows[1].map = &s->map;
     s->rows[1].map_test = 1;
     s->rows[2].no_compile = 1;
-    s->c = (class_data_t){s->rows, 3, s->cols, 2, 2};
+    s->c = (class_data_t){s->rows, 3, s->cols, 2, 2, NULL};
 }
 
 Test(html_class, one_row_per_student_charts_and_links)
@@ -188,5 +188,22 @@ Test(html_class, performance_ratios_are_plotted_when_there_are_some)
     cr_assert_null(strstr(html, "perf-none"));
     cr_assert_eq(count(html, "<rect class=\"bar perf\""), 15, "0.1-wide bins up to 1.5");
     cr_assert(strstr(html, "<td data-v=\"0.8300\">0.83</td>"));
+    cr_assert_null(strstr(html, "perf-gpus"), "no baseline timings: no sentence on them");
+    free(html);
+}
+
+/* A batch on GPUs says how much the reference's speed varied across its
+ * GPUs and time (batch_baseline.h), under the ratios it qualifies. */
+Test(html_class, the_gpus_spread_is_shown_under_the_ratios)
+{
+    sample_class_t s;
+    sample_class(&s, 1);
+    s.c.gpu_spread = "The batch timed the reference 3 time(s) on its GPUs; varied by 1.2% (<4096>)";
+    class_counts_t k = {.graded = 3, .mean = 3.5, .max = 7};
+    char *html = html_class_page(&s.c, &k, NULL);
+    const char *p = strstr(html, "<p id=\"perf-gpus\">");
+    cr_assert_not_null(p);
+    cr_assert(p > strstr(html, "<svg id=\"perf\""), "under the ratios' chart");
+    cr_assert(strstr(p, "varied by 1.2% (&lt;4096&gt;)"), "escaped");
     free(html);
 }
