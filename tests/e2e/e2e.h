@@ -1,6 +1,7 @@
 /* e2e.h - helpers of the end-to-end tests: run bin/cugrade as a child
- * process (as a TA would), read back its results.json with json-c, and make
- * small dataset folders with the project's own generator. Every grading of
+ * process (as a TA would), read back its results.json with json-c, make
+ * small dataset folders with the project's own generator, and a scratch
+ * class for `cugrade batch` (batch_class_t). Every grading of
  * the tests gets its hidden datasets from the committed secret
  * tests/fixtures/hidden/seed (CUGRADE_HIDDEN_SEED_FILE, set when the test
  * program starts), so they are the same on every run and no test makes a
@@ -135,6 +136,58 @@ static inline void write_text(const char *path, const char *text)
     cr_assert_not_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+/* A class for `cugrade batch`, in a scratch folder of its own,
+ * /tmp/cugrade-NAME-XXXXXX: subs/ (SUBMISSIONS_DIR, made empty; the test
+ * puts the students in), datasets/ (two small ones, made by make_datasets),
+ * rubric.json (lab3: a point a dataset, no hidden one) and out/ (RESULTS_DIR,
+ * made by the batch). rm_rf(dir) removes it all. */
+typedef struct {
+    char dir[64], subs[128], datasets[128], rubric[128], out[128];
+} batch_class_t;
+
+static inline batch_class_t make_batch_class(const char *name)
+{
+    batch_class_t k;
+    snprintf(k.dir, sizeof k.dir, "/tmp/cugrade-%s-XXXXXX", name);
+    cr_assert_not_null(mkdtemp(k.dir));
+    snprintf(k.subs, sizeof k.subs, "%s/subs", k.dir);
+    snprintf(k.datasets, sizeof k.datasets, "%s/datasets", k.dir);
+    snprintf(k.rubric, sizeof k.rubric, "%s/rubric.json", k.dir);
+    snprintf(k.out, sizeof k.out, "%s/out", k.dir);
+    cr_assert_eq(mkdir_p(k.subs, NULL, 0), 0);
+    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
+    make_datasets(k.datasets, shapes);
+    write_text(k.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
+                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                         " \"hidden\": {\"count\": 0}}}}");
+    return k;
+}
+
+/* Runs `cugrade batch` on the class on the emu backend, without the
+ * checking mode, and asserts it exits 0; the caller frees the result. */
+static inline run_result_t run_class_batch(const batch_class_t *k)
+{
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", (char *)k->out, "--backend", "emu",
+                    "--checks", "none", "--datasets", (char *)k->datasets, "--rubric",
+                    (char *)k->rubric, (char *)k->subs, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "batch failed:\n%s", r.output);
+    return r;
+}
+
+/* The results.json the batch wrote for student id (asserted to exist); the
+ * caller puts it. */
+static inline json_object *class_results(const batch_class_t *k, const char *id)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s/results.json", k->out, id);
+    json_object *j = json_object_from_file(path);
+    cr_assert_not_null(j, "no results.json for %s", id);
+    return j;
 }
 
 #endif

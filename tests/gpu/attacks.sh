@@ -4,35 +4,14 @@
 # each is graded by bin/cugrade and its verdict checked as on the emulator
 # (tests/attacks/README.md). Prints one line per attack and exits 1 if any
 # verdict is wrong, 2 if the grader itself fails.
+# The helpers (field, grade, verdict, finish) are tests/gpu/lib.sh's.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d /tmp/cugrade-gpu-attacks-XXXXXX)
 failures=0
-
-# field FILE EXPR: a value of results.json (python3: no jq on the GPU image)
-field() { python3 - "$1" "$2" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-tests = {t["name"].split(" (")[0]: t for t in r.get("tests", [])}
-print(eval(sys.argv[2], {"r": r, "t": tests, "json": json}))
-PY
-}
-
-grade() { # NAME LAB FILE [ENV...]: grades FILE on the gpu backend into $out/NAME.json
-    local name=$1 lab=$2 file=$3; shift 3
-    env "$@" bin/cugrade run --lab "$lab" --backend gpu --color never --json "$out/$name.json" \
-        "$file" > "$out/$name.log" 2>&1
-    local rc=$?
-    if [ $rc -ge 2 ] || [ ! -f "$out/$name.json" ]; then
-        echo "GRADER FAULT $name (exit $rc):"; tail -20 "$out/$name.log"; exit 2
-    fi
-}
-
-verdict() { # NAME WHAT PYTHON-EXPR
-    local got; got=$(field "$out/$1.json" "$3")
-    if [ "$got" = "True" ]; then printf 'ok    %-28s %s\n' "$1" "$2"
-    else printf 'FAIL  %-28s %s\n' "$1" "$2"; failures=$((failures + 1)); fi
-}
+verdict_width=28
+# shellcheck source=tests/gpu/lib.sh
+. tests/gpu/lib.sh
 
 grade reference lab3 reference/lab3/matmul.cu
 verdict reference "every dataset passes, sandboxed" \
@@ -70,6 +49,4 @@ verdict timing "forged timing line: not counted" \
 for n in honest timing; do
     printf '      %-28s perf_ratio %s\n' "$n" "$(field "$out/$n.json" "r['extra_data'].get('perf_ratio')")"
 done
-rm -rf "$out"
-[ $failures -eq 0 ] && echo "gpu attacks: all verdicts as expected" || echo "gpu attacks: $failures wrong"
-exit $((failures > 0))
+finish attacks

@@ -10,44 +10,22 @@
 # and not built; a plain register-tiled kernel is timed with right outputs.
 # Prints one line per verdict and the reference's timings; exits 1 if any
 # verdict is wrong, 2 if the grader itself fails.
+# The helpers (field, grade, verdict, finish) are tests/gpu/lib.sh's.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=$(mktemp -d /tmp/cugrade-gpu-challenge-XXXXXX)
 sub=tests/submissions/challenge
 failures=0
-
-# field FILE EXPR: a value of results.json (python3: no jq on the GPU image)
-field() { python3 - "$1" "$2" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-tests = {t["name"].split(" (")[0]: t for t in r.get("tests", [])}
-extra = r.get("extra_data", {})
-print(eval(sys.argv[2], {"r": r, "t": tests, "x": extra, "json": json}))
-PY
-}
-
-grade() { # NAME FILE: grades FILE as the challenge lab on the gpu backend into $out/NAME.json
-    local name=$1 file=$2
-    bin/cugrade run --lab challenge --backend gpu --color never --json "$out/$name.json" \
-        "$file" > "$out/$name.log" 2>&1
-    local rc=$?
-    if [ $rc -ge 2 ] || [ ! -f "$out/$name.json" ]; then
-        echo "GRADER FAULT $name (exit $rc):"; tail -20 "$out/$name.log"; exit 2
-    fi
-}
-
-verdict() { # NAME WHAT PYTHON-EXPR
-    local got; got=$(field "$out/$1.json" "$3")
-    if [ "$got" = "True" ]; then printf 'ok    %-10s %s\n' "$1" "$2"
-    else printf 'FAIL  %-10s %s\n' "$1" "$2"; failures=$((failures + 1)); fi
-}
+verdict_width=10
+# shellcheck source=tests/gpu/lib.sh
+. tests/gpu/lib.sh
 
 all_pass="x['datasets_passed'] == x['datasets_total'] and x['hidden_passed'] == x['hidden_total'] >= 8"
 perf_zero_by_rule="t['performance']['score'] == 0 and t['performance']['max_score'] > 0 and \
 'FAILED: rule fp32-simt' in t['performance']['output']"
 shapes="['4096x4096x4096', '3001x2999x3003', '8192x8192x1024', '1024x1024x8192']"
 
-grade reference reference/challenge/sgemm.cu
+grade reference challenge reference/challenge/sgemm.cu
 verdict reference "every dataset and hidden dataset passes, every check" \
     "$all_pass and all(v['status'] == 'passed' for v in r['tests'])"
 verdict reference "breaks no rule (its SASS: FFMA, no tensor-core opcode)" \
@@ -61,25 +39,25 @@ field "$out/reference.json" "'\n'.join('      %-16s %8.0f GFLOP/s  cuBLAS %8.0f 
 (s['shape'], s['gflops'], s['cublas_gflops'], s['ratio_to_cublas']) for s in x['performance_shapes']) + \
 '\n      geometric mean %.3f of cuBLAS on %s' % (x['perf_ratio'], x['device'])"
 
-grade hides "$sub/hides_mma.cu"
+grade hides challenge "$sub/hides_mma.cu"
 verdict hides "tensor cores found in the SASS (the source never spells them)" \
     "'rule fp32-simt: the submission uses tensor cores (HMMA' in x.get('rule_broken', '') \
 and 'in the SASS of _Z10sgemmHidesPKfS0_Pfiii' in x['rule_broken']"
 verdict hides "correctness still graded: every dataset passes" "$all_pass"
 verdict hides "performance 0, with the rule's message" "$perf_zero_by_rule"
 
-grade wmma "$sub/uses_wmma.cu"
+grade wmma challenge "$sub/uses_wmma.cu"
 verdict wmma "<mma.h> named by the source check; nvcc compiles it" \
     "'uses_wmma.cu:14: #include <mma.h>' in x.get('rule_broken', '') \
 and t['compiles']['status'] == 'passed' and 'rule fp32-simt' in t['compiles']['output']"
 verdict wmma "performance 0, with the rule's message" "$perf_zero_by_rule"
 
-grade cublas "$sub/calls_cublas.cu"
+grade cublas challenge "$sub/calls_cublas.cu"
 verdict cublas "cuBLAS named, the build refused" \
     "t['compiles']['status'] == 'failed' and 'rule fp32-simt: the submission uses cuBLAS' in \
 t['compiles']['output'] and r['score'] == 0"
 
-grade tiled "$sub/register_tiled.cu"
+grade tiled challenge "$sub/register_tiled.cu"
 verdict tiled "a plain register-tiled kernel: every dataset, timed, outputs right" \
     "$all_pass and 'rule_broken' not in x and x['perf_ratio'] > 0 \
 and all(s['wrong'] == 0 for s in x['performance_shapes'])"
@@ -88,6 +66,4 @@ printf '      %-10s perf_ratio %s, performance %s of %s\n' tiled \
     "$(field "$out/tiled.json" "t['performance']['score']")" \
     "$(field "$out/tiled.json" "t['performance']['max_score']")"
 
-rm -rf "$out"
-[ $failures -eq 0 ] && echo "gpu challenge: all verdicts as expected" || echo "gpu challenge: $failures wrong"
-exit $((failures > 0))
+finish challenge

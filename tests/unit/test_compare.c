@@ -49,7 +49,7 @@ static void poison_partial_tiles(matrix_t *m, int tile)
                 *at(m, i, j) = poison();
 }
 
-/* Compares without inputs (no hypotheses; those are test_hypotheses.c's). */
+/* Compares without inputs (no hypotheses; those are test_hypotheses_*.c's). */
 static compare_result_t compare(const matrix_t *exp, const matrix_t *got, int tile, int k)
 {
     (void)k;

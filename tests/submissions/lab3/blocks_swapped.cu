@@ -7,7 +7,7 @@
  * The store uses the right row and column, so each block writes the sums of
  * another block's tile (the transposed block). Outputs of a single tile pass.
  * Expected hint: "every element holds the result of another block's tile".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_layout.c.) */
 
 #define TILE_WIDTH 16
 

@@ -8,7 +8,7 @@
  * Expected hint: "every element equals the sum over k = 0..X-1 only ...
  * the phase count K / TILE_WIDTH rounds down" (with K < 16: every element
  * is 0). Datasets with K a multiple of 16 pass.
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_phases.c.) */
 
 #define TILE_WIDTH 16
 

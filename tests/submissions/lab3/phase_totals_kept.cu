@@ -6,7 +6,7 @@
  * Phase p's products are counted once for every phase from p on.
  * Datasets with one phase (K <= 16) pass.
  * Expected hint: "every element equals the running sum after phase 1, plus ...".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_phases.c.) */
 
 #define TILE_WIDTH 16
 

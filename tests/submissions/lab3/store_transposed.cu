@@ -6,7 +6,7 @@
  * Every sum is right, in the wrong place (outputs with one row or one
  * column are the same either way and pass).
  * Expected hint: "every element is computed right but stored in the wrong place".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_layout.c.) */
 
 #define TILE_WIDTH 16
 

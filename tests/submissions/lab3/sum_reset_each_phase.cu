@@ -6,7 +6,7 @@
  * Only the last phase's products reach C. Datasets with one phase (K <= 16)
  * pass.
  * Expected hint: "every element equals the sum over the last phase only".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_phases.c.) */
 
 #define TILE_WIDTH 16
 

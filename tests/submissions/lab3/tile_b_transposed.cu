@@ -4,7 +4,7 @@
  *     sum += tileA[ty][k] * tileB[tx][k];   // BUG
  *
  * Expected hint: "... when the B tile is read transposed inside the tile".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_layout.c.) */
 
 #define TILE_WIDTH 16
 

@@ -4,7 +4,7 @@
  *     tileA[ty][tx] = ... A[aCol * numARows + row];   // BUG
  *
  * Expected hint: "every element equals Aᵀ·B: A is read as A[k*numARows + row]".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_layout.c.) */
 
 #define TILE_WIDTH 16
 

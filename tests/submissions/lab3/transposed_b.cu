@@ -7,7 +7,7 @@
  * is K x 1 (1 x 200 x 1, 1 x 1 x 1) still pass (B read either way is the
  * same vector).
  * Expected hint: "every element equals A·Bᵀ: B is read as B[col*numBRows + k]".
- * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses.c.) */
+ * (The hint is checked by tests/e2e/test_hints.c and tests/unit/test_hypotheses_layout.c.) */
 
 #define TILE_WIDTH 16
 

@@ -1,0 +1,123 @@
+/* test_hypotheses_layout.c - the hypotheses of a kernel that reads or writes
+ * the wrong place: A, B or C indexed transposed, a tile read transposed
+ * inside the tile, the block indices swapped, a wrong row stride. The model
+ * of the buggy kernels and the checks are hypotheses_case.h's. */
+#include "hypotheses_case.h"
+
+/* ---- each mistake, named with its fix ------------------------------------------------------- */
+
+Test(hypothesis, b_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {256, 300, 256, 0}, {97, 89, 101, 0},
+                             {40, 7, 33, 0},    {97, 89, 101, 1},   {64, 64, 64, 1}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.b_transposed = 1}, "b-transposed",
+                         PHRASES("every element equals A·Bᵀ", "B[col*numBRows + k]",
+                                 "B[k*numBColumns + col]"));
+}
+
+Test(hypothesis, b_transposed_is_invisible_when_b_is_a_vector)
+{
+    expect_invisible(1, 200, 1, 16, (bugs_t){.b_transposed = 1});
+    expect_invisible(64, 1, 48, 16, (bugs_t){.b_transposed = 1});
+}
+
+Test(hypothesis, a_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {256, 300, 256, 0}, {97, 89, 101, 1}, {40, 7, 33, 0}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.a_transposed = 1}, "a-transposed",
+                         PHRASES("every element equals Aᵀ·B", "A[k*numARows + row]",
+                                 "A[row*numAColumns + k]"));
+}
+
+Test(hypothesis, both_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {97, 89, 101, 0}, {40, 7, 33, 1}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.a_transposed = 1, .b_transposed = 1}, "both-transposed",
+                         PHRASES("every element equals Aᵀ·Bᵀ", "A[row*numAColumns + k]",
+                                 "B[k*numBColumns + col]"));
+}
+
+Test(hypothesis, c_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {97, 89, 101, 0}, {64, 64, 64, 1}, {40, 7, 33, 0},
+                             {2, 1000, 3, 0}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.c_transposed = 1}, "c-transposed",
+                         PHRASES("computed right but stored in the wrong place",
+                                 "C[col*numCRows + row]", "C[row*numCColumns + col]"));
+    expect_invisible(1, 200, 1, 16, (bugs_t){.c_transposed = 1});
+}
+
+Test(hypothesis, tile_b_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {256, 300, 256, 0}, {97, 89, 101, 1}, {40, 7, 33, 0}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.tile_b_transposed = 1}, "tile-b-transposed",
+                         PHRASES("when the B tile is read transposed inside the tile",
+                                 "read tileB[k][tx]"));
+    expect_diagnosis(100, 128, 64, 0, 8, (bugs_t){.tile_b_transposed = 1}, "tile-b-transposed",
+                     PHRASES("the B tile is read transposed inside the tile (with TILE_WIDTH = 8)"));
+}
+
+Test(hypothesis, tile_a_transposed)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {256, 300, 256, 0}, {97, 89, 101, 1}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.tile_a_transposed = 1}, "tile-a-transposed",
+                         PHRASES("when the A tile is read transposed inside the tile",
+                                 "read tileA[ty][k]"));
+}
+
+Test(hypothesis, both_tiles_transposed)
+{
+    expect_diagnosis(100, 128, 64, 0, 16, (bugs_t){.tile_a_transposed = 1, .tile_b_transposed = 1},
+                     "tiles-transposed",
+                     PHRASES("when both tiles are read transposed", "tileA[ty][k] * tileB[k][tx]"));
+    expect_diagnosis(97, 89, 101, 1, 32, (bugs_t){.tile_a_transposed = 1, .tile_b_transposed = 1},
+                     "tiles-transposed", PHRASES("(with TILE_WIDTH = 32)"));
+}
+
+Test(hypothesis, blocks_swapped)
+{
+    const int shapes[][4] = {{100, 128, 64, 0}, {97, 89, 101, 0}, {64, 64, 64, 1},
+                             {256, 300, 256, 0}, {40, 7, 33, 0}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        expect_diagnosis(shapes[s][0], shapes[s][1], shapes[s][2], shapes[s][3], 16,
+                         (bugs_t){.blocks_swapped = 1}, "blocks-swapped",
+                         PHRASES("every element holds the result of another block's tile",
+                                 "blockIdx.x for the row and blockIdx.y for the column",
+                                 "row = blockIdx.y*TILE_WIDTH + threadIdx.y"));
+    expect_diagnosis(100, 128, 64, 0, 32, (bugs_t){.blocks_swapped = 1}, "blocks-swapped",
+                     PHRASES("for the column (with TILE_WIDTH = 32)"));
+    expect_invisible(16, 16, 16, 16, (bugs_t){.blocks_swapped = 1});
+    expect_invisible(2, 1000, 3, 16, (bugs_t){.blocks_swapped = 1});
+}
+
+Test(hypothesis, a_stride_n)
+{
+    /* (M-1)*N + K-1 < M*K: every read stays inside A */
+    expect_diagnosis(100, 128, 64, 0, 16, (bugs_t){.a_stride_n = 1}, "a-stride-n",
+                     PHRASES("A read as A[row*numBColumns + k] (a row stride of N)",
+                             "row-major A is A[row*numAColumns + k]"));
+    expect_diagnosis(200, 100, 56, 1, 16, (bugs_t){.a_stride_n = 1}, "a-stride-n",
+                     PHRASES("a row stride of N"));
+}
+
+Test(hypothesis, b_stride_k)
+{
+    /* (K-1)*K + N-1 < K*N: every read stays inside B */
+    expect_diagnosis(97, 89, 101, 0, 16, (bugs_t){.b_stride_k = 1}, "b-stride-k",
+                     PHRASES("B read as B[k*numAColumns + col] (a row stride of K)",
+                             "row-major B is B[k*numBColumns + col]"));
+    expect_diagnosis(200, 100, 256, 1, 16, (bugs_t){.b_stride_k = 1}, "b-stride-k",
+                     PHRASES("a row stride of K"));
+}
