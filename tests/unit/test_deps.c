@@ -1,7 +1,8 @@
 /* test_deps.c - tools/deps.sh, the install check `make` runs before building,
  * against a package list the test controls and a pretend Debian: fake
  * dpkg-query, apt-get and id on PATH, with the "installed" packages kept in a
- * file. No network, no real apt-get. */
+ * file. No network, no real apt-get. The real list is read too: Slurm for
+ * make test only, the linked libraries (libpng, nettle, ...) for make grade. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,21 @@ Test(deps, the_real_list_asks_for_slurm_for_make_test_only)
     r = run_deps(&d, "test"); /* tests/slurm/test_slurm.sh runs a Slurm of its own */
     cr_assert(r.exited && r.exit_code == 2, "exit %d: %s", r.exit_code, r.output);
     cr_assert_not_null(strstr(r.output, " slurmctld slurmd slurm-client munge"), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(d.dir);
+}
+
+Test(deps, the_real_list_asks_for_the_libraries_the_grader_links_for_make_grade)
+{
+    char *list = read_file("tools/deps.txt", NULL, NULL, 0);
+    cr_assert_not_null(list, "cannot read tools/deps.txt");
+    fake_debian_t d = fake_debian(list, "", 1000, 0);
+    free(list);
+    run_result_t r = run_deps(&d, "grade"); /* the Makefile's pkg-config names, by package */
+    cr_assert(r.exited && r.exit_code == 2, "exit %d: %s", r.exit_code, r.output);
+    const char *libs[] = {" libjson-c-dev", " libarchive-dev", " libpng-dev", " nettle-dev"};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        cr_assert_not_null(strstr(r.output, libs[i]), "grade does not ask for%s: %s", libs[i], r.output);
     run_result_free(&r);
     rm_rf(d.dir);
 }
