@@ -27,12 +27,15 @@ JSON_CFLAGS = $(eval JSON_CFLAGS := $$(shell pkg-config --cflags json-c 2>/dev/n
 JSON_LIBS   = $(eval JSON_LIBS := $$(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c))$(JSON_LIBS)
 ARCHIVE_CFLAGS = $(eval ARCHIVE_CFLAGS := $$(shell pkg-config --cflags libarchive 2>/dev/null))$(ARCHIVE_CFLAGS)
 ARCHIVE_LIBS   = $(eval ARCHIVE_LIBS := $$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive))$(ARCHIVE_LIBS)
-LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS)
+NETTLE_CFLAGS = $(eval NETTLE_CFLAGS := $$(shell pkg-config --cflags nettle 2>/dev/null))$(NETTLE_CFLAGS)
+NETTLE_LIBS   = $(eval NETTLE_LIBS := $$(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle))$(NETTLE_LIBS)
+LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS) $(NETTLE_LIBS)
+LIB_CFLAGS = $(JSON_CFLAGS) $(ARCHIVE_CFLAGS) $(NETTLE_CFLAGS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
 CXXFLAGS  ?= -O2 -g
-ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS) $(ARCHIVE_CFLAGS)
+ALL_CFLAGS   = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) -Igrader -Ilabs/common -Iemu/rewrite $(LIB_CFLAGS)
 EMU_CXXFLAGS = -std=c++17 $(WARN) $(CXXFLAGS) -Iemu/include -Iemu/src
 
 B := build
@@ -90,10 +93,11 @@ bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -lm -ldl -o $@
 
-# emucc shares the grader's file helpers (grader/util/util.c), from its library.
+# emucc shares the grader's file helpers (grader/util/util.c), from its library;
+# they hash with nettle (grader/util/sha256.c).
 bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a $(B)/libcugrade.a
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a $(B)/libcugrade.a -o $@
+	$(CC) $(ALL_CFLAGS) emu/tools/emucc.c $(B)/librewrite.a $(B)/libcugrade.a $(NETTLE_LIBS) -o $@
 
 # ---- grading -----------------------------------------------------------------
 grade: all | deps

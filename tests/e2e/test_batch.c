@@ -4,10 +4,9 @@
  * writes the per-student and class files, skips unchanged work on --resume
  * (but regrades everyone under a new hidden datasets' secret), regrades with
  * --only, survives a kill -9 halfway, and stops before grading anyone when
- * the setup is broken. Also the SHA-256 test vectors its resume hashes rely
- * on. Runs from the repository root. */
+ * the setup is broken. (The SHA-256 test vectors its resume hashes rely on:
+ * tests/unit/test_sha256.c.) Runs from the repository root. */
 #include "e2e.h"
-#include "util/sha256.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -137,24 +136,6 @@ static void grade_class(const class_t *c, const char *out)
     run_result_t r = batch(c, out, NULL);
     cr_assert(r.exited && r.exit_code == 0, "batch failed:\n%s", r.output);
     run_result_free(&r);
-}
-
-Test(sha256, standard_test_vectors)
-{
-    char hex[65];
-    sha256_hex("abc", 3, hex);
-    cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    sha256_hex("", 0, hex);
-    cr_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    const char *m448 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
-    sha256_hex(m448, strlen(m448), hex);
-    cr_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    sha256_t s; /* the same 448-bit message fed in odd pieces */
-    sha256_init(&s);
-    for (size_t i = 0; i < strlen(m448); i += 5)
-        sha256_update(&s, m448 + i, strlen(m448) - i < 5 ? strlen(m448) - i : 5);
-    sha256_final_hex(&s, hex);
-    cr_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
 Test(batch, grades_every_student_and_writes_the_class_files, .timeout = 300)

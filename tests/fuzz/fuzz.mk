@@ -23,7 +23,7 @@ FUZZ_FLAGS ?=
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
 # -Wno-string-concatenation: score/checks.c's messages are long literals split over lines
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-string-concatenation -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
-              -Igrader -Ilabs/common -Iemu/rewrite $(JSON_CFLAGS) $(ARCHIVE_CFLAGS)
+              -Igrader -Ilabs/common -Iemu/rewrite $(LIB_CFLAGS)
 # The sources the harnesses reach (what fuzz_*.c call, and what that links).
 FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/dataset/rawio.c \
               grader/course/config.c grader/course/lab.c grader/course/rubric.c \
