@@ -29,8 +29,10 @@ ARCHIVE_CFLAGS = $(eval ARCHIVE_CFLAGS := $$(shell pkg-config --cflags libarchiv
 ARCHIVE_LIBS   = $(eval ARCHIVE_LIBS := $$(shell pkg-config --libs libarchive 2>/dev/null || echo -larchive))$(ARCHIVE_LIBS)
 NETTLE_CFLAGS = $(eval NETTLE_CFLAGS := $$(shell pkg-config --cflags nettle 2>/dev/null))$(NETTLE_CFLAGS)
 NETTLE_LIBS   = $(eval NETTLE_LIBS := $$(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle))$(NETTLE_LIBS)
-LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS) $(NETTLE_LIBS)
-LIB_CFLAGS = $(JSON_CFLAGS) $(ARCHIVE_CFLAGS) $(NETTLE_CFLAGS)
+PNG_CFLAGS = $(eval PNG_CFLAGS := $$(shell pkg-config --cflags libpng 2>/dev/null))$(PNG_CFLAGS)
+PNG_LIBS   = $(eval PNG_LIBS := $$(shell pkg-config --libs libpng 2>/dev/null || echo -lpng16))$(PNG_LIBS)
+LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS) $(NETTLE_LIBS) $(PNG_LIBS)
+LIB_CFLAGS = $(JSON_CFLAGS) $(ARCHIVE_CFLAGS) $(NETTLE_CFLAGS) $(PNG_CFLAGS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g

@@ -1,14 +1,15 @@
-/* png.c - writes indexed-colour PNGs with stored deflate blocks (no
- * compression library), and base64 data: URIs for inline HTML pictures. */
+/* png.c - the reports' pictures: indexed-colour PNGs written to memory with
+ * libpng (Debian's libpng-dev), base64 data: URIs for inline HTML pictures,
+ * and the error map drawn as such a picture. */
 #include "report/png.h"
 
+#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
 
 #define PNG_MAX_SIDE (1 << 15)
-#define STORED_BLOCK_MAX 65535u
 
 static const png_rgb_t error_map_palette[] = {
     {0xd5, 0xe3, 0xd8}, /* right: light grey-green */
@@ -16,110 +17,91 @@ static const png_rgb_t error_map_palette[] = {
     {0x2e, 0x12, 0x3d}, /* never written: dark purple */
 };
 
-/* ---- checksums ----------------------------------------------------------------- */
+/* ---- libpng's callbacks ------------------------------------------------------------ */
 
-uint32_t png_crc32(const void *data, size_t len)
+/* libpng's output goes to the strbuf_t behind the io pointer. */
+static void write_to_memory(png_structp png, png_bytep data, size_t len)
 {
-    const uint8_t *p = data;
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < len; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xFFFFFFFFu;
+    sb_appendn(png_get_io_ptr(png), (const char *)data, len);
 }
 
-uint32_t png_adler32(const void *data, size_t len)
+static void flush_nothing(png_structp png) { (void)png; }
+
+/* An error is never printed: it jumps back to encode_into, which returns -1. */
+static void on_error(png_structp png, png_const_charp msg)
 {
-    const uint8_t *p = data;
-    uint32_t a = 1, b = 0;
-    while (len > 0) {
-        size_t n = len < 5552 ? len : 5552; /* no uint32 overflow before the modulo */
-        for (size_t i = 0; i < n; i++) {
-            a += p[i];
-            b += a;
-        }
-        a %= 65521u;
-        b %= 65521u;
-        p += n;
-        len -= n;
-    }
-    return (b << 16) | a;
+    (void)msg;
+    png_longjmp(png, 1);
 }
 
-/* ---- byte strings --------------------------------------------------------------- */
+static void on_warning(png_structp png, png_const_charp msg) { (void)png, (void)msg; }
 
-static void put_u32be(strbuf_t *sb, uint32_t v)
-{
-    char b[4] = {(char)(v >> 24), (char)(v >> 16), (char)(v >> 8), (char)v};
-    sb_appendn(sb, b, 4);
-}
+/* ---- the encoder -------------------------------------------------------------------- */
 
-static void put_u16le(strbuf_t *sb, unsigned v)
-{
-    char b[2] = {(char)(v & 0xFF), (char)((v >> 8) & 0xFF)};
-    sb_appendn(sb, b, 2);
-}
-
-/* length, type, data, CRC of type and data */
-static void put_chunk(strbuf_t *png, const char *type, const void *data, size_t len)
-{
-    put_u32be(png, (uint32_t)len);
-    size_t start = png->len;
-    sb_appendn(png, type, 4);
-    if (len > 0)
-        sb_appendn(png, data, len);
-    put_u32be(png, png_crc32(png->buf + start, png->len - start));
-}
-
-/* ---- image data ------------------------------------------------------------------ */
+typedef struct {
+    const uint8_t *pixels; /* one palette index per pixel, row-major */
+    int width, height, depth;
+    const png_rgb_t *palette;
+    int npalette;
+} indexed_image_t;
 
 static int bit_depth_for(int npalette)
 {
     return npalette <= 2 ? 1 : npalette <= 4 ? 2 : npalette <= 16 ? 4 : 8;
 }
 
-/* The filtered scanlines: each a filter byte (0, none) and the row's
- * indices packed most significant bits first. */
-static void raw_scanlines(const uint8_t *pixels, int width, int height, int depth, strbuf_t *raw)
+static void set_header(png_structp png, png_infop info, const indexed_image_t *im)
 {
-    size_t row_bytes = ((size_t)width * depth + 7) / 8;
-    uint8_t *row = calloc(row_bytes + 1, 1);
-    for (int y = 0; y < height; y++) {
-        memset(row, 0, row_bytes + 1);
-        for (int x = 0; x < width; x++) {
-            size_t bit = (size_t)x * depth;
-            unsigned v = pixels[(size_t)y * width + x];
-            row[1 + bit / 8] |= (uint8_t)(v << (8 - depth - bit % 8));
-        }
-        sb_appendn(raw, (const char *)row, row_bytes + 1);
+    png_color plte[256];
+    for (int i = 0; i < im->npalette; i++)
+        plte[i] = (png_color){im->palette[i].r, im->palette[i].g, im->palette[i].b};
+    png_set_IHDR(png, info, (png_uint_32)im->width, (png_uint_32)im->height, im->depth,
+                 PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_set_PLTE(png, info, plte, im->npalette);
+}
+
+/* Writes the whole PNG into out. Nothing local changes after setjmp, so a
+ * libpng error (longjmp back here) leaves nothing indeterminate: -1. */
+static int encode_into(png_structp png, png_infop info, const indexed_image_t *im, strbuf_t *out)
+{
+    if (setjmp(png_jmpbuf(png)))
+        return -1;
+    png_set_write_fn(png, out, write_to_memory, flush_nothing);
+    set_header(png, info, im);
+    png_write_info(png, info);
+    png_set_packing(png); /* one byte per index in, depth bits per index out */
+    for (int y = 0; y < im->height; y++)
+        png_write_row(png, im->pixels + (size_t)y * im->width);
+    png_write_end(png, info);
+    return 0;
+}
+
+static int encode(const indexed_image_t *im, unsigned char **png_out, size_t *len)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    strbuf_t out = {0};
+    int rc = info ? encode_into(png, info, im, &out) : -1;
+    png_destroy_write_struct(&png, &info);
+    if (rc != 0) {
+        sb_free(&out);
+        return -1;
     }
-    free(row);
+    *len = out.len;
+    *png_out = (unsigned char *)sb_detach(&out);
+    return 0;
 }
 
-/* A zlib stream of stored deflate blocks (RFC 1950/1951). */
-static void zlib_stored(const strbuf_t *raw, strbuf_t *z)
+static int bad_shape(const uint8_t *pixels, int width, int height, const png_rgb_t *palette,
+                     int npalette)
 {
-    sb_appendn(z, "\x78\x01", 2); /* deflate, 32 KiB window, no dictionary, fastest */
-    size_t off = 0;
-    do {
-        size_t n = raw->len - off < STORED_BLOCK_MAX ? raw->len - off : STORED_BLOCK_MAX;
-        char final = off + n == raw->len ? 1 : 0; /* BFINAL, BTYPE 00 */
-        sb_appendn(z, &final, 1);
-        put_u16le(z, (unsigned)n);
-        put_u16le(z, (unsigned)(~n & 0xFFFF));
-        sb_appendn(z, raw->buf + off, n);
-        off += n;
-    } while (off < raw->len);
-    put_u32be(z, png_adler32(raw->buf, raw->len));
+    return !pixels || !palette || width <= 0 || height <= 0 || width > PNG_MAX_SIDE ||
+           height > PNG_MAX_SIDE || npalette <= 0 || npalette > 256;
 }
 
-static int bad_image(const uint8_t *pixels, int width, int height, int npalette)
+static int bad_index(const uint8_t *pixels, int width, int height, int npalette)
 {
-    if (!pixels || width <= 0 || height <= 0 || width > PNG_MAX_SIDE || height > PNG_MAX_SIDE ||
-        npalette <= 0 || npalette > 256)
-        return 1;
     for (size_t i = 0; i < (size_t)width * height; i++)
         if (pixels[i] >= npalette)
             return 1;
@@ -131,31 +113,22 @@ int png_encode_indexed(const uint8_t *pixels, int width, int height, const png_r
 {
     *png = NULL;
     *len = 0;
-    if (!palette || bad_image(pixels, width, height, npalette))
+    if (bad_shape(pixels, width, height, palette, npalette) ||
+        bad_index(pixels, width, height, npalette))
         return -1;
-    int depth = bit_depth_for(npalette);
-    strbuf_t out = {0}, hdr = {0}, raw = {0}, z = {0};
-    sb_appendn(&out, "\x89PNG\r\n\x1a\n", 8);
-    put_u32be(&hdr, (uint32_t)width);
-    put_u32be(&hdr, (uint32_t)height);
-    char rest[5] = {(char)depth, 3, 0, 0, 0}; /* indexed colour, deflate, no filter/interlace */
-    sb_appendn(&hdr, rest, 5);
-    put_chunk(&out, "IHDR", hdr.buf, hdr.len);
-    uint8_t plte[256 * 3];
-    for (int i = 0; i < npalette; i++) {
-        plte[3 * i] = palette[i].r;
-        plte[3 * i + 1] = palette[i].g;
-        plte[3 * i + 2] = palette[i].b;
-    }
-    put_chunk(&out, "PLTE", plte, (size_t)npalette * 3);
-    raw_scanlines(pixels, width, height, depth, &raw);
-    zlib_stored(&raw, &z);
-    put_chunk(&out, "IDAT", z.buf, z.len);
-    put_chunk(&out, "IEND", NULL, 0);
-    sb_free(&hdr), sb_free(&raw), sb_free(&z);
-    *len = out.len;
-    *png = (unsigned char *)sb_detach(&out);
-    return 0;
+    indexed_image_t im = {pixels, width, height, bit_depth_for(npalette), palette, npalette};
+    return encode(&im, png, len);
+}
+
+int png_encode_indexed_depth(const uint8_t *pixels, int width, int height, const png_rgb_t *palette,
+                             int npalette, int depth, unsigned char **png, size_t *len)
+{
+    *png = NULL;
+    *len = 0;
+    if (bad_shape(pixels, width, height, palette, npalette))
+        return -1;
+    indexed_image_t im = {pixels, width, height, depth, palette, npalette};
+    return encode(&im, png, len);
 }
 
 /* ---- base64 ---------------------------------------------------------------------- */

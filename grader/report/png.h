@@ -1,8 +1,7 @@
-/* png.h - a small PNG writer for the reports' pictures: indexed colour (a
- * palette of up to 256 entries, bit depth 1, 2, 4 or 8: the smallest that
- * holds the palette), zlib data in stored (uncompressed) deflate blocks, its
- * own CRC-32 and Adler-32, and base64 for data: URIs. No dependency beyond
- * libc: the pictures are small and go inline into self-contained HTML. */
+/* png.h - the reports' pictures: indexed-colour PNGs (a palette of up to 256
+ * entries, bit depth 1, 2, 4 or 8: the smallest that holds the palette)
+ * written to memory with libpng, and base64 for data: URIs. The pictures are
+ * small and go inline into self-contained HTML. */
 #ifndef CUGRADE_PNG_H
 #define CUGRADE_PNG_H
 
@@ -22,10 +21,12 @@ typedef struct {
 int png_encode_indexed(const uint8_t *pixels, int width, int height, const png_rgb_t *palette,
                        int npalette, unsigned char **png, size_t *len);
 
-/* CRC-32 as PNG and zlib use it (ISO 3309, reflected 0xEDB88320). */
-uint32_t png_crc32(const void *data, size_t len);
-/* Adler-32 of RFC 1950. */
-uint32_t png_adler32(const void *data, size_t len);
+/* For the tests: the same encoder at the given bit depth, which it does not
+ * check (nor the indices), so that what libpng refuses (a palette larger than
+ * the depth holds, a depth of 3) takes its error path: -1, nothing printed,
+ * *png NULL. */
+int png_encode_indexed_depth(const uint8_t *pixels, int width, int height, const png_rgb_t *palette,
+                             int npalette, int depth, unsigned char **png, size_t *len);
 
 /* Standard base64 (RFC 4648, with '=' padding), NUL-terminated, malloc'd. */
 char *base64_encode(const void *data, size_t len);
