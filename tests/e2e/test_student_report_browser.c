@@ -165,11 +165,11 @@ static void browser_event(browser_t *b, json_object *m)
     } else if (strcmp(method, "Runtime.consoleAPICalled") == 0) {
         const char *type = text_at(p, "type");
         json_object *args = at(p, "args");
+        json_object *first = args && json_object_array_length(args) > 0
+                                 ? json_object_array_get_idx(args, 0) : NULL;
         if (strcmp(type, "error") == 0 || strcmp(type, "assert") == 0)
-            add_error(b, "console.error",
-                      args && json_object_array_length(args) > 0
-                          ? json_object_get_string(json_object_array_get_idx(args, 0))
-                          : "");
+            add_error(b, "console.error", at(first, "value") ? text_at(first, "value")
+                                                             : text_at(first, "description"));
     } else if (strcmp(method, "Runtime.exceptionThrown") == 0) {
         const char *d = text_at(p, "exceptionDetails.exception.description");
         add_error(b, "exception", *d ? d : text_at(p, "exceptionDetails.text"));
@@ -218,11 +218,12 @@ static void browser_stop(browser_t *b)
     if (b->pid > 0) {
         *b->session = '\0';
         json_object_put(browser_call(b, "Browser.close", NULL));
-        int status;
-        for (int i = 0; i < 100 && waitpid(b->pid, &status, WNOHANG) == 0; i++)
+        int status, gone = 0; /* 5 s to close, then killed */
+        for (int i = 0; i < 100 && !(gone = waitpid(b->pid, &status, WNOHANG) == b->pid); i++)
             usleep(50000);
         kill(-b->pid, SIGKILL); /* what is left of it: its own process group */
-        waitpid(b->pid, &status, WNOHANG);
+        if (!gone)
+            waitpid(b->pid, &status, 0);
     }
     close(b->to);
     close(b->from);
@@ -439,5 +440,93 @@ Test(student_report_browser, run_html_of_a_failing_kernel_and_the_reference, .ti
     cr_assert_geq(maps, 5, "intdiv_grid.cu leaves cells unwritten on many datasets: %d maps", maps);
     snprintf(html, sizeof html, "%s/reference.html", dir);
     cr_assert_eq(grade_and_browse("reference/lab3/matmul.cu", dir, html), 0, "the reference fails nothing");
+    rm_rf(dir);
+}
+
+/* The report.html pages of `cugrade batch`, one per student, each against the
+ * results.json next to it (their link back to class.html is not a request). */
+Test(student_report_browser, batch_report_pages, .timeout = 300)
+{
+    need_chromium();
+    batch_class_t k = make_batch_class("browser-batch");
+    const char *shapes[] = {"16x16x16", "33x17x9", "40x7x33", NULL}; /* the class's two, and */
+    make_datasets(k.datasets, shapes); /* one where bob's grid leaves cells unwritten */
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "intdiv_grid.cu"}};
+    for (int i = 0; i < 2; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s/lab3", k.subs, students[i][0]);
+        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", k.subs, students[i][0]);
+        char *code = read_file(students[i][1], NULL, NULL, 0);
+        cr_assert_not_null(code);
+        write_text(path, code);
+        free(code);
+    }
+    run_result_t r = run_class_batch(&k);
+    run_result_free(&r);
+    for (int i = 0; i < 2; i++) {
+        char url[600];
+        snprintf(url, sizeof url, "file://%s/%s/report.html", k.out, students[i][0]);
+        json_object *results = class_results(&k, students[i][0]);
+        page_t page = visit(k.dir, url);
+        int maps = assert_page_shows(&page, results, url);
+        cr_assert_eq(maps, i, "%s: a map for bob's failing dataset, none for alice", students[i][0]);
+        page_free(&page);
+        json_object_put(results);
+    }
+    rm_rf(k.dir);
+}
+
+/* The checks can fail: a copy of intdiv_grid.cu's page with its first picture
+ * corrupted (a data URI whose bytes are no PNG), an image from the network
+ * and a console.error is reported on all three counts. */
+Test(student_report_browser, a_broken_page_fails_the_checks, .timeout = 300)
+{
+    need_chromium();
+    char dir[] = "/tmp/cugrade-browser-XXXXXX", html[128], broken[128], url[600];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(html, sizeof html, "%s/report.html", dir);
+    snprintf(broken, sizeof broken, "%s/broken.html", dir);
+    const char *extra[] = {"--html", html, NULL};
+    graded_t g = grade(SUB "intdiv_grid.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+
+    char *text = read_file(html, NULL, NULL, 0);
+    cr_assert_not_null(text);
+    const char *prefix = "data:image/png;base64,";
+    char *uri = strstr(text, prefix), *alt = strstr(text, "<img class=\"map\"");
+    cr_assert(uri && alt && alt < uri, "no error map in the page");
+    memset(uri + strlen(prefix), 'A', 40); /* still base64; no longer a PNG */
+    char first[128];
+    cr_assert_eq(sscanf(strstr(alt, "alt=\"") + 5, "%127[^\"]", first), 1);
+    char *end = strstr(text, "</body>");
+    cr_assert_not_null(end);
+    *end = '\0';
+    strbuf_t page_text = {0};
+    sb_appendf(&page_text, "%s<img alt=\"remote\" width=\"8\" height=\"8\" "
+                           "src=\"http://cugrade.invalid/x.png\">"
+                           "<script>console.error('planted error')</script></body>\n</html>\n",
+               text);
+    write_text(broken, sb_str(&page_text));
+    sb_free(&page_text);
+    free(text);
+
+    snprintf(url, sizeof url, "file://%s", broken);
+    page_t page = visit(dir, url);
+    strbuf_t why = {0};
+    cr_assert_eq(broken_pictures(at(page.shown, "pictures"), &why), 2, "%s", sb_str(&why));
+    char want[200];
+    snprintf(want, sizeof want, "\"%s\": naturalWidth 0", first);
+    cr_assert(strstr(sb_str(&why), want), "the corrupt map is not named:\n%s", sb_str(&why));
+    cr_assert(strstr(sb_str(&why), "\"remote\": naturalWidth 0"), "%s", sb_str(&why));
+    cr_assert_eq(page.nremote, 1, "%s", sb_str(&page.remote));
+    cr_assert(strstr(sb_str(&page.remote), "http://cugrade.invalid/x.png"), "%s", sb_str(&page.remote));
+    cr_assert(strstr(sb_str(&page.errors), "console.error: planted error"), "%s", sb_str(&page.errors));
+    cr_log_info("what the broken page reported:\n%s%s%s", sb_str(&why), sb_str(&page.remote),
+                sb_str(&page.errors));
+    sb_free(&why);
+    page_free(&page);
+    release(&g);
     rm_rf(dir);
 }
