@@ -232,7 +232,9 @@ static void browser_stop(browser_t *b)
 
 /* What the page shows, read from inside it once every picture has decoded
  * (or failed to): the header's score, and for each test section its name,
- * score, output text, whether that text is on screen, and its pictures. */
+ * score, output text, whether that text is on screen, and its pictures.
+ * "On screen" is checkVisibility(): a closed <details> keeps its content laid
+ * out (content-visibility: hidden), so getClientRects() would say yes. */
 static const char PROBE[] =
     "(async () => {\n"
     "  const imgs = [...document.images];\n"
@@ -240,7 +242,7 @@ static const char PROBE[] =
     "  const pic = i => ({alt: i.alt, complete: i.complete, naturalWidth: i.naturalWidth,\n"
     "    naturalHeight: i.naturalHeight, width: +i.getAttribute('width'),\n"
     "    height: +i.getAttribute('height'),\n"
-    "    onScreen: i.getClientRects().length > 0});\n"
+    "    onScreen: i.checkVisibility()});\n"
     "  const text = (e, sel) => { const x = e.querySelector(sel); return x ? x.textContent : null; };\n"
     "  return {\n"
     "    readyState: document.readyState,\n"
@@ -250,7 +252,7 @@ static const char PROBE[] =
     "    tests: [...document.querySelectorAll('details.test')].map(d => ({\n"
     "      id: d.id, open: d.open, name: text(d, 'summary .name'), pts: text(d, 'summary .pts'),\n"
     "      output: text(d, 'pre'),\n"
-    "      outputOnScreen: !!d.querySelector('pre') && d.querySelector('pre').getClientRects().length > 0,\n"
+    "      outputOnScreen: !!d.querySelector('pre') && d.querySelector('pre').checkVisibility(),\n"
     "      pictures: [...d.querySelectorAll('img')].map(pic)}))\n"
     "  };\n"
     "})()";
@@ -349,8 +351,8 @@ static void hint_of(const char *output, char *line, size_t size)
 }
 
 /* The page, as the browser showed it, against the results.json it came from;
- * returns how many pictures it has. */
-static int assert_page_shows(const page_t *page, json_object *results, const char *what)
+ * returns how many pictures it has, and in *hints how many hints it shows. */
+static int assert_page_shows(const page_t *page, json_object *results, const char *what, int *hints)
 {
     cr_assert_eq(page->nerrors, 0, "%s: console errors:\n%s", what, sb_str(&page->errors));
     cr_assert_eq(page->nremote, 0, "%s: network requests:\n%s", what, sb_str(&page->remote));
@@ -365,6 +367,7 @@ static int assert_page_shows(const page_t *page, json_object *results, const cha
     cr_assert_eq(json_object_array_length(sections), json_object_array_length(tests),
                  "%s: a section per test of results.json", what);
     int pictures = 0;
+    *hints = 0;
     for (size_t i = 0; i < json_object_array_length(tests); i++) {
         json_object *t = json_object_array_get_idx(tests, i), *s = json_object_array_get_idx(sections, i);
         const char *name = str(t, "name");
@@ -378,6 +381,7 @@ static int assert_page_shows(const page_t *page, json_object *results, const cha
                       name, want);
             cr_assert(json_object_get_boolean(at(s, "outputOnScreen")),
                       "%s: %s's hint is in the page but folded away", what, name);
+            (*hints)++;
         }
         json_object *pics = at(s, "pictures");
         int maps = at(t, "extra_data.error_map") != NULL;
@@ -405,8 +409,9 @@ static int assert_page_shows(const page_t *page, json_object *results, const cha
 
 /* Grades submission with `cugrade run --html` (all of lab3's datasets, the
  * tests' hidden seed), opens the page in the browser, and checks it against
- * the results.json of the same run; returns how many error maps it shows. */
-static int grade_and_browse(const char *submission, const char *scratch, const char *html)
+ * the results.json of the same run; returns how many error maps it shows,
+ * and in *hints how many hints. */
+static int grade_and_browse(const char *submission, const char *scratch, const char *html, int *hints)
 {
     const char *extra[] = {"--html", html, NULL};
     graded_t g = grade(submission, extra);
@@ -417,7 +422,7 @@ static int grade_and_browse(const char *submission, const char *scratch, const c
     double t0 = now_seconds();
     page_t page = visit(scratch, url);
     cr_log_info("%s: %s in chromium in %.1f s", submission, html, now_seconds() - t0);
-    int maps = assert_page_shows(&page, g.json, submission);
+    int maps = assert_page_shows(&page, g.json, submission, hints);
     page_free(&page);
     release(&g);
     return maps;
@@ -436,10 +441,13 @@ Test(student_report_browser, run_html_of_a_failing_kernel_and_the_reference, .ti
     char dir[] = "/tmp/cugrade-browser-XXXXXX", html[128];
     cr_assert_not_null(mkdtemp(dir));
     snprintf(html, sizeof html, "%s/intdiv_grid.html", dir);
-    int maps = grade_and_browse(SUB "intdiv_grid.cu", dir, html);
+    int hints, maps = grade_and_browse(SUB "intdiv_grid.cu", dir, html, &hints);
     cr_assert_geq(maps, 5, "intdiv_grid.cu leaves cells unwritten on many datasets: %d maps", maps);
+    cr_assert_geq(hints, maps, "a hint on every dataset with a map, and on the CUDA errors");
     snprintf(html, sizeof html, "%s/reference.html", dir);
-    cr_assert_eq(grade_and_browse("reference/lab3/matmul.cu", dir, html), 0, "the reference fails nothing");
+    cr_assert_eq(grade_and_browse("reference/lab3/matmul.cu", dir, html, &hints), 0,
+                 "the reference fails nothing");
+    cr_assert_eq(hints, 0);
     rm_rf(dir);
 }
 
@@ -470,8 +478,9 @@ Test(student_report_browser, batch_report_pages, .timeout = 300)
         snprintf(url, sizeof url, "file://%s/%s/report.html", k.out, students[i][0]);
         json_object *results = class_results(&k, students[i][0]);
         page_t page = visit(k.dir, url);
-        int maps = assert_page_shows(&page, results, url);
+        int hints, maps = assert_page_shows(&page, results, url, &hints);
         cr_assert_eq(maps, i, "%s: a map for bob's failing dataset, none for alice", students[i][0]);
+        cr_assert_geq(hints, i, "%s", students[i][0]);
         page_free(&page);
         json_object_put(results);
     }
