@@ -54,6 +54,9 @@ typedef struct {
     json_object *shown; /* PROBE's answer */
 } page_t;
 
+/* Starts chromium on about:blank, its profile in profile. If an assertion
+ * ends the test before browser_stop, the test's process goes and with it our
+ * ends of the pipe: chromium quits when its pipe closes (0.1 s here). */
 static void browser_start(browser_t *b, const char *profile)
 {
     char exe[4096];
