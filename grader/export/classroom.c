@@ -1,7 +1,8 @@
 /* classroom.c - `cugrade export classroom`: a GitHub Classroom starter
  * repository. The student's stub (student/<lab>/), the cugrade tree that
  * grades it (without the hidden datasets' secret: the repository is the
- * student's), its Makefile set to the lab and the emulator backend so that
+ * student's; with the lab's reference, which the grader needs: a limit that
+ * docs/exports.md states), its Makefile set to the lab and the emulator backend so that
  * `make grade` grades it, a README, a .gitignore, and
  * .github/workflows/grade.yml that grades every push and reports the score
  * to GitHub Classroom. */
@@ -66,5 +67,12 @@ int export_classroom(const export_opts_t *o, char *err, size_t errlen)
         export_abort(&j);
         return -1;
     }
-    return export_finish_dir(&j, err, errlen);
+    if (export_finish_dir(&j, err, errlen) != 0)
+        return -1;
+    fprintf(stderr,
+            "cugrade export classroom: note: the starter carries reference/%s/%s, the lab's "
+            "solution: cugrade needs it to tell its own faults from the student's "
+            "(docs/exports.md, \"Limits\")\n",
+            j.lab.name, j.lab.student_file);
+    return 0;
 }

@@ -151,6 +151,9 @@ Test(export_gradescope, grades_reference_stub_and_buggy_on_the_emulator, .timeou
     cr_expect_gt(max_of(r), 0);
     cr_expect_eq(score, max_of(r), "the reference gets full marks on the emulator: %g", score);
     cr_expect_str_eq(str(r, "output_format"), "text");
+    json_object *extra = json_object_object_get(r, "extra_data");
+    cr_expect_str_eq(str(extra, "backend"), "emu");
+    cr_expect_not_null(strstr(str(extra, "sandbox"), "bubblewrap"), "the sandbox is recorded");
     json_object_put(r);
 
     r = autograde(&a, "student/lab3/matmul.cu", "matmul.cu");

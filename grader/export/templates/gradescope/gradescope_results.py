@@ -32,6 +32,14 @@ def tail(path, limit=6000):
     return text[-limit:]
 
 
+def sandbox_of(report):
+    """The report header's "sandbox: ..." (bubblewrap, or why there is none)."""
+    for line in report.splitlines()[:5]:
+        if "sandbox:" in line:
+            return line.split("sandbox:", 1)[1].strip()
+    return "unknown"
+
+
 def graded(out, raw, log, start):
     with open(raw) as f:
         r = json.load(f)
@@ -41,7 +49,12 @@ def graded(out, raw, log, start):
     r["test_output_format"] = "text"
     r["stdout_visibility"] = "hidden"
     r["execution_time"] = elapsed(start)
-    r.setdefault("extra_data", {})["backend"] = "emu"
+    extra = r.setdefault("extra_data", {})
+    extra["backend"] = "emu"
+    extra["sandbox"] = sandbox_of(report)
+    if not extra["sandbox"].startswith("bubblewrap"):
+        print("run_autograder: WARNING: no bubblewrap sandbox (%s): the student's program "
+              "could read the hidden datasets' secret; see docs/exports.md" % extra["sandbox"])
     for i, t in enumerate(r.get("tests", [])):
         t.setdefault("number", str(i + 1))
     write(out, r)
