@@ -15,7 +15,9 @@
 #include <string.h>
 #include <sys/random.h>
 
-#define PL_TIMEOUT_S 600
+/* The grading's wall time: lab 3 takes seconds on the emulator, an endless
+ * kernel costs the rubric's budget (90 s) once, plus building. */
+#define PL_TIMEOUT_S 300
 
 /* A random (version 4) UUID. */
 static void new_uuid(char *out, size_t len)

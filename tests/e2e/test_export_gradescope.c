@@ -104,8 +104,13 @@ static void setup_autograder(ag_t *a)
     run_result_t r = cugrade_export("gradescope", "lab3", zip);
     cr_assert(ok(&r), "export: %s", r.output);
     run_result_free(&r);
+    /* As on Gradescope's image: no CUDA toolkit on PATH, no nvcc anywhere. */
     snprintf(a->env[0], sizeof a->env[0], "AUTOGRADER_ROOT=%s", a->root);
-    a->envp[0] = a->env[0];
+    snprintf(a->env[1], sizeof a->env[1], "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    snprintf(a->env[2], sizeof a->env[2], "NVCC=/nonexistent/nvcc");
+    snprintf(a->env[3], sizeof a->env[3], "CUDA_HOME=/nonexistent");
+    for (int i = 0; i < 4; i++)
+        a->envp[i] = a->env[i];
     snprintf(cmd, sizeof cmd,
              "set -e; mkdir -p %s/source %s/submission %s/results; cd %s/source; unzip -q %s",
              a->root, a->root, a->root, a->root, zip);

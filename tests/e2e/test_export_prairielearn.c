@@ -56,16 +56,21 @@ static json_object *check_results(json_object *r)
     return r;
 }
 
-/* Grades file (a path in this tree) as /grade/student/matmul.cu. */
-static json_object *grade_pl(const pl_t *p, const char *file)
+/* Grades file (a path in this tree) as /grade/student/matmul.cu or, with
+ * in_data, only as data.json's submitted_answers._files. */
+static json_object *grade_pl_as(const pl_t *p, const char *file, int in_data)
 {
     char cmd[2048], env0[256], env1[PATH_MAX + 32], home[PATH_MAX], results[256];
     cr_assert_not_null(realpath(".", home));
     snprintf(cmd, sizeof cmd,
              "set -e; g=%s/grade; rm -rf $g; mkdir -p $g/student $g/data $g/results; "
-             "cp -r %s/tests $g/tests; echo '{}' > $g/data/data.json; "
-             "cp %s $g/student/matmul.cu; $g/tests/run.sh",
-             p->tmp, p->dir, file);
+             "cp -r %s/tests $g/tests; f=%s; "
+             "if [ %d = 1 ]; then printf '{\"submitted_answers\": {\"_files\": "
+             "[{\"name\": \"matmul.cu\", \"contents\": \"%%s\"}]}}' "
+             "\"$(base64 -w0 $f)\" > $g/data/data.json; "
+             "else echo '{}' > $g/data/data.json; cp $f $g/student/matmul.cu; fi; "
+             "$g/tests/run.sh",
+             p->tmp, p->dir, file, in_data);
     snprintf(env0, sizeof env0, "PL_GRADE_ROOT=%s/grade", p->tmp);
     snprintf(env1, sizeof env1, "CUGRADE_HOME=%s", home);
     char *env[] = {env0, env1, NULL};
@@ -74,6 +79,11 @@ static json_object *grade_pl(const pl_t *p, const char *file)
     run_result_free(&r);
     snprintf(results, sizeof results, "%s/grade/results/results.json", p->tmp);
     return check_results(json_object_from_file(results));
+}
+
+static json_object *grade_pl(const pl_t *p, const char *file)
+{
+    return grade_pl_as(p, file, 0);
 }
 
 static int gradable(json_object *r)
@@ -103,6 +113,11 @@ Test(export_prairielearn, grades_reference_stub_compile_error_and_buggy, .timeou
     json_object *fe = json_object_object_get(json_object_object_get(r, "format_errors"),
                                              "matmul.cu");
     cr_expect(fe && strstr(json_object_get_string(fe), "error:"));
+    json_object_put(r);
+
+    r = grade_pl_as(&p, "reference/lab3/matmul.cu", 1);
+    cr_expect(gradable(r));
+    cr_expect_eq(num(r, "score"), 1.0, "the file from data.json: %g", num(r, "score"));
     json_object_put(r);
 
     r = grade_pl(&p, SUB "missing_second_barrier.cu");
@@ -145,7 +160,7 @@ Test(export_prairielearn, writes_info_json_question_html_and_the_grader)
                      "cugrade-pl-lab3");
     cr_expect_str_eq(json_object_get_string(typed(ext, "entrypoint", json_type_string)),
                      "/grade/tests/run.sh");
-    cr_expect_gt(json_object_get_int(typed(ext, "timeout", json_type_int)), 0);
+    cr_expect_gt(json_object_get_int(typed(ext, "timeout", json_type_int)), 90);
     json_object_put(info);
 
     snprintf(path, sizeof path, "%s/question.html", p.dir);

@@ -77,6 +77,20 @@ def fault(out, rc, log):
                 "tests": [], "format_errors": {"_grader": msg}})
 
 
+def extract(data, file, dest):
+    """The file from /grade/data/data.json (submitted_answers._files: name and
+    base64 contents), for a grader run without /grade/student/FILE."""
+    import base64
+    with open(data) as f:
+        files = json.load(f).get("submitted_answers", {}).get("_files", [])
+    for entry in files:
+        if entry.get("name") == file:
+            with open(dest, "wb") as f:
+                f.write(base64.b64decode(entry.get("contents", "")))
+            return
+    sys.exit(1)
+
+
 def missing(out, file):
     msg = "No %s was submitted." % file
     write(out, {"gradable": False, "score": 0.0, "message": msg, "output": "", "tests": [],
@@ -85,4 +99,4 @@ def missing(out, file):
 
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
-    {"graded": graded, "fault": fault, "missing": missing}[kind](*args)
+    {"graded": graded, "fault": fault, "missing": missing, "extract": extract}[kind](*args)

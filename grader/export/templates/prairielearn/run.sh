@@ -6,6 +6,7 @@
 # only its build), and writes /grade/results/results.json in PrairieLearn's
 # format (pl_results.py). A compile error is not gradable (no attempt used).
 # Written by `cugrade export prairielearn --lab @LAB@`.
+# Reads /grade/student/ (else /grade/data/data.json), /grade/tests/.
 #   PL_GRADE_ROOT /grade     CUGRADE_HOME /opt/cugrade (the image's cugrade)
 set -euo pipefail
 
@@ -16,8 +17,9 @@ file=@STUDENT_FILE@
 tests=$grade/tests
 res=$grade/results
 mkdir -p "$res"
-work=$(mktemp -d)
+work=$(mktemp -d) # work/out: cugrade's results (hidden from the student's program), work/sub
 trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/out" "$work/sub"
 
 # The lab's reference (cugrade builds it to tell its own faults from the
 # student's) travels in tests/, private to the course, not in the image.
@@ -26,18 +28,24 @@ if [ ! -e "$home/reference/$lab/$file" ] && [ -d "$tests/reference/$lab" ]; then
     cp -r "$tests/reference/$lab" "$home/reference/$lab"
 fi
 
+# The editor's file is in /grade/student/; else it is taken from
+# /grade/data/data.json (submitted_answers._files).
 sub=$grade/student/$file
+if [ ! -f "$sub" ] && [ -f "$grade/data/data.json" ] &&
+    python3 "$tests/pl_results.py" extract "$grade/data/data.json" "$file" "$work/sub/$file"; then
+    sub=$work/sub/$file
+fi
 if [ ! -f "$sub" ]; then
     python3 "$tests/pl_results.py" missing "$res/results.json" "$file"
     exit 0
 fi
 rc=0
 "$home/bin/cugrade" run --lab "$lab" --backend emu --color never \
-    --hidden-seed "$tests/hidden-seed" --json "$work/results.json" "$sub" >"$work/log" 2>&1 || rc=$?
-cat "$work/log"
-if [ "$rc" -eq 0 ] && [ -f "$work/results.json" ]; then
-    python3 "$tests/pl_results.py" graded "$res/results.json" "$work/results.json" "$work/log" \
+    --hidden-seed "$tests/hidden-seed" --json "$work/out/results.json" "$sub" >"$work/out/log" 2>&1 || rc=$?
+cat "$work/out/log"
+if [ "$rc" -eq 0 ] && [ -f "$work/out/results.json" ]; then
+    python3 "$tests/pl_results.py" graded "$res/results.json" "$work/out/results.json" "$work/out/log" \
         "$home/rubric.json" "$lab" "$file"
 else
-    python3 "$tests/pl_results.py" fault "$res/results.json" "$rc" "$work/log"
+    python3 "$tests/pl_results.py" fault "$res/results.json" "$rc" "$work/out/log"
 fi
