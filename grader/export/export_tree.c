@@ -28,6 +28,10 @@ int export_begin(const export_opts_t *o, export_job_t *j, char *err, size_t errl
                     o->lab, o->root);
     if (lab_load(o->root, o->lab, &j->lab, why, sizeof why) != 0)
         return fail(err, errlen, "lab '%s': %s", o->lab, why);
+    snprintf(path, sizeof path, "%s/" EXPORT_MARK, o->out);
+    if (is_dir(o->out) && !is_file(path))
+        return fail(err, errlen, "%s is a folder that cugrade export did not write (it has no "
+                    EXPORT_MARK "): it is left alone; remove it or choose another --out", o->out);
     snprintf(j->stage, sizeof j->stage, "%s.tmp.%ld", o->out, (long)getpid());
     rm_rf(j->stage);
     if (mkdir(j->stage, 0755) != 0)
@@ -195,6 +199,13 @@ int export_template(const export_job_t *j, const char *tpl, const char *dst, int
 
 int export_finish_dir(export_job_t *j, char *err, size_t errlen)
 {
+    char mark[256];
+    snprintf(mark, sizeof mark, "written by cugrade export for lab %s; the next export of it "
+             "replaces this folder\n", j->lab.name);
+    if (export_write(j, EXPORT_MARK, mark, 0644, err, errlen) != 0) {
+        export_abort(j);
+        return -1;
+    }
     char old[PATH_MAX + 64];
     snprintf(old, sizeof old, "%s.old.%ld", j->o->out, (long)getpid());
     int had_old = rename(j->o->out, old) == 0;

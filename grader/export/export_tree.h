@@ -12,6 +12,9 @@
 #include <limits.h>
 #include <stddef.h>
 
+/* In every exported folder: a folder at --out without it is never replaced. */
+#define EXPORT_MARK ".cugrade-export"
+
 typedef struct {
     const export_opts_t *o;
     lab_t lab;
@@ -24,8 +27,9 @@ enum {
     TREE_WITH_SECRET = 1 /* and the hidden datasets' secret, at secret/hidden-seed */
 };
 
-/* Loads the lab (an unknown lab is refused, naming it) and makes the staging
- * folder next to o->out. -1 with err on failure. */
+/* Loads the lab (an unknown lab is refused, naming it), refuses a folder at
+ * o->out that no export wrote, and makes the staging folder next to o->out.
+ * -1 with err on failure. */
 int export_begin(const export_opts_t *o, export_job_t *j, char *err, size_t errlen);
 
 /* Copies what grading the lab needs of the cugrade tree to <stage>/dst. */
@@ -48,7 +52,8 @@ int export_template(const export_job_t *j, const char *tpl, const char *dst, int
 int export_write(const export_job_t *j, const char *dst, const char *text, int mode, char *err,
                  size_t errlen);
 
-/* Puts the staging folder at o->out (an old folder there is replaced). */
+/* Puts the staging folder at o->out, with EXPORT_MARK in it; an earlier
+ * export there is replaced (export_begin refuses any other folder). */
 int export_finish_dir(export_job_t *j, char *err, size_t errlen);
 
 /* Zips the staging folder's contents into o->out (a temporary name, then

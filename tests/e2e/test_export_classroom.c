@@ -164,3 +164,30 @@ Test(export_classroom, an_unknown_lab_or_unwritable_out_is_refused)
     cr_expect(!is_dir(s.dir));
     rm_rf(s.tmp);
 }
+
+Test(export_classroom, replaces_its_own_export_but_no_other_folder)
+{
+    starter_t s;
+    export_starter(&s);
+    char path[256];
+    snprintf(path, sizeof path, "%s/student/lab3/matmul.cu", s.dir);
+    write_text(path, "// the student's work\n");
+    run_result_t r = cugrade_export("classroom", "lab3", s.dir);
+    cr_expect(ok(&r), "an earlier export is replaced: %s", r.output);
+    run_result_free(&r);
+    char *text = read_file(path, NULL, NULL, 0);
+    cr_expect(text && strstr(text, "student's work") == NULL);
+    free(text);
+
+    snprintf(path, sizeof path, "%s/mine", s.tmp);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    char keep[300];
+    snprintf(keep, sizeof keep, "%s/notes.txt", path);
+    write_text(keep, "keep me\n");
+    r = cugrade_export("classroom", "lab3", path);
+    cr_expect(r.exited && r.exit_code == 2);
+    cr_expect(strstr(r.output, "did not write") != NULL, "%s", r.output);
+    cr_expect(is_file(keep), "a folder no export wrote is left alone");
+    run_result_free(&r);
+    rm_rf(s.tmp);
+}
