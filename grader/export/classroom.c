@@ -1,18 +1,26 @@
 /* classroom.c - `cugrade export classroom`: a GitHub Classroom starter
  * repository. The student's stub (student/<lab>/), the cugrade tree that
- * grades it (without the hidden datasets' secret: the repository is the
- * student's; with the lab's reference, which the grader needs: a limit that
- * docs/exports.md states), its Makefile set to the lab and the emulator backend so that
+ * grades it (without the hidden datasets' secret and without the lab's
+ * reference: the repository is the student's; a CANARY_STUDENT_COPY file
+ * tells the grader so, pipeline/canary.h), its Makefile set to the lab and
+ * the emulator backend so that
  * `make grade` grades it, a README, a .gitignore, and
  * .github/workflows/grade.yml that grades every push and reports the score
  * to GitHub Classroom. */
 #include "export/export.h"
 #include "export/export_tree.h"
+#include "pipeline/canary.h"
 #include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define STUDENT_COPY_TEXT                                                                      \
+    "This is a student's copy of a cugrade lab (cugrade export classroom): it has no reference\n" \
+    "solution, so cugrade cannot run the lab's reference to tell a broken toolchain from a\n"     \
+    "mistake in the submission. Grades made here are feedback; the course grades with the\n"     \
+    "reference (cugrade batch, Gradescope, PrairieLearn).\n"
 
 /* Sets the Makefile's `KEY ?= value` default line to val. */
 static int set_default(char **text, const char *key, const char *val, char *err, size_t errlen)
@@ -57,7 +65,8 @@ int export_classroom(const export_opts_t *o, char *err, size_t errlen)
         return -1;
     char stub[PATH_MAX];
     snprintf(stub, sizeof stub, "student/%s/%s", j.lab.name, j.lab.student_file);
-    if (export_copy_tree(&j, ".", err, errlen) != 0 || write_makefile(&j, err, errlen) ||
+    if (export_copy_tree(&j, ".", 0, err, errlen) != 0 || write_makefile(&j, err, errlen) ||
+        export_write(&j, CANARY_STUDENT_COPY, STUDENT_COPY_TEXT, 0644, err, errlen) ||
         export_copy_file(&j, stub, stub, err, errlen) ||
         export_template(&j, "classroom/README.md", "README.md", 0644, err, errlen) ||
         export_template(&j, "classroom/grade.yml", ".github/workflows/grade.yml", 0644, err,
@@ -69,10 +78,5 @@ int export_classroom(const export_opts_t *o, char *err, size_t errlen)
     }
     if (export_finish_dir(&j, err, errlen) != 0)
         return -1;
-    fprintf(stderr,
-            "cugrade export classroom: note: the starter carries reference/%s/%s, the lab's "
-            "solution: cugrade needs it to tell its own faults from the student's "
-            "(docs/exports.md, \"Limits\")\n",
-            j.lab.name, j.lab.student_file);
     return 0;
 }

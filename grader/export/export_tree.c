@@ -114,7 +114,8 @@ int export_copy_file(const export_job_t *j, const char *src, const char *dst, ch
     return copy_one(s, t, err, errlen);
 }
 
-int export_copy_tree(const export_job_t *j, const char *dst, char *err, size_t errlen)
+int export_copy_tree(const export_job_t *j, const char *dst, int with_reference, char *err,
+                     size_t errlen)
 {
     const lab_t *lab = &j->lab;
     char labdir[PATH_MAX], ref[PATH_MAX], data[PATH_MAX];
@@ -124,6 +125,8 @@ int export_copy_tree(const export_job_t *j, const char *dst, char *err, size_t e
     const char *parts[] = {"grader", "emu",  "labs/common", "labs/kinds", labdir, ref,
                            data,     "tools", "rubric.json", "Makefile", "tests/fuzz/fuzz.mk"};
     for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+        if (parts[i] == ref && !with_reference)
+            continue;
         char t[PATH_MAX];
         snprintf(t, sizeof t, "%s/%s", dst, parts[i]);
         if (export_copy_file(j, parts[i], t, err, errlen) != 0)

@@ -33,7 +33,8 @@ enum {
 int export_begin(const export_opts_t *o, export_job_t *j, char *err, size_t errlen);
 
 /* Copies what grading the lab needs of the cugrade tree to <stage>/dst. */
-int export_copy_tree(const export_job_t *j, const char *dst, char *err, size_t errlen);
+int export_copy_tree(const export_job_t *j, const char *dst, int with_reference, char *err,
+                     size_t errlen);
 
 /* Copies the hidden datasets' secret (hidden_secret_load: made on first use)
  * to <stage>/dst, mode 0600. */

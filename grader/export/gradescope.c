@@ -16,7 +16,7 @@ int export_gradescope(const export_opts_t *o, char *err, size_t errlen)
         export_template(&j, "gradescope/run_autograder", "run_autograder", 0755, err, errlen) ||
         export_template(&j, "gradescope/gradescope_results.py", "gradescope_results.py", 0644,
                         err, errlen) ||
-        export_copy_tree(&j, "cugrade", err, errlen) ||
+        export_copy_tree(&j, "cugrade", 1, err, errlen) ||
         export_copy_secret(&j, "secret/hidden-seed", err, errlen)) {
         export_abort(&j);
         return -1;

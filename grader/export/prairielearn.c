@@ -175,7 +175,7 @@ int export_prairielearn(const export_opts_t *o, char *err, size_t errlen)
         export_template(&j, "prairielearn/pl_results.py", "tests/pl_results.py", 0644, err,
                         errlen) ||
         export_template(&j, "prairielearn/Dockerfile", "Dockerfile", 0644, err, errlen) ||
-        export_copy_tree(&j, "image/cugrade", err, errlen) || move_reference(&j, err, errlen) ||
+        export_copy_tree(&j, "image/cugrade", 1, err, errlen) || move_reference(&j, err, errlen) ||
         export_copy_secret(&j, "tests/hidden-seed", err, errlen)) {
         export_abort(&j);
         return -1;

@@ -124,10 +124,24 @@ Test(export_classroom, make_grade_and_the_workflow_step_grade_the_starter, .time
     cr_assert(ok(&r));
     run_result_free(&r);
     run_grading_step(&s, "-1");
+    /* a compile error: charged to the file, and the report says the toolchain was not vouched
+     * for (a student's copy has no reference to run), never that the reference compiled */
+    snprintf(cmd, sizeof cmd, "cp tests/submissions/lab3/compile_error.cu %s/student/lab3/matmul.cu",
+             s.dir);
+    r = sh(NULL, cmd, NULL, 60);
+    cr_assert(ok(&r));
+    run_result_free(&r);
+    r = sh(s.dir, "env -u CUGRADE_HIDDEN_SEED_FILE make -j2 grade 2>&1", NULL, 900);
+    cr_assert(ok(&r), "make grade: %s", r.output);
+    cr_expect(strstr(r.output, "student's copy of the lab has no reference") != NULL, "%s",
+              r.output);
+    cr_expect(strstr(r.output, "reference compiles with the same toolchain") == NULL, "%s",
+              r.output);
+    run_result_free(&r);
     rm_rf(s.tmp);
 }
 
-Test(export_classroom, the_starter_has_the_stub_and_no_secret)
+Test(export_classroom, the_starter_has_the_stub_and_neither_the_secret_nor_the_reference)
 {
     starter_t s;
     export_starter(&s);
@@ -140,7 +154,8 @@ Test(export_classroom, the_starter_has_the_stub_and_no_secret)
              "grep -qE '^LAB +\\?= lab3$' $q/Makefile; grep -qE '^BACKEND +\\?= emu$' $q/Makefile; "
              "grep -q 'make grade' $q/README.md; grep -q '^/build/' $q/.gitignore; "
              "test -f $q/labs/lab3/README.md; test -f $q/datasets/lab3/manifest.txt; "
-             "test ! -e $q/labs/lab2; test ! -e $q/student/lab2",
+             "test ! -e $q/labs/lab2; test ! -e $q/student/lab2; "
+             "test ! -e $q/reference; test -f $q/.cugrade-student-copy",
              s.dir);
     run_result_t r = sh(NULL, cmd, NULL, 60);
     cr_expect(ok(&r), "the starter's files: %s", r.output);
