@@ -10,6 +10,7 @@ int cmd_info(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_leaderboard(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 
 #endif

@@ -43,6 +43,8 @@ int main(int argc, char **argv)
         return cmd_batch(argc - 1, argv + 1);
     if (strcmp(cmd, "rescore") == 0)
         return cmd_rescore(argc - 1, argv + 1);
+    if (strcmp(cmd, "export") == 0)
+        return cmd_export(argc - 1, argv + 1);
     if (strcmp(cmd, "leaderboard") == 0)
         return cmd_leaderboard(argc - 1, argv + 1);
     if (strcmp(cmd, "info") == 0)

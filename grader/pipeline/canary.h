@@ -59,4 +59,10 @@ int fault_describe(char *err, size_t errlen, const char *what, const char *comma
  * failed command and the end of the log. Returns -1. */
 int fault_of_build(const build_result_t *br, const char *what, char *err, size_t errlen);
 
+/* A tree with this file at its root is a student's copy of a lab (cugrade
+ * export classroom): it has no reference, so the canary cannot run; a
+ * grading there says so instead of failing as a grader fault. */
+#define CANARY_STUDENT_COPY ".cugrade-student-copy"
+int canary_student_copy(const char *root);
+
 #endif

@@ -59,7 +59,8 @@ int find_student_file(const char *submission, const char *lab, const char *file,
 }
 
 /* The "compiles" test's facts: whether it built, and the message. */
-static void measure_compile(grade_run_t *run, const build_result_t *br, const char *missing)
+static void measure_compile(grade_run_t *run, const build_result_t *br, const char *missing,
+                            int student_copy)
 {
     strbuf_t msg = {0};
     if (missing) {
@@ -82,8 +83,14 @@ static void measure_compile(grade_run_t *run, const build_result_t *br, const ch
         if (br->rule_broken[0]) /* before the compiler's messages: <mma.h> is not on the emulator */
             sb_appendf(&msg, "%s\n", br->rule_broken);
         sb_append(&msg, br->log ? br->log : "");
-        sb_appendf(&msg, "%s(the lab's reference compiles with the same toolchain, so the error "
-                         "is in this file)\n", msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "");
+        const char *nl = msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "";
+        if (student_copy) /* no reference here to vouch for the toolchain: say so */
+            sb_appendf(&msg, "%s(this student's copy of the lab has no reference, so cugrade could "
+                             "not check that its toolchain works: if the messages above are not "
+                             "about this file, ask the course staff)\n", nl);
+        else
+            sb_appendf(&msg, "%s(the lab's reference compiles with the same toolchain, so the "
+                             "error is in this file)\n", nl);
     }
     run->measured.compiled = !missing && br->ok;
     measured_set(&run->measured.compile_message, sb_str(&msg));
@@ -401,7 +408,7 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
         if (!br->ok && vouch(o, run, in, run->backend, ctx.checks) != 0)
             return -1;
     }
-    measure_compile(run, br, missing[0] ? missing : NULL);
+    measure_compile(run, br, missing[0] ? missing : NULL, canary_student_copy(o->root));
     return 0;
 }
 
