@@ -10,6 +10,8 @@
 # Usage: bench/batch.sh [N] [extra cugrade batch options...]
 # (from anywhere; the class's files come from this tree, after `make`).
 # BENCH_KEEP=DIR keeps the results folder (class.html, every results.json).
+# BENCH_DEADLINE_S=S stops the batch after S seconds: the submissions graded
+# by then are counted (a partial rate, said as such) and the bench fails.
 #
 # No number is printed that was not checked (bench/lib.sh has the exit
 # statuses: 0 ok, 1 a step failed or a result is wrong, 2 cannot start):
@@ -110,9 +112,41 @@ batch_summary() {
     printf '%s\n' "${line%, *}"
 }
 
+# A deadline (BENCH_DEADLINE_S) stops a batch that would outlast the machine's
+# time: what finished by then is counted and said, and the bench fails (1).
+partial() {
+    local done secs
+    done=$(find "$tmp/out" -mindepth 2 -maxdepth 2 -name results.json | wc -l)
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    awk -v k="$done" -v n="$n" -v s="$secs" 'BEGIN {
+        printf "stopped at the deadline: %d of %d submissions graded in %s s = %.1f a minute (partial)\n",
+               k, n, s, (s > 0 ? k * 60 / s : 0) }'
+    python3 - "$tmp/out" <<'PY' || true
+import glob, json, sys, collections
+ph = collections.defaultdict(list)
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    try:
+        for k, v in (json.load(open(f)).get("extra_data", {}).get("phases") or {}).items():
+            ph[k].append(v)
+    except Exception:
+        pass
+if ph:
+    print("mean seconds per finished submission: " + ", ".join(
+        f"{k} {sum(v) / len(v):.2f}" for k, v in ph.items()))
+PY
+}
 t0=$(date +%s.%N)
 rc=0
-"$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || rc=$?
+if [ -n "${BENCH_DEADLINE_S:-}" ]; then
+    timeout -s INT "$BENCH_DEADLINE_S" "$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" \
+        >"$tmp/first.log" 2>&1 || rc=$?
+    if [ "$rc" -eq 124 ]; then
+        partial
+        bench_fail "the batch did not end within BENCH_DEADLINE_S=$BENCH_DEADLINE_S s" "$tmp/first.log"
+    fi
+else
+    "$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || rc=$?
+fi
 t1=$(date +%s.%N)
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
 whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
