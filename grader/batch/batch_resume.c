@@ -66,6 +66,9 @@ void batch_run_common_key(const batch_opts_t *o, char hex[65])
     hash_str(&s, o->lab);
     hash_str(&s, o->backend);
     hash_str(&s, o->checks ? "checks all" : "checks none");
+    char budget[64]; /* --budget-s decides which dataset runs are cut short */
+    snprintf(budget, sizeof budget, "budget %.17g", o->budget_s);
+    hash_str(&s, budget);
     hash_str(&s, o->hidden_digest);
     snprintf(path, sizeof path, "%s/labs/%s", o->root, o->lab);
     hash_tree(&s, path, "", 1);

@@ -197,6 +197,24 @@ Test(batch_rescore, a_run_affecting_change_grades_again, .timeout = 300)
     rm_rf(k.dir);
 }
 
+/* --budget-s decides which dataset runs are cut short: a new one grades again. */
+Test(batch_rescore, a_new_budget_grades_again, .timeout = 300)
+{
+    klass_t k = make_klass();
+    graded_ok(&k);
+    const char *const budget[] = {"--resume", "--budget-s", "500", NULL};
+    run_result_t r = batch_env(&k, budget, NOTHING_RUNS);
+    cr_assert(r.exited && r.exit_code == 2, "graded with nothing to grade with:\n%s", r.output);
+    cr_assert(strstr(r.output, "5 to grade, 0 to re-score"), "%s", r.output);
+    run_result_free(&r);
+    r = batch_env(&k, RESUME, NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "0 to grade, 0 to re-score, 5 unchanged"),
+              "back to the budget it was graded under: %s", r.output);
+    run_result_free(&r);
+    rm_rf(k.dir);
+}
+
 /* bob's measurements.json is not JSON: he is graded again, the line names
  * the file; the others are re-scored. */
 Test(batch_rescore, a_corrupt_measurements_json_is_graded_again, .timeout = 300)
