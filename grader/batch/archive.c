@@ -29,6 +29,8 @@ typedef struct {
     int entries;        /* entries seen so far */
     long long total;    /* bytes unpacked so far, all entries */
     int destfd;         /* where to unpack; -1: check only */
+    double deadline;    /* now_seconds() past which it is stopped */
+    double max_seconds;
     char last[SHOWN + 1]; /* the last entry read, for "damaged after" */
     char *err;
     size_t errlen;
@@ -148,9 +150,12 @@ static int check_type(walk_t *w, struct archive_entry *e, const char *name)
     return 0;
 }
 
-/* The caps on what came out of the decompressor so far. */
+/* The caps on what came out of the decompressor so far, and on the time. */
 static int check_sizes(walk_t *w, const char *name, long long file_bytes)
 {
+    if (now_seconds() > w->deadline)
+        return refuse(w, name, "unpacking took more than %g s (stopped while unpacking)",
+                      w->max_seconds);
     if (file_bytes > ARCHIVE_MAX_FILE_BYTES)
         return refuse(w, name, "more than %lld MiB in one file (stopped while unpacking)",
                       ARCHIVE_MAX_FILE_BYTES >> 20);
@@ -290,7 +295,9 @@ static struct archive *new_reader(void)
 int archive_walk(const archive_src_t *src, const char *dest, char *err, size_t errlen)
 {
     walk_t w = {.label = src->label ? src->label : "archive", .destfd = -1, .err = err,
-                .errlen = errlen};
+                .errlen = errlen,
+                .max_seconds = src->max_seconds > 0 ? src->max_seconds : ARCHIVE_MAX_SECONDS};
+    w.deadline = now_seconds() + w.max_seconds;
     if (dest && (w.destfd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
         return fail(err, errlen, "%s: cannot open the folder to unpack it into: %s", w.label,
                     strerror(errno));

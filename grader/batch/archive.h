@@ -29,6 +29,7 @@
 #define ARCHIVE_RATIO_FLOOR (1LL * 1024 * 1024)
 #define ARCHIVE_MAX_NAME 1024
 #define ARCHIVE_MAX_DEPTH 32
+#define ARCHIVE_MAX_SECONDS 60.0 /* unpacking one archive, checked between data blocks */
 
 typedef enum { ARCHIVE_NONE = 0, ARCHIVE_ZIP, ARCHIVE_TGZ, ARCHIVE_TAR } archive_kind_t;
 
@@ -51,6 +52,7 @@ typedef struct {
     const char *path;  /* a file to read, or NULL and: */
     const void *data;  /* a buffer of len bytes */
     size_t len;
+    double max_seconds; /* its time limit (0: ARCHIVE_MAX_SECONDS) */
 } archive_src_t;
 
 /* One pass over the archive, every rule checked as it goes; with dest (not

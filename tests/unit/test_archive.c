@@ -286,3 +286,16 @@ Test(archive, a_buffer_reads_like_a_file_and_no_descriptor_leaks)
     cr_assert_eq(entries_in("/proc/self/fd"), before, "descriptors leaked");
     free(bytes);
 }
+
+/* Unpacking has a time limit (ARCHIVE_MAX_SECONDS), checked between data
+ * blocks: an archive that takes longer is refused, the entry named. */
+Test(archive, unpacking_past_its_time_limit_is_stopped)
+{
+    make("good.zip", FX_ZIP, good, FX_N(good));
+    archive_src_t src = {.label = "slow.zip", .path = at("good.zip"), .max_seconds = 1e-9};
+    cr_assert_eq(archive_walk(&src, out, err, sizeof err), -1);
+    assert_says(err, "slow.zip: entry '");
+    assert_says(err, "unpacking took more than 1e-09 s (stopped while unpacking)");
+    src.max_seconds = 0; /* the default: plenty */
+    cr_assert_eq(archive_walk(&src, NULL, err, sizeof err), 0, "%s", err);
+}
