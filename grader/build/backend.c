@@ -2,6 +2,7 @@
  * driver library in a forked child, so the grader links no CUDA library and
  * never carries CUDA state into the children it forks later. */
 #include "build/backend.h"
+#include "util/util.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -82,4 +83,14 @@ backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
             snprintf(why, whylen, "auto: no CUDA device, so the CPU emulator");
     }
     return n > 0 ? BACKEND_GPU : BACKEND_EMU;
+}
+
+int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
+{
+    if (backend == BACKEND_EMU) {
+        snprintf(out, outlen, "%s/bin/emucc", root);
+        return access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *nv = getenv("CUGRADE_NVCC");
+    return find_program(nv && *nv ? nv : "nvcc", out, outlen);
 }

@@ -19,4 +19,8 @@ int gpu_device_count(void);
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 
+/* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
+ * found in PATH or /usr/local/cuda/bin). 0 if it is there and executable. */
+int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen);
+
 #endif

@@ -27,16 +27,6 @@
 #define COMPILE_LIMIT_S 180.0
 #define PREPROCESSED_LIMIT ((size_t)32 << 20) /* a submission's -E output */
 
-int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
-{
-    if (backend == BACKEND_EMU) {
-        snprintf(out, outlen, "%s/bin/emucc", root);
-        return access(out, X_OK) == 0 ? 0 : -1;
-    }
-    const char *nv = getenv("CUGRADE_NVCC");
-    return find_program(nv && *nv ? nv : "nvcc", out, outlen);
-}
-
 static int compiler_path(const build_ctx_t *ctx, char *out, size_t outlen)
 {
     return build_compiler_path(ctx->root, ctx->backend, out, outlen);

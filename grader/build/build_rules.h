@@ -6,7 +6,7 @@
 #ifndef CUGRADE_BUILD_RULES_H
 #define CUGRADE_BUILD_RULES_H
 
-#include "build/build.h"
+#include "build/build_ctx.h"
 #include "util/util.h"
 
 typedef enum { RULES_AT_SOURCE, RULES_AT_OBJECT, RULES_AT_PROGRAM } rules_stage_t;
