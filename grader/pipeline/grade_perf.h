@@ -6,7 +6,8 @@
 #define CUGRADE_GRADE_PERF_H
 
 #include "run/gpuqueue.h"
-#include "pipeline/grade.h"
+#include "pipeline/grade_opts.h"
+#include "pipeline/grade_run.h"
 #include "pipeline/grade_inputs.h"
 
 /* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
