@@ -3,7 +3,7 @@
  * re-timed by whichever worker finds it old while the others go on with the
  * previous one, and listed with their spread in RESULTS/perf-baselines.json. */
 #include "batch/batch_baseline.h"
-#include "batch/batch_job.h"
+#include "batch/gpu_visible.h"
 #include "pipeline/perf_baseline.h"
 #include "run/sandbox.h"
 #include "util/util.h"

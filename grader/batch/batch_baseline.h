@@ -10,7 +10,7 @@
 #ifndef CUGRADE_BATCH_BASELINE_H
 #define CUGRADE_BATCH_BASELINE_H
 
-#include "batch/batch.h"
+#include "batch/batch_opts.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -6,6 +6,7 @@
 #define CUGRADE_BATCH_JOB_H
 
 #include "batch/batch.h"
+#include "batch/gpu_visible.h"
 #include "run/runner.h"
 
 #include <limits.h>
@@ -101,11 +102,6 @@ void batch_plan(const batch_opts_t *o, char **names, char **ids, int n, job_t *j
  * todo[*ntodo] to be graded again. Returns how many were re-scored. */
 int batch_rescore(const batch_opts_t *o, job_t **jobs, int n, job_t **todo, int *ntodo,
                   FILE *out);
-
-/* The GPU to show the children of worker index mod ngpu (gpu_visible.c):
- * that entry of the batch's own CUDA_VISIBLE_DEVICES when it has one, else
- * the index itself. */
-void batch_visible_gpu(int index, char *buf, size_t len);
 
 /* ---- grader faults (batch_fault.c) ---- */
 

@@ -3,7 +3,7 @@
  * CUDA_VISIBLE_DEVICES=3, and the driver shows it as device 0) must hand
  * its children the GPU it was given, not "0": that is another GPU of the
  * node, perhaps another task's. */
-#include "batch/batch_job.h"
+#include "batch/gpu_visible.h"
 
 #include <stdio.h>
 #include <stdlib.h>

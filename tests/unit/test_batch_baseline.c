@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch/batch.h"
 #include "batch/batch_baseline.h"
 #include "util/util.h"
 
