@@ -41,17 +41,7 @@ need_built EMUCC_BIN "$emucc" x
 need_built CUGRADE_EMU_LIB "$emu_lib" f
 need_tool python3 "bench/batch.sh checks every verdict with it: install python3"
 
-tmp=$(mktemp -d /tmp/cugrade-bench-batch-XXXXXX)
-keep() {
-    if [ -n "${BENCH_KEEP:-}" ] && [ -d "$tmp/out" ]; then
-        rm -rf "$BENCH_KEEP"
-        cp -r "$tmp/out" "$BENCH_KEEP"
-    fi
-    rm -rf "$tmp"
-}
-trap keep EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_scratch batch
 
 # kind  weight  file
 kinds=(

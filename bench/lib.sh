@@ -98,3 +98,19 @@ run_step() {
 
 # is_count VALUE: a whole number >= 1.
 is_count() { [[ $1 =~ ^[1-9][0-9]{0,5}$ ]]; }
+
+# bench_scratch NAME: a temporary folder in $tmp, removed at exit, its out/
+# copied to $BENCH_KEEP first when that is set; INT and TERM exit as usual.
+bench_keep_and_remove() {
+    if [ -n "${BENCH_KEEP:-}" ] && [ -d "$tmp/out" ]; then
+        rm -rf "$BENCH_KEEP"
+        cp -r "$tmp/out" "$BENCH_KEEP"
+    fi
+    rm -rf "$tmp"
+}
+bench_scratch() {
+    tmp=$(mktemp -d "/tmp/cugrade-bench-$1-XXXXXX")
+    trap bench_keep_and_remove EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}

@@ -35,17 +35,7 @@ need_built EMUCC_BIN "$emucc" x
 need_built CUGRADE_EMU_LIB "$emu_lib" f
 need_tool python3 "bench/rescore.sh writes the rubric copy and checks the gradebook with it: install python3"
 
-tmp=$(mktemp -d /tmp/cugrade-bench-rescore-XXXXXX)
-keep() {
-    if [ -n "${BENCH_KEEP:-}" ] && [ -d "$tmp/out" ]; then
-        rm -rf "$BENCH_KEEP"
-        cp -r "$tmp/out" "$BENCH_KEEP"
-    fi
-    rm -rf "$tmp"
-}
-trap keep EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_scratch rescore
 
 files=(reference/lab3/matmul.cu tests/submissions/lab3/tile32.cu tests/submissions/lab3/intdiv_grid.cu
     tests/submissions/lab3/missing_second_barrier.cu tests/submissions/lab3/compile_error.cu)
