@@ -10,8 +10,8 @@
  *   timing_print_device()                the device lines of the output
  *   timing_print_protocol(...)           the protocol's lines of the output
  *   timing_flush_init / _l2 / _free      the L2 flush before every timed rep
- *   timing_summarize(ms, n)              median, mean, extremes, RSE of a
- *                                        series of event times
+ *   timing_summarize(ms, n)              median, mean, extremes and the
+ *                                        median's RSE (timing_stats.h)
  *   timing_share_gpu / _wait_turn / _turn_done   the GPU shared for the setup,
  *                                        alone for the timed part only
  *
@@ -32,6 +32,7 @@
 #include <cuda_runtime.h>
 
 #include "harness.h"
+#include "timing_stats.h"
 
 #ifndef TIMING_USAGE
 #error "define TIMING_USAGE (the timing program's usage text) before including timing.h"
@@ -188,39 +189,7 @@ static inline void timing_print_protocol(int warmup, long min_reps, long max_rep
     harness_result("seed %llu\n", seed);
 }
 
-/* ---- statistics -------------------------------------------------------------- */
-
-typedef struct {
-    double median, mean, min, max, rse;
-} timing_stats_t;
-
-static inline int timing_cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median, mean, extremes and the relative standard error of the mean
- * (sample standard deviation / sqrt(n) / mean; infinite for n < 2). */
-static inline timing_stats_t timing_summarize(const float *ms, int n)
-{
-    float *sorted = (float *)harness_malloc((size_t)n * sizeof *sorted);
-    memcpy(sorted, ms, (size_t)n * sizeof *sorted);
-    qsort(sorted, (size_t)n, sizeof *sorted, timing_cmp_float);
-    timing_stats_t st;
-    st.median = n % 2 ? sorted[n / 2] : 0.5 * ((double)sorted[n / 2 - 1] + sorted[n / 2]);
-    st.min = sorted[0];
-    st.max = sorted[n - 1];
-    double sum = 0, sq = 0;
-    for (int i = 0; i < n; i++)
-        sum += sorted[i];
-    st.mean = sum / n;
-    for (int i = 0; i < n; i++)
-        sq += (sorted[i] - st.mean) * (sorted[i] - st.mean);
-    st.rse = n < 2 || st.mean <= 0 ? INFINITY : sqrt(sq / (n - 1)) / sqrt((double)n) / st.mean;
-    free(sorted);
-    return st;
-}
+/* ---- statistics: timing_stats.h ------------------------------------------- */
 
 /* A device buffer of n floats; exits with status 3 on a CUDA error. */
 static inline float *timing_device_floats(size_t n)
@@ -231,17 +200,13 @@ static inline float *timing_device_floats(size_t n)
 }
 
 /* The stopping rule after a round: "rse" once every implementation in use
- * (use[i]) has min_reps times in ms[i] and a relative standard error of the
- * mean <= target_rse; else "max_reps" or "time_cap"; NULL to go on. */
+ * (use[i]) has min_reps times in ms[i] and its median known to target_rse
+ * (timing_stats.h); else "max_reps" or "time_cap"; NULL to go on. */
 static inline const char *timing_stop_reason(float *const *ms, const int *use, int nimpl, int reps,
                                              long min_reps, long max_reps, double target_rse,
                                              double elapsed_s, double time_cap_s)
 {
-    int converged = reps >= min_reps;
-    for (int i = 0; i < nimpl && converged; i++)
-        if (use[i] && !(timing_summarize(ms[i], reps).rse <= target_rse))
-            converged = 0;
-    if (converged)
+    if (timing_converged(ms, use, nimpl, reps, min_reps, target_rse))
         return "rse";
     if (reps >= max_reps)
         return "max_reps";
