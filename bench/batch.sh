@@ -263,6 +263,10 @@ if fine:
     if timed:
         print(f"GPU held alone per timed submission: mean {sum(timed) / len(timed):.3f} s, "
               f"max {max(timed):.3f} s over {len(timed)} (budget 0.5 s)")
+    slow = fine.get("gpu_slowest_dataset", [])
+    if any(v > 0 for v in slow):
+        print(f"slowest GPU dataset run that ended: {max(slow):.3f} s "
+              f"(the rubric's gpu_time_limit_s caps each)")
 
 # the performance score in the batch against the same kernel graded alone
 def perf_points(r):

@@ -15,6 +15,7 @@
 #include "kinds/kind.h"
 #include "build/build.h"
 #include "pipeline/canary.h"
+#include "pipeline/check_jobs.h"
 #include "score/checks.h"
 #include "score/score.h"
 #include "util/cugrade.h"
@@ -174,45 +175,37 @@ static double budget_ends(double budget_s)
     return budget_s > 0 ? now_seconds() + budget_s : 0;
 }
 
-/* The datasets the checked emulator build runs on the gpu backend: those
- * that can reveal a bug for little work, every one of at most
- * CHECK_FLOP_CAP FLOP (small, uneven, one tile or several: the kind's shape
- * families at their smallest) and, should none be that small, the smallest.
- * The big ones cost the emulator seconds each and show nothing more: a race,
- * a barrier or an index past an edge shows on the smallest shape that has
- * the edge, and the GPU's own runs judge every dataset's output. The same
- * rule alone or in a batch, so the checks' verdict is the same. */
-#define CHECK_FLOP_CAP (2.0 * 128 * 128 * 128)
-
-static ds_job_t *check_jobs(const ds_job_t *jobs, int n, int *count)
-{
-    ds_job_t *picked = calloc((size_t)n + 1, sizeof *picked);
-    int k = 0, smallest = -1;
-    for (int i = 0; i < n; i++) {
-        if (jobs[i].flop <= CHECK_FLOP_CAP)
-            picked[k++] = jobs[i]; /* a copy of the struct: the caller's jobs own their data */
-        if (smallest < 0 || jobs[i].flop < jobs[smallest].flop)
-            smallest = i;
-    }
-    if (k == 0 && smallest >= 0)
-        picked[k++] = jobs[smallest];
-    *count = k;
-    return picked;
-}
-
 /* On the gpu backend the checks come from a checked emulator build run on
- * the small datasets (check_jobs). Returns NULL, or why the checks could
- * not run. */
+ * the small datasets whose GPU run (gpu_runs) ended (check_jobs.h). Returns
+ * NULL, or why the checks could not run. */
 static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                                      const grading_inputs_t *in, const ds_job_t *jobs,
-                                     check_evidence_t *e, strbuf_t *why, int *fault)
+                                     const ds_run_t *gpu_runs, check_evidence_t *e, strbuf_t *why,
+                                     int *fault)
 {
     const lab_t *lab = &in->lab;
-    int n = in->njobs;
+    int n = in->njobs, nchecked, left_out;
+    ds_job_t *checked = check_jobs_pick(jobs, gpu_runs, n, &nchecked, &left_out);
+    if (nchecked == 0 && n > 0) {
+        free(checked);
+        sb_appendf(why, "none of the %d datasets ended on the GPU (each passed its time limit or "
+                        "was not run once the time budget was used up), and a kernel that does "
+                        "not end would only spin the CPU emulator, which runs the checks, to its "
+                        "limit too", n);
+        return sb_str(why);
+    }
+    if (left_out > 0) {
+        char note[160];
+        snprintf(note, sizeof note, "%d small dataset%s not run on the checked emulator: %s GPU "
+                 "run did not end", left_out, left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their");
+        measured_add_note(&run->measured, "checks_left_out", note);
+    }
     char scratch[PATH_MAX];
     snprintf(scratch, sizeof scratch, "%.4000s/emu-checks", run->scratch);
-    if (mkdir_p(scratch, NULL, 0) != 0)
+    if (mkdir_p(scratch, NULL, 0) != 0) {
+        free(checked);
         return "cannot create a scratch folder for the emulator build";
+    }
     build_ctx_t ctx = {.root = o->root, .backend = BACKEND_EMU, .lab = lab, .scratch = scratch,
                        .timeout_s = COMPILE_TIMEOUT_S, .checks = 1};
     build_result_t br;
@@ -226,6 +219,7 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
         sb_appendf(why, "the CPU emulator, which runs the checks, could not build this file:\n%s",
                    br.log ? br.log : "");
         build_result_free(&br);
+        free(checked);
         return sb_str(why);
     }
     runs_how_t how = {.lab = lab, .program = br.program, .scratch = scratch, .prefix = "check",
@@ -233,8 +227,6 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                       .budget_s = run->budget_s};
     how.not_after = budget_ends(run->budget_s);
     t0 = now_seconds();
-    int nchecked;
-    ds_job_t *checked = check_jobs(jobs, n, &nchecked);
     ds_run_t *runs = runs_execute(checked, nchecked, &how);
     run->phase_s[PHASE_EMU_CHECKS] += now_seconds() - t0;
     gather_evidence(e, runs, nchecked);
@@ -307,7 +299,7 @@ static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading
         not_run = "does not compile";
     else if (run->backend == BACKEND_EMU)
         gather_evidence(&e, runs, in->njobs);
-    else if ((not_run = check_on_emulator(o, run, in, jobs, &e, &why, &fault)) == NULL &&
+    else if ((not_run = check_on_emulator(o, run, in, jobs, runs, &e, &why, &fault)) == NULL &&
              e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
         gpu_slot_t slot;
         double t0 = now_seconds();
@@ -448,6 +440,10 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     double t0 = now_seconds();
     how.not_after = budget_ends(how.budget_s);
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
+    for (int i = 0; run->backend == BACKEND_GPU && i < in->njobs; i++)
+        if (runs[i].started && runs[i].result.exited && !check_run_did_not_end(&runs[i]) &&
+            runs[i].result.wall_s > run->phase_s[PHASE_GPU_SLOWEST])
+            run->phase_s[PHASE_GPU_SLOWEST] = runs[i].result.wall_s;
     run->phase_s[PHASE_GPU_WAIT] += st.waited_s;
     run->phase_s[PHASE_DATASETS] += now_seconds() - t0;
     measure_datasets(run, runs, in->njobs, &in->lab);
@@ -458,7 +454,7 @@ const char *grade_phase_name(grade_phase_t p)
 {
     static const char *const names[PHASE_COUNT] = {
         "build", "datasets", "emu_build", "emu_checks", "sanitizer", "timing_build", "timing",
-        "gpu_wait", "gpu_exclusive"};
+        "gpu_wait", "gpu_exclusive", "gpu_slowest_dataset"};
     return p < PHASE_COUNT ? names[p] : "?";
 }
 

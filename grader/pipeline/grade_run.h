@@ -25,6 +25,8 @@ typedef enum {
     PHASE_TIMING,         /* running it (its waits included) */
     PHASE_GPU_WAIT,       /* waiting in the GPU's queue, every phase together */
     PHASE_GPU_EXCLUSIVE,  /* holding the GPU alone (the timed part) */
+    PHASE_GPU_SLOWEST,    /* not a phase: the longest GPU dataset run that ended, against
+                           * its limit (gpu_time_limit_s), for the TA */
     PHASE_COUNT
 } grade_phase_t;
 
