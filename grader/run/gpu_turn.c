@@ -28,15 +28,50 @@ struct gpu_turns {
     char *env[8];
     char *const *callers_env;
     int pass[2];
+    pthread_mutex_t clock_lock; /* the keeper writes, the runner's thread reads: */
+    double paused_s;            /* seconds without the GPU before turns that came */
+    double wait_began;          /* > 0: without it, asking or before asking, since then */
 };
+
+/* Seconds the program's budget clock stood still: its start until its first
+ * turn and its waits in the queue, the one under way included (run_spec_t
+ * paused_s). */
+static double paused_now(void *ctx)
+{
+    gpu_turns_t *t = ctx;
+    pthread_mutex_lock(&t->clock_lock);
+    double p = t->paused_s + (t->wait_began > 0 ? now_seconds() - t->wait_began : 0);
+    pthread_mutex_unlock(&t->clock_lock);
+    return p;
+}
+
+/* The clock stands from the program's start until its first turn, and
+ * during each later wait in the queue. */
+static void clock_stops(gpu_turns_t *t)
+{
+    pthread_mutex_lock(&t->clock_lock);
+    if (!(t->wait_began > 0))
+        t->wait_began = now_seconds();
+    pthread_mutex_unlock(&t->clock_lock);
+}
+
+static void clock_goes_on(gpu_turns_t *t)
+{
+    pthread_mutex_lock(&t->clock_lock);
+    t->paused_s += now_seconds() - t->wait_began;
+    t->wait_began = 0;
+    pthread_mutex_unlock(&t->clock_lock);
+}
 
 static void enter(gpu_turns_t *t, gpu_use_t use)
 {
     char err[512];
+    clock_stops(t);
     if (gpu_queue_enter(t->dir, t->gpu, use, &t->slot, err, sizeof err) != 0) {
         fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
         t->slot.waited_s = 0;
     }
+    clock_goes_on(t);
     t->stats->waited_s += t->slot.waited_s;
     t->hold = use == GPU_EXCLUSIVE ? HOLD_EXCLUSIVE : HOLD_SHARED;
     t->held_since = now_seconds();
@@ -97,6 +132,8 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
     t->dir = queue_dir;
     t->gpu = gpu;
     t->stats = stats;
+    pthread_mutex_init(&t->clock_lock, NULL);
+    t->wait_began = now_seconds(); /* the program starts without the GPU */
     if (pipe2(t->ready, O_CLOEXEC) != 0) {
         free(t);
         return NULL;
@@ -132,6 +169,8 @@ void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec)
     spec->pass_fds = t->pass;
     spec->npass_fds = 2;
     spec->extra_env = t->env;
+    spec->paused_s = paused_now; /* its waits in the queue are not its time */
+    spec->paused_ctx = t;
 }
 
 void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
@@ -140,11 +179,15 @@ void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
     close(t->go[0]);
     pthread_join(t->keeper, NULL);
     leave(t);
+    t->stats->paused_s = paused_now(t);
     close(t->ready[0]);
     close(t->go[1]);
     spec->pass_fds = NULL;
     spec->npass_fds = 0;
     spec->extra_env = t->callers_env;
+    spec->paused_s = NULL;
+    spec->paused_ctx = NULL;
+    pthread_mutex_destroy(&t->clock_lock);
     free(t);
 }
 

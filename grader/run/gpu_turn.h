@@ -27,6 +27,8 @@ typedef struct {
     double shared_s;    /* holding it beside others */
     int turn_taken;     /* the program asked for its turn alone ("R") and got it */
     int shares;         /* "S" granted */
+    double paused_s;    /* the budget's clock stood still: before the first turn and in the
+                         * queue (run_spec_t paused_s; set at the close) */
 } gpu_turn_stats_t;
 
 typedef struct gpu_turns gpu_turns_t;

@@ -231,9 +231,7 @@ static int start_child(child_t *c)
     c->pid = pid;
     c->fd = fds[0];
     c->start = now_seconds();
-    c->deadline = c->start + c->spec->timeout_s;
-    if (c->spec->not_after > 0 && c->spec->not_after < c->deadline)
-        c->deadline = c->spec->not_after;
+    c->deadline = c->start + c->spec->timeout_s; /* the budget's end: budget_end() */
     c->reaped_at = 0;
     c->res->started = 1;
     return 0;
@@ -302,11 +300,22 @@ static void reap(child_t *c)
     c->reaped_at = t;
 }
 
+/* When the submission's time budget ends for it: not_after, moved on by the
+ * time its clocks stood still (0: no budget). */
+static double budget_end(const child_t *c)
+{
+    if (c->spec->not_after <= 0)
+        return 0;
+    return c->spec->not_after + (c->spec->paused_s ? c->spec->paused_s(c->spec->paused_ctx) : 0);
+}
+
 static void enforce_deadline(child_t *c, double t)
 {
-    if (c->pid > 0 && t >= c->deadline && !c->res->timed_out) {
+    double budget = budget_end(c);
+    int budget_first = budget > 0 && budget < c->deadline;
+    if (c->pid > 0 && t >= (budget_first ? budget : c->deadline) && !c->res->timed_out) {
         c->res->timed_out = 1;
-        c->res->budget_out = c->deadline < c->start + c->spec->timeout_s;
+        c->res->budget_out = budget_first;
         kill(-c->pid, SIGKILL);
         kill(c->pid, SIGKILL);
     }

@@ -52,6 +52,13 @@ typedef struct {
     const int *pass_fds;     /* descriptors the child gets as RUN_PASS_FD, RUN_PASS_FD + 1, ...
                               * (the parent's stay open; NULL: none) */
     int npass_fds;
+    /* Seconds the budget's clock stood still so far (a program not yet
+     * holding its GPU, or waiting in its queue: no time of the student's,
+     * gpu_turn.h): not_after moves on by it; timeout_s does not, and bounds
+     * a program that never asks. Called from the runner's thread, often;
+     * NULL: the clock never stops. */
+    double (*paused_s)(void *ctx);
+    void *paused_ctx;
 } run_spec_t;
 
 /* Where the child finds run_spec_t's pass_fds. */

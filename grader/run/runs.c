@@ -237,6 +237,9 @@ static void run_separately(ds_run_t *runs, const int *index, int n, const runs_h
         gpu_queue_enter(how->gpu_queue, how->gpu_index, GPU_SHARED, &slot, err, sizeof err) != 0)
         fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
     double held = now_seconds();
+    for (int i = 0; i < n; i++) /* waits in the queue are not the submission's time */
+        if (specs[i].not_after > 0)
+            specs[i].not_after = how->not_after + (held - t0);
     run_many(specs, results, n, how->max_parallel);
     if (has_queue(how)) {
         gpu_queue_leave(&slot);
@@ -294,8 +297,9 @@ static int write_list(const group_t *g, const ds_run_t *runs, const int *index, 
 /* Its limit: the sum of its datasets' (the watchdog stops each at its own)
  * and some slack; its output cap: the sum of theirs, or more. */
 static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
-                      const runs_how_t *how, run_result_t *proc)
+                      const runs_how_t *how, run_result_t *proc, double *paused_s)
 {
+    *paused_s = 0;
     char *argv[] = {(char *)how->program, "--each", (char *)g->list, NULL};
     const char *const shown[] = {g->list, NULL};
     double limits = 0;
@@ -313,8 +317,10 @@ static void run_group(const group_t *g, const ds_run_t *runs, const int *index, 
         return;
     }
     gpu_turn_stats_t st;
-    gpu_turn_run(how->gpu_queue, how->gpu_index, &spec, proc, &st); /* a turn per dataset */
+    /* its start and its waits for the GPU move its budget's end on */
+    gpu_turn_run(how->gpu_queue, how->gpu_index, &spec, proc, &st);
     add_stats(how, &st);
+    *paused_s = st.paused_s;
 }
 
 /* Its own output, kept to its own cap as a separate run's would be. */
@@ -428,20 +434,26 @@ static next_step_t settle_group(const group_t *g, ds_run_t *runs, const int *ind
 }
 
 /* The runs index[0..n) grouped, again and again until each has a result. */
-static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
+static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *caller_how,
                         const group_t *g)
 {
+    runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
     for (int from = 0; from < n;) {
         const int *pending = index + from;
         int np = n - from, settled;
-        if (np == 1 || write_list(g, runs, pending, np) != 0) {
+        /* one dataset left runs alone, but on a GPU still in the list mode,
+         * which makes its CUDA context before the dataset's clock starts */
+        if ((np == 1 && !has_queue(how)) || write_list(g, runs, pending, np) != 0) {
             run_separately(runs, pending, np, how);
             return;
         }
         for (int i = 0; i < np; i++)
             forget_attempt(&runs[pending[i]]);
         run_result_t proc;
-        run_group(g, runs, pending, np, how, &proc);
+        double paused;
+        run_group(g, runs, pending, np, how, &proc, &paused);
+        if (how->not_after > 0)
+            how->not_after += paused;
         next_step_t next = settle_group(g, runs, pending, np, &proc, &settled);
         run_result_free(&proc);
         if (next == NEXT_ALL_SEPARATELY) {

@@ -10,10 +10,12 @@
 #include "run/gpu_turn.h"
 #include "util/util.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static char dir[64], script[128];
 
@@ -28,8 +30,19 @@ static void remove_dir(void) { rm_rf(dir); }
 
 TestSuite(gpu_turn, .init = make_dir, .fini = remove_dir);
 
+/* Runs body as the program on GPU 0 of the queue in dir/q, with the run's
+ * timeout and a time budget ending budget_s from now (0: none). */
+static void run_budgeted(const char *body, double timeout_s, double budget_s, run_result_t *r,
+                         gpu_turn_stats_t *st);
+
 /* Runs body as the timing program on GPU 0 of the queue in dir/q. */
 static void run_script(const char *body, run_result_t *r, gpu_turn_stats_t *st)
+{
+    run_budgeted(body, 30, 0, r, st);
+}
+
+static void run_budgeted(const char *body, double timeout_s, double budget_s, run_result_t *r,
+                         gpu_turn_stats_t *st)
 {
     char text[4096], queue[128];
     snprintf(queue, sizeof queue, "%s/q", dir);
@@ -39,9 +52,12 @@ static void run_script(const char *body, run_result_t *r, gpu_turn_stats_t *st)
     cr_assert_eq(write_file_atomic(script, text, strlen(text), err, sizeof err), 0, "%s", err);
     chmod(script, 0755);
     char *argv[] = {script, NULL};
-    run_spec_t spec = {.argv = argv, .timeout_s = 30};
+    run_spec_t spec = {.argv = argv, .timeout_s = timeout_s,
+                       .not_after = budget_s > 0 ? now_seconds() + budget_s : 0,
+                       .budget_s = budget_s};
     cr_assert_eq(gpu_turn_run(queue, 0, &spec, r, st), 0);
     cr_assert_null(spec.extra_env, "the caller's spec is given back as it was");
+    cr_assert_null(spec.paused_s, "the caller's spec is given back as it was");
 }
 
 /* No one holds GPU 0 of the queue any more: a timed run could start now. */
@@ -162,5 +178,82 @@ Test(gpu_turn, without_a_queue_the_turn_is_given_at_once)
     cr_assert_eq(gpu_turn_run(NULL, 0, &spec, &r, &st), 0);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert(st.turn_taken);
+    run_result_free(&r);
+}
+
+/* ---- the time budget counts only time with the GPU ------------------------ */
+
+static gpu_slot_t held_alone;
+
+static void *let_go_later(void *secs)
+{
+    usleep((useconds_t)(*(double *)secs * 1e6));
+    gpu_queue_leave(&held_alone);
+    return NULL;
+}
+
+/* Another program has the GPU alone for `secs` from now. */
+static pthread_t hold_alone_for(double *secs)
+{
+    char queue[128], err[256];
+    snprintf(queue, sizeof queue, "%s/q", dir);
+    cr_assert_eq(gpu_queue_enter(queue, 0, GPU_EXCLUSIVE, &held_alone, err, sizeof err), 0, "%s",
+                 err);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, let_go_later, secs), 0);
+    return th;
+}
+
+#define ASK_SHARED "sleep 0.2; printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); " \
+                   "[ \"$c\" = G ] || exit 5\n"
+
+/* A budget of 0.8 s; the program starts (0.2 s) and then waits 1.5 s for
+ * its turn behind a timed run: neither is the student's time, and its 0.3 s
+ * of work with the GPU fits the budget. (Before, the waits counted: on an
+ * H100 a correct driver waiting behind timed runs lost its last datasets to
+ * "the budget was used up".) */
+Test(gpu_turn, a_wait_for_the_gpu_is_not_counted_in_the_budget, .timeout = 20)
+{
+    double secs = 1.5;
+    pthread_t th = hold_alone_for(&secs);
+    run_result_t r;
+    gpu_turn_stats_t st;
+    run_budgeted(ASK_SHARED "sleep 0.3; printf D >&5; echo worked\n", 30, 0.8, &r, &st);
+    pthread_join(th, NULL);
+    cr_assert(r.exited && r.exit_code == 0 && !r.timed_out && !r.budget_out, "%s",
+              r.output ? r.output : "");
+    cr_assert(strstr(r.output, "worked"), "%s", r.output);
+    cr_assert(st.paused_s >= 1.4 && st.paused_s < 10, "paused %.3f s", st.paused_s);
+    cr_assert(st.waited_s >= 1.0, "waited %.3f s", st.waited_s);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+/* Holding the GPU past its budget: killed at the budget's end, as before. */
+Test(gpu_turn, work_with_the_gpu_past_the_budget_is_stopped, .timeout = 20)
+{
+    run_result_t r;
+    gpu_turn_stats_t st;
+    double t0 = now_seconds();
+    run_budgeted(ASK_SHARED "sleep 5; echo not-stopped\n", 30, 0.8, &r, &st);
+    double took = now_seconds() - t0;
+    cr_assert(r.timed_out && r.budget_out, "%s", r.output ? r.output : "");
+    cr_assert(!strstr(r.output, "not-stopped"));
+    cr_assert(took > 0.8 && took < 3, "stopped after %.2f s (budget 0.8 s, 0.2 s of start)", took);
+    assert_queue_free();
+    run_result_free(&r);
+}
+
+/* A program that never asks for the GPU (student code spinning before the
+ * harness's first request) is stopped by its own time limit. */
+Test(gpu_turn, a_program_that_never_asks_is_stopped_by_its_time_limit, .timeout = 20)
+{
+    run_result_t r;
+    gpu_turn_stats_t st;
+    double t0 = now_seconds();
+    run_budgeted("sleep 6; echo not-stopped\n", 1.0, 0.3, &r, &st);
+    double took = now_seconds() - t0;
+    cr_assert(r.timed_out && !r.budget_out, "%s", r.output ? r.output : "");
+    cr_assert(took >= 0.9 && took < 3, "stopped after %.2f s (limit 1 s)", took);
     run_result_free(&r);
 }
