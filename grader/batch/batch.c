@@ -450,10 +450,12 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     queue_t q = {.todo = todo, .lock = PTHREAD_MUTEX_INITIALIZER, .out = out};
     gpu_plan_t gpus;
     baselines_t *baselines = calloc(1, sizeof *baselines);
-    int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     double t0 = now_seconds();
     batch_plan(o, names, ids, n, jobs, &p);
     plan_gpus(o, &gpus);
+    /* on a GPU a grading waits much of its time (the GPU's queue, CUDA
+     * contexts) while its core idles: twice as many at once keep the cores busy */
+    int njobs = o->jobs > 0 ? o->jobs : cpu_count() * (gpus.ngpu > 0 ? 2 : 1);
     q.ngpu = gpus.ngpu;
     q.baselines = baselines;
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "

@@ -1,6 +1,7 @@
 /* runs.c - load datasets and run the lab program on each of them: one
  * process per dataset, or all of them in one process of the driver's list
- * mode, split back into per-dataset results (grouped runs, see runs.h). */
+ * mode, split back into per-dataset results (grouped runs, see runs.h);
+ * after crashes, the rest one dataset a process, side by side (lanes). */
 #include "run/runs.h"
 #include "kinds/kind.h"
 #include "matbin.h"
@@ -294,24 +295,33 @@ static int write_list(const group_t *g, const ds_run_t *runs, const int *index, 
     return ok ? 0 : -1;
 }
 
-/* Its limit: the sum of its datasets' (the watchdog stops each at its own)
- * and some slack; its output cap: the sum of theirs, or more. */
-static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
-                      const runs_how_t *how, run_result_t *proc, double *paused_s)
+/* A group process's spec (argv and shown are its storage): its limit is the
+ * sum of its datasets' (the watchdog stops each at its own) and some slack;
+ * its output cap the sum of theirs, or more. */
+static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *index, int n,
+                             const runs_how_t *how, char *argv[4], const char *shown[2])
 {
-    *paused_s = 0;
-    char *argv[] = {(char *)how->program, "--each", (char *)g->list, NULL};
-    const char *const shown[] = {g->list, NULL};
+    argv[0] = (char *)how->program, argv[1] = "--each", argv[2] = (char *)g->list, argv[3] = NULL;
+    shown[0] = g->list, shown[1] = NULL;
     double limits = 0;
     size_t cap = 0;
     for (int i = 0; i < n; i++) {
         limits += runs[index[i]].spec.timeout_s;
         cap += output_cap(&runs[index[i]]) + 64;
     }
-    run_spec_t spec = {.argv = argv, .cwd = g->dir, .report_path = g->report, .ro_paths = shown,
-                       .timeout_s = limits + GROUP_SLACK_S,
-                       .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
-                       .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
+    return (run_spec_t){.argv = argv, .cwd = g->dir, .report_path = g->report, .ro_paths = shown,
+                        .timeout_s = limits + GROUP_SLACK_S,
+                        .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
+                        .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
+}
+
+static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
+                      const runs_how_t *how, run_result_t *proc, double *paused_s)
+{
+    *paused_s = 0;
+    char *argv[4];
+    const char *shown[2];
+    run_spec_t spec = group_spec(g, runs, index, n, how, argv, shown);
     if (!has_queue(how)) {
         run_one(&spec, proc);
         return;
@@ -433,14 +443,104 @@ static next_step_t settle_group(const group_t *g, ds_run_t *runs, const int *ind
     return next;
 }
 
+/* ---- lanes: after crashes, the rest one dataset a process, side by side ---- */
+
+#define LANES_AFTER_CRASHES 2 /* group processes that crashed before their list's end */
+#define LANES_ON_A_GPU 4      /* lanes side by side on a GPU (its runs wait, not compute) */
+
+typedef struct {
+    group_t g;
+    char *argv[4];
+    const char *shown[2];
+    gpu_turns_t *turns;
+    gpu_turn_stats_t st;
+} lane_t;
+
+/* How many lanes side by side: 0 where lanes would not save time. */
+static int lane_width(const runs_how_t *how)
+{
+    int width = has_queue(how) ? LANES_ON_A_GPU : how->max_parallel;
+    return width >= 2 ? width : 0;
+}
+
+/* Lane k of group g: the same working folder, its own list and report. */
+static int open_lane(lane_t *l, const group_t *g, int k, const ds_run_t *runs, const int *one)
+{
+    l->g = *g;
+    snprintf(l->g.list, sizeof l->g.list, "%.4000s.lane%d", g->list, k);
+    snprintf(l->g.report, sizeof l->g.report, "%.4000s.lane%d", g->report, k);
+    return write_list(&l->g, runs, one, 1);
+}
+
+/* A program that crashed on dataset after dataset (a host segfault, a launch
+ * error that ends it) would cost a process start, a CUDA context and a wait
+ * for the GPU for each, one after another: seconds each on a busy GPU. Its
+ * remaining datasets run each in its own process of the list mode, `width`
+ * at a time; each keeps its own limit, budget and verdict. Not for time
+ * outs: hung kernels side by side would hold the GPU longer, not shorter. */
+static void run_in_lanes(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
+                         const group_t *g, int width)
+{
+    lane_t *lanes = calloc((size_t)n, sizeof *lanes);
+    run_spec_t *specs = calloc((size_t)n, sizeof *specs);
+    run_result_t *procs = calloc((size_t)n, sizeof *procs);
+    int *alone = calloc((size_t)n, sizeof *alone), nalone = 0; /* run separately instead */
+    int *in_lane = calloc((size_t)n, sizeof *in_lane), nlanes = 0;
+    for (int i = 0; i < n; i++) {
+        lane_t *l = &lanes[nlanes];
+        if (open_lane(l, g, i, runs, &index[i]) != 0) {
+            alone[nalone++] = index[i];
+            continue;
+        }
+        forget_attempt(&runs[index[i]]);
+        specs[nlanes] = group_spec(&l->g, runs, &index[i], 1, how, l->argv, l->shown);
+        if (has_queue(how) && (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
+            gpu_turns_give(l->turns, &specs[nlanes]);
+        in_lane[nlanes++] = index[i];
+    }
+    run_many(specs, procs, nlanes, width);
+    for (int k = 0; k < nlanes; k++) {
+        lane_t *l = &lanes[k];
+        if (l->turns) {
+            gpu_turns_close(l->turns, &specs[k]);
+            add_stats(how, &l->st);
+        }
+        int settled;
+        next_step_t next = settle_group(&l->g, runs, &in_lane[k], 1, &procs[k], &settled);
+        run_result_free(&procs[k]);
+        if (next != NEXT_GROUP || settled == 0)
+            alone[nalone++] = in_lane[k];
+    }
+    if (nalone > 0)
+        run_separately(runs, alone, nalone, how);
+    free(in_lane);
+    free(alone);
+    free(procs);
+    free(specs);
+    free(lanes);
+}
+
+/* Whether the dataset a group process stopped at ended it by a crash (its
+ * own ending, not a limit). */
+static int stopped_by_a_crash(const ds_run_t *r)
+{
+    return r->result.started && !r->result.timed_out && !r->result.budget_out &&
+           (r->result.signaled || (r->result.exited && r->result.exit_code != 0));
+}
+
 /* The runs index[0..n) grouped, again and again until each has a result. */
 static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *caller_how,
                         const group_t *g)
 {
     runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
+    int crashes = 0;
     for (int from = 0; from < n;) {
         const int *pending = index + from;
         int np = n - from, settled;
+        if (crashes >= LANES_AFTER_CRASHES && np > 1 && lane_width(how) > 0) {
+            run_in_lanes(runs, pending, np, how, g, lane_width(how));
+            return;
+        }
         /* one dataset left runs alone, but on a GPU still in the list mode,
          * which makes its CUDA context before the dataset's clock starts */
         if ((np == 1 && !has_queue(how)) || write_list(g, runs, pending, np) != 0) {
@@ -464,6 +564,8 @@ static void run_grouped(ds_run_t *runs, const int *index, int n, const runs_how_
             run_separately(runs, pending, 1, how);
             settled = 1;
         }
+        if (settled > 0 && settled < np && stopped_by_a_crash(&runs[pending[settled - 1]]))
+            crashes++;
         from += settled;
     }
 }

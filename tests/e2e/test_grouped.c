@@ -116,6 +116,77 @@ Test(grouped, host_segfault_fails_every_dataset_on_its_own_crash, .timeout = 300
     rm_rf(dir);
 }
 
+/* After two crashes the remaining datasets run one a process, side by side
+ * ("lanes", runs.c): each still gets its own crash, the verdicts are those
+ * of separate runs, and the lanes' lists show they ran that way. */
+Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                           "--keep", "--checks", "none", NULL};
+    graded_t g = grade(SUB "host_segfault.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; i < 6; i++) {
+        const char *out = dataset_output(&g, i);
+        cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
+    }
+    const char *kept = strstr(g.run.output, "build and run files kept in ");
+    cr_assert_not_null(kept, "%s", g.run.output);
+    char scratch[512], cmd[700];
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
+    FILE *f = popen(cmd, "r");
+    int lanes = -1;
+    cr_assert(f && fscanf(f, "%d", &lanes) == 1);
+    pclose(f);
+    int runs = 0; /* the public datasets and the hidden ones, in one list */
+    json_object *tests = tests_of(&g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++)
+        runs += strstr(str(json_object_array_get_idx(tests, i), "name"), "dataset ") != NULL;
+    cr_expect(runs >= 6, "%d dataset tests", runs);
+    cr_expect_eq(lanes, runs - 2, "every dataset after the first two in a lane: %d lane lists "
+                 "for %d datasets", lanes, runs);
+    rm_rf(scratch);
+    release(&g);
+    const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
+                         NULL};
+    graded_t s = grade(SUB "host_segfault.cu", sep);
+    graded_t again = grade(SUB "host_segfault.cu", (const char *[]){"--dataset-runs", "grouped",
+                           "--datasets", dir, "--jobs", "2", "--checks", "none", NULL});
+    expect_same_verdicts(&again, &s);
+    release(&s);
+    release(&again);
+    rm_rf(dir);
+}
+
+/* crash_on_one_shape crashes once: no lanes, the rest in one new process. */
+Test(grouped, one_crash_is_not_enough_for_lanes, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    make_datasets(dir, four_shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                           "--keep", "--checks", "none", NULL};
+    graded_t g = grade(SUB "crash_on_one_shape.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *kept = strstr(g.run.output, "build and run files kept in ");
+    cr_assert_not_null(kept, "%s", g.run.output);
+    char scratch[512], cmd[700];
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
+    FILE *f = popen(cmd, "r");
+    int lanes = -1;
+    cr_assert(f && fscanf(f, "%d", &lanes) == 1);
+    pclose(f);
+    cr_expect_eq(lanes, 0);
+    rm_rf(scratch);
+    release(&g);
+    rm_rf(dir);
+}
+
 /* With the runner alone (no watchdog) the first group would run until the
  * sum of the limits plus slack (16 s) before anything timed out. */
 Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
