@@ -453,9 +453,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     double t0 = now_seconds();
     batch_plan(o, names, ids, n, jobs, &p);
     plan_gpus(o, &gpus);
-    /* on a GPU a grading waits much of its time (the GPU's queue, CUDA
-     * contexts) while its core idles: twice as many at once keep the cores busy */
-    int njobs = o->jobs > 0 ? o->jobs : cpu_count() * (gpus.ngpu > 0 ? 2 : 1);
+    int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     q.ngpu = gpus.ngpu;
     q.baselines = baselines;
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "

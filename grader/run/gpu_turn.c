@@ -29,36 +29,46 @@ struct gpu_turns {
     char *const *callers_env;
     int pass[2];
     pthread_mutex_t clock_lock; /* the keeper writes, the runner's thread reads: */
-    double paused_s;            /* seconds without the GPU before turns that came */
-    double wait_began;          /* > 0: without it, asking or before asking, since then */
+    double opened;              /* when the program was about to start */
+    double first_ask;           /* > 0: when it first asked for the GPU */
+    double waited_s;            /* its waits in the queue that ended */
+    double wait_began;          /* > 0: waiting in the queue since then */
 };
 
+/* What of a program's start before its first request is not counted in its
+ * budget (its CUDA context, on a busy GPU up to seconds); a program that
+ * never asks (student code spinning before the harness's first request) has
+ * its start counted past this. */
+#define START_CREDIT_MAX_S 10.0
+
 /* Seconds the program's budget clock stood still: its start until its first
- * turn and its waits in the queue, the one under way included (run_spec_t
- * paused_s). */
+ * request (at most START_CREDIT_MAX_S) and its waits in the queue, the one
+ * under way included (run_spec_t paused_s). */
 static double paused_now(void *ctx)
 {
     gpu_turns_t *t = ctx;
     pthread_mutex_lock(&t->clock_lock);
-    double p = t->paused_s + (t->wait_began > 0 ? now_seconds() - t->wait_began : 0);
+    double now = now_seconds();
+    double start = (t->first_ask > 0 ? t->first_ask : now) - t->opened;
+    double p = (start < START_CREDIT_MAX_S ? start : START_CREDIT_MAX_S) + t->waited_s +
+               (t->wait_began > 0 ? now - t->wait_began : 0);
     pthread_mutex_unlock(&t->clock_lock);
     return p;
 }
 
-/* The clock stands from the program's start until its first turn, and
- * during each later wait in the queue. */
 static void clock_stops(gpu_turns_t *t)
 {
     pthread_mutex_lock(&t->clock_lock);
-    if (!(t->wait_began > 0))
-        t->wait_began = now_seconds();
+    t->wait_began = now_seconds();
+    if (!(t->first_ask > 0))
+        t->first_ask = t->wait_began;
     pthread_mutex_unlock(&t->clock_lock);
 }
 
 static void clock_goes_on(gpu_turns_t *t)
 {
     pthread_mutex_lock(&t->clock_lock);
-    t->paused_s += now_seconds() - t->wait_began;
+    t->waited_s += now_seconds() - t->wait_began;
     t->wait_began = 0;
     pthread_mutex_unlock(&t->clock_lock);
 }
@@ -133,7 +143,7 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
     t->gpu = gpu;
     t->stats = stats;
     pthread_mutex_init(&t->clock_lock, NULL);
-    t->wait_began = now_seconds(); /* the program starts without the GPU */
+    t->opened = now_seconds(); /* the program starts without the GPU */
     if (pipe2(t->ready, O_CLOEXEC) != 0) {
         free(t);
         return NULL;
