@@ -116,6 +116,23 @@ Test(grouped, host_segfault_fails_every_dataset_on_its_own_crash, .timeout = 300
     rm_rf(dir);
 }
 
+/* How many lane lists (runs.c) a `--keep` grading left in its scratch
+ * folder, which it then removes. */
+static int lane_lists_kept(const graded_t *g)
+{
+    const char *kept = strstr(g->run.output, "build and run files kept in ");
+    cr_assert_not_null(kept, "%s", g->run.output);
+    char scratch[512], cmd[700];
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
+    FILE *f = popen(cmd, "r");
+    int lanes = -1;
+    cr_assert(f && fscanf(f, "%d", &lanes) == 1);
+    pclose(f);
+    rm_rf(scratch);
+    return lanes;
+}
+
 /* After two crashes the remaining datasets run one a process, side by side
  * ("lanes", runs.c): each still gets its own crash, the verdicts are those
  * of separate runs, and the lanes' lists show they ran that way. */
@@ -133,15 +150,7 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
         const char *out = dataset_output(&g, i);
         cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
     }
-    const char *kept = strstr(g.run.output, "build and run files kept in ");
-    cr_assert_not_null(kept, "%s", g.run.output);
-    char scratch[512], cmd[700];
-    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
-    snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
-    FILE *f = popen(cmd, "r");
-    int lanes = -1;
-    cr_assert(f && fscanf(f, "%d", &lanes) == 1);
-    pclose(f);
+    int lanes = lane_lists_kept(&g);
     int runs = 0; /* the public datasets and the hidden ones, in one list */
     json_object *tests = tests_of(&g);
     for (size_t i = 0; i < json_object_array_length(tests); i++)
@@ -149,7 +158,6 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
     cr_expect(runs >= 6, "%d dataset tests", runs);
     cr_expect_eq(lanes, runs - 2, "every dataset after the first two in a lane: %d lane lists "
                  "for %d datasets", lanes, runs);
-    rm_rf(scratch);
     release(&g);
     const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
                          NULL};
@@ -172,17 +180,8 @@ Test(grouped, one_crash_is_not_enough_for_lanes, .timeout = 300)
                            "--keep", "--checks", "none", NULL};
     graded_t g = grade(SUB "crash_on_one_shape.cu", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    const char *kept = strstr(g.run.output, "build and run files kept in ");
-    cr_assert_not_null(kept, "%s", g.run.output);
-    char scratch[512], cmd[700];
-    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
-    snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
-    FILE *f = popen(cmd, "r");
-    int lanes = -1;
-    cr_assert(f && fscanf(f, "%d", &lanes) == 1);
-    pclose(f);
+    int lanes = lane_lists_kept(&g);
     cr_expect_eq(lanes, 0);
-    rm_rf(scratch);
     release(&g);
     rm_rf(dir);
 }
