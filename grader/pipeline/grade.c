@@ -137,6 +137,21 @@ static void measure_unrun_datasets(grade_run_t *run, const ds_job_t *jobs, int n
     }
 }
 
+/* Why checked runs that left no statistics could check nothing, when some
+ * did not end (a killed run leaves no report): else NULL, and the checks say
+ * that no kernel was launched. */
+static const char *unended_checked_runs(const check_evidence_t *e, const ds_run_t *runs, int n)
+{
+    if (e->instrumented_runs > 0)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        if (check_run_did_not_end(&runs[i]))
+            return "no checked run ended: each passed its time limit or was not run once the "
+                   "time budget was used up, and a run stopped that way leaves no report to "
+                   "check";
+    return NULL;
+}
+
 static void gather_evidence(check_evidence_t *e, const ds_run_t *runs, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -177,11 +192,12 @@ static double budget_ends(double budget_s)
 
 /* On the gpu backend the checks come from a checked emulator build run on
  * the small datasets whose GPU run (gpu_runs) ended (check_jobs.h). Returns
- * NULL, or why the checks could not run. */
+ * NULL, or why the checks could not run; *unended: why its runs gave no
+ * evidence, when none of them ended (unended_checked_runs). */
 static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                                      const grading_inputs_t *in, const ds_job_t *jobs,
                                      const ds_run_t *gpu_runs, check_evidence_t *e, strbuf_t *why,
-                                     int *fault)
+                                     int *fault, const char **unended)
 {
     const lab_t *lab = &in->lab;
     int n = in->njobs, nchecked, left_out;
@@ -230,6 +246,7 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
     ds_run_t *runs = runs_execute(checked, nchecked, &how);
     run->phase_s[PHASE_EMU_CHECKS] += now_seconds() - t0;
     gather_evidence(e, runs, nchecked);
+    *unended = unended_checked_runs(e, runs, nchecked);
     runs_free(runs, nchecked);
     free(checked);
     build_result_free(&br);
@@ -292,15 +309,17 @@ static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading
     e.record = &run->measured.evidence;
     run->measured.checks_measured = 1;
     strbuf_t why = {0};
-    const char *not_run = NULL;
+    const char *not_run = NULL, *unended = NULL;
     if (!o->checks)
         not_run = "the checks were switched off (--checks none)";
     else if (!compiled)
         not_run = "does not compile";
-    else if (run->backend == BACKEND_EMU)
+    else if (run->backend == BACKEND_EMU) {
         gather_evidence(&e, runs, in->njobs);
-    else if ((not_run = check_on_emulator(o, run, in, jobs, runs, &e, &why, &fault)) == NULL &&
-             e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
+        not_run = unended_checked_runs(&e, runs, in->njobs);
+    } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, &e, &why, &fault,
+                                            &unended)) == NULL &&
+               e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
         gpu_slot_t slot;
         double t0 = now_seconds();
         grade_gpu_enter(o, GPU_SHARED, &slot);
@@ -308,6 +327,8 @@ static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading
         sanitize_on_gpu(&e, runs, in->njobs, &in->lab);
         gpu_queue_leave(&slot);
         run->phase_s[PHASE_SANITIZER] += now_seconds() - t0;
+        if (e.instrumented_runs == 0)
+            not_run = unended; /* NULL unless the emulator's runs did not end */
     }
     measured_set(&run->measured.checks_not_run, not_run);
     sb_free(&why);

@@ -213,6 +213,29 @@ Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
     rm_rf(dir);
 }
 
+/* The checks of a kernel that never ends say why they found nothing: its
+ * checked runs were stopped (no report), not "no kernel was launched". */
+Test(grouped, the_checks_of_an_endless_kernel_say_no_checked_run_ended, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"8x8x8", "4x4x4", NULL};
+    make_datasets(dir, shapes);
+    char rubric[300];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 1},"
+                       " \"hidden\": {\"count\": 0},"
+                       " \"checks\": {\"race-free\": {\"points\": 1}}}}}");
+    graded_t g = grade_mode("separate", SUB "endless_kernel.cu", dir, rubric);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = str(test_named(&g, "race-free"), "output");
+    cr_expect(strstr(out, "not run: no checked run ended"), "%s", out);
+    cr_expect(!strstr(out, "no kernel was launched"), "%s", out);
+    release(&g);
+    rm_rf(dir);
+}
+
 /* The submission's budget (5 s) ends the group it is in, and the datasets
  * not begun by then are not run, as with separate runs. */
 Test(grouped, the_budget_stops_a_group_and_the_rest_is_not_run, .timeout = 300)

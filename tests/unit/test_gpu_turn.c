@@ -245,7 +245,8 @@ Test(gpu_turn, work_with_the_gpu_past_the_budget_is_stopped, .timeout = 20)
 }
 
 /* A program that never asks for the GPU (student code spinning before the
- * harness's first request) is stopped by its own time limit. */
+ * harness's first request) is stopped by its own time limit (its start is
+ * credited to its budget for at most 10 s, START_CREDIT_MAX_S). */
 Test(gpu_turn, a_program_that_never_asks_is_stopped_by_its_time_limit, .timeout = 20)
 {
     run_result_t r;
