@@ -1,6 +1,7 @@
 /* group_split.c - the output of a driver's list mode (driver --each LIST,
  * labs/common/harness.h) split back into one part per dataset at its marker
- * lines "cugrade-dataset-begin K", "-end K WALL_S", "-timeout K": a pure
+ * lines "cugrade-dataset-begin K", "-end K WALL_S", "-failed K WALL_S
+ * STATUS" (a CUDA error that ended the dataset only), "-timeout K": a pure
  * function of the captured text, tested on its own (tests/unit/test_group.c). */
 #include "run/group_split.h"
 #include "util/util.h"
@@ -16,7 +17,7 @@
 enum { MARK_BEGIN, MARK_END, MARK_TIMEOUT };
 
 typedef struct {
-    int kind, k;
+    int kind, k, status; /* status: of a "failed" end (MARK_END), else 0 */
     double wall;
     size_t at, next; /* where its "\n" starts, and the byte after its line */
 } marker_t;
@@ -33,14 +34,31 @@ static int parse_index(const char *s, int *k, const char **rest)
     return v <= 1000000;
 }
 
-/* " WALL_S" (seconds, finite, digits first) and nothing after it. */
-static int parse_wall(const char *s, double *wall)
+/* " WALL_S" (seconds, finite, digits first); *rest after it. */
+static int parse_wall_at(const char *s, double *wall, const char **rest)
 {
     char *end;
     if (s[0] != ' ' || !isdigit((unsigned char)s[1]))
         return 0;
     *wall = strtod(s + 1, &end);
-    return !*end && isfinite(*wall);
+    *rest = end;
+    return isfinite(*wall);
+}
+
+/* " WALL_S" and nothing after it. */
+static int parse_wall(const char *s, double *wall)
+{
+    const char *rest;
+    return parse_wall_at(s, wall, &rest) && !*rest;
+}
+
+/* " WALL_S STATUS" (STATUS 1..255) and nothing after it. */
+static int parse_wall_status(const char *s, double *wall, int *status)
+{
+    const char *rest;
+    if (!parse_wall_at(s, wall, &rest) || rest[0] != ' ' || !parse_index(rest + 1, status, &rest))
+        return 0;
+    return !*rest && *status >= 1 && *status <= 255;
 }
 
 /* The marker at out[at] (MARK); 0 if the line is none. */
@@ -56,12 +74,16 @@ static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
     line[n] = '\0';
     const char *rest;
     m->wall = 0;
+    m->status = 0;
     if (strncmp(line, "begin ", 6) == 0 && parse_index(line + 6, &m->k, &rest) && !*rest)
         m->kind = MARK_BEGIN;
     else if (strncmp(line, "timeout ", 8) == 0 && parse_index(line + 8, &m->k, &rest) && !*rest)
         m->kind = MARK_TIMEOUT;
     else if (strncmp(line, "end ", 4) == 0 && parse_index(line + 4, &m->k, &rest) &&
              parse_wall(rest, &m->wall))
+        m->kind = MARK_END;
+    else if (strncmp(line, "failed ", 7) == 0 && parse_index(line + 7, &m->k, &rest) &&
+             parse_wall_status(rest, &m->wall, &m->status))
         m->kind = MARK_END;
     else
         return 0;
@@ -101,6 +123,7 @@ static void take_marker(splitter_t *s, const marker_t *m)
     } else if (m->kind == MARK_END) {
         s->parts[m->k].state = GROUP_ENDED;
         s->parts[m->k].wall_s = m->wall;
+        s->parts[m->k].exit_code = m->status;
         s->inside = 0;
         s->expect++;
     } else { /* the watchdog's; after an end marker of the same dataset, that one was forged */

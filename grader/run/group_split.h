@@ -17,6 +17,8 @@ typedef enum {
 typedef struct {
     group_state_t state;
     double wall_s;      /* GROUP_ENDED: from the end marker */
+    int exit_code;      /* GROUP_ENDED: 0, or the status of a CUDA error that ended only the
+                         * dataset ("cugrade-dataset-failed K WALL_S STATUS", harness.h) */
     char *output;       /* what it printed, markers removed (malloc'd, NUL-terminated) */
     size_t output_len;
 } group_part_t;

@@ -347,7 +347,8 @@ static void give_output(run_result_t *rr, const group_part_t *p, size_t cap)
 
 static void set_ended(ds_run_t *r, const group_part_t *p)
 {
-    r->result = (run_result_t){.started = 1, .exited = 1, .exit_code = 0, .wall_s = p->wall_s};
+    r->result = (run_result_t){.started = 1, .exited = 1, .exit_code = p->exit_code,
+                               .wall_s = p->wall_s};
     give_output(&r->result, p, output_cap(r));
 }
 

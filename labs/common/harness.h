@@ -51,8 +51,14 @@
  * _exit(124) when dataset K runs past its limit, whatever the main thread is
  * stuck in. An error ends the process as in single mode (status 2 or 3, or
  * the signal), so the dataset that began and did not end is the one that
- * failed; the grader (grader/run/runs.c) reruns the datasets after it. A
- * malformed LIST exits with status 2 before any dataset begins.
+ * failed; the grader (grader/run/runs.c) reruns the datasets after it. One
+ * exception: a CUDA error that leaves the context usable (a launch with a
+ * bad configuration, an allocation too big: after cudaGetLastError,
+ * cudaDeviceSynchronize succeeds) ends only its dataset, with the same
+ * "cugrade: " line and "\ncugrade-dataset-failed K WALL_S 3\n" (the status a
+ * single run would have exited with); the next dataset runs in the same
+ * process, with no new process and CUDA context to pay. A malformed LIST
+ * exits with status 2 before any dataset begins.
  *
  * CUDA C++ using only the CUDA runtime API and POSIX (pthreads): it is
  * compiled by nvcc for a GPU and by the emulator's g++ against
@@ -64,6 +70,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,14 +97,33 @@
 #define HARNESS_REFERENCE(name) HARNESS_PASTE(cugrade_reference_, name)
 #define HARNESS_BASELINE(name) HARNESS_PASTE(cugrade_baseline_, name)
 
-/* Exits with status 3 unless err is cudaSuccess; `what` names the call. */
+/* In the list mode, where a CUDA error that leaves the context usable goes
+ * back to (the dataset's end); NULL outside a dataset of the list mode. */
+static inline jmp_buf **harness_dataset_escape(void)
+{
+    static jmp_buf *escape;
+    return &escape;
+}
+
+/* After a CUDA error has been reported: status 3, for the process or, in
+ * the list mode when the context is still usable, for the dataset only. */
+static inline void harness_cuda_failed(void)
+{
+    jmp_buf *escape = *harness_dataset_escape();
+    if (escape && (cudaGetLastError(), cudaDeviceSynchronize() == cudaSuccess) &&
+        cudaGetLastError() == cudaSuccess)
+        longjmp(*escape, HARNESS_EXIT_CUDA);
+    exit(HARNESS_EXIT_CUDA);
+}
+
+/* Status 3 unless err is cudaSuccess; `what` names the call. */
 static inline void harness_check(cudaError_t err, const char *what, const char *file, int line)
 {
     if (err == cudaSuccess)
         return;
     fprintf(stderr, "cugrade: CUDA error in %s at %s:%d: %s (%s)\n", what, file, line,
             cudaGetErrorName(err), cudaGetErrorString(err));
-    exit(HARNESS_EXIT_CUDA);
+    harness_cuda_failed();
 }
 
 /* HARNESS_CHECK(cudaMalloc(&p, n)) reports the call's own text and place. */
@@ -115,7 +141,7 @@ static inline void harness_check_launch(const char *what)
         return;
     fprintf(stderr, "cugrade: CUDA error after %s: %s (%s)\n", what, cudaGetErrorName(err),
             cudaGetErrorString(err));
-    exit(HARNESS_EXIT_CUDA);
+    harness_cuda_failed();
 }
 
 /* Exits with status 2 when out of host memory; never returns NULL. */
@@ -457,12 +483,22 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         harness_marker(line);
         double start = harness_now();
         harness_watch_set(k, start + d->limit_s);
-        int status = run(d->argc, d->argv);
-        if (status != 0)
-            return status; /* watched until the process is gone, like a failed single run */
+        jmp_buf escape;
+        int status = setjmp(escape); /* 3: a CUDA error that left the context usable */
+        if (status == 0) {
+            *harness_dataset_escape() = &escape;
+            status = run(d->argc, d->argv);
+            *harness_dataset_escape() = NULL;
+            if (status != 0)
+                return status; /* watched until the process is gone, like a failed single run */
+        }
+        *harness_dataset_escape() = NULL;
         double wall = harness_now() - start;
         harness_watch_set(-1, 0.0);
-        snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);
+        if (status != 0)
+            snprintf(line, sizeof line, "\ncugrade-dataset-failed %d %.6f %d\n", k, wall, status);
+        else
+            snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);
         harness_marker(line);
     }
     harness_gpu_done();

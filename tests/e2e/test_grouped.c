@@ -170,6 +170,42 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
     rm_rf(dir);
 }
 
+/* intdiv_grid's zero-sized grids are launch errors that leave the context
+ * usable: each ends only its dataset, with the message and verdict of a
+ * separate run, and every dataset runs in the one process (no crash, so no
+ * lanes; the group's report has a "failed" marker for each). */
+Test(grouped, a_launch_error_ends_only_its_dataset_in_the_same_process, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"64x64x64", "1x200x1", "32x8x16", "2x1000x3", "48x16x33", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                           "--keep", "--checks", "none", NULL};
+    graded_t g = grade(SUB "intdiv_grid.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    int cuda_errors = 0;
+    for (int i = 0; i < 5; i++)
+        cuda_errors += strstr(dataset_output(&g, i), "a CUDA error stopped the program") != NULL;
+    cr_expect_eq(cuda_errors, 2, "datasets 1 and 3 (one row) have a zero-sized grid");
+    cr_expect(passed(test_named(&g, "dataset 0 ")), "%s", dataset_output(&g, 0));
+    const char *kept = strstr(g.run.output, "build and run files kept in ");
+    cr_assert_not_null(kept);
+    char scratch[512], report[600];
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    snprintf(report, sizeof report, "%s/run-group.report", scratch);
+    char *text = read_file(report, NULL, NULL, 0);
+    cr_assert_not_null(text, "%s", report);
+    int failed = 0;
+    for (const char *p = text; (p = strstr(p, "\ncugrade-dataset-failed ")); p++)
+        failed++;
+    cr_expect_geq(failed, 2, "%s", text);
+    free(text);
+    cr_expect_eq(lane_lists_kept(&g), 0, "no crash, so no lanes");
+    release(&g);
+    rm_rf(dir);
+}
+
 /* crash_on_one_shape crashes once: no lanes, the rest in one new process. */
 Test(grouped, one_crash_is_not_enough_for_lanes, .timeout = 300)
 {

@@ -184,3 +184,46 @@ Test(group, a_process_that_died_between_datasets_began_none_after)
     cr_assert_str_eq(p[0].output, "dying\n");
     group_parts_free(p, 3);
 }
+
+/* A CUDA error that left the context usable ends only its dataset: it is
+ * ended, with the status a single run would have exited with, and the next
+ * dataset runs on in the same process. */
+#define FAILED(k, wall, status) "\ncugrade-dataset-failed " #k " " #wall " " #status "\n"
+
+Test(group, a_dataset_failed_by_a_cuda_error_ends_with_its_status_and_the_next_goes_on)
+{
+    group_part_t p[3];
+    int ended = split(BEGIN(0) "cugrade: CUDA error after launch\n" FAILED(0, 0.01, 3)
+                      BEGIN(1) "ok\n" END(1, 0.2) BEGIN(2) FAILED(2, 0.02, 3), 0, p, 3);
+    cr_assert_eq(ended, 3);
+    cr_assert_eq(p[0].state, GROUP_ENDED);
+    cr_assert_eq(p[0].exit_code, 3);
+    cr_assert_str_eq(p[0].output, "cugrade: CUDA error after launch\n");
+    cr_assert_float_eq(p[0].wall_s, 0.01, 1e-9);
+    cr_assert_eq(p[1].state, GROUP_ENDED);
+    cr_assert_eq(p[1].exit_code, 0);
+    cr_assert_eq(p[2].exit_code, 3);
+    group_parts_free(p, 3);
+}
+
+Test(group, a_malformed_failed_marker_is_the_programs_text)
+{
+    static const char *const bad[] = {
+        "\ncugrade-dataset-failed 0 0.1\n",       /* no status */
+        "\ncugrade-dataset-failed 0 0.1 0\n",     /* status 0 is no failure */
+        "\ncugrade-dataset-failed 0 0.1 256\n",   /* not an exit status */
+        "\ncugrade-dataset-failed 0 0.1 3 x\n",   /* something after it */
+        "\ncugrade-dataset-failed 0 soon 3\n",    /* malformed time */
+        "\ncugrade-dataset-failed 1 0.1 3\n",     /* another dataset's */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s%s", BEGIN(0), bad[i]);
+        group_part_t p[2];
+        int ended = split(out, 0, p, 2);
+        cr_assert_eq(ended, 0, "%s", bad[i]);
+        cr_assert_eq(p[0].state, GROUP_STOPPED, "%s", bad[i]);
+        cr_assert_str_eq(p[0].output, bad[i], "the line is the program's text");
+        group_parts_free(p, 2);
+    }
+}
