@@ -128,6 +128,8 @@ static void take_marker(splitter_t *s, const marker_t *m)
         s->expect++;
     } else { /* the watchdog's; after an end marker of the same dataset, that one was forged */
         s->parts[m->k].state = GROUP_TIMED_OUT;
+        s->parts[m->k].wall_s = 0;
+        s->parts[m->k].exit_code = 0;
         s->timed = m->k;
     }
 }

@@ -227,3 +227,16 @@ Test(group, a_malformed_failed_marker_is_the_programs_text)
         group_parts_free(p, 2);
     }
 }
+
+/* The watchdog's marker after a dataset's end marker: the end was forged
+ * (or raced the watchdog); the dataset timed out, with no status of its end. */
+Test(group, a_timeout_after_a_failed_end_leaves_no_status)
+{
+    group_part_t p[2];
+    int ended = split(BEGIN(0) FAILED(0, 0.01, 3) TIMEOUT(0), 0, p, 2);
+    cr_assert_eq(ended, 0);
+    cr_assert_eq(p[0].state, GROUP_TIMED_OUT);
+    cr_assert_eq(p[0].exit_code, 0);
+    cr_assert_eq(p[1].state, GROUP_NOT_BEGUN);
+    group_parts_free(p, 2);
+}
