@@ -1,0 +1,23 @@
+/* runs_grouped.h - the datasets of one program in the driver's list mode
+ * (runs.h describes it; private to grader/run/runs*.c). */
+#ifndef CUGRADE_RUNS_GROUPED_H
+#define CUGRADE_RUNS_GROUPED_H
+
+#include "run/runs.h"
+
+/* One process of the driver's list mode over some of the runs. */
+typedef struct {
+    char dir[PATH_MAX - 64];       /* its working folder, holding the run folders */
+    char list[PATH_MAX];           /* the list, next to the program: readable, not writable */
+    char report[PATH_MAX];         /* its report channel: markers and the emulator's lines */
+} group_t;
+
+/* The group of how's runs: its folders made; -1 when how is not grouped (or
+ * the lab is program-style), or the folder cannot be made. */
+int group_open(group_t *g, const runs_how_t *how);
+
+/* runs[index[0..n)] in group g, again and again until each has a result. */
+void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
+                  const group_t *g);
+
+#endif
