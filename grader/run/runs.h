@@ -66,9 +66,10 @@ typedef struct {
     int grouped;          /* kernel style only: all datasets in one driver process
                            * (driver --each LIST), rerunning after a failure */
     const char *gpu_queue; /* the program uses GPU gpu_index of this queue (gpuqueue.h): a
-                            * group asks for a shared turn around each dataset (gpu_turn.h),
-                            * separate runs hold the GPU shared while they run (NULL or "":
-                            * no queue) */
+                            * group process asks for one shared turn for its list once its
+                            * CUDA context is made (gpu_turn.h), separate runs hold the GPU
+                            * shared while they run; waits and a start before the first turn
+                            * move not_after on (NULL or "": no queue) */
     int gpu_index;
     gpu_turn_stats_t *gpu_stats; /* the waits and holds add up here (NULL: not kept) */
 } runs_how_t;
@@ -82,21 +83,26 @@ typedef struct {
 ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how);
 void runs_free(ds_run_t *runs, int n);
 
-/* ---- grouped runs --------------------------------------------------------
+/* ---- grouped runs (runs_grouped.c) --------------------------------------
  * With how->grouped, the run folders lie in <scratch>/<prefix>-group (the
  * group's working folder, the only one it may write) with the list the
  * driver reads, and every run keeps its single-run argv (compute-sanitizer
  * reruns one dataset with it). One process runs the datasets in order; a
- * dataset is graded from it only on its own end marker (then it exited 0,
- * with the marker's wall time and its own output). The dataset that began
- * and did not end gets the process's ending when it was the first the
- * process ran (as in a separate run), or when the watchdog stopped it at
- * its limit; otherwise it is run again, first in a new group, so that no
- * dataset fails for what an earlier one left behind. The datasets after it
- * go to a new group; a group of one is a separate run. If the output was
- * cut (runner cap) before a dataset's end marker, that dataset and the ones
- * after it are run again; one that overflowed the cap on its own is run
- * separately. If the process ended before its first dataset began, the rest
- * run separately (group_split.h splits the output). */
+ * dataset is graded from it only on its own end marker: "end" (it exited 0,
+ * with the marker's wall time and its own output) or "failed" (a CUDA error
+ * that left the context usable ended it with status 3, as a separate run
+ * would have exited). The dataset that began and did not end gets the
+ * process's ending when it was the first the process ran (as in a separate
+ * run), or when the watchdog stopped it at its limit; otherwise it is run
+ * again, first in a new group, so that no dataset fails for what an earlier
+ * one left behind. The datasets after it go to a new group; a group of one
+ * is a separate run, except on a GPU, where it stays a group (its CUDA
+ * context made before its clock starts). After two groups ended in a crash,
+ * the rest run one a process, side by side (lanes: 4 on a GPU, else
+ * how->max_parallel when >= 2). If the output was cut (runner cap) before a
+ * dataset's end marker, that dataset and the ones after it are run again;
+ * one that overflowed the cap on its own is run separately. If the process
+ * ended before its first dataset began, the rest run separately
+ * (group_split.h splits the output). */
 
 #endif
