@@ -192,16 +192,23 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
     return path;
 }
 
-/* Runs `bench/batch.sh 2` (a reference and a tile-32 student) with these binaries. */
-static run_result_t run_batch_bench(const char *cugrade, const char *emucc, const char *lib)
+/* Runs `SCRIPT N` with these binaries (and no BENCH_KEEP). */
+static run_result_t run_bench_with(const char *script, const char *n, const char *cugrade,
+                                   const char *emucc, const char *lib)
 {
     char e[3][200];
     snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
     snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
     snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
     char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", NULL};
-    char *argv[] = {"bench/batch.sh", "2", NULL};
+    char *argv[] = {(char *)script, (char *)n, NULL};
     return run_script(argv, env);
+}
+
+/* Runs `bench/batch.sh 2` (a reference and a tile-32 student) with these binaries. */
+static run_result_t run_batch_bench(const char *cugrade, const char *emucc, const char *lib)
+{
+    return run_bench_with("bench/batch.sh", "2", cugrade, emucc, lib);
 }
 
 /* ---- a tree with no build: the default paths ------------------------------- */
@@ -469,13 +476,7 @@ static const char *fake_rescore_grader(fakes_t *f, const char *mode)
 /* Runs `bench/rescore.sh 3` with these binaries. */
 static run_result_t run_rescore_bench(const char *cugrade, const char *emucc, const char *lib)
 {
-    char e[3][200];
-    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
-    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
-    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
-    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", NULL};
-    char *argv[] = {"bench/rescore.sh", "3", NULL};
-    return run_script(argv, env);
+    return run_bench_with("bench/rescore.sh", "3", cugrade, emucc, lib);
 }
 
 Test(bench, rescore_sh_passes_with_a_pretend_batch_that_re_scores_right)
