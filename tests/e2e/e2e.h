@@ -147,7 +147,8 @@ typedef struct {
     char dir[64], subs[128], datasets[128], rubric[128], out[128];
 } batch_class_t;
 
-static inline batch_class_t make_batch_class(const char *name)
+/* The same with `hidden` hidden datasets in its rubric. */
+static inline batch_class_t make_batch_class_with(const char *name, int hidden)
 {
     batch_class_t k;
     snprintf(k.dir, sizeof k.dir, "/tmp/cugrade-%s-XXXXXX", name);
@@ -159,10 +160,38 @@ static inline batch_class_t make_batch_class(const char *name)
     cr_assert_eq(mkdir_p(k.subs, NULL, 0), 0);
     const char *shapes[] = {"16x16x16", "33x17x9", NULL};
     make_datasets(k.datasets, shapes);
-    write_text(k.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
-                         " \"hidden\": {\"count\": 0}}}}");
+    char rubric[320];
+    snprintf(rubric, sizeof rubric,
+             "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
+             " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+             " \"hidden\": {\"count\": %d}}}}", hidden);
+    write_text(k.rubric, rubric);
     return k;
+}
+
+static inline batch_class_t make_batch_class(const char *name)
+{
+    return make_batch_class_with(name, 0);
+}
+
+/* Copies the file at from to to (asserted). */
+static inline void copy_file_to(const char *from, const char *to)
+{
+    size_t len;
+    char *text = read_file(from, &len, NULL, 0);
+    cr_assert_not_null(text, "cannot read %s", from);
+    cr_assert_eq(write_file_atomic(to, text, len, NULL, 0), 0);
+    free(text);
+}
+
+/* Student id of class k hands in file as lab 3's matmul.cu. */
+static inline void class_add_student(const batch_class_t *k, const char *id, const char *file)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/lab3", k->subs, id);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", k->subs, id);
+    copy_file_to(file, path);
 }
 
 /* Runs `cugrade batch` on the class on the emu backend, without the

@@ -15,44 +15,13 @@ static const char *const class_students[CLASS_SIZE][2] = {
     {"carol", SUB "compile_error.cu"},      {"dave", SUB "host_segfault.cu"},
     {"erin", "reference/lab3/matmul.cu"},  {"frank", SUB "intdiv_grid.cu"}};
 
-typedef struct {
-    char dir[64];       /* everything of one test */
-    char subs[128];     /* SUBMISSIONS_DIR */
-    char datasets[128];
-    char rubric[128];
-    char out[128];      /* RESULTS_DIR */
-} klass_t;
-
-static inline void copy_to(const char *from, const char *to)
-{
-    size_t len;
-    char *text = read_file(from, &len, NULL, 0);
-    cr_assert_not_null(text, "cannot read %s", from);
-    cr_assert_eq(write_file_atomic(to, text, len, NULL, 0), 0);
-    free(text);
-}
+typedef batch_class_t klass_t; /* e2e.h's class, with two hidden datasets */
 
 static inline klass_t make_klass(void)
 {
-    klass_t c;
-    snprintf(c.dir, sizeof c.dir, "/tmp/cugrade-shard-XXXXXX");
-    cr_assert_not_null(mkdtemp(c.dir));
-    snprintf(c.subs, sizeof c.subs, "%s/subs", c.dir);
-    snprintf(c.datasets, sizeof c.datasets, "%s/datasets", c.dir);
-    snprintf(c.rubric, sizeof c.rubric, "%s/rubric.json", c.dir);
-    snprintf(c.out, sizeof c.out, "%s/out", c.dir);
-    for (int i = 0; i < CLASS_SIZE; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s/lab3", c.subs, class_students[i][0]);
-        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
-        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", c.subs, class_students[i][0]);
-        copy_to(class_students[i][1], path);
-    }
-    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
-    make_datasets(c.datasets, shapes);
-    write_text(c.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
-                         " \"hidden\": {\"count\": 2}}}}");
+    klass_t c = make_batch_class_with("shard", 2);
+    for (int i = 0; i < CLASS_SIZE; i++)
+        class_add_student(&c, class_students[i][0], class_students[i][1]);
     return c;
 }
 

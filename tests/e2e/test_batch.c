@@ -31,47 +31,18 @@ static const char *const expected_gradebook =
     "erin,4,4,0,1,1,1,1\n"
     "frank,1,4,0,1,0,0,0\n";
 
-typedef struct {
-    char dir[64];       /* everything of one test */
-    char subs[128];     /* SUBMISSIONS_DIR */
-    char datasets[128];
-    char rubric[128];
-} class_t;
-
-static void copy_file(const char *from, const char *to)
-{
-    size_t len;
-    char *text = read_file(from, &len, NULL, 0);
-    cr_assert_not_null(text, "cannot read %s", from);
-    cr_assert_eq(write_file_atomic(to, text, len, NULL, 0), 0);
-    free(text);
-}
+typedef batch_class_t class_t; /* e2e.h's class, with two hidden datasets */
 
 static class_t make_class(void)
 {
-    class_t c;
-    snprintf(c.dir, sizeof c.dir, "/tmp/cugrade-batch-XXXXXX");
-    cr_assert_not_null(mkdtemp(c.dir));
-    snprintf(c.subs, sizeof c.subs, "%s/subs", c.dir);
-    snprintf(c.datasets, sizeof c.datasets, "%s/datasets", c.dir);
-    snprintf(c.rubric, sizeof c.rubric, "%s/rubric.json", c.dir);
-    for (int i = 0; i < NSTUDENTS; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s/lab3", c.subs, students[i][0]);
-        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
-        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", c.subs, students[i][0]);
-        copy_file(students[i][1], path);
-    }
+    class_t c = make_batch_class_with("batch", 2);
+    for (int i = 0; i < NSTUDENTS; i++)
+        class_add_student(&c, students[i][0], students[i][1]);
     char junk[256];
     snprintf(junk, sizeof junk, "%s/.hidden/lab3", c.subs); /* skipped: hidden */
     cr_assert_eq(mkdir_p(junk, NULL, 0), 0);
     snprintf(junk, sizeof junk, "%s/notes.txt", c.subs); /* skipped: not a folder */
     write_text(junk, "not a submission\n");
-    const char *shapes[] = {"16x16x16", "33x17x9", NULL};
-    make_datasets(c.datasets, shapes);
-    write_text(c.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                         " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
-                         " \"hidden\": {\"count\": 2}}}}");
     return c;
 }
 

@@ -128,15 +128,6 @@ typedef struct {
     char dir[64], out[128];
 } klass_t;
 
-static void copy_file(const char *from, const char *to)
-{
-    size_t len;
-    char *text = read_file(from, &len, NULL, 0);
-    cr_assert_not_null(text, "cannot read %s", from);
-    cr_assert_eq(write_file_atomic(to, text, len, NULL, 0), 0);
-    free(text);
-}
-
 static run_result_t run_batch(const klass_t *k, int resume)
 {
     char subs[128], datasets[128], rubric[128];
@@ -169,7 +160,7 @@ static klass_t graded_class(void)
         snprintf(path, sizeof path, "%s/subs/%s/lab3", k.dir, students[i][0]);
         cr_assert_eq(mkdir_p(path, NULL, 0), 0);
         snprintf(path, sizeof path, "%s/subs/%s/lab3/matmul.cu", k.dir, students[i][0]);
-        copy_file(students[i][1], path);
+        copy_file_to(students[i][1], path);
     }
     char path[256];
     snprintf(path, sizeof path, "%s/datasets", k.dir);
