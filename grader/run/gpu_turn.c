@@ -99,8 +99,9 @@ static void leave(gpu_turns_t *t)
     t->hold = HOLD_NONE;
 }
 
-/* One request; 0 to go on listening, -1 to stop (a request out of order,
- * or the program gone): the hold then stays as it is until its end. */
+/* One request; 0 to go on listening, -1 to stop: a request out of order
+ * (the hold then stays as it is until the program's end), or the program
+ * gone while it waited (the hold ends). */
 static int answer(gpu_turns_t *t, char c)
 {
     if (c == 'S' && t->hold == HOLD_NONE) {
@@ -116,9 +117,15 @@ static int answer(gpu_turns_t *t, char c)
     } else {
         return -1;
     }
-    return write(t->go[1], "G", 1) == 1 ? 0 : -1;
+    if (write(t->go[1], "G", 1) == 1)
+        return 0;
+    leave(t); /* no reader: the program died waiting for its turn */
+    return -1;
 }
 
+/* Reads requests until the program is gone (EOF: every copy of the pipe's
+ * writing end closed, the grader's at hang_up), which ends its hold at once
+ * even while the runner still waits on other programs. */
 static void *keep_turns(void *arg)
 {
     gpu_turns_t *t = arg;
@@ -128,9 +135,23 @@ static void *keep_turns(void *arg)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 || answer(t, c) != 0)
-            break;
+            return NULL;
     }
+    leave(t);
     return NULL;
+}
+
+/* The program was reaped (run_spec_t ended): the grader's copies of its ends
+ * of the pipes close, so the keeper reads EOF once the program's own copies
+ * are gone with it. Does not wait. */
+static void hang_up(void *ctx)
+{
+    gpu_turns_t *t = ctx;
+    for (int i = 0; i < 2; i++) {
+        if (t->pass[i] >= 0)
+            close(t->pass[i]);
+        t->pass[i] = -1;
+    }
 }
 
 gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *stats)
@@ -144,6 +165,7 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
     t->stats = stats;
     pthread_mutex_init(&t->clock_lock, NULL);
     t->opened = now_seconds(); /* the program starts without the GPU */
+    t->pass[0] = t->pass[1] = -1;
     if (pipe2(t->ready, O_CLOEXEC) != 0) {
         free(t);
         return NULL;
@@ -181,12 +203,13 @@ void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec)
     spec->extra_env = t->env;
     spec->paused_s = paused_now; /* its waits in the queue are not its time */
     spec->paused_ctx = t;
+    spec->ended = hang_up;
+    spec->ended_ctx = t;
 }
 
 void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
 {
-    close(t->ready[1]); /* every writer gone: the keeper reads EOF */
-    close(t->go[0]);
+    hang_up(t); /* if the runner did not: every writer gone, the keeper reads EOF */
     pthread_join(t->keeper, NULL);
     leave(t);
     t->stats->paused_s = paused_now(t);
@@ -197,6 +220,8 @@ void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
     spec->extra_env = t->callers_env;
     spec->paused_s = NULL;
     spec->paused_ctx = NULL;
+    spec->ended = NULL;
+    spec->ended_ctx = NULL;
     pthread_mutex_destroy(&t->clock_lock);
     free(t);
 }

@@ -298,6 +298,8 @@ static void reap(child_t *c)
     track_group(c->pid, 0);
     c->pid = 0;
     c->reaped_at = t;
+    if (c->spec->ended)
+        c->spec->ended(c->spec->ended_ctx);
 }
 
 /* When the submission's time budget ends for it: not_after, moved on by the

@@ -59,6 +59,12 @@ typedef struct {
      * NULL: the clock never stops. */
     double (*paused_s)(void *ctx);
     void *paused_ctx;
+    /* Called on the runner's thread once the program is reaped (its group
+     * killed), while the runner may still wait on the others: what the
+     * program held ends then, not when the last of them ends. It must not
+     * block. NULL: nothing to call. */
+    void (*ended)(void *ctx);
+    void *ended_ctx;
 } run_spec_t;
 
 /* Where the child finds run_spec_t's pass_fds. */

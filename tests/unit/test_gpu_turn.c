@@ -258,3 +258,68 @@ Test(gpu_turn, a_program_that_never_asks_is_stopped_by_its_time_limit, .timeout 
     cr_assert(took >= 0.9 && took < 3, "stopped after %.2f s (limit 1 s)", took);
     run_result_free(&r);
 }
+
+/* ---- programs side by side: each one's hold ends with it ------------------- */
+
+/* Runs the two bodies side by side (run_many), each with its own turns on
+ * GPU 0 of the queue in dir/q, as a group's lanes do. */
+static void run_side_by_side(const char *first, const char *second, run_result_t r[2])
+{
+    char queue[128], path[2][160];
+    snprintf(queue, sizeof queue, "%s/q", dir);
+    const char *bodies[2] = {first, second};
+    run_spec_t specs[2];
+    gpu_turns_t *turns[2];
+    gpu_turn_stats_t st[2];
+    char *argv[2][2];
+    for (int i = 0; i < 2; i++) {
+        char text[4096], err[256];
+        snprintf(path[i], sizeof path[i], "%s/lane%d.sh", dir, i);
+        snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\nmkdir -p $Q && touch $Q/gpu0.lock\n%s",
+                 queue, bodies[i]);
+        cr_assert_eq(write_file_atomic(path[i], text, strlen(text), err, sizeof err), 0, "%s", err);
+        chmod(path[i], 0755);
+        argv[i][0] = path[i];
+        argv[i][1] = NULL;
+        specs[i] = (run_spec_t){.argv = argv[i], .timeout_s = 30};
+        turns[i] = gpu_turns_open(queue, 0, &st[i]);
+        cr_assert_not_null(turns[i]);
+        gpu_turns_give(turns[i], &specs[i]);
+    }
+    cr_assert_eq(run_many(specs, r, 2, 2), 0);
+    for (int i = 0; i < 2; i++)
+        gpu_turns_close(turns[i], &specs[i]);
+}
+
+#define CHECK_FREE_LATER(secs) "sleep " secs "\n" \
+    "flock -n -x $Q/gpu0.lock true || { echo 'still held by the one that ended'; exit 8; }\n"
+
+/* A lane that crashed while sharing the GPU (a CUDA error ending its
+ * process) must not hold the GPU until every lane beside it ends: timed runs
+ * of the whole batch would wait for the slowest lane. */
+Test(gpu_turn, a_program_that_ends_holding_its_turn_frees_it_while_others_still_run,
+     .timeout = 20)
+{
+    run_result_t r[2];
+    run_side_by_side(ASK_SHARED "exit 1\n", CHECK_FREE_LATER("1.5"), r);
+    cr_assert(r[0].exited && r[0].exit_code == 1, "%s", r[0].output);
+    cr_assert(r[1].exited && r[1].exit_code == 0, "%s", r[1].output);
+    assert_queue_free();
+    for (int i = 0; i < 2; i++)
+        run_result_free(&r[i]);
+}
+
+/* One that died waiting for its turn: the turn, when it comes, is let go. */
+Test(gpu_turn, a_turn_granted_after_its_program_died_is_let_go_at_once, .timeout = 20)
+{
+    double secs = 0.8;
+    pthread_t th = hold_alone_for(&secs);
+    run_result_t r[2];
+    run_side_by_side("printf S >&5\nexit 2\n", CHECK_FREE_LATER("2"), r);
+    pthread_join(th, NULL);
+    cr_assert(r[0].exited && r[0].exit_code == 2, "%s", r[0].output);
+    cr_assert(r[1].exited && r[1].exit_code == 0, "%s", r[1].output);
+    assert_queue_free();
+    for (int i = 0; i < 2; i++)
+        run_result_free(&r[i]);
+}
