@@ -18,6 +18,7 @@
 #include "report/results.h"
 #include "run/runner.h"
 #include "util/sha256.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -350,7 +351,7 @@ static void remove_scratch(job_t **todo, int ntodo)
 {
     for (int i = 0; i < ntodo; i++)
         if (todo[i]->scratch[0])
-            rm_rf(todo[i]->scratch);
+            tmp_dir_remove(todo[i]->scratch);
 }
 
 /* Before grading: the old keys go first, so a kill from here on leaves a

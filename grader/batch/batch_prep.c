@@ -7,6 +7,7 @@
 #include "pipeline/grade.h"
 #include "report/results.h"
 #include "util/sha256.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -129,10 +130,9 @@ void batch_stage(job_t *j, const char *lab, const char *file, const char *common
     char root[PATH_MAX], note[sizeof j->note];
     snprintf(root, sizeof root, "%s", j->sub_dir);
     if (archive_kind(j->sub_dir, NULL) != ARCHIVE_NONE && is_file(j->sub_dir)) {
-        snprintf(j->scratch, sizeof j->scratch, "/tmp/cugrade-sub-XXXXXX");
-        if (!mkdtemp(j->scratch)) {
-            j->scratch[0] = '\0';
-            snprintf(j->reject, sizeof j->reject, "cannot make a scratch folder");
+        char err[400];
+        if (tmp_dir_make("sub-", j->scratch, sizeof j->scratch, err, sizeof err) != 0) {
+            snprintf(j->reject, sizeof j->reject, "%s", err);
             return;
         }
         if (archive_unpack(j->sub_dir, j->scratch, j->reject, sizeof j->reject) != 0)

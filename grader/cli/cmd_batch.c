@@ -5,6 +5,7 @@
 #include "cli/batch_modes.h"
 #include "cli/commands.h"
 #include "run/runner.h"
+#include "util/tmpdir.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -148,5 +149,6 @@ int cmd_batch(int argc, char **argv)
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
+    tmp_sweep(); /* what gradings killed on this machine left in $TMPDIR */
     return batch_mode_wanted(&s) ? batch_mode_run(&o, &s, stdout) : batch_run(&o, stdout);
 }

@@ -9,6 +9,7 @@
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/sandbox.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <getopt.h>
@@ -223,6 +224,7 @@ int cmd_run(int argc, char **argv)
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
+    tmp_sweep(); /* what gradings killed on this machine left in $TMPDIR */
 
     grade_run_t run;
     if (grade_submission(&o, &run) != 0) {

@@ -9,6 +9,7 @@
 #include "util/cugrade.h"
 #include "report/results.h"
 #include "run/runs.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 #include "compare/verdict.h"
 
@@ -362,17 +363,15 @@ static int canary_in(const canary_ctx_t *c, const ds_job_t *job, const char *scr
 static int canary_build_and_run(const canary_ctx_t *c, const dataset_ref_t *ds,
                                 canary_result_t *res, char *err, size_t errlen)
 {
-    const char *tmp = getenv("TMPDIR");
     char scratch[PATH_MAX];
-    snprintf(scratch, sizeof scratch, "%s/cugrade-canary-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(scratch))
+    if (tmp_dir_make("canary-", scratch, sizeof scratch, NULL, 0) != 0)
         return fault_describe(err, errlen, "cannot create a scratch folder for the canary", NULL,
                               NULL, "check TMPDIR and free space");
     ds_job_t *job = jobs_load(ds, 1, c->lab, c->rub);
     job_test_name(job, res->dataset, sizeof res->dataset);
     int rc = canary_in(c, job, scratch, err, errlen);
     jobs_free(job, 1);
-    rm_rf(scratch);
+    tmp_dir_remove(scratch);
     return rc;
 }
 

@@ -30,6 +30,7 @@
 #include "run/sandbox.h"
 #include "course/rubric.h"
 #include "run/runs.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 #include "compare/verdict.h"
 
@@ -336,16 +337,10 @@ static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading
     return fault ? -1 : 0;
 }
 
+/* <TMPDIR>/cugrade-XXXXXX, removed by the next grading if this one is killed. */
 static int make_scratch(grade_run_t *run)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(run->scratch, sizeof run->scratch, "%s/cugrade-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(run->scratch)) {
-        snprintf(run->error, sizeof run->error, "cannot create a scratch folder under %s",
-                 tmp && *tmp ? tmp : "/tmp");
-        return -1;
-    }
-    return 0;
+    return tmp_dir_make("", run->scratch, sizeof run->scratch, run->error, sizeof run->error);
 }
 
 /* The facts results.json's extra_data and output keep, into the measurement. */
@@ -510,7 +505,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
         build_student(o, run, &in, &br) != 0) {
         if (run->scratch[0])
-            rm_rf(run->scratch);
+            tmp_dir_remove(run->scratch);
         run->scratch[0] = '\0';
         build_result_free(&br);
         free_inputs(&in);
@@ -533,8 +528,10 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     jobs_free(jobs, in.njobs);
     build_result_free(&br);
     if (!o->keep_scratch) {
-        rm_rf(run->scratch);
+        tmp_dir_remove(run->scratch);
         run->scratch[0] = '\0';
+    } else {
+        tmp_dir_keep(run->scratch);
     }
     if (!fault) { /* measured: now scored, as a re-score would score it */
         record_facts(run, o->lab, &in.rub);

@@ -6,9 +6,9 @@
 #include "dataset/gen.h"
 #include "kinds/kind.h"
 #include "run/sandbox.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +93,8 @@ int hidden_set_prepare(const grade_opts_t *o, const lab_t *lab, const lab_rubric
         snprintf(hs->dir, sizeof hs->dir, "%s", o->hidden_set_dir);
     } else {
         snprintf(hs->dir, sizeof hs->dir, "%.4000s-hidden", scratch);
-        if (mkdir(hs->dir, 0700) != 0)
-            return fail(err, errlen, "%s: cannot create: %s", hs->dir, strerror(errno));
+        if (tmp_dir_make_at(hs->dir, err, errlen) != 0)
+            return -1;
         hs->owned = 1;
         if (make_set(o, lab, count, hs, err, errlen) != 0)
             return -1;
@@ -107,16 +107,10 @@ int hidden_set_prepare(const grade_opts_t *o, const lab_t *lab, const lab_rubric
 static int batch_folder(const grade_opts_t *o, const lab_t *lab, int count, hidden_set_t *hs,
                         char *err, size_t errlen)
 {
-    const char *tmp = getenv("TMPDIR");
     if (count == 0)
         return 0;
-    snprintf(hs->dir, sizeof hs->dir, "%.4000s/cugrade-hidden-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(hs->dir)) {
-        int e = errno;
-        hs->dir[0] = '\0';
-        return fail(err, errlen, "cannot create a folder for the hidden datasets under %s: %s",
-                    tmp && *tmp ? tmp : "/tmp", strerror(e));
-    }
+    if (tmp_dir_make("hidden-", hs->dir, sizeof hs->dir, err, errlen) != 0)
+        return -1;
     hs->owned = 1;
     hs->n = count;
     return make_set(o, lab, count, hs, err, errlen);
@@ -144,7 +138,7 @@ int hidden_set_for_batch(const grade_opts_t *o, hidden_set_t *hs, char *err, siz
 void hidden_set_remove(hidden_set_t *hs)
 {
     if (hs->owned && hs->dir[0])
-        rm_rf(hs->dir);
+        tmp_dir_remove(hs->dir);
     free(hs->refs);
     memset(hs, 0, sizeof *hs);
 }

@@ -8,6 +8,7 @@
 #include "pipeline/grade_inputs.h"
 #include "run/gpu_turn.h"
 #include "run/runner.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -113,13 +114,10 @@ int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_
     grading_inputs_t in;
     if (load_inputs(o, &in, err, errlen) != 0)
         return -1;
-    const char *tmp = getenv("TMPDIR");
     char scratch[PATH_MAX];
-    snprintf(scratch, sizeof scratch, "%s/cugrade-baseline-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(scratch)) {
+    if (tmp_dir_make("baseline-", scratch, sizeof scratch, err, errlen) != 0) {
         free_inputs(&in);
-        return fail(err, errlen, "cannot create a scratch folder under %s",
-                    tmp && *tmp ? tmp : "/tmp");
+        return -1;
     }
     char report[PATH_MAX + 16];
     snprintf(report, sizeof report, "%s.report", scratch);
@@ -135,7 +133,7 @@ int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_
         rc = perf_baseline_read(out_path, result, &gpu, &at, err, errlen);
     }
     build_result_free(&br);
-    rm_rf(scratch);
+    tmp_dir_remove(scratch);
     unlink(report);
     free_inputs(&in);
     return rc;
