@@ -182,6 +182,95 @@ static int check_directives(walk_t *w, const char *path, const lex_text_t *t, in
     return 0;
 }
 
+/* The identifier at i is word (whole, in code). */
+static int word_at(const lex_text_t *t, size_t i, const char *word)
+{
+    size_t n = strlen(word);
+    if (t->kind[i] != LEX_CODE || (i > 0 && lex_is_ident(t->c[i - 1])) || i + n > t->n ||
+        strncmp(t->c + i, word, n) != 0)
+        return 0;
+    return !(i + n < t->n && lex_is_ident(t->c[i + n]));
+}
+
+/* The operand of a __has_include probe at i, after its name, on the same
+ * line: ("file") or (<file>), the name neither absolute nor with "..",
+ * followed when it is in the submission's folder; a name the probe does not
+ * find is no read. */
+static int check_probe(walk_t *w, const char *path, const lex_text_t *t, const char *probe,
+                       size_t i, int depth)
+{
+    int line = t->line[i];
+    size_t j = skip_blanks(t, i + strlen(probe), t->n);
+    char open = 0, close = 0;
+    if (j < t->n && t->c[j] == '(') {
+        j = skip_blanks(t, j + 1, t->n);
+        open = j < t->n ? t->c[j] : 0;
+        close = open == '"' ? '"' : open == '<' ? '>' : 0;
+    }
+    const char *stop = close ? memchr(t->c + j + 1, close, t->n - j - 1) : NULL;
+    size_t after = stop ? skip_blanks(t, (size_t)(stop - t->c) + 1, t->n) : t->n;
+    if (!stop || memchr(t->c + j, '\n', (size_t)(stop - t->c) - j) || after >= t->n ||
+        t->c[after] != ')')
+        return refuse(w->r, path, line, "uses %s other than as %s(\"file\") or %s(<file>): the "
+                      "name it probes must be written out", probe, probe, probe);
+    char name[PATH_MAX], shown[320];
+    snprintf(name, sizeof name, "%.*s", (int)(stop - t->c - (long)j - 1), t->c + j + 1);
+    snprintf(shown, sizeof shown, "%c%.300s%c", open, name, close);
+    if (name[0] == '/')
+        return refuse(w->r, path, line, "probes %s by an absolute path (%s)", shown, probe);
+    if (has_dotdot(name))
+        return refuse(w->r, path, line, "probes %s by a path with \"..\" (%s)", shown, probe);
+    char dir[PATH_MAX], cand[PATH_MAX], real[PATH_MAX];
+    path_dir(path, dir, sizeof dir);
+    if (path_join(cand, sizeof cand, open == '"' ? dir : w->folder, name) != 0 ||
+        access(cand, F_OK) != 0)
+        return 0;
+    if (!realpath(cand, real) || !inside(real, w->folder))
+        return refuse(w->r, path, line, "probes %s, a link that leads out of the submission's "
+                      "folder (%s)", shown, probe);
+    return is_file(real) && depth < MAX_DEPTH ? check_file(w, cand, depth + 1) : 0;
+}
+
+/* The word that ends just before i, blanks (and one '(' with for_paren)
+ * skipped, is word. */
+static int word_before(const lex_text_t *t, size_t i, const char *word, int for_paren)
+{
+    while (i > 0 && strchr(" \t\r\f\v", t->c[i - 1]))
+        i--;
+    if (for_paren && i > 0 && t->c[i - 1] == '(')
+        for (i--; i > 0 && strchr(" \t\r\f\v", t->c[i - 1]);)
+            i--;
+    size_t n = strlen(word);
+    return i >= n && t->kind[i - n] == LEX_CODE && strncmp(t->c + i - n, word, n) == 0 &&
+           !(i > n && lex_is_ident(t->c[i - n - 1]));
+}
+
+/* `defined __has_include`, `defined(__has_include)`, `#ifdef __has_include`:
+ * whether the compiler has it, no probe. */
+static int asks_if_defined(const lex_text_t *t, size_t i)
+{
+    return word_before(t, i, "defined", 1) || word_before(t, i, "ifdef", 0) ||
+           word_before(t, i, "ifndef", 0);
+}
+
+/* __has_include and __has_include_next, anywhere in code: what a file's
+ * existence could tell at compile time is the submission's own folder's. */
+static int check_probes(walk_t *w, const char *path, const lex_text_t *t, int depth)
+{
+    static const char *const probes[] = {"__has_include_next", "__has_include"};
+    for (size_t i = 0; i < t->n; i++)
+        for (size_t k = 0; k < 2; k++)
+            if (word_at(t, i, probes[k])) {
+                size_t next = skip_blanks(t, i + strlen(probes[k]), t->n);
+                int only_asks = asks_if_defined(t, i) && !(next < t->n && t->c[next] == '(');
+                int rc = only_asks ? 0 : check_probe(w, path, t, probes[k], i, depth);
+                if (rc)
+                    return rc;
+                break;
+            }
+    return 0;
+}
+
 static int check_file(walk_t *w, const char *path, int depth)
 {
     char real[PATH_MAX], err[300];
@@ -211,6 +300,8 @@ static int check_file(walk_t *w, const char *path, int depth)
     free(text);
     size_t which = 0;
     int rc = check_directives(w, path, &t, depth);
+    if (!rc)
+        rc = check_probes(w, path, &t, depth);
     long hit = rc ? -1 : find_needle(&t, &which);
     if (hit >= 0)
         rc = refuse(w->r, path, t.line[hit], "has %s, in a string literal (\"%s\" once adjacent "

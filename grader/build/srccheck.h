@@ -3,6 +3,8 @@
  * the lab's headers and the system's. Refused: #include of an absolute
  * path, of a path with "..", of a computed name (#include MACRO), of a
  * quoted file neither in the submission's folder nor a lab header; #embed;
+ * a __has_include(_next) probe of a name no #include may have, or of a
+ * computed one;
  * and an assembler directive that reads a file (.incbin, .include) or a
  * macro of the assembler's that can spell one (.macro, .irp) in any string
  * literal, adjacent literals concatenated and escapes decoded

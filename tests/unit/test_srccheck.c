@@ -88,6 +88,32 @@ Test(srccheck, computed_includes_and_embed_are_refused)
     refused_at("#embed \"data.bin\"\n", 1, "embeds a file's bytes (#embed)", "main.cu");
 }
 
+/* __has_include tells at compile time whether a file exists: only names
+ * an #include could have are probed. */
+Test(srccheck, has_include_probes_only_what_an_include_could_name)
+{
+    refused_at("int a;\n#if __has_include(\"/tmp/cugrade-x-hidden/1/output.raw\")\n#endif\n", 2,
+               "probes \"/tmp/cugrade-x-hidden/1/output.raw\" by an absolute path", "main.cu");
+    refused_at("#if __has_include_next( <../../datasets/lab3/0/output.raw> )\n#endif\n", 1,
+               "by a path with \"..\" (__has_include_next)", "main.cu");
+    refused_at("#define P \"/etc/hostname\"\n#if __has_include(P)\n#endif\n", 2,
+               "the name it probes must be written out", "main.cu");
+    refused_at("#define H __has_include\n#if H(\"/etc/hostname\")\n#endif\n", 1,
+               "uses __has_include other than as", "main.cu");
+    refused_at("#if 1 + __has_include\n#endif\n", 1, "uses __has_include", "main.cu");
+    refused_at("#if undefined(__has_include)\n#endif\n", 1, "uses __has_include", "main.cu");
+    refused_at("#if defined __has_include (\"/etc/hostname\")\n#endif\n", 1, "absolute path",
+               "main.cu");
+    refused_at("#if __has_incl\\\nude(\"/etc/hostname\")\n#endif\n", 1, "absolute path",
+               "main.cu");
+    put("probed.h", "#include \"/etc/hostname\"\n");
+    refused_at("#if __has_include(\"probed.h\")\n#endif\n", 1, "absolute path", "probed.h");
+    allowed("#if defined __has_include && defined( __has_include_next )\n#endif\n"
+            "#ifdef __has_include\n#endif\n#ifndef __has_include\n#endif\n");
+    allowed("#if __has_include(<cuda_runtime.h>) && __has_include( \"missing.h\" )\n#endif\n"
+            "int has_include_count; /* __has_include_x */\nconst char *s = \"__has_include\";\n");
+}
+
 Test(srccheck, spellings_of_the_directive_are_seen)
 {
     refused_at("#  include \"/etc/hostname\"\n", 1, "absolute path", "main.cu");
