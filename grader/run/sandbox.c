@@ -206,23 +206,30 @@ static void ro_add(ro_list_t *ro, const char *path)
     ro->real[ro->n++] = strdup(real);
 }
 
+/* dir holds a CUDA toolkit: bin/nvcc and include/cuda_runtime.h (the
+ * layout of NVIDIA's installers and of Debian's nvidia-cuda-toolkit). */
+static int is_toolkit(const char *dir)
+{
+    char p[PATH_MAX];
+    return path_join(p, sizeof p, dir, "bin/nvcc") == 0 && is_file(p) &&
+           path_join(p, sizeof p, dir, "include/cuda_runtime.h") == 0 && is_file(p);
+}
+
 /* The CUDA toolkit nvcc belongs to, when it lies outside /usr
- * (compute-sanitizer, cuBLAS). */
+ * (compute-sanitizer, cuBLAS): the folder above nvcc's bin/ when it holds
+ * a toolkit, never a folder that merely holds an nvcc (~/.local/bin/nvcc
+ * would show the TA's ~/.local). */
 static void ro_add_toolkit(ro_list_t *ro)
 {
-    char nvcc[PATH_MAX];
-    if (find_program("nvcc", nvcc, sizeof nvcc) != 0)
-        return;
-    char real[PATH_MAX];
-    if (!realpath(nvcc, real))
+    char nvcc[PATH_MAX], real[PATH_MAX];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0 || !realpath(nvcc, real))
         return;
     char *slash = strrchr(real, '/');
-    if (slash)
-        *slash = '\0'; /* .../bin */
-    slash = strrchr(real, '/');
-    if (slash && slash != real)
-        *slash = '\0'; /* the toolkit */
-    ro_add(ro, real);
+    if (!slash || slash - real < 4 || strcmp(slash - 4, "/bin/nvcc") != 0)
+        return;
+    slash[-4] = '\0'; /* the folder above bin/ */
+    if (real[0] && is_toolkit(real))
+        ro_add(ro, real);
 }
 
 /* CUGRADE_SANDBOX_RO: more read-only paths, colon-separated (the TA's). */

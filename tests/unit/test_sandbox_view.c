@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/runner.h"
@@ -129,5 +130,51 @@ Test(sandbox_view, the_report_channel_is_descriptor_3_and_lands_outside, .timeou
     cr_assert_str_eq(report, "stat\tk\t1\n");
     free(report);
     run_result_free(&r);
+    drop_view(&v);
+}
+
+/* An nvcc at <base>/<where>/bin/nvcc, first on PATH, and a file next to its
+ * bin/; with toolkit, the folder also has include/cuda_runtime.h. */
+static void fake_nvcc(const char *base, const char *where, int toolkit, char *beside, size_t len)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s/bin/nvcc", base, where);
+    cr_assert_eq(mkdir_p(p, NULL, 0) == 0 && rmdir(p) == 0, 1);
+    cr_assert_eq(write_file_atomic(p, "#!/bin/sh\n", 10, NULL, 0), 0);
+    chmod(p, 0755);
+    if (toolkit) {
+        snprintf(p, sizeof p, "%s/%s/include/cuda_runtime.h", base, where);
+        cr_assert_eq(mkdir_p(p, NULL, 0) == 0 && rmdir(p) == 0, 1);
+        cr_assert_eq(write_file_atomic(p, "\n", 1, NULL, 0), 0);
+    }
+    snprintf(beside, len, "%s/%s/beside.txt", base, where);
+    cr_assert_eq(write_file_atomic(beside, "x\n", 2, NULL, 0), 0);
+    char path[8192];
+    snprintf(path, sizeof path, "%s/%s/bin:%s", base, where, getenv("PATH"));
+    setenv("PATH", path, 1);
+}
+
+/* nvcc's toolkit is shown (compute-sanitizer, cuBLAS live there), but only
+ * when the folder above its bin/ is one: an nvcc in ~/.local/bin must not
+ * show the TA's ~/.local. */
+Test(sandbox_view, nvcc_shows_its_toolkit_only_when_it_is_one, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    char base[64], beside[PATH_MAX], script[PATH_MAX + 64];
+    snprintf(base, sizeof base, "/tmp/cugrade-nvcc-XXXXXX");
+    cr_assert_not_null(mkdtemp(base));
+    for (int toolkit = 0; toolkit < 2; toolkit++) {
+        fake_nvcc(base, toolkit ? "cuda-13.0" : "home/.local", toolkit, beside, sizeof beside);
+        snprintf(script, sizeof script, "cat '%s' 2>/dev/null && echo SEEN; exit 0", beside);
+        run_result_t r = run_in_view(&v, script, NULL);
+        cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+        if (toolkit)
+            cr_assert(strstr(r.output, "SEEN"), "the toolkit is not shown: %s", r.output);
+        else
+            cr_assert_null(strstr(r.output, "SEEN"), "~/.local is shown: %s", r.output);
+        run_result_free(&r);
+    }
+    rm_rf(base);
     drop_view(&v);
 }
