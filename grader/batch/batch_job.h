@@ -5,11 +5,12 @@
 #ifndef CUGRADE_BATCH_JOB_H
 #define CUGRADE_BATCH_JOB_H
 
-#include "batch/batch.h"
+#include "batch/batch_opts.h"
 #include "batch/gpu_visible.h"
 #include "run/runner.h"
 
 #include <limits.h>
+#include <stdio.h>
 
 typedef struct job {
     char id[NAME_MAX + 1];
