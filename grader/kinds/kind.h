@@ -17,7 +17,7 @@
 #include "compare/compare.h"
 #include "dataset/dataset.h"
 #include "dataset/gen.h"
-#include "score/perf.h"
+#include "score/perf_result.h"
 #include "util/util.h"
 
 struct lab;

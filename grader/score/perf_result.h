@@ -1,0 +1,39 @@
+/* perf_result.h - what a timing program measured, as the grader keeps it:
+ * each implementation's times on each shape, the device, and the student's
+ * speed over the reference's. Types only: the lab kinds' perf_bound reads
+ * them (kinds/kind.h) and score/perf.h parses and scores them. */
+#ifndef CUGRADE_PERF_RESULT_H
+#define CUGRADE_PERF_RESULT_H
+
+#include "course/rubric.h" /* PERF_MAX_SHAPES */
+
+#define PERF_MAX_IMPLS 4
+
+typedef struct {
+    char name[16];        /* student, reference, naive, cublas */
+    double median_ms, mean_ms, rse;
+    double rate;          /* in the lab kind's unit: "gflops" (GFLOP/s) or "gbs" (GB/s) */
+    int reps;
+    long wrong;           /* wrong elements in its timed outputs */
+} perf_impl_t;
+
+typedef struct {
+    char shape[32];
+    double copy_gbs;      /* reduction labs: the device's measured copy bandwidth (0: none) */
+    perf_impl_t impls[PERF_MAX_IMPLS];
+    int nimpls;
+} perf_shape_t;
+
+typedef struct {
+    char device[128];
+    double sm_clock_mhz, bandwidth_gbs;
+    long l2_bytes;
+    int sms, driver_version, runtime_version;
+    perf_shape_t shapes[PERF_MAX_SHAPES];
+    int nshapes;
+    double speed_ratio;   /* student / reference speed, geometric mean over the
+                             shapes; 0 when a shape has no usable timing or a
+                             wrong timed output (results.json "perf_ratio") */
+} perf_result_t;
+
+#endif
