@@ -3,6 +3,7 @@
  * per dataset at its markers; after a stop the rest in a new process, after
  * crashes one a process side by side (lanes). */
 #include "run/runs_grouped.h"
+#include "run/group_split.h"
 #include "run/runs_separate.h"
 #include "util/util.h"
 

@@ -3,7 +3,7 @@
 #ifndef CUGRADE_RUNS_GROUPED_H
 #define CUGRADE_RUNS_GROUPED_H
 
-#include "run/runs.h"
+#include "run/ds_run.h"
 
 /* One process of the driver's list mode over some of the runs. */
 typedef struct {

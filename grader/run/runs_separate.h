@@ -5,7 +5,7 @@
 #ifndef CUGRADE_RUNS_SEPARATE_H
 #define CUGRADE_RUNS_SEPARATE_H
 
-#include "run/runs.h"
+#include "run/ds_run.h"
 
 /* The output a run keeps (its spec's cap, or the runner's default). */
 size_t runs_output_cap(const ds_run_t *r);

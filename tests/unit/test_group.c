@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run/group_split.h"
 #include "run/runs.h"
 
 /* The driver writes every marker as "\n" + line + "\n". */

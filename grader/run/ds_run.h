@@ -1,0 +1,64 @@
+/* ds_run.h - the types of a grading's dataset runs (run/runs.h): a
+ * dataset loaded once (ds_job_t), one run of a program on it (ds_run_t),
+ * and how a program is run on the datasets (runs_how_t). Types only: the
+ * separate and the grouped runs (runs_separate.h, runs_grouped.h) share
+ * them with runs.c, which calls both. */
+#ifndef CUGRADE_DS_RUN_H
+#define CUGRADE_DS_RUN_H
+
+#include <limits.h>
+
+#include "dataset/dataset.h"
+#include "course/lab.h"
+#include "course/rubric.h"
+#include "run/gpu_turn.h"
+#include "run/runner.h"
+
+typedef struct {
+    dataset_ref_t ref;
+    dataset_t data;
+    int load_failed;
+    char load_error[2048];
+    char shape[64];       /* "417x210x519" */
+    double flop;          /* the arithmetic work (the lab kind's flop(): 2*M*N*K for matmul) */
+    dataset_rule_t rule;  /* points, visibility, time limit */
+    int hidden_index;     /* > 0: hidden dataset K of the grading (pipeline/hidden_set.h) */
+} ds_job_t;
+
+typedef struct {
+    const ds_job_t *job;
+    int started;                /* 0 if the dataset could not be loaded or prepared */
+    char error[2048];           /* why not, when !started */
+    char dir[PATH_MAX - 64];    /* scratch folder of this run (room left for file names) */
+    char out_path[PATH_MAX];
+    char diag_path[PATH_MAX];   /* its report channel (runner.h): the emulator's findings,
+                                 * a libwb program's wbtime lines; <dir>.report */
+    char *argv[DATASET_MAX_INPUTS + 10];
+    char *owned[DATASET_MAX_INPUTS + 2]; /* malloc'd argv strings */
+    int nowned;
+    run_spec_t spec;
+    run_result_t result;
+} ds_run_t;
+
+/* How to run a program on the datasets. */
+typedef struct {
+    const lab_t *lab;     /* its style says how the program is called */
+    const char *program;
+    const char *scratch;  /* each run gets <scratch>/<prefix>-<dataset> */
+    const char *prefix;
+    int max_parallel;
+    double not_after;     /* the submission's time budget ends (now_seconds()); 0: none */
+    double budget_s;      /* that budget, for messages */
+    double limit_cap;     /* > 0: no dataset's time limit above it (rubric gpu_time_limit_s) */
+    int grouped;          /* kernel style only: all datasets in one driver process
+                           * (driver --each LIST), rerunning after a failure */
+    const char *gpu_queue; /* the program uses GPU gpu_index of this queue (gpuqueue.h): a
+                            * group process asks for one shared turn for its list once its
+                            * CUDA context is made (gpu_turn.h), separate runs hold the GPU
+                            * shared while they run; waits and a start before the first turn
+                            * move not_after on (NULL or "": no queue) */
+    int gpu_index;
+    gpu_turn_stats_t *gpu_stats; /* the waits and holds add up here (NULL: not kept) */
+} runs_how_t;
+
+#endif
