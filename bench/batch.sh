@@ -26,7 +26,8 @@
 #    re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written";
 #  - the --resume run must exit 0 and skip all N ("0 graded, 0 re-scored, ...,
 #    N skipped");
-#  - every student's verdict must match its kind (python3 below);
+#  - every student's verdict must match its kind (bench/batch_verdicts.py,
+#    which a deadline's partial run prints for the finished ones too);
 #  only then are the throughput and the --resume time printed; else exit 1
 #  with the tail of the log concerned, and no throughput.
 set -euo pipefail
@@ -111,19 +112,9 @@ partial() {
     awk -v k="$done" -v n="$n" -v s="$secs" 'BEGIN {
         printf "stopped at the deadline: %d of %d submissions graded in %s s = %.1f a minute (partial)\n",
                k, n, s, (s > 0 ? k * 60 / s : 0) }'
-    python3 - "$tmp/out" <<'PY' || echo "bench/batch.sh: the finished submissions' phases could not be read (python3 failed); none printed"
-import glob, json, sys, collections
-ph = collections.defaultdict(list)
-for f in glob.glob(sys.argv[1] + "/*/results.json"):
-    try:
-        for k, v in (json.load(open(f)).get("extra_data", {}).get("phases") or {}).items():
-            ph[k].append(v)
-    except Exception:
-        pass
-if ph:
-    print("mean seconds per finished submission: " + ", ".join(
-        f"{k} {sum(v) / len(v):.2f}" for k, v in ph.items()))
-PY
+    # the finished ones judged as ever: did a correct submission lose points?
+    python3 "$bench_root/bench/batch_verdicts.py" "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt" --finished ||
+        echo "bench/batch.sh: some finished submissions' verdicts are not as expected (above)"
 }
 t0=$(date +%s.%N)
 rc=0
@@ -161,145 +152,10 @@ got=$(batch_summary "$tmp/resume.log")
 [ "$got" = "$want" ] ||
     bench_fail "the --resume run's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/resume.log"
 
-# The verdicts: exit 1 (and a line that says which students) when one is not
-# as its kind expects; the mean phase times and speed ratios are information.
-if ! python3 - "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt" <<'PY'; then
-import json, sys, collections
-out, kinds = sys.argv[1], sys.argv[2]
-
-def tests(r):
-    return {t["name"]: t for t in r["tests"]}
-
-def status(r, name):
-    t = tests(r).get(name)
-    return t and t["status"]
-
-def datasets(r):
-    return [t for n, t in tests(r).items() if n.startswith("dataset ")]
-
-def all_pass(r):
-    return all(t["status"] == "passed" for t in datasets(r))
-
-def some_fail(r):
-    d = datasets(r)
-    return any(t["status"] != "passed" for t in d) and any(t["status"] == "passed" for t in d)
-
-def any_output(r, text):
-    return any(text in (t.get("output") or "") for t in datasets(r))
-
-expect = {
-    "reference": lambda r: all_pass(r) and status(r, "race-free") == "passed",
-    "tile32": lambda r: all_pass(r),
-    "untiled": lambda r: all_pass(r),
-    "intdiv_grid": lambda r: some_fail(r) and any_output(r, "never written"),
-    "missing_barrier": lambda r: status(r, "race-free") == "failed",
-    "unguarded_loads": lambda r: status(r, "memory-safe") == "failed",
-    "compile_error": lambda r: status(r, "compiles") == "failed",
-    "host_segfault": lambda r: any_output(r, "killed by signal"),
-    "endless_kernel": lambda r: any_output(r, "exceeded the time limit"),
-}
-rows = collections.defaultdict(lambda: [0, 0, 0.0])
-bad = []
-for line in open(kinds):
-    sid, kind = line.split()
-    try:
-        r = json.load(open(f"{out}/{sid}/results.json"))
-        ok = expect[kind](r)
-        score = r["score"]
-    except Exception as e:
-        ok, score = False, 0
-    row = rows[kind]
-    row[0] += 1
-    row[1] += ok
-    row[2] += score
-    if not ok:
-        bad.append(f"{sid} ({kind})")
-print(f"{'kind':<17} {'n':>3} {'verdict ok':>10} {'mean score':>10}")
-for kind, (count, ok, total) in sorted(rows.items()):
-    print(f"{kind:<17} {count:>3} {ok:>10} {total / count:>10.1f}")
-print("verdicts: all as expected" if not bad else "verdicts NOT as expected: " + ", ".join(bad))
-
-# where the time goes, and the spread of the timed speed ratio (GPU only)
-phases = collections.defaultdict(list)
-ratios = collections.defaultdict(list)
-for line in open(kinds):
-    sid, kind = line.split()
-    try:
-        extra = json.load(open(f"{out}/{sid}/results.json")).get("extra_data", {})
-    except Exception:
-        continue
-    for part in (extra.get("phase_times") or "").split(", "):
-        try:
-            name, secs, _ = part.split(" ")
-            phases[name].append(float(secs))
-        except ValueError:
-            pass
-    if extra.get("perf_ratio"):
-        ratios[kind].append(extra["perf_ratio"])
-if phases:
-    print("mean seconds per submission: " + ", ".join(
-        f"{n} {sum(v) / len(v):.1f}" for n, v in phases.items()))
-
-# the finer phases (extra_data "phases"): mean seconds and share of the sum
-fine = collections.defaultdict(list)
-for line in open(kinds):
-    sid, kind = line.split()
-    try:
-        extra = json.load(open(f"{out}/{sid}/results.json")).get("extra_data", {})
-    except Exception:
-        continue
-    for name, secs in (extra.get("phases") or {}).items():
-        fine[name].append(secs)
-if fine:
-    work = [k for k in fine if not k.startswith("gpu_")]
-    total = sum(sum(fine[k]) for k in work) or 1
-    print(f"{'phase':<14} {'mean s':>7} {'share':>6}")
-    for k in work:
-        print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f} {100 * sum(fine[k]) / total:>5.1f}%")
-    for k in ("gpu_wait", "gpu_exclusive"):
-        if k in fine:
-            print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f}   (inside the phases above)")
-    timed = [v for v in fine.get("gpu_exclusive", []) if v > 0]
-    if timed:
-        print(f"GPU held alone per timed submission: mean {sum(timed) / len(timed):.3f} s, "
-              f"max {max(timed):.3f} s over {len(timed)} (budget 0.5 s)")
-    slow = fine.get("gpu_slowest_dataset", [])
-    if any(v > 0 for v in slow):
-        print(f"slowest GPU dataset run that ended: {max(slow):.3f} s "
-              f"(the rubric's gpu_time_limit_s caps each)")
-
-# the performance score in the batch against the same kernel graded alone
-def perf_points(r):
-    t = tests(r).get("performance")
-    return t and t.get("score")
-alone = {}
-for line in open(sys.argv[3]):
-    kind, path = line.split()
-    alone[kind] = perf_points(json.load(open(path)))
-worst = 0.0
-for line in open(kinds):
-    sid, kind = line.split()
-    if kind not in alone or alone[kind] is None:
-        continue
-    try:
-        p = perf_points(json.load(open(f"{out}/{sid}/results.json")))
-    except Exception:
-        p = None
-    if p is None:
-        bad.append(f"{sid} ({kind}: no performance score)")
-        continue
-    worst = max(worst, abs(p - alone[kind]))
-if alone:
-    print("performance score alone: " + ", ".join(f"{k} {v}" for k, v in alone.items()))
-    print(f"performance score in the batch vs alone: largest difference {worst:.2f} points "
-          f"(target <= 1 of 10)")
-for kind, v in sorted(ratios.items()):
-    print(f"speed ratio to the reference, {kind}: n={len(v)} min {min(v):.3f} max {max(v):.3f} "
-          f"spread {max(v) - min(v):.3f}")
-if bad:
-    print("NOT as expected: " + ", ".join(bad))
-sys.exit(1 if bad else 0)
-PY
+# The verdicts (bench/batch_verdicts.py): exit 1 (and a line that says which
+# students) when one is not as its kind expects; the mean phase times and
+# speed ratios are information.
+if ! python3 "$bench_root/bench/batch_verdicts.py" "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt"; then
     bench_fail "the verdicts are not as expected (see above; BENCH_KEEP=DIR keeps the results)"
 fi
 

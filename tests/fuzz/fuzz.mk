@@ -18,7 +18,7 @@
 
 FUZZ_CC    ?= clang
 FUZZ_RUNS  ?= 10000000
-FUZZ_NAMES ?= raw lab rubric archive measured group
+FUZZ_NAMES ?= raw lab rubric archive measured group srccheck
 FUZZ_FLAGS ?=
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
 # -Wno-string-concatenation: score/checks.c's messages are long literals split over lines
@@ -30,7 +30,7 @@ FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/dataset/rawio.c \
               $(wildcard grader/kinds/*.c) grader/compare/compare.c grader/dataset/gen.c \
               grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
               grader/report/results.c grader/run/emureport.c grader/build/backend.c \
-              grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c \
+              grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c grader/build/srccheck.c \
               grader/run/runner.c grader/run/sandbox.c grader/run/group_split.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)

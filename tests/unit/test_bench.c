@@ -9,6 +9,8 @@
  * With every pretend binary right the scripts pass, so the failures below
  * fail for the reason the test says. */
 #include <criterion/criterion.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,8 @@ static run_result_t run_sh_bench(const char *cugrade, const char *emucc, const c
  *   wrong    a results.json for every student that no verdict accepts
  *   cannot   right results, but the summary says 1 could not grade
  *   right    a results.json for every student that every verdict accepts
+ *   slow     the right results.json for the first student, then sleeps (a
+ *            batch stopped by BENCH_DEADLINE_S)
  * and the right summary for --resume. */
 static const char *fake_batch_grader(fakes_t *f, const char *mode)
 {
@@ -179,6 +183,7 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "  [ $mode = nothing ] && break\n"
                "  mkdir -p \"$out/${d##*/}\"\n"
                "  echo \"{\\\"score\\\": 90, \\\"tests\\\": [$tests]}\" > \"$out/${d##*/}/results.json\"\n"
+               "  [ $mode = slow ] && exec sleep 60\n"
                "done\n"
                "if [ $mode = cannot ]; then\n"
                "  echo \"batch: $((n - 1)) graded, 0 re-scored, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
@@ -422,6 +427,62 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
         run_result_free(&r);
         rm_rf(f.dir);
     }
+}
+
+/* A batch stopped at its deadline: the partial rate, and the verdicts of
+ * the finished students (did a correct one lose points?), then exit 1. */
+Test(bench, batch_sh_judges_the_finished_students_of_a_batch_stopped_at_its_deadline,
+     .timeout = 60)
+{
+    fakes_t f = fakes();
+    char e[4][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", fake_batch_grader(&f, "slow"));
+    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", fake_emucc(&f, ""));
+    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", fake_lib(&f));
+    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", "BENCH_DEADLINE_S=3", NULL};
+    char *argv[] = {"bench/batch.sh", "2", NULL};
+    run_result_t r = run_script(argv, env);
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "stopped at the deadline: 1 of 2 submissions graded in ");
+    assert_has(r, "judged: the 1 finished of 2");
+    assert_has(r, "reference           1          1       90.0");
+    assert_has(r, "verdicts: all as expected");
+    assert_has(r, "FAILED: the batch did not end within BENCH_DEADLINE_S=3 s");
+    assert_lacks(r, "throughput");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+/* bench/batch_verdicts.py on a class timed on two GPUs: the speed ratio by
+ * the GPU that timed it, and the card-to-card difference of the medians. */
+Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
+{
+    fakes_t f = fakes();
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    strbuf_t sb = {0};
+    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n"
+                    "for i in 0 1 2 3; do\n"
+                    "  mkdir -p out/s$i; echo \"s$i reference\" >> kinds.txt\n"
+                    "  g=$((i %% 2)); ratio=$(echo \"1.0$i\")\n"
+                    "  printf '{\"score\": 90, \"extra_data\": {\"perf_ratio\": %%s}, \"tests\": ["
+                    "{\"name\": \"dataset 0\", \"status\": \"passed\"}, "
+                    "{\"name\": \"race-free\", \"status\": \"passed\"}, "
+                    "{\"name\": \"performance\", \"status\": \"passed\", \"score\": 10, "
+                    "\"output\": \"timed alone on GPU %%s for 0.20 s\"}]}' $ratio $g "
+                    "> out/s$i/results.json\n"
+                    "done\n"
+                    "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n",
+               f.dir, cwd);
+    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
+    run_result_t r = run_script(argv, NULL);
+    sb_free(&sb);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "speed ratio to the reference, reference: n=4 min 1.000 max 1.030 spread 0.030");
+    assert_has(r, "speed ratio by the GPU that timed it, reference: GPU 0 n=2 median 1.010, "
+                  "GPU 1 n=2 median 1.020; card to card 0.010");
+    run_result_free(&r);
+    rm_rf(f.dir);
 }
 
 /* ---- bench/rescore.sh ------------------------------------------------------------ */
