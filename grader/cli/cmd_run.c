@@ -12,6 +12,7 @@
 #include "util/tmpdir.h"
 #include "util/util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -217,6 +218,11 @@ int cmd_run(int argc, char **argv)
         return EXIT_USAGE;
     }
     o.submission = argv[optind];
+    if (access(o.submission, F_OK) != 0) { /* a typo, not a student's missing file */
+        fprintf(stderr, "cugrade run: %s: %s (a submission is a file or a folder)\n", o.submission,
+                strerror(errno));
+        return EXIT_USAGE;
+    }
     const char *outputs[] = {json_path, html_path, measured_path}; /* the student's program */
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) /* must not see them */
         if (outputs[i])

@@ -205,6 +205,18 @@ Test(e2e, submission_folder_without_the_file_fails_compile_test, .timeout = 120)
     rm_rf(dir);
 }
 
+/* A path that is not there is the caller's typo: a usage error naming it,
+ * no grade (an empty folder, above, is the student's 0). */
+Test(e2e, a_submission_path_that_does_not_exist_is_a_usage_error, .timeout = 120)
+{
+    graded_t g = grade(SUB "no-such-submission.cu", NULL);
+    cr_assert_eq(exit_code(&g), 64, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "cugrade run: " SUB "no-such-submission.cu: No such file or "
+                                   "directory"), "%s", g.run.output);
+    cr_assert_null(g.json, "a results.json was written");
+    release(&g);
+}
+
 Test(e2e, output_spam_is_capped_and_the_result_still_graded, .timeout = 300)
 {
     char dir[] = "/tmp/cugrade-ds-XXXXXX";
