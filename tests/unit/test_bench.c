@@ -1,6 +1,6 @@
-/* test_bench.c - the bench scripts (bench/run.sh, bench/batch.sh,
- * bench/rescore.sh, bench/gpu_stability.sh) must not print a number they
- * did not measure: a
+/* test_bench.c - the bench scripts (bench/run.sh, bench/rescore.sh,
+ * bench/gpu_stability.sh; bench/batch.sh in test_bench_batch.c) must not
+ * print a number they did not measure: a
  * missing binary is exit 2 and says which, a grade or batch that fails (or
  * grades nothing, or grades wrong) is exit 1 with no throughput or time
  * printed. Run against pretend binaries (shell scripts pointed at by
@@ -8,62 +8,7 @@
  * copy of bench/ with no build, so no real grade runs: a few seconds in all.
  * With every pretend binary right the scripts pass, so the failures below
  * fail for the reason the test says. */
-#include <criterion/criterion.h>
-#include <limits.h>
-#include <unistd.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-
-#include "run/runner.h"
-#include "util/util.h"
-
-typedef struct {
-    char dir[64];
-    char path[8][160]; /* scratch for the paths handed to the scripts */
-} fakes_t;
-
-static void write_text(const char *path, const char *text, int executable)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-    if (executable)
-        cr_assert_eq(chmod(path, 0755), 0);
-}
-
-static const char *in(fakes_t *f, int slot, const char *name)
-{
-    snprintf(f->path[slot], sizeof f->path[slot], "%s/%s", f->dir, name);
-    return f->path[slot];
-}
-
-static fakes_t fakes(void)
-{
-    fakes_t f;
-    memset(&f, 0, sizeof f);
-    snprintf(f.dir, sizeof f.dir, "/tmp/cugrade-test-bench-XXXXXX");
-    cr_assert_not_null(mkdtemp(f.dir));
-    return f;
-}
-
-/* Runs SCRIPT ARGS... from the repository root with ENV added (NULL-ended). */
-static run_result_t run_script(char *const *argv, char *const *env)
-{
-    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 60, .output_cap = 1 << 20};
-    run_result_t r;
-    run_one(&spec, &r);
-    return r;
-}
-
-static int status(const run_result_t *r) { return r->exited ? r->exit_code : -1; }
-
-#define assert_has(r, text) cr_assert_not_null(strstr((r).output, text), "no \"%s\" in:\n%s", text, (r).output)
-#define assert_lacks(r, text) cr_assert_null(strstr((r).output, text), "\"%s\" was printed:\n%s", text, (r).output)
-
-/* ---- the pretend binaries ---------------------------------------------------- */
+#include "bench_fakes.h"
 
 /* cugrade for run.sh: `run` prints a grade of the reference in cugrade's own
  * format: every point when the checks ran, and the checks "not run" with
@@ -95,36 +40,11 @@ static const char *fake_grader(fakes_t *f, int checks_off_always, int fail_statu
     return path;
 }
 
-/* emucc: every -o gets a copy of PROGRAM_TEXT (a shell script) as its output. */
-static const char *fake_emucc(fakes_t *f, const char *program_text)
-{
-    write_text(in(f, 7, "program"), program_text, 1);
-    strbuf_t sb = {0};
-    sb_appendf(&sb,
-               "#!/bin/sh\n"
-               "while [ $# -gt 0 ]; do\n"
-               "  [ \"$1\" = -o ] && { cp %s \"$2\"; chmod +x \"$2\"; }\n"
-               "  shift\n"
-               "done\n",
-               f->path[7]);
-    const char *path = in(f, 1, "emucc");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
-}
-
 static const char *GOOD_OVERHEAD = "#!/bin/sh\n"
                                    "echo '   shape 512x512x512, best of 1'\n"
                                    "echo '   emulator (tiled kernel):    0.400 s'\n"
                                    "echo '   plain C triple loop:        0.300 s'\n"
                                    "echo '   ratio: 1.33x; products agree'\n";
-
-static const char *fake_lib(fakes_t *f)
-{
-    const char *path = in(f, 2, "libcugrade_emu.a");
-    write_text(path, "!<arch>\n", 0);
-    return path;
-}
 
 static const char *fake_cxx(fakes_t *f)
 {
@@ -144,76 +64,6 @@ static run_result_t run_sh_bench(const char *cugrade, const char *emucc, const c
     char *env[] = {e[0], e[1], e[2], e[3], "BENCH_REPS=1", NULL};
     char *argv[] = {"bench/run.sh", NULL};
     return run_script(argv, env);
-}
-
-/* cugrade for batch.sh: `info` works; `batch` then does MODE:
- *   fails    exit 2 with a message
- *   nothing  exit 0 and the right summary, but writes no results.json
- *   wrong    a results.json for every student that no verdict accepts
- *   cannot   right results, but the summary says 1 could not grade
- *   right    a results.json for every student that every verdict accepts
- *   slow     the right results.json for the first student, then sleeps (a
- *            batch stopped by BENCH_DEADLINE_S)
- * and the right summary for --resume. */
-static const char *fake_batch_grader(fakes_t *f, const char *mode)
-{
-    strbuf_t sb = {0};
-    sb_appendf(&sb,
-               "#!/bin/sh\n"
-               "mode=%s\n"
-               "[ \"$1\" = info ] && { echo 'using: pretend'; exit 0; }\n"
-               "[ $mode = fails ] && { echo 'cugrade batch: pretend failure'; exit 2; }\n"
-               "out= resume=0 subs=\n"
-               "while [ $# -gt 0 ]; do\n"
-               "  case $1 in\n"
-               "  --out) out=$2; shift ;;\n"
-               "  --resume) resume=1 ;;\n"
-               "  --lab) shift ;;\n"
-               "  *) subs=$1 ;;\n"
-               "  esac\n"
-               "  shift\n"
-               "done\n"
-               "n=$(ls \"$subs\" | wc -l)\n"
-               "if [ $resume = 1 ]; then\n"
-               "  echo \"batch: 0 graded, 0 re-scored, 0 could not grade, $n skipped (unchanged), 0 not written, 0.0 s\"; exit 0\n"
-               "fi\n"
-               "tests='{\"name\": \"dataset 0\", \"status\": \"passed\"}, {\"name\": \"race-free\", \"status\": \"passed\"}'\n"
-               "[ $mode = wrong ] && tests='{\"name\": \"dataset 0\", \"status\": \"failed\"}'\n"
-               "for d in \"$subs\"/*; do\n"
-               "  [ $mode = nothing ] && break\n"
-               "  mkdir -p \"$out/${d##*/}\"\n"
-               "  echo \"{\\\"score\\\": 90, \\\"tests\\\": [$tests]}\" > \"$out/${d##*/}/results.json\"\n"
-               "  [ $mode = slow ] && exec sleep 60\n"
-               "done\n"
-               "if [ $mode = cannot ]; then\n"
-               "  echo \"batch: $((n - 1)) graded, 0 re-scored, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
-               "else\n"
-               "  echo \"batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
-               "fi\n",
-               mode);
-    const char *path = in(f, 0, "cugrade");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
-}
-
-/* Runs `SCRIPT N` with these binaries (and no BENCH_KEEP). */
-static run_result_t run_bench_with(const char *script, const char *n, const char *cugrade,
-                                   const char *emucc, const char *lib)
-{
-    char e[3][200];
-    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
-    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
-    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
-    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", NULL};
-    char *argv[] = {(char *)script, (char *)n, NULL};
-    return run_script(argv, env);
-}
-
-/* Runs `bench/batch.sh 2` (a reference and a tile-32 student) with these binaries. */
-static run_result_t run_batch_bench(const char *cugrade, const char *emucc, const char *lib)
-{
-    return run_bench_with("bench/batch.sh", "2", cugrade, emucc, lib);
 }
 
 /* ---- a tree with no build: the default paths ------------------------------- */
@@ -343,146 +193,6 @@ Test(bench, run_sh_fails_when_the_overhead_program_prints_nothing_usable)
         run_result_free(&r);
         rm_rf(f.dir);
     }
-}
-
-/* ---- bench/batch.sh ----------------------------------------------------------- */
-
-Test(bench, batch_sh_passes_with_a_pretend_batch_that_grades_right)
-{
-    fakes_t f = fakes();
-    run_result_t r = run_batch_bench(fake_batch_grader(&f, "right"), fake_emucc(&f, ""), fake_lib(&f));
-    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "verdicts: all as expected");
-    assert_has(r, "throughput: 2 submissions in ");
-    run_result_free(&r);
-    rm_rf(f.dir);
-}
-
-Test(bench, batch_sh_names_each_missing_binary)
-{
-    fakes_t f = fakes();
-    const char *cugrade = fake_batch_grader(&f, "right"), *emucc = fake_emucc(&f, "");
-    const char *lib = fake_lib(&f), *nowhere = in(&f, 4, "nowhere");
-    const char *cases[][3] = {{nowhere, emucc, lib}, {cugrade, nowhere, lib}, {cugrade, emucc, nowhere}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        run_result_t r = run_batch_bench(cases[i][0], cases[i][1], cases[i][2]);
-        cr_assert_eq(status(&r), 2, "case %zu: exit %d: %s", i, status(&r), r.output);
-        assert_has(r, "nowhere is missing: run make first");
-        assert_lacks(r, "throughput");
-        run_result_free(&r);
-    }
-
-    /* python3 (the verdict check): a PATH with bash and what lib.sh needs, no python3 */
-    char *mk[] = {"/bin/sh", "-c",
-                  "mkdir \"$1/path\" && for t in bash dirname basename; do "
-                  "ln -s \"$(command -v $t)\" \"$1/path/$t\" || exit 1; done",
-                  "sh", f.dir, NULL};
-    run_result_t r = run_script(mk, NULL);
-    cr_assert_eq(status(&r), 0, "%s", r.output);
-    run_result_free(&r);
-    char e[4][200];
-    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
-    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", emucc);
-    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", lib);
-    snprintf(e[3], sizeof e[3], "PATH=%s/path", f.dir);
-    char *env[] = {e[0], e[1], e[2], e[3], NULL};
-    char *argv[] = {"bench/batch.sh", "2", NULL};
-    r = run_script(argv, env);
-    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "python3 is missing");
-    run_result_free(&r);
-    rm_rf(f.dir);
-}
-
-Test(bench, batch_sh_refuses_a_bad_class_size)
-{
-    char *argv[] = {"bench/batch.sh", "0", NULL};
-    run_result_t r = run_script(argv, NULL);
-    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "N must be a whole number >= 1, not '0'");
-    run_result_free(&r);
-}
-
-/* The batch fails, grades nothing, grades wrong, or could not grade one:
- * exit 1, the reason, and no throughput. */
-Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
-{
-    struct {
-        const char *mode, *says;
-    } cases[] = {
-        {"fails", "FAILED: cugrade batch exited with status 2"},
-        {"nothing", "FAILED: 0 of 2 submissions have a results.json (none for s000 s001)"},
-        {"wrong", "verdicts NOT as expected: s000 (reference), s001 (tile32)"},
-        {"cannot", "FAILED: the batch's summary is \"batch: 1 graded, 0 re-scored, 1 could not grade, 0 skipped "
-                   "(unchanged), 0 not written\", not \"batch: 2 graded, 0 re-scored, 0 could not grade"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        fakes_t f = fakes();
-        run_result_t r = run_batch_bench(fake_batch_grader(&f, cases[i].mode), fake_emucc(&f, ""), fake_lib(&f));
-        cr_assert_eq(status(&r), 1, "%s: exit %d: %s", cases[i].mode, status(&r), r.output);
-        assert_has(r, cases[i].says);
-        assert_lacks(r, "throughput");
-        assert_lacks(r, "submissions/minute");
-        assert_lacks(r, "--resume):");
-        run_result_free(&r);
-        rm_rf(f.dir);
-    }
-}
-
-/* A batch stopped at its deadline: the partial rate, and the verdicts of
- * the finished students (did a correct one lose points?), then exit 1. */
-Test(bench, batch_sh_judges_the_finished_students_of_a_batch_stopped_at_its_deadline,
-     .timeout = 60)
-{
-    fakes_t f = fakes();
-    char e[4][200];
-    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", fake_batch_grader(&f, "slow"));
-    snprintf(e[1], sizeof e[1], "EMUCC_BIN=%s", fake_emucc(&f, ""));
-    snprintf(e[2], sizeof e[2], "CUGRADE_EMU_LIB=%s", fake_lib(&f));
-    char *env[] = {e[0], e[1], e[2], "BENCH_KEEP=", "BENCH_DEADLINE_S=3", NULL};
-    char *argv[] = {"bench/batch.sh", "2", NULL};
-    run_result_t r = run_script(argv, env);
-    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "stopped at the deadline: 1 of 2 submissions graded in ");
-    assert_has(r, "judged: the 1 finished of 2");
-    assert_has(r, "reference           1          1       90.0");
-    assert_has(r, "verdicts: all as expected");
-    assert_has(r, "FAILED: the batch did not end within BENCH_DEADLINE_S=3 s");
-    assert_lacks(r, "throughput");
-    run_result_free(&r);
-    rm_rf(f.dir);
-}
-
-/* bench/batch_verdicts.py on a class timed on two GPUs: the speed ratio by
- * the GPU that timed it, and the card-to-card difference of the medians. */
-Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
-{
-    fakes_t f = fakes();
-    char cwd[PATH_MAX];
-    cr_assert_not_null(getcwd(cwd, sizeof cwd));
-    strbuf_t sb = {0};
-    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n"
-                    "for i in 0 1 2 3; do\n"
-                    "  mkdir -p out/s$i; echo \"s$i reference\" >> kinds.txt\n"
-                    "  g=$((i %% 2)); ratio=$(echo \"1.0$i\")\n"
-                    "  printf '{\"score\": 90, \"extra_data\": {\"perf_ratio\": %%s}, \"tests\": ["
-                    "{\"name\": \"dataset 0\", \"status\": \"passed\"}, "
-                    "{\"name\": \"race-free\", \"status\": \"passed\"}, "
-                    "{\"name\": \"performance\", \"status\": \"passed\", \"score\": 10, "
-                    "\"output\": \"timed alone on GPU %%s for 0.20 s\"}]}' $ratio $g "
-                    "> out/s$i/results.json\n"
-                    "done\n"
-                    "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n",
-               f.dir, cwd);
-    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
-    run_result_t r = run_script(argv, NULL);
-    sb_free(&sb);
-    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "speed ratio to the reference, reference: n=4 min 1.000 max 1.030 spread 0.030");
-    assert_has(r, "speed ratio by the GPU that timed it, reference: GPU 0 n=2 median 1.010, "
-                  "GPU 1 n=2 median 1.020; card to card 0.010");
-    run_result_free(&r);
-    rm_rf(f.dir);
 }
 
 /* ---- bench/rescore.sh ------------------------------------------------------------ */
