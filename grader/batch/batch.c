@@ -105,8 +105,10 @@ static void assign_gpu(job_t *j, int worker, int ngpu)
     char dev[128];
     batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
     snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
+    snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
     j->env[0] = j->gpu_env;
-    j->env[1] = NULL;
+    j->env[1] = j->queue_label;
+    j->env[2] = NULL;
 }
 
 /* A results.json for a submission that could not be graded, so the gradebook

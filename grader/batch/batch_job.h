@@ -31,7 +31,9 @@ typedef struct job {
     char gpu_arg[16];         /* the GPU whose queue the child joins */
     char gpu_env[160];        /* CUDA_VISIBLE_DEVICES=N (or a UUID: batch_visible_gpu) */
     char baseline[PATH_MAX];  /* its GPU's baseline timing ("": none, batch_baseline.h) */
-    char *env[2];
+    char queue_label[NAME_MAX + 24]; /* CUGRADE_QUEUE_LABEL=<id>: its lines in the GPU
+                                      * queue's log (gpuqueue.h) */
+    char *env[3];
     run_spec_t spec;
     run_result_t result;
     int cannot_grade; /* the child could not grade: a stand-in results.json */

@@ -8,7 +8,14 @@
  * Timed runs go first: once one waits, new correctness runs wait behind it
  * (the "gate" file), so a steady stream of correctness runs cannot starve the
  * timing queue. The kernel drops a flock when its holder dies, so a killed
- * grader never leaves the queue locked. */
+ * grader never leaves the queue locked.
+ *
+ * Every hold that ends is logged, one line appended to <dir>/gpu<N>.holds:
+ *   REQUESTED GRANTED RELEASED S|X PID LABEL
+ * (now_seconds(), the machine's monotonic clock, so the lines of every
+ * process compare; LABEL is $CUGRADE_QUEUE_LABEL, the batch's student id,
+ * else "-"): where a batch's GPU time went, which holds timed runs waited
+ * behind (bench/gpu_holds.py). */
 #ifndef CUGRADE_GPUQUEUE_H
 #define CUGRADE_GPUQUEUE_H
 
@@ -19,6 +26,11 @@ typedef enum { GPU_SHARED, GPU_EXCLUSIVE } gpu_use_t;
 typedef struct {
     int gate_fd, lock_fd; /* -1 when not held */
     double waited_s;      /* how long entering took */
+    /* the hold, for the queue's log: when asked for and granted (now_seconds();
+     * 0: not held), how, and where its line goes at the leave (-1: nowhere) */
+    double requested, granted;
+    gpu_use_t use;
+    int log_fd;
 } gpu_slot_t;
 
 /* Enters GPU gpu's queue kept in dir (created if missing); blocks until the

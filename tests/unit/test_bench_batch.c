@@ -200,3 +200,32 @@ Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
     run_result_free(&r);
     rm_rf(f.dir);
 }
+
+/* bench/gpu_holds.py on a queue log: a timed run that waited 8.5 s, 8 of
+ * them behind a hung kernel's 10 s shared hold, is blamed on its kind. */
+Test(bench, gpu_holds_blames_the_waits_of_timed_runs_on_long_shared_holds)
+{
+    fakes_t f = fakes();
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    strbuf_t sb = {0};
+    sb_appendf(&sb, "set -e; cd %s; mkdir q\n"
+                    "printf 's001 endless_kernel\\ns002 reference\\ns003 tile32\\n' > kinds.txt\n"
+                    "printf '9.0 10.0 20.0 S 11 s001\\n12.5 12.5 13.0 S 13 s003\\n"
+                    "12.0 20.5 21.0 X 12 s002\\nnot a line\\n' > q/gpu0.holds\n"
+                    "python3 %s/bench/gpu_holds.py q kinds.txt\n"
+                    "if python3 %s/bench/gpu_holds.py nowhere 2>&1; then exit 9; fi\n",
+               f.dir, cwd, cwd);
+    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
+    run_result_t r = run_script(argv, NULL);
+    sb_free(&sb);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "GPU 0: 3 holds (2 shared, 1 alone) over 12.0 s; held alone 0.5 s (4%), "
+                  "some hold on 10.5 s (88%)");
+    assert_has(r, "timed runs waited 8.5 s in all; 8.0 s of it behind shared holds longer than "
+                  "2 s: endless_kernel 8.0 s (1 students)");
+    assert_has(r, "longest shared holds: s001 (endless_kernel) 10.0 s");
+    assert_has(r, "gpu_holds.py: no gpu*.holds in nowhere");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}

@@ -143,3 +143,44 @@ Test(gpuqueue, an_unusable_folder_is_an_error)
     cr_assert_eq(gpu_queue_enter("/proc/cugrade-no", 0, GPU_SHARED, &s, err, sizeof err), -1);
     cr_assert(strstr(err, "/proc/cugrade-no"), "%s", err);
 }
+
+/* The queue's log: one line a hold that ended, in order of the leaves, with
+ * its times (requested <= granted <= released), its use, its process and
+ * the label of $CUGRADE_QUEUE_LABEL (blanks made '_'); a hold that never
+ * began writes nothing. */
+Test(gpuqueue, every_hold_that_ends_is_logged_with_its_times_use_and_label)
+{
+    char err[256], path[128];
+    gpu_slot_t shared, alone, never = {.gate_fd = -1, .lock_fd = -1};
+    setenv("CUGRADE_QUEUE_LABEL", "s012 x", 1);
+    double t0 = now_seconds();
+    cr_assert_eq(gpu_queue_enter(dir, 1, GPU_SHARED, &shared, err, sizeof err), 0, "%s", err);
+    usleep(100000);
+    gpu_queue_leave(&shared);
+    unsetenv("CUGRADE_QUEUE_LABEL");
+    cr_assert_eq(gpu_queue_enter(dir, 1, GPU_EXCLUSIVE, &alone, err, sizeof err), 0, "%s", err);
+    gpu_queue_leave(&alone);
+    gpu_queue_leave(&alone); /* twice: one line */
+    gpu_queue_leave(&never);
+    double t1 = now_seconds();
+    snprintf(path, sizeof path, "%s/gpu1.holds", dir);
+    char *log = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(log, "no log at %s", path);
+    double req[2], got[2], rel[2];
+    char use[2];
+    int pid[2], n = 0;
+    char label[2][64];
+    for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"), n++) {
+        cr_assert(n < 2, "more than two lines:\n%s", log);
+        cr_assert_eq(sscanf(line, "%lf %lf %lf %c %d %63s", &req[n], &got[n], &rel[n], &use[n],
+                            &pid[n], label[n]), 6, "%s", line);
+        cr_assert(t0 <= req[n] && req[n] <= got[n] && got[n] <= rel[n] && rel[n] <= t1, "%s", line);
+        cr_assert_eq(pid[n], getpid());
+    }
+    cr_assert_eq(n, 2);
+    cr_assert(use[0] == 'S' && use[1] == 'X');
+    cr_assert_str_eq(label[0], "s012_x");
+    cr_assert_str_eq(label[1], "-");
+    cr_assert(rel[0] - got[0] >= 0.09, "held %.3f s", rel[0] - got[0]);
+    free(log);
+}
