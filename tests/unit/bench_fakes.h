@@ -98,4 +98,20 @@ static inline run_result_t run_bench_with(const char *script, const char *n, con
     return run_script(argv, env);
 }
 
+/* The start of a pretend `cugrade batch`: its options read into $out,
+ * $resume (0 or 1) and $subs (the submissions folder), and $n, how many
+ * submissions that folder holds. */
+#define FAKE_BATCH_ARGS \
+    "out= resume=0 subs=\n" \
+    "while [ $# -gt 0 ]; do\n" \
+    "  case $1 in\n" \
+    "  --out) out=$2; shift ;;\n" \
+    "  --resume) resume=1 ;;\n" \
+    "  --lab|--backend|--rubric) shift ;;\n" \
+    "  *) subs=$1 ;;\n" \
+    "  esac\n" \
+    "  shift\n" \
+    "done\n" \
+    "n=$(ls \"$subs\" | wc -l)\n"
+
 #endif
