@@ -8,7 +8,12 @@
  * on the same GPU, and prints submissions a minute for G queues: how a batch
  * scales with GPUs when the GPU's queue is what limits it.
  *
- *     queue_scaling GPUS WORKERS JOBS CPU_MS SHARED_MS EXCLUSIVE_MS
+ *     queue_scaling GPUS WORKERS JOBS CPU_MS SHARED_MS EXCLUSIVE_MS [HUNG_EVERY HUNG_MS]
+ *
+ * With HUNG_EVERY = N, every Nth submission is a hung kernel: instead of its
+ * shared hold it makes HUNG_HOLDS shared holds of HUNG_MS each (a dataset
+ * run to its time limit, again and again until the budget is used up): how
+ * much the hung kernels' GPU limits cost the whole batch.
  *
  * Exit 0 with one line "gpus G workers W jobs J: S s, R submissions/minute,
  * exclusive overlaps 0"; 1 when a hold overlapped an exclusive one or a
@@ -26,8 +31,10 @@
 
 #define MAX_GPUS 16
 
-static int gpus, workers, jobs;
-static double cpu_ms, shared_ms, excl_ms;
+#define HUNG_HOLDS 3
+
+static int gpus, workers, jobs, hung_every;
+static double cpu_ms, shared_ms, excl_ms, hung_ms;
 static char dir[64];
 static atomic_int next_job, failures, overlaps;
 static atomic_int shared_in[MAX_GPUS], excl_in[MAX_GPUS];
@@ -61,9 +68,14 @@ static void hold(int gpu, gpu_use_t use, double ms)
 static void *worker(void *arg)
 {
     int gpu = (int)(long)arg % gpus;
-    while (atomic_fetch_add(&next_job, 1) < jobs) {
+    int job;
+    while ((job = atomic_fetch_add(&next_job, 1)) < jobs) {
         pause_ms(cpu_ms / 2); /* build */
-        hold(gpu, GPU_SHARED, shared_ms);
+        if (hung_every > 0 && job % hung_every == hung_every - 1)
+            for (int i = 0; i < HUNG_HOLDS; i++)
+                hold(gpu, GPU_SHARED, hung_ms);
+        else
+            hold(gpu, GPU_SHARED, shared_ms);
         pause_ms(cpu_ms / 2); /* emulator checks, timing program start */
         hold(gpu, GPU_EXCLUSIVE, excl_ms);
     }
@@ -72,12 +84,15 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc != 7 || (gpus = atoi(argv[1])) < 1 || gpus > MAX_GPUS ||
-        (workers = atoi(argv[2])) < 1 || (jobs = atoi(argv[3])) < 1) {
-        fprintf(stderr, "usage: queue_scaling GPUS WORKERS JOBS CPU_MS SHARED_MS EXCLUSIVE_MS\n");
+    if ((argc != 7 && argc != 9) || (gpus = atoi(argv[1])) < 1 || gpus > MAX_GPUS ||
+        (workers = atoi(argv[2])) < 1 || (jobs = atoi(argv[3])) < 1 ||
+        (argc == 9 && (hung_every = atoi(argv[7])) < 1)) {
+        fprintf(stderr, "usage: queue_scaling GPUS WORKERS JOBS CPU_MS SHARED_MS EXCLUSIVE_MS "
+                        "[HUNG_EVERY HUNG_MS]\n");
         return 2;
     }
     cpu_ms = atof(argv[4]), shared_ms = atof(argv[5]), excl_ms = atof(argv[6]);
+    hung_ms = argc == 9 ? atof(argv[8]) : 0;
     snprintf(dir, sizeof dir, "/tmp/cugrade-qscale-XXXXXX");
     if (!mkdtemp(dir))
         return 2;
