@@ -11,7 +11,8 @@
  * lock and removes them, and the lock files of the dead (tmp_sweep). A
  * folder without an owner file (an older cugrade's, a test's, one kept with
  * --keep-scratch) is never touched, nor anything not the user's or not
- * named "cugrade-". A lock file is locked before it gets its name, and a
+ * named "cugrade-"; nor are they where no lock can be had (the folders then
+ * stay unowned). A lock file is locked before it gets its name, and a
  * folder named in no owner file until its own is written, so a sweep never
  * takes a live folder for a dead one. */
 #ifndef CUGRADE_TMPDIR_H
