@@ -12,9 +12,9 @@
 # BENCH_KEEP=DIR keeps the results folder (class.html, every results.json).
 # BENCH_DEADLINE_S=S stops the batch after S seconds: the submissions graded
 # by then are counted (a partial rate, said as such), their verdicts judged,
-# and the bench fails. On a GPU it also prints where the GPU's time went,
-# from the queues' logs in RESULTS/.gpu-queue (bench/gpu_holds.py; so no
-# --gpu-queue among the extra options).
+# and the bench fails. On a GPU the batch's "gpu:" lines say where each
+# GPU's time went (batch/gpu_holds.h; a stopped batch's, from `cugrade batch
+# --merge`).
 #
 # No number is printed that was not checked (bench/lib.sh has the exit
 # statuses: 0 ok, 1 a step failed or a result is wrong, 2 cannot start):
@@ -118,14 +118,10 @@ partial() {
     # the finished ones judged as ever: did a correct submission lose points?
     python3 "$bench_root/bench/batch_verdicts.py" "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt" --finished ||
         echo "bench/batch.sh: some finished submissions' verdicts are not as expected (above)"
-    gpu_time
-}
-
-# On a GPU: where its time went, from the queues' logs (bench/gpu_holds.py).
-gpu_time() {
-    [ "$gpu" = 1 ] || return 0
-    python3 "$bench_root/bench/gpu_holds.py" "$tmp/out/.gpu-queue" "$tmp/kinds.txt" ||
-        bench_fail "bench/gpu_holds.py could not read the GPU queues' logs in $tmp/out/.gpu-queue"
+    # the class files of what finished, and (on a GPU) where its time went
+    "$cugrade" batch --merge --out "$tmp/out" >"$tmp/merge.log" 2>&1 ||
+        bench_fail "cugrade batch --merge exited with status $?" "$tmp/merge.log"
+    sed -n '/^gpu:/p' "$tmp/merge.log" # none on the emulator
 }
 t0=$(date +%s.%N)
 rc=0
@@ -142,7 +138,7 @@ fi
 t1=$(date +%s.%N)
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
 whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
-grep -E '^(cugrade batch|batch|class):' "$tmp/first.log" ||
+grep -E '^(cugrade batch|batch|class|gpu):' "$tmp/first.log" ||
     bench_fail "cugrade batch printed no summary lines (cugrade batch:, batch:, class:)" "$tmp/first.log"
 missing=()
 while read -r id _; do
@@ -169,7 +165,6 @@ got=$(batch_summary "$tmp/resume.log")
 if ! python3 "$bench_root/bench/batch_verdicts.py" "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt"; then
     bench_fail "the verdicts are not as expected (see above; BENCH_KEEP=DIR keeps the results)"
 fi
-gpu_time
 
 awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     if (!(b - a > 0)) exit 1

@@ -11,6 +11,7 @@
 #include "batch/batch_baseline.h"
 #include "batch/batch_job.h"
 #include "batch/batch_progress.h"
+#include "batch/gpu_holds.h"
 #include "util/cugrade.h"
 #include "course/lab.h"
 #include "dataset/hidden.h"
@@ -55,10 +56,16 @@ static void plan_gpus(const batch_opts_t *o, gpu_plan_t *g)
         g->ngpu = 0;
         return;
     }
-    if (o->gpu_queue)
+    if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
-    else
-        snprintf(g->queue_dir, sizeof g->queue_dir, "%s/.gpu-queue", o->out_dir);
+        return;
+    }
+    snprintf(g->queue_dir, sizeof g->queue_dir, "%s/.gpu-queue", o->out_dir);
+    for (int gpu = 0; gpu < GPU_HOLDS_MAX_GPUS; gpu++) { /* its log is this batch's alone */
+        char log[PATH_MAX + 32];
+        snprintf(log, sizeof log, "%s/gpu%d.holds", g->queue_dir, gpu);
+        unlink(log);
+    }
 }
 
 static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)

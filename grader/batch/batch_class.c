@@ -4,6 +4,7 @@
  * end of a batch. */
 #include "batch/batch.h"
 #include "batch/batch_baseline.h"
+#include "batch/gpu_holds.h"
 #include "report/board.h"
 #include "report/html_class.h"
 #include "report/html_report.h"
@@ -227,6 +228,7 @@ static char *gpu_spread_text(json_object *all)
 static void free_class(class_t *c)
 {
     free(c->gpu_spread);
+    free(c->gpu_use);
     for (int i = 0; i < c->n; i++)
         free_row(&c->rows[i]);
     for (int i = 0; i < c->ncols; i++)
@@ -348,7 +350,7 @@ static counts_t count_class(const class_t *c)
 
 /* summary.json; it takes baselines (may be NULL). */
 static char *summary_json(const class_t *c, counts_t *k, const board_t *board,
-                          json_object *baselines)
+                          json_object *baselines, json_object *gpu_queues)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "submissions", json_object_new_int(c->n));
@@ -362,6 +364,8 @@ static char *summary_json(const class_t *c, counts_t *k, const board_t *board,
     json_object_object_add(o, "leaderboard", board_to_json(board));
     if (baselines) /* the GPUs' reference timings */
         json_object_object_add(o, "perf_baselines", baselines);
+    if (gpu_queues) /* where the GPUs' time went */
+        json_object_object_add(o, "gpu_queues", gpu_queues);
     char *text = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
     json_object_put(o);
     return text;
@@ -418,7 +422,14 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     load_board(out_dir, &c, &board);
     json_object *baselines = baselines_load_all(out_dir);
     c.gpu_spread = gpu_spread_text(baselines);
-    char *csv = gradebook_csv(&c), *sum = summary_json(&c, &k, &board, baselines);
+    char queue[PATH_MAX];
+    snprintf(queue, sizeof queue, "%.4000s/.gpu-queue", out_dir);
+    gpu_holds_t *holds = malloc(sizeof *holds);
+    gpu_holds_read(queue, holds);
+    c.gpu_use = gpu_holds_text(holds);
+    char *csv = gradebook_csv(&c);
+    char *sum = summary_json(&c, &k, &board, baselines, gpu_holds_json(holds));
+    free(holds);
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);
@@ -429,6 +440,9 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
                 "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"
                 " %d did not compile, %d timed out, %d crashed\n",
                 c.n, k.graded, k.cannot, k.mean, k.max, k.no_compile, k.timed_out, k.crashed);
+    for (char *save, *line = out && c.gpu_use ? strtok_r(c.gpu_use, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save)) /* the last use of gpu_use: cut into lines */
+        fprintf(out, "gpu: %s\n", line);
     free(csv);
     free(sum);
     free_class(&c);

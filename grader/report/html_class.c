@@ -451,6 +451,13 @@ char *html_class_page(const class_data_t *c, const class_counts_t *k, const boar
     perf_panel(&sb, c);
     sb_append(&sb, "</div>\n");
     html_board_section(&sb, board);
+    if (c->gpu_use) {
+        sb_append(&sb, "<div class=\"card\" id=\"gpu-use\"><h2>The GPUs' time</h2><pre>");
+        html_escape(&sb, c->gpu_use);
+        sb_append(&sb, "</pre><p>A shared hold longer than 2 s is a driver's list of datasets or a "
+                       "kernel running to its time limit (<code>datasets.gpu_time_limit_s</code> "
+                       "in rubric.json); every timed run waits for it.</p></div>\n");
+    }
     student_table(&sb, c);
     sb_append(&sb, "<p class=\"legend\">Error maps: ");
     html_error_map_legend(&sb);

@@ -37,6 +37,7 @@ typedef struct {
     char **cols; /* test names, the table's columns */
     int ncols, colcap;
     char *gpu_spread; /* the batch's baseline timings, one sentence (malloc'd; NULL: none) */
+    char *gpu_use;    /* where the GPUs' time went, a line a GPU (batch/gpu_holds.h; NULL: none) */
 } class_data_t;
 
 typedef struct {

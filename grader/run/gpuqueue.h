@@ -15,7 +15,7 @@
  * (now_seconds(), the machine's monotonic clock, so the lines of every
  * process compare; LABEL is $CUGRADE_QUEUE_LABEL, the batch's student id,
  * else "-"): where a batch's GPU time went, which holds timed runs waited
- * behind (bench/gpu_holds.py). */
+ * behind (batch/gpu_holds.h reads it for the class summary). */
 #ifndef CUGRADE_GPUQUEUE_H
 #define CUGRADE_GPUQUEUE_H
 

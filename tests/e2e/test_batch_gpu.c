@@ -42,6 +42,32 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
     }
     snprintf(path, sizeof path, "%s/.gpu-queue/gpu2.lock", out);
     cr_assert(!is_file(path), "there is no GPU 2");
+    /* each queue's log holds its worker's student's holds; the class summary says where
+     * each GPU's time went, and summary.json keeps it */
+    const char *ids[2] = {NULL, NULL};
+    for (int gpu = 0; gpu < 2; gpu++) {
+        snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.holds", out, gpu);
+        char *log = read_file(path, NULL, NULL, 0);
+        cr_assert_not_null(log, "GPU %d's queue has no log", gpu);
+        ids[gpu] = strstr(log, " S ") && strstr(log, " ann\n") ? "ann" : "bob";
+        cr_assert(strstr(log, ids[gpu][0] == 'a' ? " bob\n" : " ann\n") == NULL,
+                  "both students' holds in GPU %d's log:\n%s", gpu, log);
+        free(log);
+        char line[32];
+        snprintf(line, sizeof line, "\ngpu: GPU %d: ", gpu);
+        cr_assert(strstr(r.output, line), "no '%s' line:\n%s", line + 1, r.output);
+    }
+    cr_assert(strcmp(ids[0], ids[1]) != 0, "one student per GPU");
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    json_object *sum = json_object_from_file(path), *queues;
+    cr_assert(sum && json_object_object_get_ex(sum, "gpu_queues", &queues) &&
+              json_object_array_length(queues) == 2, "summary.json has no gpu_queues of 2");
+    json_object_put(sum);
+    snprintf(path, sizeof path, "%s/class.html", out);
+    char *html = read_file(path, NULL, NULL, 0);
+    cr_assert(html && strstr(html, "<div class=\"card\" id=\"gpu-use\"><h2>The GPUs' time</h2><pre>GPU 0: "),
+              "class.html does not say where the GPUs' time went");
+    free(html);
     run_result_free(&r);
     rm_rf(dir);
 }
