@@ -301,7 +301,7 @@ Test(gpu_turn, a_program_that_ends_holding_its_turn_frees_it_while_others_still_
      .timeout = 20)
 {
     run_result_t r[2];
-    run_side_by_side(ASK_SHARED "exit 1\n", CHECK_FREE_LATER("1.5"), r);
+    run_side_by_side(ASK_SHARED "exit 1\n", CHECK_FREE_LATER("3"), r);
     cr_assert(r[0].exited && r[0].exit_code == 1, "%s", r[0].output);
     cr_assert(r[1].exited && r[1].exit_code == 0, "%s", r[1].output);
     assert_queue_free();
@@ -315,7 +315,7 @@ Test(gpu_turn, a_turn_granted_after_its_program_died_is_let_go_at_once, .timeout
     double secs = 0.8;
     pthread_t th = hold_alone_for(&secs);
     run_result_t r[2];
-    run_side_by_side("printf S >&5\nexit 2\n", CHECK_FREE_LATER("2"), r);
+    run_side_by_side("printf S >&5\nexit 2\n", CHECK_FREE_LATER("3"), r);
     pthread_join(th, NULL);
     cr_assert(r[0].exited && r[0].exit_code == 2, "%s", r[0].output);
     cr_assert(r[1].exited && r[1].exit_code == 0, "%s", r[1].output);
