@@ -19,7 +19,6 @@
 #include "report/results.h"
 #include "run/runner.h"
 #include "util/sha256.h"
-#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -360,7 +359,7 @@ static void remove_scratch(job_t **todo, int ntodo)
 {
     for (int i = 0; i < ntodo; i++)
         if (todo[i]->scratch[0])
-            tmp_dir_remove(todo[i]->scratch);
+            rm_rf(todo[i]->scratch);
 }
 
 /* Before grading: the old keys go first, so a kill from here on leaves a

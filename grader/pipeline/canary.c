@@ -371,7 +371,7 @@ static int canary_build_and_run(const canary_ctx_t *c, const dataset_ref_t *ds,
     job_test_name(job, res->dataset, sizeof res->dataset);
     int rc = canary_in(c, job, scratch, err, errlen);
     jobs_free(job, 1);
-    tmp_dir_remove(scratch);
+    rm_rf(scratch);
     return rc;
 }
 

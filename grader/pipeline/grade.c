@@ -505,7 +505,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
         build_student(o, run, &in, &br) != 0) {
         if (run->scratch[0])
-            tmp_dir_remove(run->scratch);
+            rm_rf(run->scratch);
         run->scratch[0] = '\0';
         build_result_free(&br);
         free_inputs(&in);
@@ -528,7 +528,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     jobs_free(jobs, in.njobs);
     build_result_free(&br);
     if (!o->keep_scratch) {
-        tmp_dir_remove(run->scratch);
+        rm_rf(run->scratch);
         run->scratch[0] = '\0';
     } else {
         tmp_dir_keep(run->scratch);

@@ -138,7 +138,7 @@ int hidden_set_for_batch(const grade_opts_t *o, hidden_set_t *hs, char *err, siz
 void hidden_set_remove(hidden_set_t *hs)
 {
     if (hs->owned && hs->dir[0])
-        tmp_dir_remove(hs->dir);
+        rm_rf(hs->dir);
     free(hs->refs);
     memset(hs, 0, sizeof *hs);
 }

@@ -133,7 +133,7 @@ int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_
         rc = perf_baseline_read(out_path, result, &gpu, &at, err, errlen);
     }
     build_result_free(&br);
-    tmp_dir_remove(scratch);
+    rm_rf(scratch);
     unlink(report);
     free_inputs(&in);
     return rc;

@@ -108,8 +108,6 @@ int tmp_dir_make_at(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-void tmp_dir_remove(const char *path) { rm_rf(path); }
-
 void tmp_dir_keep(const char *path)
 {
     char owner[PATH_MAX];

@@ -26,15 +26,13 @@
 const char *tmp_root(void);
 
 /* Makes <tmp_root>/cugrade-<kind>XXXXXX (mkdtemp; kind may be "") into
- * path, owned by this process. 0, or -1 with err set. */
+ * path, owned by this process (rm_rf removes it: the lock is the process's,
+ * not the folder's). 0, or -1 with err set. */
 int tmp_dir_make(const char *kind, char *path, size_t pathlen, char *err, size_t errlen);
 
 /* Makes the folder path (mode 0700, not there before), owned by this
  * process (a sibling of a folder from tmp_dir_make). 0, or -1 with err set. */
 int tmp_dir_make_at(const char *path, char *err, size_t errlen);
-
-/* Removes a folder made above (or any other, as rm_rf). */
-void tmp_dir_remove(const char *path);
 
 /* Leaves the folder where it is, no longer owned: no sweep removes it. */
 void tmp_dir_keep(const char *path);

@@ -100,7 +100,7 @@ Test(tmpdir, a_folder_is_made_under_TMPDIR_with_its_kind_and_an_owner_file)
               path);
     snprintf(owner, sizeof owner, "%s/" TMP_OWNER_FILE, path);
     cr_assert(is_file(owner));
-    tmp_dir_remove(path);
+    rm_rf(path);
     cr_assert_not(is_dir(path));
 }
 
@@ -113,8 +113,8 @@ Test(tmpdir, a_live_folder_survives_a_sweep_here_and_in_another_process)
     cr_assert_eq(tmp_sweep(), 0);
     cr_assert_eq(sweep_in_a_child(), 0);
     cr_assert(is_dir(path) && is_dir(sibling));
-    tmp_dir_remove(sibling);
-    tmp_dir_remove(path);
+    rm_rf(sibling);
+    rm_rf(path);
 }
 
 Test(tmpdir, a_folder_whose_owner_died_is_removed_by_the_next_sweep)
@@ -129,7 +129,7 @@ Test(tmpdir, a_folder_whose_owner_died_is_removed_by_the_next_sweep)
     cr_assert(is_dir(live));
     cr_assert_eq(count_locks(), 1, "the dead owner's lock file is gone, the live one's stays");
     cr_assert_eq(tmp_sweep(), 0);
-    tmp_dir_remove(live);
+    rm_rf(live);
 }
 
 Test(tmpdir, nothing_else_is_touched)
@@ -165,7 +165,7 @@ Test(tmpdir, a_process_keeps_one_descriptor_whatever_the_number_of_folders)
                      i, err);
     cr_assert_eq(tmp_sweep(), 0);
     for (int i = 0; i < 200; i++) {
-        tmp_dir_remove(paths[i]);
+        rm_rf(paths[i]);
         cr_assert_not(is_dir(paths[i]));
     }
 }
@@ -178,7 +178,7 @@ Test(tmpdir, a_normal_exit_takes_its_lock_file_along)
         char p[PATH_MAX];
         if (tmp_dir_make("", p, sizeof p, NULL, 0) != 0)
             _exit(1);
-        tmp_dir_remove(p);
+        rm_rf(p);
         exit(0);
     }
     int status;
