@@ -19,6 +19,7 @@
 #include "report/results.h"
 #include "run/runner.h"
 #include "util/sha256.h"
+#include "util/tmpdir.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -97,9 +98,10 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     snprintf(j->partial, sizeof j->partial, "%s/results.json.partial", j->res_dir);
     snprintf(j->measured_partial, sizeof j->measured_partial, "%s/measurements.json.partial",
              j->res_dir);
-    j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20};
-    if (g->ngpu > 0)
-        j->spec.extra_env = j->env;
+    j->spec = (run_spec_t){.argv = j->argv, .timeout_s = o->timeout_s, .output_cap = 1 << 20,
+                           .extra_env = j->env};
+    j->env[0] = TMP_SWEPT_ENV "=1"; /* the batch swept $TMPDIR once at its start */
+    j->env[1] = NULL;
 }
 
 /* Worker w's children run on GPU w % ngpu, seeing only that one. */
@@ -112,9 +114,9 @@ static void assign_gpu(job_t *j, int worker, int ngpu)
     batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
     snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
     snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
-    j->env[0] = j->gpu_env;
-    j->env[1] = j->queue_label;
-    j->env[2] = NULL;
+    j->env[1] = j->gpu_env;
+    j->env[2] = j->queue_label;
+    j->env[3] = NULL;
 }
 
 /* A results.json for a submission that could not be graded, so the gradebook

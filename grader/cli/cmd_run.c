@@ -230,7 +230,8 @@ int cmd_run(int argc, char **argv)
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
-    tmp_sweep(); /* what gradings killed on this machine left in $TMPDIR */
+    if (!getenv(TMP_SWEPT_ENV)) /* a batch's child: the batch swept */
+        tmp_sweep();            /* what gradings killed on this machine left in $TMPDIR */
 
     grade_run_t run;
     if (grade_submission(&o, &run) != 0) {

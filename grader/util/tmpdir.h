@@ -41,4 +41,8 @@ void tmp_dir_keep(const char *path);
  * files of the dead; returns how many folders. */
 int tmp_sweep(void);
 
+/* Set (to 1) in the environment of a batch's `cugrade run` children: the
+ * batch swept at its start, so its children need not sweep again. */
+#define TMP_SWEPT_ENV "CUGRADE_TMP_SWEPT"
+
 #endif
