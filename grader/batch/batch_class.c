@@ -424,12 +424,11 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     c.gpu_spread = gpu_spread_text(baselines);
     char queue[PATH_MAX];
     snprintf(queue, sizeof queue, "%.4000s/.gpu-queue", out_dir);
-    gpu_holds_t *holds = malloc(sizeof *holds);
-    gpu_holds_read(queue, holds);
-    c.gpu_use = gpu_holds_text(holds);
+    gpu_holds_t holds;
+    gpu_holds_read(queue, &holds);
+    c.gpu_use = gpu_holds_text(&holds);
     char *csv = gradebook_csv(&c);
-    char *sum = summary_json(&c, &k, &board, baselines, gpu_holds_json(holds));
-    free(holds);
+    char *sum = summary_json(&c, &k, &board, baselines, gpu_holds_json(&holds));
     int rc = write_text(out_dir, "gradebook.csv", csv, err, errlen);
     if (rc == 0)
         rc = write_text(out_dir, "summary.json", sum, err, errlen);

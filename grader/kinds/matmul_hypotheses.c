@@ -169,7 +169,7 @@ typedef struct {
 
 static void add(instances_t *in, const char *id, int family, int tile, int x,
                 double (*value)(const problem_t *, const hypothesis_t *, int, int),
-                void (*describe)(const problem_t *, const hypothesis_t *, int, char *, size_t))
+                describe_fn *describe)
 {
     for (int i = 0; i < in->n; i++) /* the same formula once (prefix cuts shared by tiles) */
         if (in->h[i].value == value && in->h[i].x == x &&

@@ -28,30 +28,23 @@ enum {
     FAM_ZEROS = 1 << 7,
 };
 
+/* What a hypothesis that reproduced the output says, into buf: the fact,
+ * the code that gives it, the fix (lab_tile: the lab's TILE_WIDTH). */
+typedef void describe_fn(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,
+                         size_t len);
+
 struct hypothesis {
     const char *id;
     int family;
     int tile; /* T, for the tile-based ones */
     int x;    /* a cut: the prefix length, the first zero row, ... */
     double (*value)(const problem_t *p, const hypothesis_t *h, int i, int j);
-    void (*describe)(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,
-                     size_t len);
+    describe_fn *describe;
 };
 
-/* What a hypothesis that reproduced the output says, into buf: the fact,
- * the code that gives it, the fix (lab_tile: the lab's TILE_WIDTH). */
-void say_b_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_a_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_both_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_c_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_prefix(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_all_zero(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_suffix(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_running_totals(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_tile_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_blocks_swapped(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_a_stride_n(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_b_stride_k(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
-void say_zeros(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len);
+/* The describe functions (matmul_hints.c). */
+describe_fn say_b_transposed, say_a_transposed, say_both_transposed, say_c_transposed,
+    say_prefix, say_all_zero, say_suffix, say_running_totals, say_tile_transposed,
+    say_blocks_swapped, say_a_stride_n, say_b_stride_k, say_zeros;
 
 #endif

@@ -121,10 +121,10 @@ int gpu_queue_try(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot, cha
 
 void gpu_queue_leave(gpu_slot_t *slot)
 {
-    if (slot->granted > 0 && slot->log_fd >= 0)
+    if (slot->granted > 0 && slot->log_fd >= 0) { /* a hold that ends: its line */
         log_hold(slot);
-    if (slot->granted > 0)
         close_fd(&slot->log_fd);
+    }
     slot->granted = 0;
     close_fd(&slot->lock_fd);
     close_fd(&slot->gate_fd);
