@@ -60,6 +60,15 @@ static inline int status(const run_result_t *r) { return r->exited ? r->exit_cod
 #define assert_has(r, text) cr_assert_not_null(strstr((r).output, text), "no \"%s\" in:\n%s", text, (r).output)
 #define assert_lacks(r, text) cr_assert_null(strstr((r).output, text), "\"%s\" was printed:\n%s", text, (r).output)
 
+/* Writes script (and frees it) as the executable f->dir/name in slot; its path. */
+static inline const char *install_fake(fakes_t *f, int slot, const char *name, strbuf_t *script)
+{
+    const char *path = in(f, slot, name);
+    write_text(path, sb_str(script), 1);
+    sb_free(script);
+    return path;
+}
+
 /* emucc: every -o gets a copy of PROGRAM_TEXT (a shell script) as its output. */
 static inline const char *fake_emucc(fakes_t *f, const char *program_text)
 {
@@ -72,10 +81,7 @@ static inline const char *fake_emucc(fakes_t *f, const char *program_text)
                "  shift\n"
                "done\n",
                f->path[7]);
-    const char *path = in(f, 1, "emucc");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
+    return install_fake(f, 1, "emucc", &sb);
 }
 
 static inline const char *fake_lib(fakes_t *f)

@@ -34,10 +34,7 @@ static const char *fake_grader(fakes_t *f, int checks_off_always, int fail_statu
                "  echo '  Score: 7.5 / 7.5   (1 of 1 datasets passed, 0.1 s)'\n"
                "fi\n",
                fail_status, fail_status, checks_off_always);
-    const char *path = in(f, 0, "cugrade");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
+    return install_fake(f, 0, "cugrade", &sb);
 }
 
 static const char *GOOD_OVERHEAD = "#!/bin/sh\n"
@@ -228,10 +225,7 @@ static const char *fake_rescore_grader(fakes_t *f, const char *mode)
                "  echo \"batch: 0 graded, $n re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
                "fi\n",
                mode);
-    const char *path = in(f, 0, "cugrade");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
+    return install_fake(f, 0, "cugrade", &sb);
 }
 
 /* Runs `bench/rescore.sh 3` with these binaries. */

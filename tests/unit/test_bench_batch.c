@@ -41,10 +41,7 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "  echo \"batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
                "fi\n",
                mode);
-    const char *path = in(f, 0, "cugrade");
-    write_text(path, sb_str(&sb), 1);
-    sb_free(&sb);
-    return path;
+    return install_fake(f, 0, "cugrade", &sb);
 }
 
 /* Runs `bench/batch.sh 2` (a reference and a tile-32 student) with these binaries. */

@@ -41,16 +41,23 @@ static void run_script(const char *body, run_result_t *r, gpu_turn_stats_t *st)
     run_budgeted(body, 30, 0, r, st);
 }
 
+/* Writes body as the executable script at path, with $Q the queue in dir/q
+ * (GPU 0's lock file there, for flock(1) to look at). */
+static void write_script(const char *path, const char *body)
+{
+    char text[4096], err[256];
+    snprintf(text, sizeof text, "#!/bin/sh\nQ=%s/q\nmkdir -p $Q && touch $Q/gpu0.lock\n%s", dir,
+             body);
+    cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
+    chmod(path, 0755);
+}
+
 static void run_budgeted(const char *body, double timeout_s, double budget_s, run_result_t *r,
                          gpu_turn_stats_t *st)
 {
-    char text[4096], queue[128];
+    char queue[128];
     snprintf(queue, sizeof queue, "%s/q", dir);
-    snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\nmkdir -p $Q && touch $Q/gpu0.lock\n%s", queue,
-             body);
-    char err[256];
-    cr_assert_eq(write_file_atomic(script, text, strlen(text), err, sizeof err), 0, "%s", err);
-    chmod(script, 0755);
+    write_script(script, body);
     char *argv[] = {script, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = timeout_s,
                        .not_after = budget_s > 0 ? now_seconds() + budget_s : 0,
@@ -273,12 +280,8 @@ static void run_side_by_side(const char *first, const char *second, run_result_t
     gpu_turn_stats_t st[2];
     char *argv[2][2];
     for (int i = 0; i < 2; i++) {
-        char text[4096], err[256];
         snprintf(path[i], sizeof path[i], "%s/lane%d.sh", dir, i);
-        snprintf(text, sizeof text, "#!/bin/sh\nQ=%s\nmkdir -p $Q && touch $Q/gpu0.lock\n%s",
-                 queue, bodies[i]);
-        cr_assert_eq(write_file_atomic(path[i], text, strlen(text), err, sizeof err), 0, "%s", err);
-        chmod(path[i], 0755);
+        write_script(path[i], bodies[i]);
         argv[i][0] = path[i];
         argv[i][1] = NULL;
         specs[i] = (run_spec_t){.argv = argv[i], .timeout_s = 30};
