@@ -144,6 +144,14 @@ def print_phases(results):
     if any(v > 0 for v in slow):
         print(f"slowest GPU dataset run that ended: {max(slow):.3f} s "
               f"(the rubric's gpu_time_limit_s caps each)")
+    # the budget's margin: the runs of the submissions whose every dataset ended
+    held = [(r.get("extra_data", {}).get("phases") or {}).get("gpu_datasets_held", 0)
+            for r in results.values() if r and datasets(r) and not any_output(r, "time limit")
+            and not any_output(r, "time budget")]
+    if any(v > 0 for v in held):
+        print(f"GPU held by the dataset runs of a submission none of whose runs hit a limit: "
+              f"median {statistics.median(held):.3f} s, max {max(held):.3f} s over {len(held)} "
+              f"(the rubric's gpu_budget_s caps them together)")
 
 
 def print_ratios(results, kind_of):

@@ -27,6 +27,8 @@ typedef enum {
     PHASE_GPU_EXCLUSIVE,  /* holding the GPU alone (the timed part) */
     PHASE_GPU_SLOWEST,    /* not a phase: the longest GPU dataset run that ended, against
                            * its limit (gpu_time_limit_s), for the TA */
+    PHASE_GPU_DATASETS_HELD, /* not a phase: how long the dataset runs held the GPU, against
+                              * the budget of them all (gpu_budget_s), for the TA */
     PHASE_COUNT
 } grade_phase_t;
 

@@ -190,3 +190,34 @@ Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
     run_result_free(&r);
     rm_rf(f.dir);
 }
+
+/* bench/batch_verdicts.py shows the budget's margin: how long the dataset
+ * runs of a submission held the GPU, over the submissions whose runs all
+ * ended (an endless kernel's, cut at its limits, is left out). */
+Test(bench, batch_verdicts_shows_the_gpu_time_of_the_runs_that_ended)
+{
+    fakes_t f = fakes();
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    strbuf_t sb = {0};
+    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n"
+                    "put() { mkdir -p out/$1; echo \"$1 $2\" >> kinds.txt\n"
+                    "  printf '{\"score\": 0, \"extra_data\": {\"phases\": "
+                    "{\"gpu_datasets_held\": %%s}}, \"tests\": [{\"name\": \"dataset 0\", "
+                    "\"status\": \"%%s\", \"output\": \"%%s\"}]}' $3 $4 \"$5\" "
+                    "> out/$1/results.json; }\n"
+                    "put s0 tile32 0.8 passed ok\n"
+                    "put s1 tile32 1.6 passed ok\n"
+                    "put s2 endless_kernel 6.0 failed 'exceeded the time limit of 3 s'\n"
+                    "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n",
+               f.dir, cwd);
+    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
+    run_result_t r = run_script(argv, NULL);
+    sb_free(&sb);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "GPU held by the dataset runs of a submission none of whose runs hit a limit: "
+                  "median 1.200 s, max 1.600 s over 2 (the rubric's gpu_budget_s caps them "
+                  "together)");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
