@@ -92,13 +92,28 @@ static int read_seconds(const cfg_t *c, struct json_object *obj, const char *whe
     return 0;
 }
 
+/* "timeouts_max": a whole number from 0 (never) up. */
+static int read_timeouts_max(const cfg_t *c, struct json_object *obj, const char *where, int *out)
+{
+    struct json_object *v = cfg_member(obj, "timeouts_max");
+    if (!v)
+        return 0;
+    if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0 ||
+        json_object_get_int64(v) > RUBRIC_TIMEOUTS_MAX_LIMIT)
+        return cfg_fail(c, where, "timeouts_max", "must be a whole number from 0 (every dataset "
+                        "runs, however many time out) to %d", RUBRIC_TIMEOUTS_MAX_LIMIT);
+    *out = (int)json_object_get_int64(v);
+    return 0;
+}
+
 static int read_budget(const cfg_t *c, struct json_object *obj, const char *where,
                        lab_rubric_t *out)
 {
     return read_seconds(c, obj, where, "budget_s", 20 * MAX_TIME_LIMIT_S, &out->budget_s) ||
            read_seconds(c, obj, where, "gpu_time_limit_s", MAX_TIME_LIMIT_S,
                         &out->gpu_time_limit_s) ||
-           read_seconds(c, obj, where, "gpu_budget_s", 20 * MAX_TIME_LIMIT_S, &out->gpu_budget_s)
+           read_seconds(c, obj, where, "gpu_budget_s", 20 * MAX_TIME_LIMIT_S, &out->gpu_budget_s) ||
+           read_timeouts_max(c, obj, where, &out->timeouts_max)
                ? -1
                : 0;
 }
@@ -189,7 +204,7 @@ static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *w
 {
     static const char *const known[] = {"points",    "total",     "visibility", "time_limit_s",
                                         "budget_s", "gpu_time_limit_s", "gpu_budget_s",
-                                        "overrides", NULL};
+                                        "timeouts_max", "overrides", NULL};
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, known) != 0 ||
         parse_points_or_total(c, obj, where, out) != 0 ||
         read_visibility(c, obj, where, &out->datasets.visibility) != 0 ||
@@ -453,6 +468,7 @@ static void set_defaults(lab_rubric_t *out, const char *lab)
     out->datasets.visibility = VIS_VISIBLE;
     out->datasets.time_limit_s = 0; /* not set: the lab manifest's limit applies */
     out->hidden.count = HIDDEN_DEFAULT_COUNT;
+    out->timeouts_max = RUBRIC_TIMEOUTS_UNSET;
 }
 
 int rubric_load(const char *path, const char *lab, lab_rubric_t *out, char *err, size_t errlen)

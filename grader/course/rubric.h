@@ -117,6 +117,10 @@ typedef struct {
     double max_bytes_per_flop; /* traffic-reduced only (required there) */
 } check_rule_t;
 
+#define RUBRIC_TIMEOUTS_UNSET (-1)
+#define RUBRIC_GPU_TIMEOUTS_MAX 2
+#define RUBRIC_TIMEOUTS_MAX_LIMIT 1000
+
 typedef struct {
     char lab[64];
     char compile_name[64];
@@ -127,6 +131,10 @@ typedef struct {
                                * (0: no budget) */
     double gpu_time_limit_s;  /* datasets.gpu_time_limit_s: cap of each limit on a GPU (0: none) */
     double gpu_budget_s;      /* datasets.gpu_budget_s: the budget on a GPU (0: budget_s) */
+    int timeouts_max;         /* datasets.timeouts_max: once this many datasets of a program ran
+                               * past their limit the rest are not run (0: never; not given,
+                               * RUBRIC_TIMEOUTS_UNSET: RUBRIC_GPU_TIMEOUTS_MAX on a GPU, where a
+                               * hung kernel stalls the timing queue, never on the emulator) */
     int datasets_total_given; /* 1 if "total" was given instead of "points" */
     double datasets_total;
     dataset_override_t *overrides;

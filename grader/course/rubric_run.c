@@ -35,6 +35,8 @@ char *rubric_run_fields(const lab_rubric_t *r)
     sb_appendf(&sb, "datasets.budget_s %.17g\n", r->budget_s);
     sb_appendf(&sb, "datasets.gpu_time_limit_s %.17g\n", r->gpu_time_limit_s);
     sb_appendf(&sb, "datasets.gpu_budget_s %.17g\n", r->gpu_budget_s);
+    if (r->timeouts_max != RUBRIC_TIMEOUTS_UNSET) /* as before the key, when not given */
+        sb_appendf(&sb, "datasets.timeouts_max %d\n", r->timeouts_max);
     overrides(r, &sb);
     sb_appendf(&sb, "hidden.count %d\n", r->hidden.count);
     sb_append(&sb, "checks");

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+
 #define COMPILE_TIMEOUT_S 180.0
 #define NOT_COMPILED_MSG SCORE_NOT_COMPILED_MSG
 
@@ -438,7 +439,10 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .prefix = "run",
                       .max_parallel = o->jobs > 0 ? o->jobs
                                       : run->backend == BACKEND_GPU ? 1 : cpu_count(),
-                      .budget_s = run->budget_s, .grouped = grouped};
+                      .budget_s = run->budget_s, .grouped = grouped,
+                      .timeouts_max = in->rub.timeouts_max};
+    if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
+        how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
     if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
         how.limit_cap = in->rub.gpu_time_limit_s;
         if (o->budget_s <= 0 && in->rub.gpu_budget_s > 0)

@@ -50,6 +50,9 @@ typedef struct {
     double not_after;     /* the submission's time budget ends (now_seconds()); 0: none */
     double budget_s;      /* that budget, for messages */
     double limit_cap;     /* > 0: no dataset's time limit above it (rubric gpu_time_limit_s) */
+    int timeouts_max;     /* > 0, grouped runs: once this many datasets ran past their limit,
+                           * the rest are not run (on a GPU a hung kernel stalls every timed
+                           * run in its queue; the budget alone would let it hang again) */
     int grouped;          /* kernel style only: all datasets in one driver process
                            * (driver --each LIST), rerunning after a failure */
     const char *gpu_queue; /* the program uses GPU gpu_index of this queue (gpuqueue.h): a

@@ -392,7 +392,11 @@ int run_one(const run_spec_t *spec, run_result_t *result) { return run_many(spec
 
 void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen)
 {
-    if (!r->started && r->budget_out)
+    if (!r->started && r->budget_out && r->hung_before > 0)
+        snprintf(buf, buflen, "was not run: the kernel had already run past its time limit on "
+                 "%d dataset%s before it, and one that never ends is not waited for again",
+                 r->hung_before, r->hung_before == 1 ? "" : "s");
+    else if (!r->started && r->budget_out)
         snprintf(buf, buflen, "was not run: the submission's time budget of %g s for all its "
                  "datasets was used up by the datasets before it", spec->budget_s);
     else if (!r->started)

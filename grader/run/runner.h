@@ -79,6 +79,9 @@ typedef struct {
     int term_signal;
     int timed_out;        /* killed because it ran past timeout_s (or not_after) */
     int budget_out;       /* not started, or killed, because not_after had come */
+    int hung_before;      /* > 0, with budget_out and !started: not started because that
+                           * many datasets before it ran past their time limit
+                           * (runs_how_t timeouts_max) */
     double wall_s;
     char *output;         /* captured stdout+stderr, NUL-terminated, malloc'd */
     size_t output_len;    /* bytes kept */

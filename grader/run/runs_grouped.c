@@ -284,15 +284,39 @@ static int stopped_by_a_crash(const ds_run_t *r)
            (r->result.signaled || (r->result.exited && r->result.exit_code != 0));
 }
 
+/* How many of runs index[0..n) ran past their own time limit. */
+static int count_timeouts(const ds_run_t *runs, const int *index, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += runs[index[i]].result.timed_out && !runs[index[i]].result.budget_out;
+    return k;
+}
+
+/* Runs index[0..n), not run once `timeouts` datasets before them ran past
+ * their limit (runs_how_t timeouts_max). */
+static void set_not_run_after_timeouts(ds_run_t *runs, const int *index, int n, int timeouts)
+{
+    for (int i = 0; i < n; i++) {
+        runs_forget_attempt(&runs[index[i]]);
+        runs[index[i]].result = (run_result_t){.budget_out = 1, .hung_before = timeouts,
+                                               .output = strdup("")};
+    }
+}
+
 /* The runs index[0..n) grouped, again and again until each has a result. */
 void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *caller_how,
                         const group_t *g)
 {
     runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
-    int crashes = 0;
+    int crashes = 0, timeouts = 0;
     for (int from = 0; from < n;) {
         const int *pending = index + from;
         int np = n - from, settled;
+        if (how->timeouts_max > 0 && timeouts >= how->timeouts_max) {
+            set_not_run_after_timeouts(runs, pending, np, timeouts);
+            return;
+        }
         if (crashes >= LANES_AFTER_CRASHES && np > 1 && lane_width(how) > 0) {
             run_in_lanes(runs, pending, np, how, g, lane_width(how));
             return;
@@ -322,6 +346,7 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
         }
         if (settled > 0 && settled < np && stopped_by_a_crash(&runs[pending[settled - 1]]))
             crashes++;
+        timeouts += count_timeouts(runs, pending, settled);
         from += settled;
     }
 }

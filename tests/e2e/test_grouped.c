@@ -249,6 +249,36 @@ Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
     rm_rf(dir);
 }
 
+/* datasets.timeouts_max (default 2 on a GPU, where a hung kernel stalls the
+ * timing queue; given here, on the emulator): once that many datasets ran
+ * past their limit, the rest are not run, and say why. */
+Test(grouped, after_timeouts_max_time_outs_the_rest_is_not_run, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "8x8x8", "4x4x4", NULL};
+    make_datasets(dir, shapes);
+    char rubric[300];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2, \"timeouts_max\": 1},"
+                       " \"hidden\": {\"count\": 0}}}}");
+    double t0 = now_seconds();
+    graded_t g = grade_mode("grouped", SUB "endless_kernel.cu", dir, rubric);
+    double took = now_seconds() - t0;
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_expect(strstr(dataset_output(&g, 0), "exceeded the time limit of 2 s"), "%s",
+              dataset_output(&g, 0));
+    for (int i = 1; i < 3; i++)
+        cr_expect(strstr(dataset_output(&g, i), "was not run: the kernel had already run past "
+                                                "its time limit on 1 dataset before it"),
+                  "%d: %s", i, dataset_output(&g, i));
+    cr_expect_lt(took, 5.0, "one 2 s limit and two datasets not run took %.1f s", took);
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
+    release(&g);
+    rm_rf(dir);
+}
+
 /* The checks of a kernel that never ends say why they found nothing: its
  * checked runs were stopped (no report), not "no kernel was launched". */
 Test(grouped, the_checks_of_an_endless_kernel_say_no_checked_run_ended, .timeout = 300)

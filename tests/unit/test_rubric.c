@@ -235,7 +235,8 @@ Test(rubric_reject, unknown_keys)
 {
     expect_error(FIX "unknown_key.json",
                  FIX "unknown_key.json:1: labs.lab3.datasets.pointz: unknown key (known keys: "
-                     "points, total, visibility, time_limit_s, budget_s, gpu_time_limit_s, gpu_budget_s, overrides)");
+                     "points, total, visibility, time_limit_s, budget_s, gpu_time_limit_s, gpu_budget_s, "
+                     "timeouts_max, overrides)");
     expect_error(FIX "unknown_lab_key.json",
                  FIX "unknown_lab_key.json:1: labs.lab3.extra_credit: unknown key (known keys: "
                      "compile, datasets, hidden, checks, performance)");
@@ -430,6 +431,7 @@ Test(rubric_run_fields, what_changes_a_run_changes_them)
         BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 21}",
         BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"budget_s\": 60}",
         BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"gpu_time_limit_s\": 5}",
+        BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"timeouts_max\": 2}",
         BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20, \"overrides\": "
                       "{\"4\": {\"time_limit_s\": 25}}}",
         BASE_DATASETS "\"datasets\": {\"points\": 1, \"time_limit_s\": 20}, \"hidden\": {\"count\": 3}",
@@ -446,4 +448,45 @@ Test(rubric_run_fields, what_changes_a_run_changes_them)
         free(fc);
     }
     free(fb);
+}
+
+/* A rubric with SECTION as lab3's body, in a temporary file: its path. */
+static void write_lab3(char *path, const char *section)
+{
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "{\"version\": 1, \"labs\": {\"lab3\": {%s}}}", section);
+    fclose(f);
+}
+
+/* datasets.timeouts_max: unset by default (the grader then picks by the
+ * backend), a whole number from 0 when given, else an error naming it. */
+Test(rubric_load, timeouts_max_unset_given_or_refused)
+{
+    char path[] = "/tmp/cugrade-rubric-tmo-XXXXXX";
+    write_lab3(path, BASE_DATASETS "\"datasets\": {\"points\": 1}");
+    lab_rubric_t r = load_ok(path, "lab3");
+    cr_assert_eq(r.timeouts_max, RUBRIC_TIMEOUTS_UNSET);
+    rubric_free(&r);
+    remove(path);
+
+    char given[] = "/tmp/cugrade-rubric-tmo-XXXXXX";
+    write_lab3(given, BASE_DATASETS "\"datasets\": {\"points\": 1, \"timeouts_max\": 0}");
+    r = load_ok(given, "lab3");
+    cr_assert_eq(r.timeouts_max, 0);
+    rubric_free(&r);
+    remove(given);
+
+    const char *bad[] = {"1.5", "-1", "\"2\"", "1001"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char p[] = "/tmp/cugrade-rubric-tmo-XXXXXX", body[256], want[512];
+        snprintf(body, sizeof body, BASE_DATASETS "\"datasets\": {\"points\": 1, "
+                 "\"timeouts_max\": %s}", bad[i]);
+        write_lab3(p, body);
+        snprintf(want, sizeof want, "%s:1: labs.lab3.datasets.timeouts_max: must be a whole "
+                 "number from 0 (every dataset runs, however many time out) to 1000", p);
+        expect_error(p, want);
+        remove(p);
+    }
 }
