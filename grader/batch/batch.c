@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -220,6 +221,10 @@ static void count_fault(queue_t *q, const job_t *j)
         snprintf(q->first_fault, sizeof q->first_fault, "%s", j->fault);
 }
 
+static atomic_int stopping; /* batch_stopping(): lock-free, so safe in a signal handler */
+
+void batch_stopping(void) { atomic_store(&stopping, 1); }
+
 static void *worker(void *arg)
 {
     queue_t *q = ((worker_t *)arg)->q;
@@ -237,6 +242,8 @@ static void *worker(void *arg)
                                              sizeof j->baseline, q->out))
             j->baseline[0] = '\0';
         run_one(&j->spec, &j->result);
+        if (atomic_load(&stopping)) /* killed by the batch's own stop: no verdict */
+            return NULL;
         int ok = finish_job(j, err, sizeof err) == 0;
         pthread_mutex_lock(&q->lock);
         q->done++;

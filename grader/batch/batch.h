@@ -12,6 +12,11 @@
  * out. Returns 0 when every selected submission has a results.json, 2
  * otherwise, 64 for an unknown --only id. */
 int batch_run(const batch_opts_t *o, FILE *out);
+/* The batch is being stopped (a fatal signal's handler, before it kills the
+ * children): a worker whose child dies from now on writes nothing for it, so
+ * an interrupted student gets no verdict (a --resume grades it again).
+ * Async-signal-safe. */
+void batch_stopping(void);
 
 /* Rebuilds RESULTS_DIR/gradebook.csv, summary.json, class.html and every
  * RESULTS_DIR/<id>/report.html from every RESULTS_DIR/<id>/results.json and

@@ -60,6 +60,7 @@ static void batch_usage(FILE *to)
 
 static void on_fatal_signal(int sig)
 {
+    batch_stopping(); /* before the kill: no worker writes a verdict for a child it kills */
     run_kill_all();
     signal(sig, SIG_DFL);
     raise(sig);
