@@ -289,19 +289,8 @@ static int count_timeouts(const ds_run_t *runs, const int *index, int n)
 {
     int k = 0;
     for (int i = 0; i < n; i++)
-        k += runs[index[i]].result.timed_out && !runs[index[i]].result.budget_out;
+        k += runs_timed_out(&runs[index[i]].result);
     return k;
-}
-
-/* Runs index[0..n), not run once `timeouts` datasets before them ran past
- * their limit (runs_how_t timeouts_max). */
-static void set_not_run_after_timeouts(ds_run_t *runs, const int *index, int n, int timeouts)
-{
-    for (int i = 0; i < n; i++) {
-        runs_forget_attempt(&runs[index[i]]);
-        runs[index[i]].result = (run_result_t){.budget_out = 1, .hung_before = timeouts,
-                                               .output = strdup("")};
-    }
 }
 
 /* The runs index[0..n) grouped, again and again until each has a result. */
@@ -314,7 +303,10 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
         const int *pending = index + from;
         int np = n - from, settled;
         if (how->timeouts_max > 0 && timeouts >= how->timeouts_max) {
-            set_not_run_after_timeouts(runs, pending, np, timeouts);
+            for (int i = 0; i < np; i++) {
+                runs_forget_attempt(&runs[pending[i]]);
+                runs[pending[i]].result = runs_not_run_after(timeouts);
+            }
             return;
         }
         if (crashes >= LANES_AFTER_CRASHES && np > 1 && lane_width(how) > 0) {

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 size_t runs_output_cap(const ds_run_t *r)
@@ -36,6 +37,28 @@ void runs_add_stats(const runs_how_t *how, const gpu_turn_stats_t *st)
     how->gpu_stats->shares += st->shares;
 }
 
+int runs_timed_out(const run_result_t *r) { return r->timed_out && !r->budget_out; }
+
+run_result_t runs_not_run_after(int timeouts)
+{
+    return (run_result_t){.budget_out = 1, .hung_before = timeouts, .output = strdup("")};
+}
+
+/* One after another, until `max` of them ran past their limit: the rest
+ * are not run. */
+static void run_until_timeouts(const run_spec_t *specs, run_result_t *results, int n, int max)
+{
+    int timeouts = 0;
+    for (int i = 0; i < n; i++) {
+        if (timeouts >= max) {
+            results[i] = runs_not_run_after(timeouts);
+            continue;
+        }
+        run_one(&specs[i], &results[i]);
+        timeouts += runs_timed_out(&results[i]);
+    }
+}
+
 /* Each run in its own process, at most how->max_parallel at a time; with a
  * queue, the GPU held shared while they run (they cannot ask for turns). */
 void runs_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *how)
@@ -56,7 +79,10 @@ void runs_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *
     for (int i = 0; i < n; i++) /* waits in the queue are not the submission's time */
         if (specs[i].not_after > 0)
             specs[i].not_after = how->not_after + (held - t0);
-    run_many(specs, results, n, how->max_parallel);
+    if (how->timeouts_max > 0 && how->max_parallel <= 1) /* on a GPU: one at a time */
+        run_until_timeouts(specs, results, n, how->timeouts_max);
+    else
+        run_many(specs, results, n, how->max_parallel);
     if (runs_have_queue(how)) {
         gpu_queue_leave(&slot);
         gpu_turn_stats_t st = {.waited_s = held - t0, .shared_s = now_seconds() - held};

@@ -15,9 +15,15 @@ void runs_forget_attempt(const ds_run_t *r);
 int runs_have_queue(const runs_how_t *how);
 /* Adds one program's waits and holds to how->gpu_stats (if kept). */
 void runs_add_stats(const runs_how_t *how, const gpu_turn_stats_t *st);
+/* Whether a run ran past its own time limit (not the budget's end). */
+int runs_timed_out(const run_result_t *r);
+/* The result of a run not started because `timeouts` runs before it ran
+ * past their limit (runs_how_t timeouts_max). */
+run_result_t runs_not_run_after(int timeouts);
 /* Each of runs[index[0..n)] in its own process, at most how->max_parallel at
  * a time; with a queue, the GPU held shared while they run (they cannot ask
- * for turns), and the wait for it moves the budget's end on. */
+ * for turns), and the wait for it moves the budget's end on. One at a time,
+ * the runs after how->timeouts_max time-outs are not run. */
 void runs_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *how);
 
 #endif

@@ -139,3 +139,33 @@ Test(libwb, a_course_dataset_folder_with_libwb_quirks)
     cr_assert(passed(test_named(&k, "dataset course (3x3x4)")), "%s", k.run.output);
     release(&k);
 }
+
+/* A libwb program's datasets run each in its own process; one at a time
+ * (--jobs 1, as on a GPU), the ones after datasets.timeouts_max time-outs
+ * are not run, and say why. */
+Test(libwb, one_at_a_time_the_datasets_after_timeouts_max_time_outs_are_not_run)
+{
+    char rubric[128];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", datasets);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3-wb\": {\"compile\": {\"points\": 0},"
+                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2, \"timeouts_max\": 1},"
+                       " \"hidden\": {\"count\": 0}}}}");
+    const char *extra[] = {"--lab", "lab3-wb", "--datasets", datasets, "--rubric", rubric,
+                           "--checks", "none", "--jobs", "1", NULL};
+    double t0 = now_seconds();
+    graded_t g = grade(WB "endless_kernel.cu", extra);
+    double took = now_seconds() - t0;
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *first = str(test_named(&g, "dataset 0"), "output");
+    cr_expect(strstr(first, "exceeded the time limit of 2 s"), "%s", first);
+    for (int i = 1; i < 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "dataset %d", i);
+        const char *out = str(test_named(&g, name), "output");
+        cr_expect(strstr(out, "was not run: the kernel had already run past its time limit on "
+                              "1 dataset before it"), "%s: %s", name, out);
+    }
+    cr_expect_lt(took, 6.0, "one 2 s limit and two datasets not run took %.1f s", took);
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
+    release(&g);
+}

@@ -8,8 +8,8 @@
  * Demonstrates the per-dataset time limit: the driver is killed, the grader
  * reports the time limit, and it goes on with the next dataset until the
  * submission's time budget is used up (rubric.json, lab 3: 30 s a dataset
- * and 90 s in all on the emulator, 10 s and 30 s on a GPU; tests should
- * lower them with --rubric). The checks are not run on datasets that did not
+ * and 90 s in all on the emulator; on a GPU 3 s a dataset, and after 2
+ * time-outs the rest are not run; tests should lower them with --rubric). The checks are not run on datasets that did not
  * end, and say so. Expected verdict: compiles, every dataset fails on the
  * time limit or the budget: 0. */
 
