@@ -42,6 +42,9 @@ printf '#include "%s/datasets/lab3/0/output.raw"\n' "$PWD" > "$out/include.cu"
 grade jail lab3 "$out/include.cu" CUGRADE_SRCCHECK=off
 verdict jail "nvcc in the jail: no datasets/" \
     "t['compiles']['status'] == 'failed' and 'No such file' in t['compiles']['output']"
+grade endless lab3 tests/submissions/lab3/endless_kernel.cu
+verdict endless "endless kernel: 2 time-outs, rest not run" \
+    "r['score'] == 0 and sum('exceeded the time limit' in x.get('output', '') for x in r['tests']) == 2 and any('was not run: the kernel had already run past its time limit on 2 datasets' in x.get('output', '') for x in r['tests'])"
 grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \
