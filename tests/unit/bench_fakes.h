@@ -14,22 +14,13 @@
 #include <unistd.h>
 
 #include "run/runner.h"
+#include "test_files.h"
 #include "util/util.h"
 
 typedef struct {
     char dir[64];
     char path[8][160]; /* scratch for the paths handed to the scripts */
 } fakes_t;
-
-static inline void write_text(const char *path, const char *text, int executable)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-    if (executable)
-        cr_assert_eq(chmod(path, 0755), 0);
-}
 
 static inline const char *in(fakes_t *f, int slot, const char *name)
 {

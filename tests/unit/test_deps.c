@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "run/runner.h"
+#include "test_files.h"
 #include "util/util.h"
 
 typedef struct {
@@ -19,16 +20,6 @@ typedef struct {
     char db[96];     /* one installed package per line */
     char aptlog[96]; /* every apt-get call, one line each */
 } fake_debian_t;
-
-static void write_text(const char *path, const char *text, int executable)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    fputs(text, f);
-    fclose(f);
-    if (executable)
-        cr_assert_eq(chmod(path, 0755), 0);
-}
 
 /* A pretend Debian in a temporary folder: uid is 0 (root) or 1000, apt-get
  * succeeds (installing what it is asked for) unless apt_fails. */
