@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,27 +38,27 @@ typedef struct {
     strbuf_t out;
 } child_t;
 
-static volatile pid_t tracked_groups[MAX_TRACKED];
+/* The process groups running now, for run_kill_all: threads (a batch's
+ * workers) take and free slots at once, and a signal handler reads them, so
+ * each slot changes by compare-and-swap (lock-free: safe in the handler). */
+static _Atomic pid_t tracked_groups[MAX_TRACKED];
 
 static void track_group(pid_t pgid, int on)
 {
     for (int i = 0; i < MAX_TRACKED; i++) {
-        if (on && tracked_groups[i] == 0) {
-            tracked_groups[i] = pgid;
+        pid_t expected = on ? 0 : pgid;
+        if (atomic_compare_exchange_strong(&tracked_groups[i], &expected, on ? pgid : 0))
             return;
-        }
-        if (!on && tracked_groups[i] == pgid) {
-            tracked_groups[i] = 0;
-            return;
-        }
     }
 }
 
 void run_kill_all(void)
 {
-    for (int i = 0; i < MAX_TRACKED; i++)
-        if (tracked_groups[i] > 0)
-            kill(-tracked_groups[i], SIGKILL);
+    for (int i = 0; i < MAX_TRACKED; i++) {
+        pid_t pgid = atomic_load(&tracked_groups[i]);
+        if (pgid > 0)
+            kill(-pgid, SIGKILL);
+    }
 }
 
 /* The variables a sandboxed program keeps (the rest, LD_PRELOAD and the
