@@ -16,6 +16,7 @@
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "pipeline/check_jobs.h"
+#include "pipeline/checked_build.h"
 #include "score/checks.h"
 #include "score/score.h"
 #include "util/cugrade.h"
@@ -198,8 +199,9 @@ static double budget_ends(double budget_s)
  * evidence, when none of them ended (unended_checked_runs). */
 static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                                      const grading_inputs_t *in, const ds_job_t *jobs,
-                                     const ds_run_t *gpu_runs, check_evidence_t *e, strbuf_t *why,
-                                     int *fault, const char **unended)
+                                     const ds_run_t *gpu_runs, checked_build_t *cb,
+                                     check_evidence_t *e, strbuf_t *why, int *fault,
+                                     const char **unended)
 {
     const lab_t *lab = &in->lab;
     int n = in->njobs, nchecked, left_out;
@@ -218,18 +220,13 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
                  "run did not end", left_out, left_out == 1 ? "" : "s", left_out == 1 ? "its" : "their");
         measured_add_note(&run->measured, "checks_left_out", note);
     }
-    char scratch[PATH_MAX];
-    snprintf(scratch, sizeof scratch, "%.4000s/emu-checks", run->scratch);
-    if (mkdir_p(scratch, NULL, 0) != 0) {
+    build_result_t br;
+    double built_s;
+    if (checked_build_take(cb, &br, &built_s) != 0) { /* built beside the GPU runs, or now */
         free(checked);
         return "cannot create a scratch folder for the emulator build";
     }
-    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_EMU, .lab = lab, .scratch = scratch,
-                       .timeout_s = COMPILE_TIMEOUT_S, .checks = 1};
-    build_result_t br;
-    double t0 = now_seconds();
-    build_submission(&ctx, run->student_file, &br);
-    run->phase_s[PHASE_EMU_BUILD] += now_seconds() - t0;
+    run->phase_s[PHASE_EMU_BUILD] += built_s;
     if (!br.ok) { /* the emulator's fault, unless its reference build passes */
         if (br.internal_error)
             fault_of_build(&br, "", run->error, sizeof run->error);
@@ -240,11 +237,11 @@ static const char *check_on_emulator(const grade_opts_t *o, grade_run_t *run,
         free(checked);
         return sb_str(why);
     }
-    runs_how_t how = {.lab = lab, .program = br.program, .scratch = scratch, .prefix = "check",
+    runs_how_t how = {.lab = lab, .program = br.program, .scratch = cb->scratch, .prefix = "check",
                       .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(),
                       .budget_s = run->budget_s};
     how.not_after = budget_ends(run->budget_s);
-    t0 = now_seconds();
+    double t0 = now_seconds();
     ds_run_t *runs = runs_execute(checked, nchecked, &how);
     run->phase_s[PHASE_EMU_CHECKS] += now_seconds() - t0;
     gather_evidence(e, runs, nchecked);
@@ -301,7 +298,8 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
  * run->measured (evidence_add records them), or why they did not run; -1
  * on a grader fault (run->error). */
 static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                          const ds_job_t *jobs, const ds_run_t *runs, int compiled)
+                          const ds_job_t *jobs, const ds_run_t *runs, int compiled,
+                          checked_build_t *cb)
 {
     if (!rubric_has_checks(&in->rub))
         return 0;
@@ -319,7 +317,7 @@ static int measure_checks(const grade_opts_t *o, grade_run_t *run, const grading
     else if (run->backend == BACKEND_EMU) {
         gather_evidence(&e, runs, in->njobs);
         not_run = unended_checked_runs(&e, runs, in->njobs);
-    } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, &e, &why, &fault,
+    } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, cb, &e, &why, &fault,
                                             &unended)) == NULL &&
                e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
         gpu_slot_t slot;
@@ -521,12 +519,17 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     ds_job_t *jobs = jobs_append_hidden(jobs_load(in.refs, in.nds, &in.lab, &in.rub), in.nds,
                                         in.hidden.refs, in.hidden.n, &in.lab, &in.rub);
     t[1] = now_seconds();
+    checked_build_t cb; /* on a GPU the checks' emulator build goes on beside the dataset runs */
+    checked_build_init(&cb, o->root, &in.lab, run->scratch, run->student_file, COMPILE_TIMEOUT_S);
+    if (run->backend == BACKEND_GPU && br.ok && o->checks && rubric_has_checks(&in.rub))
+        checked_build_start(&cb);
     ds_run_t *runs = run_datasets(o, run, &in, jobs, &br);
     t[2] = now_seconds();
     /* every dataset failed: the student's, unless the reference fails too */
     int fault = br.ok && in.nds > 0 && run->datasets_passed == 0 &&
                 vouch(o, run, &in, run->backend, o->checks && run->backend == BACKEND_EMU) != 0;
-    fault = fault || measure_checks(o, run, &in, jobs, runs, br.ok) != 0;
+    fault = fault || measure_checks(o, run, &in, jobs, runs, br.ok, &cb) != 0;
+    checked_build_end(&cb);
     t[3] = now_seconds();
     fault = fault || grade_measure_performance(o, run, &in) != 0;
     t[4] = now_seconds();
