@@ -109,12 +109,13 @@ batch_summary() {
 # A deadline (BENCH_DEADLINE_S) stops a batch that would outlast the machine's
 # time: what finished by then is counted and said, and the bench fails (1).
 partial() {
-    local done secs
-    done=$(find "$tmp/out" -mindepth 2 -maxdepth 2 -name results.json | wc -l)
+    local finished secs
+    finished=$(find "$tmp/out" -mindepth 2 -maxdepth 2 -name results.json | wc -l)
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    awk -v k="$done" -v n="$n" -v s="$secs" 'BEGIN {
+    awk -v k="$finished" -v n="$n" -v s="$secs" 'BEGIN {
         printf "stopped at the deadline: %d of %d submissions graded in %s s = %.1f a minute (partial)\n",
                k, n, s, (s > 0 ? k * 60 / s : 0) }'
+    cpu_line "$cpu0"
     # the finished ones judged as ever: did a correct submission lose points?
     python3 "$bench_root/bench/batch_verdicts.py" "$tmp/out" "$tmp/kinds.txt" "$tmp/alone.txt" --finished ||
         echo "bench/batch.sh: some finished submissions' verdicts are not as expected (above)"
@@ -124,6 +125,7 @@ partial() {
     sed -n '/^gpu:/p' "$tmp/merge.log" # none on the emulator
 }
 t0=$(date +%s.%N)
+cpu0=$(cpu_ticks)
 rc=0
 if [ -n "${BENCH_DEADLINE_S:-}" ]; then
     timeout -s INT "$BENCH_DEADLINE_S" "$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" \
@@ -136,6 +138,7 @@ else
     "$cugrade" batch --lab lab3 --out "$tmp/out" "$@" "$tmp/subs" >"$tmp/first.log" 2>&1 || rc=$?
 fi
 t1=$(date +%s.%N)
+cpu=$(cpu_line "$cpu0")
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
 whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
 grep -E '^(cugrade batch|batch|class|gpu):' "$tmp/first.log" ||
@@ -171,3 +174,4 @@ awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     printf "throughput: %d submissions in %.1f s = %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
     printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }' ||
     bench_fail "the batch took no measurable time ($t0 to $t1)"
+[ -z "$cpu" ] || echo "$cpu"

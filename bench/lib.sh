@@ -97,6 +97,22 @@ run_step() {
 }
 
 # is_count VALUE: a whole number >= 1.
+# cpu_ticks: "BUSY TOTAL", the jiffies of all cores since boot (/proc/stat's
+# cpu line: user nice system idle iowait irq softirq steal; idle and iowait
+# are not busy).
+cpu_ticks() {
+    awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat
+}
+
+# cpu_line "BUSY0 TOTAL0": how busy the cores were since then, one line.
+cpu_line() {
+    local b0 t0 b1 t1
+    read -r b0 t0 <<<"$1"
+    read -r b1 t1 <<<"$(cpu_ticks)"
+    awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" -v n="$(nproc)" 'BEGIN {
+        if (t > 0) printf "cpu: %.0f%% of %d cores busy over the batch\n", 100 * b / t, n }'
+}
+
 is_count() { [[ $1 =~ ^[1-9][0-9]{0,5}$ ]]; }
 
 # bench_scratch NAME: a temporary folder in $tmp, removed at exit, its out/

@@ -59,6 +59,7 @@ Test(bench, batch_sh_passes_with_a_pretend_batch_that_grades_right)
     cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
     assert_has(r, "verdicts: all as expected");
     assert_has(r, "throughput: 2 submissions in ");
+    assert_has(r, "cores busy over the batch"); /* how busy the CPU was: /proc/stat */
     run_result_free(&r);
     rm_rf(f.dir);
 }
@@ -150,6 +151,7 @@ Test(bench, batch_sh_judges_the_finished_students_of_a_batch_stopped_at_its_dead
     cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
     assert_has(r, "stopped at the deadline: 1 of 2 submissions graded in ");
     assert_has(r, "judged: the 1 finished of 2");
+    assert_has(r, "cores busy over the batch");
     assert_has(r, "reference           1          1       90.0");
     assert_has(r, "verdicts: all as expected");
     assert_has(r, "gpu: GPU 0: pretend holds"); /* from cugrade batch --merge */
