@@ -40,7 +40,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 #define COMPILE_TIMEOUT_S 180.0
 #define NOT_COMPILED_MSG SCORE_NOT_COMPILED_MSG
 
