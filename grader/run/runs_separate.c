@@ -44,6 +44,20 @@ run_result_t runs_not_run_after(int timeouts)
     return (run_result_t){.budget_out = 1, .hung_before = timeouts, .output = strdup("")};
 }
 
+/* On a GPU (a limit cap), a run in its own process makes its CUDA context
+ * inside its clock, seconds on a busy GPU: its limit is at least this much
+ * (the dataset's own limit if lower). The cap is for the list mode, which
+ * makes the context before any dataset's clock starts. */
+#define SEPARATE_GPU_LIMIT_MIN_S 10.0
+
+static double separate_limit(const ds_run_t *r, const runs_how_t *how)
+{
+    double limit = r->spec.timeout_s, own = r->job->rule.time_limit_s;
+    if (!(how->limit_cap > 0) || limit >= SEPARATE_GPU_LIMIT_MIN_S)
+        return limit;
+    return own < SEPARATE_GPU_LIMIT_MIN_S ? own : SEPARATE_GPU_LIMIT_MIN_S;
+}
+
 /* One after another, until `max` of them ran past their limit: the rest
  * are not run. */
 static void run_until_timeouts(const run_spec_t *specs, run_result_t *results, int n, int max)
@@ -67,6 +81,7 @@ void runs_separately(ds_run_t *runs, const int *index, int n, const runs_how_t *
     run_result_t *results = calloc((size_t)n + 1, sizeof *results);
     for (int i = 0; i < n; i++) {
         runs_forget_attempt(&runs[index[i]]);
+        runs[index[i]].spec.timeout_s = separate_limit(&runs[index[i]], how); /* its messages too */
         specs[i] = runs[index[i]].spec;
     }
     gpu_slot_t slot = {.gate_fd = -1, .lock_fd = -1};
