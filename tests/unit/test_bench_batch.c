@@ -161,30 +161,38 @@ Test(bench, batch_sh_judges_the_finished_students_of_a_batch_stopped_at_its_dead
     rm_rf(f.dir);
 }
 
+/* bench/batch_verdicts.py on a class that class_script (sh, run in the
+ * fakes' folder) writes: out/<id>/results.json and kinds.txt lines. */
+static run_result_t judge_class(const fakes_t *f, const char *class_script)
+{
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    strbuf_t sb = {0};
+    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n", f->dir);
+    sb_append(&sb, class_script);
+    sb_appendf(&sb, "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n", cwd);
+    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
+    run_result_t r = run_script(argv, NULL);
+    sb_free(&sb);
+    return r;
+}
+
 /* bench/batch_verdicts.py on a class timed on two GPUs: the speed ratio by
  * the GPU that timed it, and the card-to-card difference of the medians. */
 Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
 {
     fakes_t f = fakes();
-    char cwd[PATH_MAX];
-    cr_assert_not_null(getcwd(cwd, sizeof cwd));
-    strbuf_t sb = {0};
-    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n"
-                    "for i in 0 1 2 3; do\n"
-                    "  mkdir -p out/s$i; echo \"s$i reference\" >> kinds.txt\n"
-                    "  g=$((i %% 2)); ratio=$(echo \"1.0$i\")\n"
-                    "  printf '{\"score\": 90, \"extra_data\": {\"perf_ratio\": %%s}, \"tests\": ["
-                    "{\"name\": \"dataset 0\", \"status\": \"passed\"}, "
-                    "{\"name\": \"race-free\", \"status\": \"passed\"}, "
-                    "{\"name\": \"performance\", \"status\": \"passed\", \"score\": 10, "
-                    "\"output\": \"timed alone on GPU %%s for 0.20 s\"}]}' $ratio $g "
-                    "> out/s$i/results.json\n"
-                    "done\n"
-                    "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n",
-               f.dir, cwd);
-    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
-    run_result_t r = run_script(argv, NULL);
-    sb_free(&sb);
+    run_result_t r = judge_class(&f,
+        "for i in 0 1 2 3; do\n"
+        "  mkdir -p out/s$i; echo \"s$i reference\" >> kinds.txt\n"
+        "  g=$((i % 2)); ratio=$(echo \"1.0$i\")\n"
+        "  printf '{\"score\": 90, \"extra_data\": {\"perf_ratio\": %s}, \"tests\": ["
+        "{\"name\": \"dataset 0\", \"status\": \"passed\"}, "
+        "{\"name\": \"race-free\", \"status\": \"passed\"}, "
+        "{\"name\": \"performance\", \"status\": \"passed\", \"score\": 10, "
+        "\"output\": \"timed alone on GPU %s for 0.20 s\"}]}' $ratio $g "
+        "> out/s$i/results.json\n"
+        "done\n");
     cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
     assert_has(r, "speed ratio to the reference, reference: n=4 min 1.000 max 1.030 spread 0.030");
     assert_has(r, "speed ratio by the GPU that timed it, reference: GPU 0 n=2 median 1.010, "
@@ -199,23 +207,15 @@ Test(bench, batch_verdicts_shows_the_speed_ratio_by_the_gpu_that_timed_it)
 Test(bench, batch_verdicts_shows_the_gpu_time_of_the_runs_that_ended)
 {
     fakes_t f = fakes();
-    char cwd[PATH_MAX];
-    cr_assert_not_null(getcwd(cwd, sizeof cwd));
-    strbuf_t sb = {0};
-    sb_appendf(&sb, "set -e; cd %s; : > alone.txt; : > kinds.txt\n"
-                    "put() { mkdir -p out/$1; echo \"$1 $2\" >> kinds.txt\n"
-                    "  printf '{\"score\": 0, \"extra_data\": {\"phases\": "
-                    "{\"gpu_datasets_held\": %%s}}, \"tests\": [{\"name\": \"dataset 0\", "
-                    "\"status\": \"%%s\", \"output\": \"%%s\"}]}' $3 $4 \"$5\" "
-                    "> out/$1/results.json; }\n"
-                    "put s0 tile32 0.8 passed ok\n"
-                    "put s1 tile32 1.6 passed ok\n"
-                    "put s2 endless_kernel 6.0 failed 'exceeded the time limit of 3 s'\n"
-                    "python3 %s/bench/batch_verdicts.py out kinds.txt alone.txt\n",
-               f.dir, cwd);
-    char *argv[] = {"/bin/sh", "-c", (char *)sb_str(&sb), NULL};
-    run_result_t r = run_script(argv, NULL);
-    sb_free(&sb);
+    run_result_t r = judge_class(&f,
+        "put() { mkdir -p out/$1; echo \"$1 $2\" >> kinds.txt\n"
+        "  printf '{\"score\": 0, \"extra_data\": {\"phases\": "
+        "{\"gpu_datasets_held\": %s}}, \"tests\": [{\"name\": \"dataset 0\", "
+        "\"status\": \"%s\", \"output\": \"%s\"}]}' $3 $4 \"$5\" "
+        "> out/$1/results.json; }\n"
+        "put s0 tile32 0.8 passed ok\n"
+        "put s1 tile32 1.6 passed ok\n"
+        "put s2 endless_kernel 6.0 failed 'exceeded the time limit of 3 s'\n");
     cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
     assert_has(r, "GPU held by the dataset runs of a submission none of whose runs hit a limit: "
                   "median 1.200 s, max 1.600 s over 2 (the rubric's gpu_budget_s caps them "
