@@ -222,23 +222,36 @@ Test(grouped, one_crash_is_not_enough_for_lanes, .timeout = 300)
     rm_rf(dir);
 }
 
+/* The endless kernel graded grouped on three datasets in a new folder dir
+ * (/tmp/cugrade-ds-XXXXXX, the caller removes it), each with a 2 s limit and
+ * the datasets' other keys datasets_more (", \"key\": value" or ""); *took:
+ * how long the grading took. */
+static graded_t grade_endless(char dir[23], const char *datasets_more, double *took)
+{
+    strcpy(dir, "/tmp/cugrade-ds-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "8x8x8", "4x4x4", NULL};
+    make_datasets(dir, shapes);
+    char rubric[300], text[400];
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    snprintf(text, sizeof text, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": "
+             "{\"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 2%s},"
+             " \"hidden\": {\"count\": 0}}}}", datasets_more);
+    write_text(rubric, text);
+    double t0 = now_seconds();
+    graded_t g = grade_mode("grouped", SUB "endless_kernel.cu", dir, rubric);
+    *took = now_seconds() - t0;
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
 /* With the runner alone (no watchdog) the first group would run until the
  * sum of the limits plus slack (16 s) before anything timed out. */
 Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    const char *shapes[] = {"16x16x16", "8x8x8", "4x4x4", NULL};
-    make_datasets(dir, shapes);
-    char rubric[300];
-    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
-    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
-                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2},"
-                       " \"hidden\": {\"count\": 0}}}}");
-    double t0 = now_seconds();
-    graded_t g = grade_mode("grouped", SUB "endless_kernel.cu", dir, rubric);
-    double took = now_seconds() - t0;
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    double took;
+    graded_t g = grade_endless(dir, "", &took);
     for (int i = 0; i < 3; i++) {
         const char *out = dataset_output(&g, i);
         cr_expect(strstr(out, "exceeded the time limit of 2 s"), "%d: %s", i, out);
@@ -254,19 +267,9 @@ Test(grouped, endless_kernel_is_stopped_at_each_datasets_limit, .timeout = 300)
  * past their limit, the rest are not run, and say why. */
 Test(grouped, after_timeouts_max_time_outs_the_rest_is_not_run, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    const char *shapes[] = {"16x16x16", "8x8x8", "4x4x4", NULL};
-    make_datasets(dir, shapes);
-    char rubric[300];
-    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
-    write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
-                       " \"datasets\": {\"points\": 1, \"time_limit_s\": 2, \"timeouts_max\": 1},"
-                       " \"hidden\": {\"count\": 0}}}}");
-    double t0 = now_seconds();
-    graded_t g = grade_mode("grouped", SUB "endless_kernel.cu", dir, rubric);
-    double took = now_seconds() - t0;
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    double took;
+    graded_t g = grade_endless(dir, ", \"timeouts_max\": 1", &took);
     cr_expect(strstr(dataset_output(&g, 0), "exceeded the time limit of 2 s"), "%s",
               dataset_output(&g, 0));
     for (int i = 1; i < 3; i++)
