@@ -585,18 +585,3 @@ int batch_resume_key(batch_opts_t *o, char common[65], FILE *out)
     batch_run_common_key(o, common);
     return 0;
 }
-
-int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id)
-{
-    job_t *j = calloc(1, sizeof *j);
-    if (!j)
-        return 0;
-    snprintf(j->id, sizeof j->id, "%s", id);
-    snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, name);
-    snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, id);
-    batch_run_key(common, j->sub_dir, j->hash);
-    batch_score_key(o, j->score_key);
-    int same = batch_resume_decision(j) == RESUME_SKIP;
-    free(j);
-    return same;
-}

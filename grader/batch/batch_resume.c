@@ -13,7 +13,9 @@
  * test names, thresholds): re-scored from RESULTS_DIR/<id>/measurements.json
  * here, with no child, no build and no run, and results.json replaced by
  * rename. Anything else, or measurements that cannot be re-scored: graded
- * again. batch_plan sorts the selected submissions so. */
+ * again. batch_plan sorts the selected submissions so; batch_up_to_date is
+ * the same test for --status and --slurm. */
+#include "batch/batch.h"
 #include "batch/batch_job.h"
 #include "course/lab.h"
 #include "course/rubric.h"
@@ -262,4 +264,21 @@ int batch_rescore(const batch_opts_t *o, job_t **jobs, int n, job_t **todo, int 
     free(ctx);
     fflush(out);
     return done;
+}
+
+/* ---- --resume's test, for --status and --slurm ------------------------------- */
+
+int batch_up_to_date(const batch_opts_t *o, const char *common, const char *name, const char *id)
+{
+    job_t *j = calloc(1, sizeof *j);
+    if (!j)
+        return 0;
+    snprintf(j->id, sizeof j->id, "%s", id);
+    snprintf(j->sub_dir, sizeof j->sub_dir, "%s/%s", o->submissions_dir, name);
+    snprintf(j->res_dir, sizeof j->res_dir, "%s/%s", o->out_dir, id);
+    batch_run_key(common, j->sub_dir, j->hash);
+    batch_score_key(o, j->score_key);
+    int same = batch_resume_decision(j) == RESUME_SKIP;
+    free(j);
+    return same;
 }
