@@ -97,11 +97,23 @@ run_step() {
 }
 
 # is_count VALUE: a whole number >= 1.
-# cpu_ticks: "BUSY TOTAL", the jiffies of all cores since boot (/proc/stat's
-# cpu line: user nice system idle iowait irq softirq steal; idle and iowait
+# cpu_ticks: "BUSY TOTAL", the jiffies since boot of the cores this shell may
+# run on (its affinity, as taskset or a Slurm cpuset narrows it; /proc/stat's
+# cpuN lines: user nice system idle iowait irq softirq steal; idle and iowait
 # are not busy).
 cpu_ticks() {
-    awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat
+    local allowed
+    allowed=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+    awk -v allowed="$allowed" '
+        BEGIN {
+            n = split(allowed, parts, ",")
+            for (i = 1; i <= n; i++) {
+                if (split(parts[i], r, "-") == 1) r[2] = r[1]
+                for (c = r[1] + 0; c <= r[2] + 0; c++) mine["cpu" c] = 1
+            }
+        }
+        $1 in mine { t = 0; for (i = 2; i <= 9; i++) t += $i; busy += t - $5 - $6; total += t }
+        END { print busy + 0, total + 0 }' /proc/stat
 }
 
 # cpu_line "BUSY0 TOTAL0": how busy the cores were since then, one line.

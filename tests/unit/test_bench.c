@@ -10,6 +10,8 @@
  * fail for the reason the test says. */
 #include "bench_fakes.h"
 
+#include <sched.h>
+
 /* cugrade for run.sh: `run` prints a grade of the reference in cugrade's own
  * format: every point when the checks ran, and the checks "not run" with
  * --checks none (so Score is 7.5 less their 4 points). checks_off_always: the
@@ -311,4 +313,31 @@ Test(bench, gpu_stability_sh_fails_when_a_grade_does_not_run)
     assert_has(r, "no-nvcc is missing: the gpu backend compiles with it");
     run_result_free(&r);
     rm_rf(f.dir);
+}
+
+/* bench/lib.sh's cpu line counts the cores the bench may run on: pinned to
+ * one core (taskset, a Slurm cpuset) it says "of 1 cores" and sums that
+ * core's ticks only, so a busy loop on it reads as nearly all busy. */
+Test(bench, cpu_line_counts_only_the_cores_the_bench_may_use)
+{
+    cpu_set_t set, one;
+    CPU_ZERO(&set);
+    cr_assert_eq(sched_getaffinity(0, sizeof set, &set), 0);
+    int c = 0;
+    while (c < CPU_SETSIZE && !CPU_ISSET(c, &set))
+        c++;
+    CPU_ZERO(&one);
+    CPU_SET(c, &one);
+    cr_assert_eq(sched_setaffinity(0, sizeof one, &one), 0);
+    char *argv[] = {"/bin/bash", "-c",
+                    ". bench/lib.sh; t0=$(cpu_ticks); end=$((SECONDS + 2));"
+                    " while [ $SECONDS -lt $end ]; do :; done; cpu_line \"$t0\"",
+                    NULL};
+    run_result_t r = run_script(argv, NULL);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "of 1 cores busy over the batch");
+    int busy = -1;
+    cr_assert_eq(sscanf(r.output, "cpu: %d%%", &busy), 1, "%s", r.output);
+    cr_assert_geq(busy, 80, "a busy loop on the one core read as %d%% busy: %s", busy, r.output);
+    run_result_free(&r);
 }
