@@ -1,5 +1,6 @@
 /* test_bench.c - the bench scripts (bench/run.sh, bench/rescore.sh,
- * bench/gpu_stability.sh; bench/batch.sh in test_bench_batch.c) must not
+ * bench/gpu_stability.sh, bench/gpu_scaling.sh; bench/batch.sh in
+ * test_bench_batch.c) must not
  * print a number they did not measure: a
  * missing binary is exit 2 and says which, a grade or batch that fails (or
  * grades nothing, or grades wrong) is exit 1 with no throughput or time
@@ -340,4 +341,37 @@ Test(bench, cpu_line_counts_only_the_cores_the_bench_may_use)
     cr_assert_eq(sscanf(r.output, "cpu: %d%%", &busy), 1, "%s", r.output);
     cr_assert_geq(busy, 80, "a busy loop on the one core read as %d%% busy: %s", busy, r.output);
     run_result_free(&r);
+}
+
+/* bench/gpu_scaling.sh measures nothing it cannot: without the GPUs or the
+ * cores asked for it says so and exits 2, before any batch runs. */
+Test(bench, gpu_scaling_sh_refuses_what_the_host_does_not_have)
+{
+    fakes_t f = fakes();
+    /* a host with one GPU */
+    write_text(in(&f, 0, "nvidia-smi"), "#!/bin/sh\necho 'GPU 0: pretend (UUID: GPU-0)'\n", 1);
+    char path[400];
+    snprintf(path, sizeof path, "PATH=%s:/usr/bin:/bin", f.dir);
+    char *env[] = {path, NULL};
+    char *two[] = {"bench/gpu_scaling.sh", "10", "2", "1", NULL};
+    run_result_t r = run_script(two, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "2 GPUs asked for, the host has 1");
+    assert_lacks(r, "submissions/minute");
+    run_result_free(&r);
+
+    char *many_cores[] = {"bench/gpu_scaling.sh", "10", "1", NULL};
+    char cores[] = "BENCH_CORES_PER_GPU=100000";
+    char *env2[] = {path, cores, NULL};
+    r = run_script(many_cores, env2);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "1 GPUs need 100000 cores, this process may use");
+    run_result_free(&r);
+
+    char *bad[] = {"bench/gpu_scaling.sh", "10", NULL};
+    r = run_script(bad, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "usage: bench/gpu_scaling.sh N GPUS...");
+    run_result_free(&r);
+    rm_rf(f.dir);
 }
