@@ -5,7 +5,8 @@
 # so each run is the issue's "16-core box per GPU" and the host's own cores
 # cannot flatter the 1-GPU figure or starve the 4-GPU one. Prints one line per
 # run and a table of the rates and their ratio to the first run.
-# Usage: bench/gpu_scaling.sh N GPUS... (e.g. bench/gpu_scaling.sh 500 4 2 1)
+# Usage: bench/gpu_scaling.sh N GPUS... [-- BATCH OPTIONS...]
+#        (e.g. bench/gpu_scaling.sh 500 4 2 1; ... 500 1 -- --jobs 24)
 # BENCH_DEADLINE_S applies to each run (a partial rate is said as such and
 # fails the bench, as in bench/batch.sh).
 #
@@ -16,20 +17,27 @@
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-usage="usage: bench/gpu_scaling.sh N GPUS... (e.g. 500 4 2 1)"
+usage="usage: bench/gpu_scaling.sh N GPUS... [-- BATCH OPTIONS...] (e.g. 500 4 2 1)"
 [ $# -ge 2 ] || bench_cannot_start "$usage"
 n=$1
 shift
 is_count "$n" || bench_cannot_start "N must be a whole number >= 1, not '$n' ($usage)"
 per=${BENCH_CORES_PER_GPU:-16}
 is_count "$per" || bench_cannot_start "BENCH_CORES_PER_GPU must be a whole number >= 1, not '$per'"
+counts=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    counts+=("$1")
+    shift
+done
+[ ${#counts[@]} -ge 1 ] || bench_cannot_start "$usage"
+[ $# -eq 0 ] || shift # the options after -- go to every cugrade batch
 need_tool taskset "bench/gpu_scaling.sh pins each run's cores with it (util-linux)"
 need_tool nvidia-smi "bench/gpu_scaling.sh counts the host's GPUs with it"
 
 have_gpus=$(nvidia-smi -L | grep -c '^GPU ' || true)
 mapfile -t cores < <(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status | tr ',' '\n' |
     awk -F- '{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
-for k in "$@"; do
+for k in "${counts[@]}"; do
     is_count "$k" || bench_cannot_start "a GPU count must be a whole number >= 1, not '$k' ($usage)"
     [ "$k" -le "$have_gpus" ] || bench_cannot_start "$k GPUs asked for, the host has $have_gpus"
     [ $((k * per)) -le ${#cores[@]} ] ||
@@ -39,12 +47,12 @@ done
 bench_scratch gpu_scaling
 failed=0
 : >"$tmp/table"
-for k in "$@"; do
+for k in "${counts[@]}"; do
     gpus=$(seq -s, 0 $((k - 1)))
     list=$(printf '%s\n' "${cores[@]:0:$((k * per))}" | paste -sd,)
-    echo "== $k GPU(s) ($gpus), $((k * per)) cores: bench/batch.sh $n"
+    echo "== $k GPU(s) ($gpus), $((k * per)) cores: bench/batch.sh $n $*"
     rc=0
-    CUDA_VISIBLE_DEVICES=$gpus taskset -c "$list" "$bench_root/bench/batch.sh" "$n" >"$tmp/run-$k.log" 2>&1 || rc=$?
+    CUDA_VISIBLE_DEVICES=$gpus taskset -c "$list" "$bench_root/bench/batch.sh" "$n" "$@" >"$tmp/run-$k.log" 2>&1 || rc=$?
     grep -E '^(machine|cugrade batch|throughput|stopped at the deadline|cpu|regrade|gpu|FAILED|bench)' \
         "$tmp/run-$k.log" | sed 's/^/   /' || true
     rate=$(sed -n 's/^throughput: .* = \([0-9.]*\) submissions\/minute$/\1/p' "$tmp/run-$k.log")
