@@ -53,16 +53,16 @@ for k in "${counts[@]}"; do
     echo "== $k GPU(s) ($gpus), $((k * per)) cores: bench/batch.sh $n $*"
     rc=0
     CUDA_VISIBLE_DEVICES=$gpus taskset -c "$list" "$bench_root/bench/batch.sh" "$n" "$@" >"$tmp/run-$k.log" 2>&1 || rc=$?
-    grep -E '^(machine|cugrade batch|throughput|stopped at the deadline|cpu|regrade|gpu|FAILED|bench)' \
-        "$tmp/run-$k.log" | sed 's/^/   /' || true
+    # everything bench/batch.sh printed but the batch log it quotes on a failure
+    grep -vE '^ *\|' "$tmp/run-$k.log" | sed 's/^/   /' || true
     rate=$(sed -n 's/^throughput: .* = \([0-9.]*\) submissions\/minute$/\1/p' "$tmp/run-$k.log")
     mark=""
     if [ -z "$rate" ]; then
         rate=$(sed -n 's/^stopped at the deadline: .* = \([0-9.]*\) a minute (partial)$/\1/p' "$tmp/run-$k.log")
         mark=" (partial)"
     fi
-    if ! grep -q "^cugrade batch: .* on $k GPU(s)" "$tmp/run-$k.log"; then
-        echo "   FAILED: the batch did not say it used $k GPU(s)"
+    if ! grep -q "^machine: .*(auto: $k CUDA devices\? found)" "$tmp/run-$k.log"; then
+        echo "   FAILED: cugrade info did not say it saw $k GPU(s)"
         failed=1
     fi
     if [ "$rc" -ne 0 ]; then

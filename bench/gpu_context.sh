@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# gpu_context.sh - the per-process cost of a GPU on this machine: how long a
+# CUDA context takes to make (cudaFree(0)) and one small dataset's round trip
+# after it (bench/gpu_context.cu), for K processes started together on one
+# GPU, and 16 together on each of the first G GPUs at once (what a batch's
+# workers do). A multi-GPU host whose batch is slow though its cores and its
+# queues are idle shows it here.
+# Usage: bench/gpu_context.sh [G]   (G: GPUs to load at once; default: all)
+# Exit 0 when every process ran; 1 when one failed (its error is printed);
+# 2 when nvcc or nvidia-smi is missing.
+set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+nvcc=${CUGRADE_NVCC:-nvcc}
+[[ $nvcc == */* ]] || command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
+need_tool "$nvcc" "bench/gpu_context.sh compiles bench/gpu_context.cu with it"
+need_tool nvidia-smi "bench/gpu_context.sh counts the GPUs with it"
+have=$(nvidia-smi -L | grep -c '^GPU ' || true)
+g=${1:-$have}
+is_count "$g" && [ "$g" -le "$have" ] || bench_cannot_start "G must be 1..$have, not '$g'"
+bench_scratch gpu_context
+"$nvcc" -O2 -arch="${CUGRADE_NVARCH:-sm_90}" -o "$tmp/ctx" "$bench_root/bench/gpu_context.cu" 2>"$tmp/nvcc.log" ||
+    bench_fail "nvcc could not build bench/gpu_context.cu" "$tmp/nvcc.log"
+nvidia-smi --query-gpu=index,name,persistence_mode,compute_mode,clocks.sm --format=csv,noheader |
+    sed 's/^/gpu /'
+
+# together LABEL GPUS K: K processes on each listed GPU, started at once.
+together() {
+    local label=$1 gpus=$2 k=$3 i gpu failed=0
+    rm -f "$tmp"/out.* "$tmp"/err.*
+    for gpu in ${gpus//,/ }; do
+        for ((i = 0; i < k; i++)); do
+            CUDA_VISIBLE_DEVICES=$gpu "$tmp/ctx" >"$tmp/out.$gpu.$i" 2>"$tmp/err.$gpu.$i" &
+        done
+    done
+    for job in $(jobs -p); do wait "$job" || failed=1; done
+    if [ "$failed" -ne 0 ]; then
+        cat "$tmp"/err.* >&2
+        bench_fail "$label: a process failed (above)"
+    fi
+    cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; if ($1 > m) m = $1 }
+        END { printf "%-28s n=%3d  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f\n",
+                     l, NR, c[int((NR + 1) / 2)], m, r / NR }'
+}
+together "1 on GPU 0" 0 1
+together "1 on GPU 0 (again)" 0 1
+together "16 on GPU 0" 0 16
+[ "$g" -lt 2 ] || together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16
