@@ -47,13 +47,13 @@ static void driver_source(const build_ctx_t *ctx, char *out, size_t outlen)
  * (the compiler cc among them: a new or replaced nvcc rebuilds it). */
 static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc, const char *src)
 {
-    const char *deps[] = {"labs/common/harness.h", "labs/common/matbin.h", "labs/common/wb.h",
-                          "labs/common/wb_raw.h", "emu/include/cuda_runtime.h",
-                          "build/libcugrade_emu.a", "bin/emucc"};
+    const char *deps[] = {"labs/common/harness.h", "labs/common/harness_crash.h",
+                          "labs/common/matbin.h", "labs/common/wb.h", "labs/common/wb_raw.h",
+                          "emu/include/cuda_runtime.h", "build/libcugrade_emu.a", "bin/emucc"};
     double newest = build_mtime(src);
     if (build_mtime(cc) > newest)
         newest = build_mtime(cc);
-    int ndeps = ctx->backend == BACKEND_EMU ? 7 : 4;
+    int ndeps = ctx->backend == BACKEND_EMU ? 8 : 5;
     for (int i = 0; i < ndeps; i++) {
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", ctx->root, deps[i]);

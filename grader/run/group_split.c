@@ -1,7 +1,9 @@
 /* group_split.c - the output of a driver's list mode (driver --each LIST,
  * labs/common/harness.h) split back into one part per dataset at its marker
  * lines "cugrade-dataset-begin K", "-end K WALL_S", "-failed K WALL_S
- * STATUS" (a CUDA error that ended the dataset only), "-timeout K": a pure
+ * STATUS" (a CUDA error that ended the dataset only), "-signal K WALL_S
+ * SIGNO" (a crash of the student's code that ended the dataset only),
+ * "-timeout K": a pure
  * function of the captured text, tested on its own (tests/unit/test_group.c). */
 #include "run/group_split.h"
 #include "util/util.h"
@@ -18,6 +20,7 @@ enum { MARK_BEGIN, MARK_END, MARK_TIMEOUT };
 
 typedef struct {
     int kind, k, status; /* status: of a "failed" end (MARK_END), else 0 */
+    int signal;          /* of a "signal" end (MARK_END), else 0 */
     double wall;
     size_t at, next; /* where its "\n" starts, and the byte after its line */
 } marker_t;
@@ -61,6 +64,15 @@ static int parse_wall_status(const char *s, double *wall, int *status)
     return !*rest && *status >= 1 && *status <= 255;
 }
 
+/* " WALL_S SIGNO" (SIGNO 1..64) and nothing after it. */
+static int parse_wall_signal(const char *s, double *wall, int *signo)
+{
+    const char *rest;
+    if (!parse_wall_at(s, wall, &rest) || rest[0] != ' ' || !parse_index(rest + 1, signo, &rest))
+        return 0;
+    return !*rest && *signo >= 1 && *signo <= 64;
+}
+
 /* The marker at out[at] (MARK); 0 if the line is none. */
 static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
 {
@@ -75,6 +87,7 @@ static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
     const char *rest;
     m->wall = 0;
     m->status = 0;
+    m->signal = 0;
     if (strncmp(line, "begin ", 6) == 0 && parse_index(line + 6, &m->k, &rest) && !*rest)
         m->kind = MARK_BEGIN;
     else if (strncmp(line, "timeout ", 8) == 0 && parse_index(line + 8, &m->k, &rest) && !*rest)
@@ -84,6 +97,9 @@ static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
         m->kind = MARK_END;
     else if (strncmp(line, "failed ", 7) == 0 && parse_index(line + 7, &m->k, &rest) &&
              parse_wall_status(rest, &m->wall, &m->status))
+        m->kind = MARK_END;
+    else if (strncmp(line, "signal ", 7) == 0 && parse_index(line + 7, &m->k, &rest) &&
+             parse_wall_signal(rest, &m->wall, &m->signal))
         m->kind = MARK_END;
     else
         return 0;
@@ -124,12 +140,14 @@ static void take_marker(splitter_t *s, const marker_t *m)
         s->parts[m->k].state = GROUP_ENDED;
         s->parts[m->k].wall_s = m->wall;
         s->parts[m->k].exit_code = m->status;
+        s->parts[m->k].term_signal = m->signal;
         s->inside = 0;
         s->expect++;
     } else { /* the watchdog's; after an end marker of the same dataset, that one was forged */
         s->parts[m->k].state = GROUP_TIMED_OUT;
         s->parts[m->k].wall_s = 0;
         s->parts[m->k].exit_code = 0;
+        s->parts[m->k].term_signal = 0;
         s->timed = m->k;
     }
 }

@@ -19,6 +19,9 @@ typedef struct {
     double wall_s;      /* GROUP_ENDED: from the end marker */
     int exit_code;      /* GROUP_ENDED: 0, or the status of a CUDA error that ended only the
                          * dataset ("cugrade-dataset-failed K WALL_S STATUS", harness.h) */
+    int term_signal;    /* GROUP_ENDED: the signal of a crash of the student's code that ended
+                         * only the dataset ("cugrade-dataset-signal K WALL_S SIGNO",
+                         * harness_crash.h); else 0 */
     char *output;       /* what it printed, markers removed (malloc'd, NUL-terminated) */
     size_t output_len;
 } group_part_t;

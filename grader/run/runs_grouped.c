@@ -100,10 +100,18 @@ static void give_output(run_result_t *rr, const group_part_t *p, size_t cap)
     rr->output_truncated = keep < p->output_len;
 }
 
+/* A dataset that reached its end marker; one the student's crash ended
+ * ("signal") reads as a separate run killed by that signal would. */
 static void set_ended(ds_run_t *r, const group_part_t *p)
 {
     r->result = (run_result_t){.started = 1, .exited = 1, .exit_code = p->exit_code,
                                .wall_s = p->wall_s};
+    if (p->term_signal > 0) {
+        r->result.exited = 0;
+        r->result.exit_code = 0;
+        r->result.signaled = 1;
+        r->result.term_signal = p->term_signal;
+    }
     give_output(&r->result, p, runs_output_cap(r));
 }
 

@@ -57,7 +57,9 @@
  * cudaDeviceSynchronize succeeds) ends only its dataset, with the same
  * "cugrade: " line and "\ncugrade-dataset-failed K WALL_S 3\n" (the status a
  * single run would have exited with); the next dataset runs in the same
- * process, with no new process and CUDA context to pay. A malformed LIST
+ * process, with no new process and CUDA context to pay. So does a crash of
+ * the student's own host code (harness_crash.h: "\ncugrade-dataset-signal K
+ * WALL_S SIGNO\n", the signal a single run would have died of). A malformed LIST
  * exits with status 2 before any dataset begins.
  *
  * CUDA C++ using only the CUDA runtime API and POSIX (pthreads): it is
@@ -80,6 +82,7 @@
 
 #include <cuda_runtime.h>
 
+#include "harness_crash.h"
 #include "matbin.h"
 
 #define HARNESS_EXIT_IO 2
@@ -474,6 +477,7 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
      * turn per dataset would wait behind every timed run as often); the
      * datasets' clocks start once it is held. */
     harness_gpu_share();
+    harness_crash_arm(); /* a crash of the student's code ends its dataset only */
     for (int k = 0; k < n; k++) {
         harness_dataset_t *d = &list[k];
         for (int e = 0; e < d->nenv; e++)
@@ -484,18 +488,28 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         double start = harness_now();
         harness_watch_set(k, start + d->limit_s);
         jmp_buf escape;
-        int status = setjmp(escape); /* 3: a CUDA error that left the context usable */
+        /* 3: a CUDA error that left the context usable; HARNESS_CRASH_BASE +
+         * a signal: the student's code crashed (harness_crash.h) */
+        int status = setjmp(escape);
         if (status == 0) {
             *harness_dataset_escape() = &escape;
+            harness_crash_enter(&escape);
             status = run(d->argc, d->argv);
+            harness_crash_leave();
             *harness_dataset_escape() = NULL;
             if (status != 0)
                 return status; /* watched until the process is gone, like a failed single run */
         }
+        harness_crash_leave();
         *harness_dataset_escape() = NULL;
+        if (status > HARNESS_CRASH_BASE)
+            harness_crash_settle(status - HARNESS_CRASH_BASE); /* under the watchdog still */
         double wall = harness_now() - start;
         harness_watch_set(-1, 0.0);
-        if (status != 0)
+        if (status > HARNESS_CRASH_BASE)
+            snprintf(line, sizeof line, "\ncugrade-dataset-signal %d %.6f %d\n", k, wall,
+                     status - HARNESS_CRASH_BASE);
+        else if (status != 0)
             snprintf(line, sizeof line, "\ncugrade-dataset-failed %d %.6f %d\n", k, wall, status);
         else
             snprintf(line, sizeof line, "\ncugrade-dataset-end %d %.6f\n", k, wall);

@@ -133,10 +133,40 @@ static int lane_lists_kept(const graded_t *g)
     return lanes;
 }
 
-/* After two crashes the remaining datasets run one a process, side by side
- * ("lanes", runs.c): each still gets its own crash, the verdicts are those
- * of separate runs, and the lanes' lists show they ran that way. */
-Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .timeout = 300)
+/* The number of "signal" end markers (harness_crash.h) in the group's
+ * report of a `--keep` grading. */
+static int signal_markers_kept(const graded_t *g)
+{
+    const char *kept = strstr(g->run.output, "build and run files kept in ");
+    cr_assert_not_null(kept, "%s", g->run.output);
+    char scratch[512], report[600];
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    snprintf(report, sizeof report, "%s/run-group.report", scratch);
+    char *text = read_file(report, NULL, NULL, 0);
+    cr_assert_not_null(text, "%s", report);
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "\ncugrade-dataset-signal ")); p++)
+        n++;
+    free(text);
+    return n;
+}
+
+/* How many dataset tests (public and hidden) a grading has. */
+static int dataset_tests(const graded_t *g)
+{
+    int runs = 0;
+    json_object *tests = tests_of(g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++)
+        runs += strstr(str(json_object_array_get_idx(tests, i), "name"), "dataset ") != NULL;
+    return runs;
+}
+
+/* host_segfault crashes in its own code on every dataset: the driver goes
+ * past each crash (harness_crash.h), so every dataset runs in the one
+ * process, each ended by its own "signal" marker, with no lanes, and the
+ * verdicts are those of separate runs: killed by signal 11 each. */
+Test(grouped, crashes_of_the_students_own_code_end_only_their_datasets_in_one_process,
+     .timeout = 300)
 {
     char dir[] = "/tmp/cugrade-ds-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
@@ -150,19 +180,51 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
         const char *out = dataset_output(&g, i);
         cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
     }
+    int runs = dataset_tests(&g);
+    cr_expect(runs >= 6, "%d dataset tests", runs);
+    cr_expect_eq(signal_markers_kept(&g), runs, "a signal marker for each of %d datasets", runs);
+    cr_expect_eq(lane_lists_kept(&g), 0, "one process: no lanes");
+    release(&g);
+    const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
+                         NULL};
+    graded_t s = grade(SUB "host_segfault.cu", sep);
+    graded_t again = grade(SUB "host_segfault.cu", (const char *[]){"--dataset-runs", "grouped",
+                           "--datasets", dir, "--checks", "none", NULL});
+    expect_same_verdicts(&again, &s);
+    release(&s);
+    release(&again);
+    rm_rf(dir);
+}
+
+/* A crash the driver does not go past (host_crash_in_libc faults inside
+ * libc's memset, not in the student's own code) ends the process; after two
+ * such crashes the remaining datasets run one a process, side by side
+ * ("lanes", runs_grouped.c): each still gets its own crash, the verdicts are
+ * those of separate runs, and the lanes' lists show they ran that way. */
+Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                           "--keep", "--checks", "none", NULL};
+    graded_t g = grade(SUB "host_crash_in_libc.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; i < 6; i++) {
+        const char *out = dataset_output(&g, i);
+        cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
+    }
     int lanes = lane_lists_kept(&g);
-    int runs = 0; /* the public datasets and the hidden ones, in one list */
-    json_object *tests = tests_of(&g);
-    for (size_t i = 0; i < json_object_array_length(tests); i++)
-        runs += strstr(str(json_object_array_get_idx(tests, i), "name"), "dataset ") != NULL;
+    int runs = dataset_tests(&g); /* the public datasets and the hidden ones, in one list */
     cr_expect(runs >= 6, "%d dataset tests", runs);
     cr_expect_eq(lanes, runs - 2, "every dataset after the first two in a lane: %d lane lists "
                  "for %d datasets", lanes, runs);
     release(&g);
     const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
                          NULL};
-    graded_t s = grade(SUB "host_segfault.cu", sep);
-    graded_t again = grade(SUB "host_segfault.cu", (const char *[]){"--dataset-runs", "grouped",
+    graded_t s = grade(SUB "host_crash_in_libc.cu", sep);
+    graded_t again = grade(SUB "host_crash_in_libc.cu", (const char *[]){"--dataset-runs", "grouped",
                            "--datasets", dir, "--jobs", "2", "--checks", "none", NULL});
     expect_same_verdicts(&again, &s);
     release(&s);

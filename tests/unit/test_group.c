@@ -241,3 +241,58 @@ Test(group, a_timeout_after_a_failed_end_leaves_no_status)
     cr_assert_eq(p[1].state, GROUP_NOT_BEGUN);
     group_parts_free(p, 2);
 }
+
+/* A crash of the student's own host code that the driver went past
+ * (harness_crash.h): the dataset ended, killed by that signal, and the next
+ * runs on in the same process. */
+#define SIGNALLED(k, wall, signo) "\ncugrade-dataset-signal " #k " " #wall " " #signo "\n"
+
+Test(group, a_dataset_ended_by_a_crash_carries_its_signal_and_the_next_goes_on)
+{
+    group_part_t p[3];
+    int ended = split(BEGIN(0) "before the crash\n" SIGNALLED(0, 0.03, 11) BEGIN(1) "ok\n"
+                      END(1, 0.2) BEGIN(2) SIGNALLED(2, 0.01, 8), 0, p, 3);
+    cr_assert_eq(ended, 3);
+    cr_assert_eq(p[0].state, GROUP_ENDED);
+    cr_assert_eq(p[0].term_signal, 11);
+    cr_assert_eq(p[0].exit_code, 0);
+    cr_assert_str_eq(p[0].output, "before the crash\n");
+    cr_assert_float_eq(p[0].wall_s, 0.03, 1e-9);
+    cr_assert_eq(p[1].term_signal, 0);
+    cr_assert_eq(p[2].term_signal, 8);
+    group_parts_free(p, 3);
+}
+
+Test(group, a_malformed_signal_marker_is_the_programs_text)
+{
+    static const char *const bad[] = {
+        "\ncugrade-dataset-signal 0 0.1\n",     /* no signal */
+        "\ncugrade-dataset-signal 0 0.1 0\n",   /* signal 0 is none */
+        "\ncugrade-dataset-signal 0 0.1 65\n",  /* not a signal */
+        "\ncugrade-dataset-signal 0 0.1 11 x\n", /* something after it */
+        "\ncugrade-dataset-signal 0 soon 11\n", /* malformed time */
+        "\ncugrade-dataset-signal 1 0.1 11\n",  /* another dataset's */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s%s", BEGIN(0), bad[i]);
+        group_part_t p[2];
+        int ended = split(out, 0, p, 2);
+        cr_assert_eq(ended, 0, "%s", bad[i]);
+        cr_assert_eq(p[0].state, GROUP_STOPPED, "%s", bad[i]);
+        cr_assert_str_eq(p[0].output, bad[i], "the line is the program's text");
+        group_parts_free(p, 2);
+    }
+}
+
+/* The watchdog's marker after a "signal" end: the dataset timed out (a kernel
+ * the crash left running past the limit), with no signal of its end. */
+Test(group, a_timeout_after_a_signal_end_leaves_no_signal)
+{
+    group_part_t p[2];
+    int ended = split(BEGIN(0) SIGNALLED(0, 0.01, 11) TIMEOUT(0), 0, p, 2);
+    cr_assert_eq(ended, 0);
+    cr_assert_eq(p[0].state, GROUP_TIMED_OUT);
+    cr_assert_eq(p[0].term_signal, 0);
+    group_parts_free(p, 2);
+}
