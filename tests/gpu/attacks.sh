@@ -45,6 +45,15 @@ verdict jail "nvcc in the jail: no datasets/" \
 grade endless lab3 tests/submissions/lab3/endless_kernel.cu
 verdict endless "endless kernel: 2 time-outs, rest not run" \
     "r['score'] == 0 and sum('exceeded the time limit' in x.get('output', '') for x in r['tests']) == 2 and any('was not run: the kernel had already run past its time limit on 2 datasets' in x.get('output', '') for x in r['tests'])"
+# host crashes: in the student's own code the driver goes past each one
+# (harness_crash.h, one process); in libc each ends the process (lanes); the
+# verdicts are the same: every dataset killed by signal 11, score 0
+grade crash_own lab3 tests/submissions/lab3/host_segfault.cu
+verdict crash_own "host crash, own code: each dataset signal 11" \
+    "r['score'] == 0 and all('killed by signal 11' in x.get('output', '') for x in r['tests'] if x['name'].startswith(('dataset', 'hidden')))"
+grade crash_libc lab3 tests/submissions/lab3/host_crash_in_libc.cu
+verdict crash_libc "host crash in libc: each dataset signal 11" \
+    "r['score'] == 0 and all('killed by signal 11' in x.get('output', '') for x in r['tests'] if x['name'].startswith(('dataset', 'hidden')))"
 grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \
