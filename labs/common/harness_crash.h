@@ -92,6 +92,12 @@ static inline void harness_on_crash(int sig, siginfo_t *info, void *ctx)
     if (harness_crash_is_own(c, ctx)) {
         jmp_buf *escape = c->escape;
         c->escape = NULL;
+        /* a handler that called this one (the emulator's guard) had the
+         * signal blocked: unblocked, the next crash is caught too */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, sig);
+        pthread_sigmask(SIG_UNBLOCK, &set, NULL);
         longjmp(*escape, HARNESS_CRASH_BASE + sig);
     }
     /* not ours: the default action; a fault runs again and ends the process */

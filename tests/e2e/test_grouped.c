@@ -196,6 +196,37 @@ Test(grouped, crashes_of_the_students_own_code_end_only_their_datasets_in_one_pr
     rm_rf(dir);
 }
 
+/* Crashes after kernels have run (the emulator's guard is installed by
+ * then, and calls the driver's handler with the signal blocked): each is
+ * gone past in the one process, and the datasets between them pass. */
+Test(grouped, crash_after_crash_between_kernels_all_in_one_process, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-ds-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "33x8x8", "9x9x9", "33x16x4", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--keep", "--checks",
+                           "none", NULL};
+    graded_t g = grade(SUB "crash_on_one_shape.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    for (int i = 0; i < 6; i++) {
+        const char *out = dataset_output(&g, i);
+        if (i % 2)
+            cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
+        else
+            cr_expect(passed(test_named(&g, i == 0 ? "dataset 0 " : i == 2 ? "dataset 2 " : "dataset 4 ")),
+                      "%d: %s", i, out);
+    }
+    int crashed = 0;
+    json_object *tests = tests_of(&g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++)
+        crashed += strstr(str(json_object_array_get_idx(tests, i), "output"), "killed by signal 11") != NULL;
+    cr_expect_eq(signal_markers_kept(&g), crashed, "every crash gone past: %d crashed", crashed);
+    cr_expect_eq(lane_lists_kept(&g), 0);
+    release(&g);
+    rm_rf(dir);
+}
+
 /* A crash the driver does not go past (host_crash_in_libc faults inside
  * libc's memset, not in the student's own code) ends the process; after two
  * such crashes the remaining datasets run one a process, side by side

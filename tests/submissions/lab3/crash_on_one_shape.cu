@@ -6,7 +6,9 @@
  * Demonstrates crash isolation in grouped dataset runs (every dataset in one
  * driver process, runs.h): the dataset with 33 rows fails with "killed by
  * signal 11 (Segmentation fault)" exactly as in a separate run, and the
- * datasets after it are still run (in a new process) and pass.
+ * datasets after it are still run (in the same process: the driver goes
+ * past a crash of the student's own code, labs/common/harness_crash.h) and
+ * pass.
  * Expected verdict: compiles, every dataset passes but those with M = 33. */
 
 /* Meant to be malloc'd for the odd shapes; never is. Not static, so the
