@@ -8,7 +8,8 @@
  * Runs from the repository root. */
 #include "grouped_case.h"
 
-/* Dataset 1 (33 rows) crashes the process; 2 and 3 still run, in a new one. */
+/* Dataset 1 (33 rows) crashes in the student's own code; 2 and 3 still run
+ * and pass (in the same process: harness_crash.h). */
 Test(grouped, a_crash_fails_only_its_own_dataset, .timeout = 300)
 {
     compare_modes(SUB "crash_on_one_shape.cu", four_shapes);
@@ -47,14 +48,20 @@ Test(grouped, host_segfault_fails_every_dataset_on_its_own_crash, .timeout = 300
     rm_rf(dir);
 }
 
+/* The scratch folder a `--keep` grading left (named in its output). */
+static void kept_scratch(const graded_t *g, char scratch[512])
+{
+    const char *kept = strstr(g->run.output, "build and run files kept in ");
+    cr_assert_not_null(kept, "%s", g->run.output);
+    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+}
+
 /* How many lane lists (runs.c) a `--keep` grading left in its scratch
  * folder, which it then removes. */
 static int lane_lists_kept(const graded_t *g)
 {
-    const char *kept = strstr(g->run.output, "build and run files kept in ");
-    cr_assert_not_null(kept, "%s", g->run.output);
     char scratch[512], cmd[700];
-    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    kept_scratch(g, scratch);
     snprintf(cmd, sizeof cmd, "find %s -name '*.list.lane*' | wc -l", scratch);
     FILE *f = popen(cmd, "r");
     int lanes = -1;
@@ -64,32 +71,61 @@ static int lane_lists_kept(const graded_t *g)
     return lanes;
 }
 
-/* The number of "signal" end markers (harness_crash.h) in the group's
- * report of a `--keep` grading. */
-static int signal_markers_kept(const graded_t *g)
+/* The number of end markers of this kind ("signal": harness_crash.h,
+ * "failed": a CUDA error) in the group's report of a `--keep` grading. */
+static int markers_kept(const graded_t *g, const char *kind)
 {
-    const char *kept = strstr(g->run.output, "build and run files kept in ");
-    cr_assert_not_null(kept, "%s", g->run.output);
-    char scratch[512], report[600];
-    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
+    char scratch[512], report[600], marker[64];
+    kept_scratch(g, scratch);
     snprintf(report, sizeof report, "%s/run-group.report", scratch);
+    snprintf(marker, sizeof marker, "\ncugrade-dataset-%s ", kind);
     char *text = read_file(report, NULL, NULL, 0);
     cr_assert_not_null(text, "%s", report);
     int n = 0;
-    for (const char *p = text; (p = strstr(p, "\ncugrade-dataset-signal ")); p++)
+    for (const char *p = text; (p = strstr(p, marker)); p++)
         n++;
     free(text);
     return n;
 }
 
-/* How many dataset tests (public and hidden) a grading has. */
-static int dataset_tests(const graded_t *g)
+/* How many of a grading's tests have text in their field ("name", "output"). */
+static int tests_with(const graded_t *g, const char *field, const char *text)
 {
-    int runs = 0;
+    int n = 0;
     json_object *tests = tests_of(g);
     for (size_t i = 0; i < json_object_array_length(tests); i++)
-        runs += strstr(str(json_object_array_get_idx(tests, i), "name"), "dataset ") != NULL;
-    return runs;
+        n += strstr(str(json_object_array_get_idx(tests, i), field), text) != NULL;
+    return n;
+}
+
+/* submission graded grouped (--jobs 2 --keep --checks none) on datasets of
+ * these shapes, made in dir (/tmp/cugrade-ds-XXXXXX; the caller removes it);
+ * it must exit 0. */
+static graded_t grade_kept(const char *submission, const char *const *shapes, char dir[23])
+{
+    strcpy(dir, "/tmp/cugrade-ds-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                           "--keep", "--checks", "none", NULL};
+    graded_t g = grade(submission, extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
+/* submission graded grouped and separately on the datasets in dir (--checks
+ * none): the same verdicts. */
+static void expect_grouped_as_separate(const char *submission, const char *dir)
+{
+    const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
+                         NULL};
+    const char *grouped[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
+                             "--checks", "none", NULL};
+    graded_t s = grade(submission, sep);
+    graded_t g = grade(submission, grouped);
+    expect_same_verdicts(&g, &s);
+    release(&s);
+    release(&g);
 }
 
 /* host_segfault crashes in its own code on every dataset: the driver goes
@@ -99,31 +135,19 @@ static int dataset_tests(const graded_t *g)
 Test(grouped, crashes_of_the_students_own_code_end_only_their_datasets_in_one_process,
      .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
-    make_datasets(dir, shapes);
-    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
-                           "--keep", "--checks", "none", NULL};
-    graded_t g = grade(SUB "host_segfault.cu", extra);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    graded_t g = grade_kept(SUB "host_segfault.cu", shapes, dir);
     for (int i = 0; i < 6; i++) {
         const char *out = dataset_output(&g, i);
         cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
     }
-    int runs = dataset_tests(&g);
+    int runs = tests_with(&g, "name", "dataset ");
     cr_expect(runs >= 6, "%d dataset tests", runs);
-    cr_expect_eq(signal_markers_kept(&g), runs, "a signal marker for each of %d datasets", runs);
+    cr_expect_eq(markers_kept(&g, "signal"), runs, "a signal marker for each of %d datasets", runs);
     cr_expect_eq(lane_lists_kept(&g), 0, "one process: no lanes");
     release(&g);
-    const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
-                         NULL};
-    graded_t s = grade(SUB "host_segfault.cu", sep);
-    graded_t again = grade(SUB "host_segfault.cu", (const char *[]){"--dataset-runs", "grouped",
-                           "--datasets", dir, "--checks", "none", NULL});
-    expect_same_verdicts(&again, &s);
-    release(&s);
-    release(&again);
+    expect_grouped_as_separate(SUB "host_segfault.cu", dir);
     rm_rf(dir);
 }
 
@@ -132,14 +156,9 @@ Test(grouped, crashes_of_the_students_own_code_end_only_their_datasets_in_one_pr
  * gone past in the one process, and the datasets between them pass. */
 Test(grouped, crash_after_crash_between_kernels_all_in_one_process, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "33x8x8", "9x9x9", "33x16x4", NULL};
-    make_datasets(dir, shapes);
-    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--keep", "--checks",
-                           "none", NULL};
-    graded_t g = grade(SUB "crash_on_one_shape.cu", extra);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    graded_t g = grade_kept(SUB "crash_on_one_shape.cu", shapes, dir);
     for (int i = 0; i < 6; i++) {
         const char *out = dataset_output(&g, i);
         if (i % 2)
@@ -148,11 +167,8 @@ Test(grouped, crash_after_crash_between_kernels_all_in_one_process, .timeout = 3
             cr_expect(passed(test_named(&g, i == 0 ? "dataset 0 " : i == 2 ? "dataset 2 " : "dataset 4 ")),
                       "%d: %s", i, out);
     }
-    int crashed = 0;
-    json_object *tests = tests_of(&g);
-    for (size_t i = 0; i < json_object_array_length(tests); i++)
-        crashed += strstr(str(json_object_array_get_idx(tests, i), "output"), "killed by signal 11") != NULL;
-    cr_expect_eq(signal_markers_kept(&g), crashed, "every crash gone past: %d crashed", crashed);
+    int crashed = tests_with(&g, "output", "killed by signal 11");
+    cr_expect_eq(markers_kept(&g, "signal"), crashed, "every crash gone past: %d crashed", crashed);
     cr_expect_eq(lane_lists_kept(&g), 0);
     release(&g);
     rm_rf(dir);
@@ -165,32 +181,20 @@ Test(grouped, crash_after_crash_between_kernels_all_in_one_process, .timeout = 3
  * those of separate runs, and the lanes' lists show they ran that way. */
 Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
-    make_datasets(dir, shapes);
-    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
-                           "--keep", "--checks", "none", NULL};
-    graded_t g = grade(SUB "host_crash_in_libc.cu", extra);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    graded_t g = grade_kept(SUB "host_crash_in_libc.cu", shapes, dir);
     for (int i = 0; i < 6; i++) {
         const char *out = dataset_output(&g, i);
         cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
     }
     int lanes = lane_lists_kept(&g);
-    int runs = dataset_tests(&g); /* the public datasets and the hidden ones, in one list */
+    int runs = tests_with(&g, "name", "dataset "); /* the public datasets and the hidden ones */
     cr_expect(runs >= 6, "%d dataset tests", runs);
     cr_expect_eq(lanes, runs - 2, "every dataset after the first two in a lane: %d lane lists "
                  "for %d datasets", lanes, runs);
     release(&g);
-    const char *sep[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none",
-                         NULL};
-    graded_t s = grade(SUB "host_crash_in_libc.cu", sep);
-    graded_t again = grade(SUB "host_crash_in_libc.cu", (const char *[]){"--dataset-runs", "grouped",
-                           "--datasets", dir, "--jobs", "2", "--checks", "none", NULL});
-    expect_same_verdicts(&again, &s);
-    release(&s);
-    release(&again);
+    expect_grouped_as_separate(SUB "host_crash_in_libc.cu", dir);
     rm_rf(dir);
 }
 
@@ -200,46 +204,26 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
  * lanes; the group's report has a "failed" marker for each). */
 Test(grouped, a_launch_error_ends_only_its_dataset_in_the_same_process, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"64x64x64", "1x200x1", "32x8x16", "2x1000x3", "48x16x33", NULL};
-    make_datasets(dir, shapes);
-    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
-                           "--keep", "--checks", "none", NULL};
-    graded_t g = grade(SUB "intdiv_grid.cu", extra);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    graded_t g = grade_kept(SUB "intdiv_grid.cu", shapes, dir);
     int cuda_errors = 0;
     for (int i = 0; i < 5; i++)
         cuda_errors += strstr(dataset_output(&g, i), "a CUDA error stopped the program") != NULL;
     cr_expect_eq(cuda_errors, 2, "datasets 1 and 3 (one row) have a zero-sized grid");
     cr_expect(passed(test_named(&g, "dataset 0 ")), "%s", dataset_output(&g, 0));
-    const char *kept = strstr(g.run.output, "build and run files kept in ");
-    cr_assert_not_null(kept);
-    char scratch[512], report[600];
-    sscanf(kept + strlen("build and run files kept in "), "%511s", scratch);
-    snprintf(report, sizeof report, "%s/run-group.report", scratch);
-    char *text = read_file(report, NULL, NULL, 0);
-    cr_assert_not_null(text, "%s", report);
-    int failed = 0;
-    for (const char *p = text; (p = strstr(p, "\ncugrade-dataset-failed ")); p++)
-        failed++;
-    cr_expect_geq(failed, 2, "%s", text);
-    free(text);
+    int failed = markers_kept(&g, "failed");
+    cr_expect_geq(failed, 2, "%d failed markers", failed);
     cr_expect_eq(lane_lists_kept(&g), 0, "no crash, so no lanes");
     release(&g);
     rm_rf(dir);
 }
 
-/* crash_on_one_shape crashes once: no lanes, the rest in one new process. */
+/* crash_on_one_shape crashes once, in its own code: gone past, no lanes. */
 Test(grouped, one_crash_is_not_enough_for_lanes, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, four_shapes);
-    const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
-                           "--keep", "--checks", "none", NULL};
-    graded_t g = grade(SUB "crash_on_one_shape.cu", extra);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    char dir[23];
+    graded_t g = grade_kept(SUB "crash_on_one_shape.cu", four_shapes, dir);
     int lanes = lane_lists_kept(&g);
     cr_expect_eq(lanes, 0);
     release(&g);
