@@ -207,6 +207,22 @@ Test(group, a_dataset_failed_by_a_cuda_error_ends_with_its_status_and_the_next_g
     group_parts_free(p, 3);
 }
 
+/* Each of these lines, after dataset 0's begin, is the program's text: no
+ * dataset ended, dataset 0 stopped in it. */
+static void expect_programs_text(const char *const *bad, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char out[256];
+        snprintf(out, sizeof out, "%s%s", BEGIN(0), bad[i]);
+        group_part_t p[2];
+        int ended = split(out, 0, p, 2);
+        cr_assert_eq(ended, 0, "%s", bad[i]);
+        cr_assert_eq(p[0].state, GROUP_STOPPED, "%s", bad[i]);
+        cr_assert_str_eq(p[0].output, bad[i], "the line is the program's text");
+        group_parts_free(p, 2);
+    }
+}
+
 Test(group, a_malformed_failed_marker_is_the_programs_text)
 {
     static const char *const bad[] = {
@@ -217,16 +233,7 @@ Test(group, a_malformed_failed_marker_is_the_programs_text)
         "\ncugrade-dataset-failed 0 soon 3\n",    /* malformed time */
         "\ncugrade-dataset-failed 1 0.1 3\n",     /* another dataset's */
     };
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        char out[256];
-        snprintf(out, sizeof out, "%s%s", BEGIN(0), bad[i]);
-        group_part_t p[2];
-        int ended = split(out, 0, p, 2);
-        cr_assert_eq(ended, 0, "%s", bad[i]);
-        cr_assert_eq(p[0].state, GROUP_STOPPED, "%s", bad[i]);
-        cr_assert_str_eq(p[0].output, bad[i], "the line is the program's text");
-        group_parts_free(p, 2);
-    }
+    expect_programs_text(bad, sizeof bad / sizeof *bad);
 }
 
 /* The watchdog's marker after a dataset's end marker: the end was forged
@@ -273,16 +280,7 @@ Test(group, a_malformed_signal_marker_is_the_programs_text)
         "\ncugrade-dataset-signal 0 soon 11\n", /* malformed time */
         "\ncugrade-dataset-signal 1 0.1 11\n",  /* another dataset's */
     };
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        char out[256];
-        snprintf(out, sizeof out, "%s%s", BEGIN(0), bad[i]);
-        group_part_t p[2];
-        int ended = split(out, 0, p, 2);
-        cr_assert_eq(ended, 0, "%s", bad[i]);
-        cr_assert_eq(p[0].state, GROUP_STOPPED, "%s", bad[i]);
-        cr_assert_str_eq(p[0].output, bad[i], "the line is the program's text");
-        group_parts_free(p, 2);
-    }
+    expect_programs_text(bad, sizeof bad / sizeof *bad);
 }
 
 /* The watchdog's marker after a "signal" end: the dataset timed out (a kernel
