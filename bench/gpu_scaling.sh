@@ -34,7 +34,8 @@ done
 need_tool taskset "bench/gpu_scaling.sh pins each run's cores with it (util-linux)"
 need_tool nvidia-smi "bench/gpu_scaling.sh counts the host's GPUs with it"
 
-have_gpus=$(nvidia-smi -L | grep -c '^GPU ' || true)
+gpu_list=$(nvidia-smi -L 2>&1) || bench_cannot_start "nvidia-smi -L failed: $gpu_list"
+have_gpus=$(awk '/^GPU / { n++ } END { print n + 0 }' <<<"$gpu_list")
 mapfile -t cores < <(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status | tr ',' '\n' |
     awk -F- '{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
 for k in "${counts[@]}"; do
@@ -54,7 +55,7 @@ for k in "${counts[@]}"; do
     rc=0
     CUDA_VISIBLE_DEVICES=$gpus taskset -c "$list" "$bench_root/bench/batch.sh" "$n" "$@" >"$tmp/run-$k.log" 2>&1 || rc=$?
     # everything bench/batch.sh printed but the batch log it quotes on a failure
-    grep -vE '^ *\|' "$tmp/run-$k.log" | sed 's/^/   /' || true
+    sed -n '/^ *|/!s/^/   /p' "$tmp/run-$k.log"
     rate=$(sed -n 's/^throughput: .* = \([0-9.]*\) submissions\/minute$/\1/p' "$tmp/run-$k.log")
     mark=""
     if [ -z "$rate" ]; then
