@@ -55,22 +55,13 @@ static int parse_wall(const char *s, double *wall)
     return parse_wall_at(s, wall, &rest) && !*rest;
 }
 
-/* " WALL_S STATUS" (STATUS 1..255) and nothing after it. */
-static int parse_wall_status(const char *s, double *wall, int *status)
+/* " WALL_S CODE" (CODE 1..max: an exit status, a signal) and nothing after it. */
+static int parse_wall_code(const char *s, double *wall, int *code, int max)
 {
     const char *rest;
-    if (!parse_wall_at(s, wall, &rest) || rest[0] != ' ' || !parse_index(rest + 1, status, &rest))
+    if (!parse_wall_at(s, wall, &rest) || rest[0] != ' ' || !parse_index(rest + 1, code, &rest))
         return 0;
-    return !*rest && *status >= 1 && *status <= 255;
-}
-
-/* " WALL_S SIGNO" (SIGNO 1..64) and nothing after it. */
-static int parse_wall_signal(const char *s, double *wall, int *signo)
-{
-    const char *rest;
-    if (!parse_wall_at(s, wall, &rest) || rest[0] != ' ' || !parse_index(rest + 1, signo, &rest))
-        return 0;
-    return !*rest && *signo >= 1 && *signo <= 64;
+    return !*rest && *code >= 1 && *code <= max;
 }
 
 /* The marker at out[at] (MARK); 0 if the line is none. */
@@ -96,10 +87,10 @@ static int parse_marker(const char *out, size_t len, size_t at, marker_t *m)
              parse_wall(rest, &m->wall))
         m->kind = MARK_END;
     else if (strncmp(line, "failed ", 7) == 0 && parse_index(line + 7, &m->k, &rest) &&
-             parse_wall_status(rest, &m->wall, &m->status))
+             parse_wall_code(rest, &m->wall, &m->status, 255))
         m->kind = MARK_END;
     else if (strncmp(line, "signal ", 7) == 0 && parse_index(line + 7, &m->k, &rest) &&
-             parse_wall_signal(rest, &m->wall, &m->signal))
+             parse_wall_code(rest, &m->wall, &m->signal, 64))
         m->kind = MARK_END;
     else
         return 0;

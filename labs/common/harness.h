@@ -100,14 +100,6 @@
 #define HARNESS_REFERENCE(name) HARNESS_PASTE(cugrade_reference_, name)
 #define HARNESS_BASELINE(name) HARNESS_PASTE(cugrade_baseline_, name)
 
-/* In the list mode, where a CUDA error that leaves the context usable goes
- * back to (the dataset's end); NULL outside a dataset of the list mode. */
-static inline jmp_buf **harness_dataset_escape(void)
-{
-    static jmp_buf *escape;
-    return &escape;
-}
-
 /* After a CUDA error has been reported: status 3, for the process or, in
  * the list mode when the context is still usable, for the dataset only. */
 static inline void harness_cuda_failed(void)
@@ -493,14 +485,11 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         int status = setjmp(escape);
         if (status == 0) {
             *harness_dataset_escape() = &escape;
-            harness_crash_enter(&escape);
             status = run(d->argc, d->argv);
-            harness_crash_leave();
             *harness_dataset_escape() = NULL;
             if (status != 0)
                 return status; /* watched until the process is gone, like a failed single run */
         }
-        harness_crash_leave();
         *harness_dataset_escape() = NULL;
         if (status > HARNESS_CRASH_BASE)
             harness_crash_settle(status - HARNESS_CRASH_BASE); /* under the watchdog still */

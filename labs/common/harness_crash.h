@@ -56,11 +56,19 @@ extern char etext[];
 #endif
 #endif
 
+/* In the list mode, where a dataset goes back to (its end) after a CUDA error
+ * that leaves the context usable (harness.h) or a crash of the student's
+ * code; NULL outside a dataset of the list mode. */
+static inline jmp_buf **harness_dataset_escape(void)
+{
+    static jmp_buf *escape;
+    return &escape;
+}
+
+/* The thread that runs the datasets and its stack (all 0: not armed). */
 typedef struct {
-    jmp_buf *volatile escape; /* the dataset's end; NULL outside a dataset */
-    pthread_t thread;         /* the one that runs the datasets */
+    pthread_t thread;
     uintptr_t stack_lo, stack_hi;
-    int armed;
 } harness_crash_t;
 
 static inline harness_crash_t *harness_crash(void)
@@ -81,7 +89,7 @@ static inline int harness_crash_is_own(const harness_crash_t *c, void *ctx)
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.pc;
     uintptr_t sp = (uintptr_t)uc->uc_mcontext.sp;
 #endif
-    return c->escape && pthread_equal(pthread_self(), c->thread) &&
+    return *harness_dataset_escape() && pthread_equal(pthread_self(), c->thread) &&
            pc >= (uintptr_t)__executable_start && pc < (uintptr_t)etext && sp >= c->stack_lo &&
            sp < c->stack_hi;
 }
@@ -90,8 +98,8 @@ static inline void harness_on_crash(int sig, siginfo_t *info, void *ctx)
 {
     harness_crash_t *c = harness_crash();
     if (harness_crash_is_own(c, ctx)) {
-        jmp_buf *escape = c->escape;
-        c->escape = NULL;
+        jmp_buf *escape = *harness_dataset_escape();
+        *harness_dataset_escape() = NULL;
         /* a handler that called this one (the emulator's guard) had the
          * signal blocked: unblocked, the next crash is caught too */
         sigset_t set;
@@ -132,13 +140,8 @@ static inline void harness_crash_arm(void)
     const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
     for (int i = 0; i < 4; i++)
         sigaction(signals[i], &action, NULL);
-    c->armed = 1;
 #endif
 }
-
-/* Around one dataset's run: where a caught crash goes back to. */
-static inline void harness_crash_enter(jmp_buf *escape) { harness_crash()->escape = escape; }
-static inline void harness_crash_leave(void) { harness_crash()->escape = NULL; }
 
 /* After a caught crash by sig: returns when the CUDA context is still usable
  * (the work the dataset left is waited for, under its watchdog); else ends
