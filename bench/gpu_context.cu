@@ -1,9 +1,11 @@
 /* gpu_context.cu - what one dataset process pays on a GPU before and around
  * its kernel, the costs a batch's list runs and crash lanes pay per process
- * (bench/gpu_context.sh runs many side by side): the CUDA context
+ * (bench/gpu_context.sh runs many side by side): the driver's start
+ * (cudaGetDeviceCount, which makes no context), the CUDA context
  * (cudaFree(0)), then one small dataset's round trip (three cudaMalloc, two
  * copies in, a kernel, a copy out, three cudaFree). Prints
- * "context_ms ROUND_TRIP_ms"; exit 1 with the CUDA error when a call fails. */
+ * "CONTEXT_ms ROUND_TRIP_ms INIT_ms"; exit 1 with the CUDA error when a call
+ * fails. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <time.h>
@@ -37,6 +39,9 @@ int main(void)
     static float ha[N], hb[N], hc[N];
     for (int i = 0; i < N; i++)
         ha[i] = (float)i, hb[i] = 1.0f;
+    double t_start = now_ms();
+    int devices = 0;
+    CHECK(cudaGetDeviceCount(&devices));
     double t0 = now_ms();
     CHECK(cudaFree(0));
     double t1 = now_ms();
@@ -57,6 +62,6 @@ int main(void)
         fprintf(stderr, "gpu_context: wrong sum %g\n", hc[N - 1]);
         return 1;
     }
-    printf("%.1f %.1f\n", t1 - t0, t2 - t1);
+    printf("%.1f %.1f %.1f\n", t1 - t0, t2 - t1, t0 - t_start);
     return 0;
 }

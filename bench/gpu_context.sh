@@ -41,9 +41,9 @@ together() {
         cat "$tmp"/err.* >&2
         bench_fail "$label: a process failed (above)"
     fi
-    cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; if ($1 > m) m = $1 }
-        END { printf "%-28s n=%3d  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f\n",
-                     l, NR, c[int((NR + 1) / 2)], m, r / NR }'
+    cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; s += $3; if ($1 > m) m = $1 }
+        END { printf "%-28s n=%3d  driver start ms: mean %6.1f  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f\n",
+                     l, NR, s / NR, c[int((NR + 1) / 2)], m, r / NR }'
 }
 together "1 on GPU 0" 0 1
 together "1 on GPU 0 (again)" 0 1
