@@ -95,6 +95,19 @@ static void clean_environment(void)
     environ = kept;
 }
 
+/* In the child: one hardware work queue per CUDA context unless the caller's
+ * environment says otherwise. A context with the driver's default (8) costs
+ * several times as much to make, and contexts are made one at a time for
+ * the whole machine: 16 processes starting on one H100 took a median 2.09 s
+ * each with the default, 0.63 s with 1 (bench/gpu_context.sh,
+ * docs/benchmarks.md). A program's streams still work; they share the one
+ * queue, as do the reference's and cuBLAS's when they are timed. */
+static void default_cuda_environment(void)
+{
+    if (!getenv("CUDA_DEVICE_MAX_CONNECTIONS"))
+        putenv("CUDA_DEVICE_MAX_CONNECTIONS=1");
+}
+
 /* In the child: the spec's pass_fds as RUN_PASS_FD, RUN_PASS_FD + 1, ...,
  * across exec. Each is first copied above every target, so that moving one
  * into place cannot close another still to be moved. */
@@ -183,6 +196,7 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
     }
     if (spec->sandboxed)
         clean_environment();
+    default_cuda_environment();
     if (spec->npass_fds > 0)
         place_pass_fds(spec);
     if (spec->report_path)

@@ -1,7 +1,7 @@
 /* test_runner.c - child processes: exit codes, signals, the time limit that
  * kills the whole process group (grandchildren included), the output cap
- * that keeps the first bytes and counts the rest, and several children at
- * once. */
+ * that keeps the first bytes and counts the rest, several children at
+ * once, and the CUDA default every child gets. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -188,5 +188,22 @@ Test(runner, nice_lowers_the_childs_priority)
     errno = 0;
     int mine = getpriority(PRIO_PROCESS, 0);
     cr_assert_eq(atoi(r.output), mine + 5 > 19 ? 19 : mine + 5, "child nice %s", r.output);
+    run_result_free(&r);
+}
+
+Test(runner, cuda_contexts_get_one_work_queue_unless_the_caller_says_otherwise)
+{
+    const char *script = "echo \"queues=$CUDA_DEVICE_MAX_CONNECTIONS\"";
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    run_result_t r = run_sh(script, 10, 0);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "queues=1\n");
+    cr_assert_null(getenv("CUDA_DEVICE_MAX_CONNECTIONS"), "set in the child only");
+    run_result_free(&r);
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
+    r = run_sh(script, 10, 0);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "queues=8\n");
     run_result_free(&r);
 }

@@ -117,6 +117,25 @@ Test(sandbox_view, the_environment_is_cleaned, .timeout = 60)
     drop_view(&v);
 }
 
+Test(sandbox_view, cuda_contexts_get_one_work_queue_unless_the_ta_says_otherwise, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    const char *script = "echo \"queues=$CUDA_DEVICE_MAX_CONNECTIONS\"";
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    run_result_t r = run_in_view(&v, script, NULL);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "queues=1\n");
+    run_result_free(&r);
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "4", 1);
+    r = run_in_view(&v, script, NULL);
+    unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "queues=4\n");
+    run_result_free(&r);
+    drop_view(&v);
+}
+
 Test(sandbox_view, the_report_channel_is_descriptor_3_and_lands_outside, .timeout = 60)
 {
     view_t v;
