@@ -4,7 +4,8 @@
 # after it (bench/gpu_context.cu), for K processes started together on one
 # GPU, and 16 together on each of the first G GPUs at once (what a batch's
 # workers do). A multi-GPU host whose batch is slow though its cores and its
-# queues are idle shows it here.
+# queues are idle shows it here. Each case runs twice: with the caller's
+# CUDA_DEVICE_MAX_CONNECTIONS (the driver's default when unset), then with 1.
 # Usage: bench/gpu_context.sh [G]   (G: GPUs to load at once; default: all)
 # Exit 0 when every process ran; 1 when one failed (its error is printed);
 # 2 when nvcc or nvidia-smi is missing.
@@ -45,7 +46,13 @@ together() {
         END { printf "%-28s n=%3d  driver start ms: mean %6.1f  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f\n",
                      l, NR, s / NR, c[int((NR + 1) / 2)], m, r / NR }'
 }
-together "1 on GPU 0" 0 1
-together "1 on GPU 0 (again)" 0 1
-together "16 on GPU 0" 0 16
-[ "$g" -lt 2 ] || together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16
+# each case as this environment has it, then with the one work queue a
+# context gets from cugrade's runner (grader/run/runner.c)
+for queues in "${CUDA_DEVICE_MAX_CONNECTIONS:-}" 1; do
+    if [ -n "$queues" ]; then export CUDA_DEVICE_MAX_CONNECTIONS=$queues; fi
+    echo "CUDA_DEVICE_MAX_CONNECTIONS=${queues:-unset (the default, 8)}"
+    together "1 on GPU 0" 0 1
+    together "1 on GPU 0 (again)" 0 1
+    together "16 on GPU 0" 0 16
+    [ "$g" -lt 2 ] || together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16
+done
