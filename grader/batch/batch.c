@@ -43,12 +43,28 @@ static void free_names(char **names, int n)
 
 /* ---- one submission ------------------------------------------------------- */
 
-/* How the children use the GPUs: the number of GPUs (0: emulator) and the
- * folder of their timing queues. */
+/* How the children use the GPUs: the number of GPUs (0: emulator), the
+ * folder of their timing queues and the architecture nvcc builds for. */
 typedef struct {
     int ngpu;
     char queue_dir[PATH_MAX];
+    char arch[32];
 } gpu_plan_t;
+
+/* nvcc's -arch, asked of the driver once for the whole batch and handed to
+ * every child ($CUGRADE_NVCC_ARCH), unless the TA set it: with "native",
+ * each of a submission's nvcc runs starts the CUDA driver itself, and on a
+ * host with several GPUs those starts queue behind one another. */
+static void plan_arch(gpu_plan_t *g)
+{
+    const char *set = getenv("CUGRADE_NVCC_ARCH");
+    if (set && *set)
+        snprintf(g->arch, sizeof g->arch, "%s", set);
+    else if (gpu_common_arch(g->arch, sizeof g->arch) == 0)
+        setenv("CUGRADE_NVCC_ARCH", g->arch, 1);
+    else
+        snprintf(g->arch, sizeof g->arch, "native");
+}
 
 static void plan_gpus(const batch_opts_t *o, gpu_plan_t *g)
 {
@@ -57,6 +73,7 @@ static void plan_gpus(const batch_opts_t *o, gpu_plan_t *g)
         g->ngpu = 0;
         return;
     }
+    plan_arch(g);
     if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
         return;
@@ -105,7 +122,8 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     j->env[1] = NULL;
 }
 
-/* Worker w's children run on GPU w % ngpu, seeing only that one. */
+/* Worker w's children run on GPU w % ngpu, seeing only that one, and are told
+ * so ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). */
 static void assign_gpu(job_t *j, int worker, int ngpu)
 {
     if (ngpu <= 0)
@@ -117,7 +135,8 @@ static void assign_gpu(job_t *j, int worker, int ngpu)
     snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
     j->env[1] = j->gpu_env;
     j->env[2] = j->queue_label;
-    j->env[3] = NULL;
+    j->env[3] = "CUGRADE_GPU_COUNT=1";
+    j->env[4] = NULL;
 }
 
 /* A results.json for a submission that could not be graded, so the gradebook
@@ -478,7 +497,8 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
             "(skipped); %d at once", p.ntodo + p.nrescore + p.skipped, p.ntodo, p.nrescore,
             p.skipped, njobs);
     if (gpus.ngpu > 0)
-        fprintf(out, " on %d GPU(s), one timing queue each (%s)", gpus.ngpu, gpus.queue_dir);
+        fprintf(out, " on %d GPU(s) (built for %s), one timing queue each (%s)", gpus.ngpu,
+                gpus.arch, gpus.queue_dir);
     fprintf(out, "\n");
     fflush(out);
     hidden_set_t hidden = {0};

@@ -35,37 +35,85 @@ int backend_parse(const char *s, backend_t *out)
 
 typedef int (*cu_init_fn)(unsigned);
 typedef int (*cu_count_fn)(int *);
+typedef int (*cu_device_fn)(int *, int);
+typedef int (*cu_attribute_fn)(int *, int, int);
 
-static int probe_in_this_process(void)
+enum { CC_MAJOR_ATTRIBUTE = 75, CC_MINOR_ATTRIBUTE = 76 }; /* CU_DEVICE_ATTRIBUTE_... */
+
+/* In a probe child: the driver, started, and its device count; NULL when
+ * there is no driver or it fails. */
+static void *driver_started(int *count)
 {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib)
-        return 0;
+        return NULL;
     cu_init_fn cu_init = (cu_init_fn)dlsym(lib, "cuInit");
     cu_count_fn cu_count = (cu_count_fn)dlsym(lib, "cuDeviceGetCount");
-    int n = 0;
-    if (!cu_init || !cu_count || cu_init(0) != 0 || cu_count(&n) != 0)
-        n = 0;
-    return n;
+    *count = 0;
+    if (!cu_init || !cu_count || cu_init(0) != 0 || cu_count(count) != 0)
+        return NULL;
+    return lib;
 }
 
-int gpu_device_count(void)
+static int count_in_this_process(void)
 {
-    const char *force = getenv("CUGRADE_GPU_COUNT"); /* for tests and odd setups */
-    if (force)
-        return atoi(force);
+    int n = 0;
+    return driver_started(&n) ? (n > 100 ? 100 : n) : 0;
+}
+
+/* major * 10 + minor of every device, when they are all the same; else 0. */
+static int arch_in_this_process(void)
+{
+    int n = 0, common = 0;
+    void *lib = driver_started(&n);
+    if (!lib || n <= 0)
+        return 0;
+    cu_device_fn cu_device = (cu_device_fn)dlsym(lib, "cuDeviceGet");
+    cu_attribute_fn cu_attribute = (cu_attribute_fn)dlsym(lib, "cuDeviceGetAttribute");
+    for (int i = 0; cu_device && cu_attribute && i < n; i++) {
+        int dev = 0, major = 0, minor = 0;
+        if (cu_device(&dev, i) != 0 || cu_attribute(&major, CC_MAJOR_ATTRIBUTE, dev) != 0 ||
+            cu_attribute(&minor, CC_MINOR_ATTRIBUTE, dev) != 0 || major <= 0 || major > 24 ||
+            minor < 0 || minor > 9)
+            return 0;
+        if (i > 0 && major * 10 + minor != common)
+            return 0;
+        common = major * 10 + minor;
+    }
+    return common;
+}
+
+/* probe() run in a forked child, its answer (0..255) its exit status: the
+ * grader itself never starts CUDA. 0 when the child fails. */
+static int probe_in_child(int (*probe)(void))
+{
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return 0;
-    if (pid == 0) {
-        int n = probe_in_this_process();
-        _exit(n > 100 ? 100 : n);
-    }
+    if (pid == 0)
+        _exit(probe());
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return 0;
     return WEXITSTATUS(status);
+}
+
+int gpu_device_count(void)
+{
+    const char *force = getenv("CUGRADE_GPU_COUNT"); /* tests, odd setups, a batch's children */
+    if (force)
+        return atoi(force);
+    return probe_in_child(count_in_this_process);
+}
+
+int gpu_common_arch(char *out, size_t outlen)
+{
+    int cc = probe_in_child(arch_in_this_process);
+    if (cc <= 0)
+        return -1;
+    snprintf(out, outlen, "sm_%d", cc);
+    return 0;
 }
 
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)

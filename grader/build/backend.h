@@ -13,8 +13,15 @@ const char *backend_name(backend_t b);
 int backend_parse(const char *s, backend_t *out);
 
 /* Number of CUDA devices the driver reports (0 if there is no driver or no
- * device). Probed in a child process so the grader never initialises CUDA. */
+ * device). Probed in a child process so the grader never initialises CUDA.
+ * $CUGRADE_GPU_COUNT, when set, is the answer instead: for tests, and for a
+ * batch's children, whose batch has probed and gives each one GPU. */
 int gpu_device_count(void);
+
+/* "sm_XY" for the visible devices when they all have compute capability X.Y
+ * (what nvcc's -arch=native would pick, asked once instead of by every
+ * nvcc); -1 when there is none, they differ, or the driver fails. */
+int gpu_common_arch(char *out, size_t outlen);
 
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);

@@ -1,8 +1,8 @@
 /* test_batch_gpu.c - end to end, without a GPU: the plumbing of the per-GPU
  * timing queues in `cugrade batch`. CUGRADE_GPU_COUNT=2 makes the grader
  * believe in two GPUs (the programs then fail for want of a device, which is
- * fine here): two workers must each join their own GPU's queue, and the
- * banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
+ * fine here): two workers must each join their own GPU's queue, each child
+ * must be told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
  * dataset) would fail for want of a device and stop the batch before
  * anyone is graded, as it should on a real machine with a broken GPU. Needs
  * nvcc (compile only); skipped without it. */
@@ -27,15 +27,24 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
              "mkdir -p %s/ann %s/bob && cp reference/lab3/matmul.cu %s/ann/ && "
              "cp tests/submissions/lab3/tile32.cu %s/bob/matmul.cu", subs, subs, subs, subs);
     cr_assert_eq(system(cmd), 0);
-    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", out, "--backend", "gpu",
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", out, "--backend", "auto",
                     "--checks", "none", "--jobs", "2", "--datasets", datasets, subs, NULL};
     char *env[] = {"CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", "CUGRADE_CANARY=skip", NULL};
     run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 600, .output_cap = 1 << 20};
     run_result_t r;
     run_one(&spec, &r);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "2 at once on 2 GPU(s), one timing queue each"), "%s", r.output);
+    cr_assert(strstr(r.output, "2 at once on 2 GPU(s) (built for sm_90), one timing queue each"),
+              "%s", r.output);
     char path[256];
+    /* each child was told of the one GPU it sees, not the batch's two */
+    for (int s = 0; s < 2; s++) {
+        snprintf(path, sizeof path, "%s/%s/measurements.json", out, s ? "bob" : "ann");
+        json_object *m = json_object_from_file(path), *why;
+        cr_assert(m && json_object_object_get_ex(m, "backend_why", &why), "%s has no backend_why", path);
+        cr_assert_str_eq(json_object_get_string(why), "auto: 1 CUDA device found");
+        json_object_put(m);
+    }
     for (int gpu = 0; gpu < 2; gpu++) {
         snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.lock", out, gpu);
         cr_assert(is_file(path), "GPU %d's queue was never joined:\n%s", gpu, r.output);
