@@ -6,12 +6,12 @@
  * On a GPU machine worker w's children use GPU w % ngpu and join its timing
  * queue (gpuqueue.h): correctness runs overlap, timed runs are alone. */
 #include "batch/archive.h"
-#include "build/backend.h"
 #include "batch/batch.h"
 #include "batch/batch_baseline.h"
 #include "batch/batch_job.h"
 #include "batch/batch_progress.h"
 #include "batch/gpu_holds.h"
+#include "batch/gpu_plan.h"
 #include "util/cugrade.h"
 #include "course/lab.h"
 #include "dataset/hidden.h"
@@ -42,49 +42,6 @@ static void free_names(char **names, int n)
 }
 
 /* ---- one submission ------------------------------------------------------- */
-
-/* How the children use the GPUs: the number of GPUs (0: emulator), the
- * folder of their timing queues and the architecture nvcc builds for. */
-typedef struct {
-    int ngpu;
-    char queue_dir[PATH_MAX];
-    char arch[32];
-} gpu_plan_t;
-
-/* nvcc's -arch, asked of the driver once for the whole batch and handed to
- * every child ($CUGRADE_NVCC_ARCH), unless the TA set it: with "native",
- * each of a submission's nvcc runs starts the CUDA driver itself, and on a
- * host with several GPUs those starts queue behind one another. */
-static void plan_arch(gpu_plan_t *g)
-{
-    const char *set = getenv("CUGRADE_NVCC_ARCH");
-    if (set && *set)
-        snprintf(g->arch, sizeof g->arch, "%s", set);
-    else if (gpu_common_arch(g->arch, sizeof g->arch) == 0)
-        setenv("CUGRADE_NVCC_ARCH", g->arch, 1);
-    else
-        snprintf(g->arch, sizeof g->arch, "native");
-}
-
-static void plan_gpus(const batch_opts_t *o, gpu_plan_t *g)
-{
-    memset(g, 0, sizeof *g);
-    if (strcmp(o->backend, "emu") == 0 || (g->ngpu = gpu_device_count()) <= 0) {
-        g->ngpu = 0;
-        return;
-    }
-    plan_arch(g);
-    if (o->gpu_queue) {
-        snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
-        return;
-    }
-    snprintf(g->queue_dir, sizeof g->queue_dir, "%s/.gpu-queue", o->out_dir);
-    for (int gpu = 0; gpu < GPU_HOLDS_MAX_GPUS; gpu++) { /* its log is this batch's alone */
-        char log[PATH_MAX + 32];
-        snprintf(log, sizeof log, "%s/gpu%d.holds", g->queue_dir, gpu);
-        unlink(log);
-    }
-}
 
 static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
 {
@@ -120,23 +77,6 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
                            .extra_env = j->env};
     j->env[0] = TMP_SWEPT_ENV "=1"; /* the batch swept $TMPDIR once at its start */
     j->env[1] = NULL;
-}
-
-/* Worker w's children run on GPU w % ngpu, seeing only that one, and are told
- * so ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). */
-static void assign_gpu(job_t *j, int worker, int ngpu)
-{
-    if (ngpu <= 0)
-        return;
-    snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", worker % ngpu);
-    char dev[128];
-    batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
-    snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
-    snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
-    j->env[1] = j->gpu_env;
-    j->env[2] = j->queue_label;
-    j->env[3] = "CUGRADE_GPU_COUNT=1";
-    j->env[4] = NULL;
 }
 
 /* A results.json for a submission that could not be graded, so the gradebook
@@ -256,7 +196,7 @@ static void *worker(void *arg)
             return NULL;
         job_t *j = q->todo[i];
         char err[512] = "";
-        assign_gpu(j, index, q->ngpu);
+        gpu_assign(j, index, q->ngpu);
         if (q->ngpu > 0 && !baselines_ensure(q->baselines, index % q->ngpu, j->baseline,
                                              sizeof j->baseline, q->out))
             j->baseline[0] = '\0';
@@ -489,7 +429,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     baselines_t *baselines = calloc(1, sizeof *baselines);
     double t0 = now_seconds();
     batch_plan(o, names, ids, n, jobs, &p);
-    plan_gpus(o, &gpus);
+    gpu_plan(o, &gpus);
     int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     q.ngpu = gpus.ngpu;
     q.baselines = baselines;
