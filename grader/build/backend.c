@@ -5,6 +5,7 @@
 #include "util/util.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ typedef int (*cu_init_fn)(unsigned);
 typedef int (*cu_count_fn)(int *);
 typedef int (*cu_device_fn)(int *, int);
 typedef int (*cu_attribute_fn)(int *, int, int);
+typedef int (*cu_bus_id_fn)(char *, int, int);
 
 enum { CC_MAJOR_ATTRIBUTE = 75, CC_MINOR_ATTRIBUTE = 76 }; /* CU_DEVICE_ATTRIBUTE_... */
 
@@ -55,15 +57,17 @@ static void *driver_started(int *count)
     return lib;
 }
 
-static int count_in_this_process(void)
+static int count_in_this_process(int out)
 {
+    (void)out;
     int n = 0;
     return driver_started(&n) ? (n > 100 ? 100 : n) : 0;
 }
 
 /* major * 10 + minor of every device, when they are all the same; else 0. */
-static int arch_in_this_process(void)
+static int arch_in_this_process(int out)
 {
+    (void)out;
     int n = 0, common = 0;
     void *lib = driver_started(&n);
     if (!lib || n <= 0)
@@ -83,16 +87,60 @@ static int arch_in_this_process(void)
     return common;
 }
 
-/* probe() run in a forked child, its answer (0..255) its exit status: the
- * grader itself never starts CUDA. 0 when the child fails. */
-static int probe_in_child(int (*probe)(void))
+/* Each device's PCI bus id, a line each, written to out; the count. */
+static int bus_ids_in_this_process(int out)
 {
+    int n = 0;
+    void *lib = driver_started(&n);
+    cu_device_fn cu_device = lib ? (cu_device_fn)dlsym(lib, "cuDeviceGet") : NULL;
+    cu_bus_id_fn cu_bus_id = lib ? (cu_bus_id_fn)dlsym(lib, "cuDeviceGetPCIBusId") : NULL;
+    if (!cu_device || !cu_bus_id)
+        return 0;
+    for (int i = 0; i < n && i < 100; i++) {
+        int dev = 0;
+        char id[GPU_BUS_ID_LEN] = "";
+        if (cu_device(&dev, i) != 0 || cu_bus_id(id, sizeof id, dev) != 0)
+            return 0;
+        dprintf(out, "%s\n", id);
+    }
+    return n < 100 ? n : 100;
+}
+
+/* probe() run in a forked child, its answer (0..255) its exit status, what
+ * it writes to its descriptor in text (may be NULL): the grader itself
+ * never starts CUDA. 0 when the child fails. */
+static int probe_in_child(int (*probe)(int out), char *text, size_t textlen)
+{
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0)
+        return 0;
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
+    if (pid < 0) {
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
         return 0;
-    if (pid == 0)
-        _exit(probe());
+    }
+    if (pid == 0) {
+        close(pipe_fds[0]);
+        _exit(probe(pipe_fds[1]));
+    }
+    close(pipe_fds[1]);
+    size_t got = 0;
+    char sink[256]; /* what does not fit is read and dropped, so the child never blocks */
+    for (;;) {
+        int keep = text && got + 1 < textlen;
+        ssize_t r = read(pipe_fds[0], keep ? text + got : sink, keep ? textlen - 1 - got : sizeof sink);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (keep)
+            got += (size_t)r;
+    }
+    close(pipe_fds[0]);
+    if (text && textlen > 0)
+        text[got] = '\0';
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
         return 0;
@@ -104,16 +152,25 @@ int gpu_device_count(void)
     const char *force = getenv("CUGRADE_GPU_COUNT"); /* tests, odd setups, a batch's children */
     if (force)
         return atoi(force);
-    return probe_in_child(count_in_this_process);
+    return probe_in_child(count_in_this_process, NULL, 0);
 }
 
 int gpu_common_arch(char *out, size_t outlen)
 {
-    int cc = probe_in_child(arch_in_this_process);
+    int cc = probe_in_child(arch_in_this_process, NULL, 0);
     if (cc <= 0)
         return -1;
     snprintf(out, outlen, "sm_%d", cc);
     return 0;
+}
+
+int gpu_bus_ids(char ids[][GPU_BUS_ID_LEN], int max)
+{
+    char text[4096];
+    int n = probe_in_child(bus_ids_in_this_process, text, sizeof text), got = 0;
+    for (char *line = strtok(text, "\n"); line && got < n && got < max; line = strtok(NULL, "\n"))
+        snprintf(ids[got++], GPU_BUS_ID_LEN, "%s", line);
+    return got == n ? got : 0;
 }
 
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)

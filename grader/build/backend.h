@@ -23,6 +23,11 @@ int gpu_device_count(void);
  * nvcc); -1 when there is none, they differ, or the driver fails. */
 int gpu_common_arch(char *out, size_t outlen);
 
+#define GPU_BUS_ID_LEN 32
+/* Each visible device's PCI bus id ("0000:1B:00.0"), in CUDA's order, into
+ * ids (up to max); the count, 0 when there is no driver or it fails. */
+int gpu_bus_ids(char ids[][GPU_BUS_ID_LEN], int max);
+
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 
