@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -132,15 +133,46 @@ void sandbox_hide_dir(const char *dir)
 
 void sandbox_set_results_dir(const char *dir) { sandbox_hide_dir(dir); }
 
+/* 1 if /dev/<name> is one GPU's device file ("nvidia" and its number), not
+ * one the driver shares between them (nvidiactl, nvidia-uvm, nvidia-caps). */
+static int is_gpu_node(const char *name)
+{
+    if (strncmp(name, "nvidia", 6) != 0 || !name[6])
+        return 0;
+    return strspn(name + 6, "0123456789") == strlen(name + 6);
+}
+
+int sandbox_device_shown(const char *name, const char *only_gpu)
+{
+    if (strncmp(name, "nvidia", 6) != 0)
+        return 0;
+    if (!only_gpu || !is_gpu_node(name))
+        return 1;
+    const char *base = strrchr(only_gpu, '/');
+    return strcmp(base ? base + 1 : only_gpu, name) == 0;
+}
+
+/* $CUGRADE_GPU_NODE when it is a GPU's device file here, else NULL. */
+static const char *gpu_node_only(void)
+{
+    const char *node = getenv("CUGRADE_GPU_NODE");
+    struct stat st;
+    if (!node || strncmp(node, "/dev/", 5) != 0 || !is_gpu_node(node + 5) || stat(node, &st) != 0 ||
+        !S_ISCHR(st.st_mode))
+        return NULL;
+    return node;
+}
+
 static void add_nvidia_devices(char **argv, int *n)
 {
     DIR *d = opendir("/dev");
     if (!d)
         return;
+    const char *only = gpu_node_only();
     int any = 0;
     for (struct dirent *e; (e = readdir(d));) {
         char path[300];
-        if (strncmp(e->d_name, "nvidia", 6) != 0)
+        if (!sandbox_device_shown(e->d_name, only))
             continue;
         snprintf(path, sizeof path, "/dev/%s", e->d_name);
         add_mount(argv, n, "--dev-bind", path);
@@ -149,6 +181,10 @@ static void add_nvidia_devices(char **argv, int *n)
     closedir(d);
     if (any) /* the CUDA driver reads the devices' topology there */
         add_mount(argv, n, "--ro-bind", "/sys");
+    if (only) { /* the one GPU there is device 0, whatever its number outside */
+        add(argv, n, "--unsetenv");
+        add(argv, n, "CUDA_VISIBLE_DEVICES");
+    }
 }
 
 static void add_system(char **argv, int *n)

@@ -35,6 +35,18 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
                          const char *const *ro_paths);
 void sandbox_argv_free(char **argv);
 
+/* Whether the sandbox shows /dev/<name>: the NVIDIA driver's files, and of
+ * the GPUs' own (nvidia0, nvidia1, ...) only only_gpu's when it is not NULL.
+ * A run shows only $CUGRADE_GPU_NODE's GPU (a batch sets it for each
+ * child: its worker's GPU) when that is a GPU's device file, and unsets
+ * CUDA_VISIBLE_DEVICES inside, where that GPU is device 0. The driver then
+ * starts that GPU only, not every GPU of the host, in each process (on a
+ * 4-GPU H200 host, 64 processes starting at once took a mean 7.4 s each to
+ * start the driver, 1.4 s with one device file: docs/benchmarks.md); and a
+ * program that got past the allow-list (which refuses setenv and open)
+ * still could not reach another worker's GPU. */
+int sandbox_device_shown(const char *name, const char *only_gpu);
+
 /* In the child, fallback only: rlimits on processes and file size. */
 void sandbox_apply_rlimits(void);
 

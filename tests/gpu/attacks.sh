@@ -6,7 +6,7 @@
 # verdict is wrong, 2 if the grader itself fails.
 # The helpers (field, grade, verdict, finish) are tests/gpu/lib.sh's.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 out=$(mktemp -d /tmp/cugrade-gpu-attacks-XXXXXX)
 failures=0
 verdict_width=28
@@ -54,6 +54,17 @@ verdict crash_own "host crash, own code: each dataset signal 11" \
 grade crash_libc lab3 tests/submissions/lab3/host_crash_in_libc.cu
 verdict crash_libc "host crash in libc: each dataset signal 11" \
     "r['score'] == 0 and all('killed by signal 11' in x.get('output', '') for x in r['tests'] if x['name'].startswith(('dataset', 'hidden')))"
+# a batch's child is shown its own GPU's device file alone (CUGRADE_GPU_NODE,
+# run/sandbox.h) and finds it as device 0: here the CUDA_VISIBLE_DEVICES
+# outside names a GPU that is not there, which every run would fail on
+# unless the sandbox unsets it (what a batch child has besides: the count
+# and the architecture, so that nothing outside the sandbox starts CUDA)
+minor=$(nvidia-smi --query-gpu=minor_number --format=csv,noheader -i 0) ||
+    { echo "GRADER FAULT: nvidia-smi cannot name GPU 0's device file"; exit 2; }
+grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="/dev/nvidia$minor" \
+    CUDA_VISIBLE_DEVICES=7 CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
+verdict one_gpu "its GPU's device file alone: all pass" \
+    "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and r['extra_data'].get('perf_ratio', 0) > 0"
 grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \

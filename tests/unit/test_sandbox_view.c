@@ -1,8 +1,9 @@
 /* test_sandbox_view.c - what a sandboxed child sees (grader/run/sandbox.c,
  * runner.c): the system and the paths it is given, never the checkout, the
  * TA's home or another folder of /tmp; only its own folder writable; no
- * network; an environment without LD_PRELOAD or the TA's variables; and the
- * report channel as descriptor 3, written to a file outside its view. */
+ * network; an environment without LD_PRELOAD or the TA's variables; only
+ * the GPU it is given; and the report channel as descriptor 3, written to a
+ * file outside its view. */
 #include <criterion/criterion.h>
 #include <limits.h>
 #include <stdio.h>
@@ -133,6 +134,42 @@ Test(sandbox_view, cuda_contexts_get_one_work_queue_unless_the_ta_says_otherwise
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert_str_eq(r.output, "queues=4\n");
     run_result_free(&r);
+    drop_view(&v);
+}
+
+Test(sandbox_view, only_the_given_gpus_device_file_is_shown_beside_the_drivers)
+{
+    const char *shared[] = {"nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset",
+                            "nvidia-caps", NULL};
+    for (int i = 0; shared[i]; i++) {
+        cr_assert(sandbox_device_shown(shared[i], NULL), "%s", shared[i]);
+        cr_assert(sandbox_device_shown(shared[i], "/dev/nvidia2"), "%s is shared", shared[i]);
+    }
+    cr_assert(sandbox_device_shown("nvidia0", NULL) && sandbox_device_shown("nvidia3", NULL));
+    cr_assert(sandbox_device_shown("nvidia2", "/dev/nvidia2"));
+    cr_assert(!sandbox_device_shown("nvidia0", "/dev/nvidia2"));
+    cr_assert(!sandbox_device_shown("nvidia3", "/dev/nvidia2"));
+    cr_assert(!sandbox_device_shown("nvidia21", "/dev/nvidia2"));
+    cr_assert(!sandbox_device_shown("null", NULL) && !sandbox_device_shown("sda", "/dev/nvidia2"));
+}
+
+/* $CUGRADE_GPU_NODE that is not a GPU's device file here (a typo, a GPU
+ * gone) changes nothing: the run keeps the GPU the grader chose for it. */
+Test(sandbox_view, a_gpu_node_that_is_not_there_changes_nothing, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    const char *nodes[] = {"/dev/null", "/dev/nvidia97", "/tmp/nvidia0", NULL};
+    setenv("CUDA_VISIBLE_DEVICES", "3", 1);
+    for (int i = 0; nodes[i]; i++) {
+        setenv("CUGRADE_GPU_NODE", nodes[i], 1);
+        run_result_t r = run_in_view(&v, "echo \"visible=$CUDA_VISIBLE_DEVICES\"", NULL);
+        cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+        cr_assert_str_eq(r.output, "visible=3\n", "with %s", nodes[i]);
+        run_result_free(&r);
+    }
+    unsetenv("CUGRADE_GPU_NODE");
+    unsetenv("CUDA_VISIBLE_DEVICES");
     drop_view(&v);
 }
 
