@@ -18,6 +18,7 @@
 #include "pipeline/hidden_set.h"
 #include "report/results.h"
 #include "run/runner.h"
+#include "run/sandbox.h"
 #include "util/sha256.h"
 #include "util/tmpdir.h"
 #include "util/util.h"
@@ -144,6 +145,7 @@ typedef struct {
     char first_fault[512];
     int total;                /* ntodo and the jobs finished without grading */
     int ngpu;
+    const gpu_plan_t *gpus;
     baselines_t *baselines;   /* the reference's timing on each GPU */
     FILE *out;
     pthread_mutex_t lock;
@@ -196,7 +198,7 @@ static void *worker(void *arg)
             return NULL;
         job_t *j = q->todo[i];
         char err[512] = "";
-        gpu_assign(j, index, q->ngpu);
+        gpu_assign(j, index, q->gpus);
         if (q->ngpu > 0 && !baselines_ensure(q->baselines, index % q->ngpu, j->baseline,
                                              sizeof j->baseline, q->out))
             j->baseline[0] = '\0';
@@ -432,13 +434,16 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     gpu_plan(o, &gpus);
     int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     q.ngpu = gpus.ngpu;
+    q.gpus = &gpus;
     q.baselines = baselines;
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "
             "(skipped); %d at once", p.ntodo + p.nrescore + p.skipped, p.ntodo, p.nrescore,
             p.skipped, njobs);
-    if (gpus.ngpu > 0)
-        fprintf(out, " on %d GPU(s) (built for %s), one timing queue each (%s)", gpus.ngpu,
-                gpus.arch, gpus.queue_dir);
+    if (gpus.ngpu > 0) {
+        int alone = gpus.isolated && sandbox_available();
+        fprintf(out, " on %d GPU(s) (built for %s%s), one timing queue each (%s)", gpus.ngpu,
+                gpus.arch, alone ? "; each child's sandbox shows its GPU alone" : "", gpus.queue_dir);
+    }
     fprintf(out, "\n");
     fflush(out);
     hidden_set_t hidden = {0};

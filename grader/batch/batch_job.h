@@ -33,7 +33,8 @@ typedef struct job {
     char baseline[PATH_MAX];  /* its GPU's baseline timing ("": none, batch_baseline.h) */
     char queue_label[NAME_MAX + 24]; /* CUGRADE_QUEUE_LABEL=<id>: its lines in the GPU
                                       * queue's log (gpuqueue.h) */
-    char *env[5];                   /* TMP_SWEPT_ENV, then the GPU's (assign_gpu) */
+    char node_env[64];              /* CUGRADE_GPU_NODE=/dev/nvidiaN (gpu_plan.h) */
+    char *env[6];                   /* TMP_SWEPT_ENV, then the GPU's (gpu_assign) */
     run_spec_t spec;
     run_result_t result;
     int cannot_grade; /* the child could not grade: a stand-in results.json */

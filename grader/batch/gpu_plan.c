@@ -2,7 +2,6 @@
  * asked their architecture once, in the batch, so that no child starts the
  * CUDA driver for that; worker w's children see GPU w % ngpu alone. */
 #include "batch/gpu_plan.h"
-#include "batch/gpu_holds.h"
 #include "batch/gpu_visible.h"
 #include "build/backend.h"
 
@@ -26,6 +25,25 @@ static void plan_arch(gpu_plan_t *g)
         snprintf(g->arch, sizeof g->arch, "native");
 }
 
+/* Each GPU's device file, for the children's sandbox (run/sandbox.h): the
+ * bus ids from the CUDA driver, in its order, the files from the NVIDIA
+ * driver's information. None for MIG instances, which share their GPU's. */
+static void plan_nodes(gpu_plan_t *g)
+{
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (visible && strstr(visible, "MIG-"))
+        return;
+    char ids[GPU_HOLDS_MAX_GPUS][GPU_BUS_ID_LEN];
+    if (gpu_bus_ids(ids, GPU_HOLDS_MAX_GPUS) != g->ngpu)
+        return;
+    g->isolated = 1;
+    for (int k = 0; k < g->ngpu; k++)
+        if (gpu_device_node("/proc", ids[k], g->node[k], sizeof g->node[k]) != 0) {
+            g->node[k][0] = '\0';
+            g->isolated = 0;
+        }
+}
+
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
 {
     memset(g, 0, sizeof *g);
@@ -34,6 +52,7 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
         return;
     }
     plan_arch(g);
+    plan_nodes(g);
     if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
         return;
@@ -46,19 +65,26 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
 }
 
-/* Worker w's children run on GPU w % ngpu, seeing only that one, and are told
- * so ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). */
-void gpu_assign(job_t *j, int worker, int ngpu)
+/* Worker w's children run on GPU w % ngpu, seeing only that one (its device
+ * file alone, where known: $CUGRADE_GPU_NODE), and are told so
+ * ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). */
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g)
 {
-    if (ngpu <= 0)
+    if (g->ngpu <= 0)
         return;
-    snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", worker % ngpu);
+    int gpu = worker % g->ngpu;
+    snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", gpu);
     char dev[128];
-    batch_visible_gpu(worker % ngpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
+    batch_visible_gpu(gpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
     snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
     snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
-    j->env[1] = j->gpu_env;
-    j->env[2] = j->queue_label;
-    j->env[3] = "CUGRADE_GPU_COUNT=1";
-    j->env[4] = NULL;
+    int n = 1;
+    j->env[n++] = j->gpu_env;
+    j->env[n++] = j->queue_label;
+    j->env[n++] = "CUGRADE_GPU_COUNT=1";
+    if (gpu < GPU_HOLDS_MAX_GPUS && g->node[gpu][0]) {
+        snprintf(j->node_env, sizeof j->node_env, "CUGRADE_GPU_NODE=%s", g->node[gpu]);
+        j->env[n++] = j->node_env;
+    }
+    j->env[n] = NULL;
 }

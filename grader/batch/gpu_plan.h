@@ -6,23 +6,28 @@
 
 #include "batch/batch_job.h"
 #include "batch/batch_opts.h"
+#include "batch/gpu_holds.h"
 
 #include <limits.h>
 
 /* How the children use the GPUs: the number of GPUs (0: emulator), the
- * folder of their timing queues and the architecture nvcc builds for. */
+ * folder of their timing queues, the architecture nvcc builds for and each
+ * GPU's device file, which alone a child's sandbox shows. */
 typedef struct {
     int ngpu;
     char queue_dir[PATH_MAX];
     char arch[32];
+    char node[GPU_HOLDS_MAX_GPUS][32]; /* each GPU's device file ("": not known) */
+    int isolated;                       /* every GPU's is known */
 } gpu_plan_t;
 
 /* Counts the GPUs (none for --backend emu), names the queues' folder
- * (clearing its old logs) and settles nvcc's -arch. */
+ * (clearing its old logs), settles nvcc's -arch and finds the GPUs' device
+ * files. */
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g);
 
-/* Points j's environment at the GPU of worker (worker % ngpu); nothing when
- * ngpu is 0. */
-void gpu_assign(job_t *j, int worker, int ngpu);
+/* Points j's environment at the GPU of worker (worker % g->ngpu); nothing
+ * when there is none. */
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g);
 
 #endif
