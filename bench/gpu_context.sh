@@ -5,7 +5,9 @@
 # GPU, and 16 together on each of the first G GPUs at once (what a batch's
 # workers do). A multi-GPU host whose batch is slow though its cores and its
 # queues are idle shows it here. Each case runs twice: with the caller's
-# CUDA_DEVICE_MAX_CONNECTIONS (the driver's default when unset), then with 1.
+# CUDA_DEVICE_MAX_CONNECTIONS (the driver's default when unset), then with 1;
+# on several GPUs, once more with each process shown its GPU's device file
+# alone (bubblewrap, as a batch's sandbox does).
 # Usage: bench/gpu_context.sh [G]   (G: GPUs to load at once; default: all)
 # Exit 0 when every process ran; 1 when one failed (its error is printed);
 # 2 when nvcc or nvidia-smi is missing.
@@ -28,13 +30,30 @@ bench_scratch gpu_context
 nvidia-smi --query-gpu=index,name,persistence_mode,compute_mode,clocks.sm --format=csv,noheader |
     sed 's/^/gpu /'
 
+# on_gpu GPU: runs the rest of its arguments seeing GPU alone: by
+# CUDA_VISIBLE_DEVICES, or with $node_only, in bubblewrap with that GPU's
+# device file alone beside the driver's shared ones (what the sandbox of a
+# batch's child does, grader/run/sandbox.c).
+on_gpu() {
+    local gpu=$1 d binds=()
+    shift
+    if [ -z "${node_only:-}" ]; then
+        CUDA_VISIBLE_DEVICES=$gpu "$@"
+        return
+    fi
+    for d in /dev/nvidiactl /dev/nvidia-uvm /dev/nvidia-uvm-tools "/dev/nvidia${minor[$gpu]}"; do
+        if [ -c "$d" ]; then binds+=(--dev-bind "$d" "$d"); fi
+    done
+    env -u CUDA_VISIBLE_DEVICES bwrap --bind / / --dev /dev "${binds[@]}" -- "$@"
+}
+
 # together LABEL GPUS K: K processes on each listed GPU, started at once.
 together() {
     local label=$1 gpus=$2 k=$3 i gpu failed=0
     rm -f "$tmp"/out.* "$tmp"/err.*
     for gpu in ${gpus//,/ }; do
         for ((i = 0; i < k; i++)); do
-            CUDA_VISIBLE_DEVICES=$gpu "$tmp/ctx" >"$tmp/out.$gpu.$i" 2>"$tmp/err.$gpu.$i" &
+            on_gpu "$gpu" "$tmp/ctx" >"$tmp/out.$gpu.$i" 2>"$tmp/err.$gpu.$i" &
         done
     done
     for job in $(jobs -p); do wait "$job" || failed=1; done
@@ -56,3 +75,12 @@ for queues in "${CUDA_DEVICE_MAX_CONNECTIONS:-}" 1; do
     together "16 on GPU 0" 0 16
     [ "$g" -lt 2 ] || together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16
 done
+# and each process shown its GPU's device file alone (1 queue still)
+if [ "$g" -ge 2 ] && command -v bwrap >/dev/null 2>&1; then
+    mapfile -t minor < <(nvidia-smi --query-gpu=minor_number --format=csv,noheader)
+    node_only=1
+    echo "each process in bubblewrap with its GPU's device file alone"
+    together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16
+else
+    echo "(each process with its GPU's device file alone: needs 2 GPUs or more and bwrap)"
+fi
