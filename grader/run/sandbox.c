@@ -68,15 +68,18 @@ static void add_mount(char **argv, int *n, const char *how, const char *path)
 
 static void add_system(char **argv, int *n);
 
-/* bwrap runs `true` in the sandbox: 1 if it exits 0 within 10 s. Spawned
+/* bwrap runs `true` in the sandbox, with the option option_args (NULL
+ * terminated, may be NULL) besides: 1 if it exits 0 within 10 s. Spawned
  * here, not through runner.c, which is built on top of this file. */
-static int trial_run(void)
+static int trial_run(const char *const *option_args)
 {
     char *argv[MAX_ARGS];
     int n = 0;
     add(argv, &n, bwrap_path);
     for (int i = 0; base_args[i]; i++)
         add(argv, &n, base_args[i]);
+    for (int i = 0; option_args && option_args[i]; i++)
+        add(argv, &n, option_args[i]);
     add_system(argv, &n);
     add(argv, &n, "true");
     argv[n] = NULL;
@@ -106,7 +109,7 @@ static int trial_run(void)
 int sandbox_available(void)
 {
     if (available < 0)
-        available = !disabled_by_env() && find_bwrap() && trial_run();
+        available = !disabled_by_env() && find_bwrap() && trial_run(NULL);
     return available;
 }
 
@@ -152,13 +155,24 @@ int sandbox_device_shown(const char *name, const char *only_gpu)
     return strcmp(base ? base + 1 : only_gpu, name) == 0;
 }
 
-/* $CUGRADE_GPU_NODE when it is a GPU's device file here, else NULL. */
+/* 1 if this bwrap has --unsetenv (0.5 and later). */
+static int bwrap_unsets(void)
+{
+    static int unsets = -1;
+    static const char *const option[] = {"--unsetenv", "CUGRADE_TRIAL", NULL};
+    if (unsets < 0)
+        unsets = trial_run(option);
+    return unsets;
+}
+
+/* $CUGRADE_GPU_NODE when it is a GPU's device file here (and bwrap can
+ * unset CUDA_VISIBLE_DEVICES inside), else NULL. */
 static const char *gpu_node_only(void)
 {
     const char *node = getenv("CUGRADE_GPU_NODE");
     struct stat st;
     if (!node || strncmp(node, "/dev/", 5) != 0 || !is_gpu_node(node + 5) || stat(node, &st) != 0 ||
-        !S_ISCHR(st.st_mode))
+        !S_ISCHR(st.st_mode) || !bwrap_unsets())
         return NULL;
     return node;
 }
