@@ -133,7 +133,7 @@ def print_phases(results):
     print(f"{'phase':<14} {'mean s':>7} {'share':>6}")
     for k in work:
         print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f} {100 * sum(fine[k]) / total:>5.1f}%")
-    for k in ("gpu_wait", "gpu_exclusive"):
+    for k in ("gpu_wait", "gpu_exclusive", "gpu_start"):
         if k in fine:
             print(f"{k:<14} {sum(fine[k]) / len(fine[k]):>7.2f}   (inside the phases above)")
     timed = [v for v in fine.get("gpu_exclusive", []) if v > 0]

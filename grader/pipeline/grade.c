@@ -462,6 +462,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
             runs[i].result.wall_s > run->phase_s[PHASE_GPU_SLOWEST])
             run->phase_s[PHASE_GPU_SLOWEST] = runs[i].result.wall_s;
     run->phase_s[PHASE_GPU_WAIT] += st.waited_s;
+    run->phase_s[PHASE_GPU_START] += st.start_s;
     run->phase_s[PHASE_GPU_DATASETS_HELD] += st.shared_s + st.exclusive_s;
     run->phase_s[PHASE_DATASETS] += now_seconds() - t0;
     measure_datasets(run, runs, in->njobs, &in->lab);
@@ -472,7 +473,7 @@ const char *grade_phase_name(grade_phase_t p)
 {
     static const char *const names[PHASE_COUNT] = {
         "build", "datasets", "emu_build", "emu_checks", "sanitizer", "timing_build", "timing",
-        "gpu_wait", "gpu_exclusive", "gpu_slowest_dataset",
+        "gpu_wait", "gpu_exclusive", "gpu_start", "gpu_slowest_dataset",
         "gpu_datasets_held"};
     return p < PHASE_COUNT ? names[p] : "?";
 }

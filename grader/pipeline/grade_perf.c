@@ -71,6 +71,7 @@ static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_in
     gpu_turn_run(o->gpu_queue, o->gpu_index, spec, rr, st); /* the timed part alone on the GPU */
     run->phase_s[PHASE_GPU_WAIT] += st->waited_s;
     run->phase_s[PHASE_GPU_EXCLUSIVE] += st->exclusive_s;
+    run->phase_s[PHASE_GPU_START] += st->start_s;
     run->phase_s[PHASE_TIMING] += now_seconds() - t0;
 }
 

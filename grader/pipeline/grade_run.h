@@ -25,6 +25,8 @@ typedef enum {
     PHASE_TIMING,         /* running it (its waits included) */
     PHASE_GPU_WAIT,       /* waiting in the GPU's queue, every phase together */
     PHASE_GPU_EXCLUSIVE,  /* holding the GPU alone (the timed part) */
+    PHASE_GPU_START,      /* the GPU programs' starts before they first asked for the GPU
+                           * (the CUDA driver and context), inside datasets and timing */
     PHASE_GPU_SLOWEST,    /* not a phase: the longest GPU dataset run that ended, against
                            * its limit (gpu_time_limit_s), for the TA */
     PHASE_GPU_DATASETS_HELD, /* not a phase: how long the dataset runs held the GPU, against

@@ -213,6 +213,7 @@ void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
     pthread_join(t->keeper, NULL);
     leave(t);
     t->stats->paused_s = paused_now(t);
+    t->stats->start_s = t->first_ask > 0 ? t->first_ask - t->opened : 0;
     close(t->ready[0]);
     close(t->go[1]);
     spec->pass_fds = NULL;

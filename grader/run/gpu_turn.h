@@ -27,6 +27,8 @@ typedef struct {
     double shared_s;    /* holding it beside others */
     int turn_taken;     /* the program asked for its turn alone ("R") and got it */
     int shares;         /* "S" granted */
+    double start_s;     /* its start until its first request: exec, the CUDA driver and
+                         * context (a timing program's cuBLAS too); 0 if it never asked */
     double paused_s;    /* the budget's clock stood still: before the first turn and in the
                          * queue (run_spec_t paused_s; set at the close) */
 } gpu_turn_stats_t;

@@ -35,6 +35,7 @@ void runs_add_stats(const runs_how_t *how, const gpu_turn_stats_t *st)
     how->gpu_stats->shared_s += st->shared_s;
     how->gpu_stats->exclusive_s += st->exclusive_s;
     how->gpu_stats->shares += st->shares;
+    how->gpu_stats->start_s += st->start_s;
 }
 
 int runs_timed_out(const run_result_t *r) { return r->timed_out && !r->budget_out; }

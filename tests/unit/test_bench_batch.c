@@ -223,3 +223,23 @@ Test(bench, batch_verdicts_shows_the_gpu_time_of_the_runs_that_ended)
     run_result_free(&r);
     rm_rf(f.dir);
 }
+
+/* The GPU programs' starts (gpu_start) are a part of the datasets and the
+ * timing, shown beside the waits, not counted again in the phases' shares. */
+Test(bench, batch_verdicts_shows_the_gpu_programs_starts_inside_the_phases)
+{
+    fakes_t f = fakes();
+    run_result_t r = judge_class(&f,
+        "put() { mkdir -p out/$1; echo \"$1 $2\" >> kinds.txt\n"
+        "  printf '{\"score\": 0, \"extra_data\": {\"phases\": "
+        "{\"datasets\": %s, \"timing\": 1.0, \"gpu_start\": %s}}, \"tests\": []}' $3 $4 "
+        "> out/$1/results.json; }\n"
+        "put s0 tile32 2.0 0.4\n"
+        "put s1 tile32 4.0 0.8\n");
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "datasets          3.00  75.0%");
+    assert_has(r, "timing            1.00  25.0%");
+    assert_has(r, "gpu_start         0.60   (inside the phases above)");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}

@@ -125,6 +125,24 @@ Test(gpu_turn, shared_turns_come_and_go_and_nothing_is_held_between_them)
     run_result_free(&r);
 }
 
+/* gpu_start: the program's start until its first request (its CUDA driver
+ * and context, in a real one), 0 for one that never asks. */
+Test(gpu_turn, a_programs_start_before_its_first_request_is_counted)
+{
+    run_result_t r;
+    gpu_turn_stats_t st;
+    run_script("sleep 0.4\nprintf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null)\n"
+               "sleep 1.6\nprintf D >&5\n",
+               &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(st.start_s >= 0.4 && st.start_s < 1.5, "start %.3f s: until the S only", st.start_s);
+    run_result_free(&r);
+    run_script("sleep 0.2\n", &r, &st);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(st.start_s == 0, "never asked, start %.3f s", st.start_s);
+    run_result_free(&r);
+}
+
 Test(gpu_turn, a_D_without_a_hold_ends_the_listening)
 {
     run_result_t r;
