@@ -27,11 +27,13 @@ static void plan_arch(gpu_plan_t *g)
 
 /* Each GPU's device file, for the children's sandbox (run/sandbox.h): the
  * bus ids from the CUDA driver, in its order, the files from the NVIDIA
- * driver's information. None for MIG instances, which share their GPU's. */
+ * driver's information. None for MIG instances, which share their GPU's,
+ * nor with CUGRADE_GPU_NODES=all (every child shown every GPU's file, as
+ * before: to compare, or for a host where one file is not enough). */
 static void plan_nodes(gpu_plan_t *g)
 {
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
-    if (visible && strstr(visible, "MIG-"))
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *nodes = getenv("CUGRADE_GPU_NODES");
+    if ((visible && strstr(visible, "MIG-")) || (nodes && strcmp(nodes, "all") == 0))
         return;
     char ids[GPU_HOLDS_MAX_GPUS][GPU_BUS_ID_LEN];
     if (gpu_bus_ids(ids, GPU_HOLDS_MAX_GPUS) != g->ngpu)
