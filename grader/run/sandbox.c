@@ -165,30 +165,36 @@ static int bwrap_unsets(void)
     return unsets;
 }
 
+static const char *device_dir = "/dev"; /* another only in tests */
+
+void sandbox_use_device_dir(const char *dir) { device_dir = dir ? dir : "/dev"; }
+
 /* $CUGRADE_GPU_NODE when it is a GPU's device file here (and bwrap can
  * unset CUDA_VISIBLE_DEVICES inside), else NULL. */
 static const char *gpu_node_only(void)
 {
     const char *node = getenv("CUGRADE_GPU_NODE");
+    size_t len = strlen(device_dir);
     struct stat st;
-    if (!node || strncmp(node, "/dev/", 5) != 0 || !is_gpu_node(node + 5) || stat(node, &st) != 0 ||
-        !S_ISCHR(st.st_mode) || !bwrap_unsets())
+    if (!node || strncmp(node, device_dir, len) != 0 || node[len] != '/' ||
+        !is_gpu_node(node + len + 1) || stat(node, &st) != 0 || !S_ISCHR(st.st_mode) ||
+        !bwrap_unsets())
         return NULL;
     return node;
 }
 
 static void add_nvidia_devices(char **argv, int *n)
 {
-    DIR *d = opendir("/dev");
+    DIR *d = opendir(device_dir);
     if (!d)
         return;
     const char *only = gpu_node_only();
     int any = 0;
     for (struct dirent *e; (e = readdir(d));) {
-        char path[300];
+        char path[PATH_MAX];
         if (!sandbox_device_shown(e->d_name, only))
             continue;
-        snprintf(path, sizeof path, "/dev/%s", e->d_name);
+        snprintf(path, sizeof path, "%s/%s", device_dir, e->d_name);
         add_mount(argv, n, "--dev-bind", path);
         any = 1;
     }

@@ -47,6 +47,10 @@ void sandbox_argv_free(char **argv);
  * still could not reach another worker's GPU. */
 int sandbox_device_shown(const char *name, const char *only_gpu);
 
+/* Tests only: the folder whose nvidia* files the sandbox binds, instead of
+ * /dev (NULL: /dev again). */
+void sandbox_use_device_dir(const char *dir);
+
 /* In the child, fallback only: rlimits on processes and file size. */
 void sandbox_apply_rlimits(void);
 

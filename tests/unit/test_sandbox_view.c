@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "run/runner.h"
@@ -159,7 +160,7 @@ Test(sandbox_view, a_gpu_node_that_is_not_there_changes_nothing, .timeout = 60)
 {
     view_t v;
     make_view(&v);
-    const char *nodes[] = {"/dev/null", "/dev/nvidia97", "/tmp/nvidia0", NULL};
+    const char *nodes[] = {"/dev/null", "/dev/nvidia95", "/tmp/nvidia0", NULL};
     setenv("CUDA_VISIBLE_DEVICES", "3", 1);
     for (int i = 0; nodes[i]; i++) {
         setenv("CUGRADE_GPU_NODE", nodes[i], 1);
@@ -170,6 +171,56 @@ Test(sandbox_view, a_gpu_node_that_is_not_there_changes_nothing, .timeout = 60)
     }
     unsetenv("CUGRADE_GPU_NODE");
     unsetenv("CUDA_VISIBLE_DEVICES");
+    drop_view(&v);
+}
+
+/* How many times argv has the words a, b, c in a row. */
+static int count_in_row(char **argv, const char *a, const char *b, const char *c)
+{
+    int n = 0;
+    for (int i = 0; argv[i] && argv[i + 1] && argv[i + 2]; i++)
+        n += strcmp(argv[i], a) == 0 && strcmp(argv[i + 1], b) == 0 && strcmp(argv[i + 2], c) == 0;
+    return n;
+}
+
+/* Stand-in GPU device files (character devices like /dev/null) in a folder
+ * of this test's own, where root may make them: the sandbox is to bind the
+ * one named and the driver's shared one, not the other GPU's, and to unset
+ * CUDA_VISIBLE_DEVICES. */
+Test(sandbox_view, a_gpu_node_is_bound_alone_and_cuda_visible_devices_unset, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    char devs[128], path[3][192];
+    snprintf(devs, sizeof devs, "%s.dev", v.dir);
+    cr_assert_eq(mkdir(devs, 0755), 0);
+    const char *names[] = {"nvidia0", "nvidia1", "nvidiactl"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path[i], sizeof path[i], "%s/%s", devs, names[i]);
+        if (geteuid() != 0 || mknod(path[i], S_IFCHR | 0666, makedev(1, 3)) != 0) {
+            rm_rf(devs);
+            drop_view(&v);
+            cr_skip_test("cannot make stand-in device files here (needs root)");
+        }
+    }
+    sandbox_use_device_dir(devs);
+    char *program[] = {"/bin/true", NULL};
+    setenv("CUGRADE_GPU_NODE", path[1], 1);
+    char **argv = sandbox_wrap_argv(program, v.dir, NULL, NULL);
+    cr_assert_not_null(argv);
+    cr_assert_eq(count_in_row(argv, "--dev-bind", path[1], path[1]), 1, "its GPU");
+    cr_assert_eq(count_in_row(argv, "--dev-bind", path[2], path[2]), 1, "the shared file");
+    cr_assert_eq(count_in_row(argv, "--dev-bind", path[0], path[0]), 0, "another GPU");
+    cr_assert_eq(count_in_row(argv, "--unsetenv", "CUDA_VISIBLE_DEVICES", "--chdir"), 1);
+    sandbox_argv_free(argv);
+    unsetenv("CUGRADE_GPU_NODE"); /* without it: every GPU, and the grader's choice kept */
+    argv = sandbox_wrap_argv(program, v.dir, NULL, NULL);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(count_in_row(argv, "--dev-bind", path[i], path[i]), 1, "%s", path[i]);
+    cr_assert_eq(count_in_row(argv, "--unsetenv", "CUDA_VISIBLE_DEVICES", "--chdir"), 0);
+    sandbox_argv_free(argv);
+    sandbox_use_device_dir(NULL);
+    rm_rf(devs);
     drop_view(&v);
 }
 
