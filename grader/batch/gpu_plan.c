@@ -1,6 +1,6 @@
 /* gpu_plan.c - how a batch's children use the machine's GPUs: counted and
- * asked their architecture once, in the batch, so that no child starts the
- * CUDA driver for that; worker w's children see GPU w % ngpu alone. */
+ * asked their architecture and bus ids once, in the batch, so that no child
+ * starts the CUDA driver for that; worker w's children see GPU w % ngpu alone. */
 #include "batch/gpu_plan.h"
 #include "batch/gpu_visible.h"
 #include "build/backend.h"
@@ -10,37 +10,40 @@
 #include <string.h>
 #include <unistd.h>
 
-/* nvcc's -arch, asked of the driver once for the whole batch and handed to
- * every child ($CUGRADE_NVCC_ARCH), unless the TA set it: with "native",
- * each of a submission's nvcc runs starts the CUDA driver itself, and on a
- * host with several GPUs those starts queue behind one another. */
-static void plan_arch(gpu_plan_t *g)
+/* nvcc's -arch, from the devices the driver was asked for once for the
+ * whole batch, handed to every child ($CUGRADE_NVCC_ARCH), unless the TA set
+ * it: with "native", each of a submission's nvcc runs starts the CUDA driver
+ * itself, and on a host with several GPUs those starts queue behind one
+ * another. "native" when the devices differ. */
+static void plan_arch(gpu_plan_t *g, const gpu_device_t *dev, int n)
 {
     const char *set = getenv("CUGRADE_NVCC_ARCH");
+    int same = n > 0;
+    for (int k = 1; k < n; k++)
+        same = same && dev[k].cc == dev[0].cc;
     if (set && *set)
         snprintf(g->arch, sizeof g->arch, "%s", set);
-    else if (gpu_common_arch(g->arch, sizeof g->arch) == 0)
+    else if (same) {
+        snprintf(g->arch, sizeof g->arch, "sm_%d", dev[0].cc);
         setenv("CUGRADE_NVCC_ARCH", g->arch, 1);
-    else
+    } else
         snprintf(g->arch, sizeof g->arch, "native");
 }
 
-/* Each GPU's device file, for the children's sandbox (run/sandbox.h): the
- * bus ids from the CUDA driver, in its order, the files from the NVIDIA
+/* Each GPU's device file, for the children's sandbox (run/sandbox.h): from
+ * its bus id (the devices in the CUDA driver's order) and the NVIDIA
  * driver's information. None for MIG instances, which share their GPU's,
  * nor with CUGRADE_GPU_NODES=all (every child shown every GPU's file, as
  * before: to compare, or for a host where one file is not enough). */
-static void plan_nodes(gpu_plan_t *g)
+static void plan_nodes(gpu_plan_t *g, const gpu_device_t *dev, int n)
 {
     const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *nodes = getenv("CUGRADE_GPU_NODES");
-    if ((visible && strstr(visible, "MIG-")) || (nodes && strcmp(nodes, "all") == 0))
-        return;
-    char ids[GPU_HOLDS_MAX_GPUS][GPU_BUS_ID_LEN];
-    if (gpu_bus_ids(ids, GPU_HOLDS_MAX_GPUS) != g->ngpu)
+    if ((visible && strstr(visible, "MIG-")) || (nodes && strcmp(nodes, "all") == 0) ||
+        n != g->ngpu)
         return;
     g->isolated = 1;
     for (int k = 0; k < g->ngpu; k++)
-        if (gpu_device_node("/proc", ids[k], g->node[k], sizeof g->node[k]) != 0) {
+        if (gpu_device_node("/proc", dev[k].bus_id, g->node[k], sizeof g->node[k]) != 0) {
             g->node[k][0] = '\0';
             g->isolated = 0;
         }
@@ -53,8 +56,10 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
         g->ngpu = 0;
         return;
     }
-    plan_arch(g);
-    plan_nodes(g);
+    gpu_device_t dev[GPU_HOLDS_MAX_GPUS];
+    int n = gpu_devices(dev, GPU_HOLDS_MAX_GPUS);
+    plan_arch(g, dev, n);
+    plan_nodes(g, dev, n);
     if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
         return;

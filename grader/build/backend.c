@@ -64,44 +64,24 @@ static int count_in_this_process(int out)
     return driver_started(&n) ? (n > 100 ? 100 : n) : 0;
 }
 
-/* major * 10 + minor of every device, when they are all the same; else 0. */
-static int arch_in_this_process(int out)
-{
-    (void)out;
-    int n = 0, common = 0;
-    void *lib = driver_started(&n);
-    if (!lib || n <= 0)
-        return 0;
-    cu_device_fn cu_device = (cu_device_fn)dlsym(lib, "cuDeviceGet");
-    cu_attribute_fn cu_attribute = (cu_attribute_fn)dlsym(lib, "cuDeviceGetAttribute");
-    for (int i = 0; cu_device && cu_attribute && i < n; i++) {
-        int dev = 0, major = 0, minor = 0;
-        if (cu_device(&dev, i) != 0 || cu_attribute(&major, CC_MAJOR_ATTRIBUTE, dev) != 0 ||
-            cu_attribute(&minor, CC_MINOR_ATTRIBUTE, dev) != 0 || major <= 0 || major > 24 ||
-            minor < 0 || minor > 9)
-            return 0;
-        if (i > 0 && major * 10 + minor != common)
-            return 0;
-        common = major * 10 + minor;
-    }
-    return common;
-}
-
-/* Each device's PCI bus id, a line each, written to out; the count. */
-static int bus_ids_in_this_process(int out)
+/* Each device's compute capability (major * 10 + minor) and PCI bus id, a
+ * line "CC BUS_ID" each, written to out; the count (0 on any failure). */
+static int devices_in_this_process(int out)
 {
     int n = 0;
     void *lib = driver_started(&n);
     cu_device_fn cu_device = lib ? (cu_device_fn)dlsym(lib, "cuDeviceGet") : NULL;
+    cu_attribute_fn cu_attribute = lib ? (cu_attribute_fn)dlsym(lib, "cuDeviceGetAttribute") : NULL;
     cu_bus_id_fn cu_bus_id = lib ? (cu_bus_id_fn)dlsym(lib, "cuDeviceGetPCIBusId") : NULL;
-    if (!cu_device || !cu_bus_id)
+    if (!cu_device || !cu_attribute || !cu_bus_id)
         return 0;
     for (int i = 0; i < n && i < 100; i++) {
-        int dev = 0;
+        int dev = 0, major = 0, minor = 0;
         char id[GPU_BUS_ID_LEN] = "";
-        if (cu_device(&dev, i) != 0 || cu_bus_id(id, sizeof id, dev) != 0)
+        if (cu_device(&dev, i) != 0 || cu_attribute(&major, CC_MAJOR_ATTRIBUTE, dev) != 0 ||
+            cu_attribute(&minor, CC_MINOR_ATTRIBUTE, dev) != 0 || cu_bus_id(id, sizeof id, dev) != 0)
             return 0;
-        dprintf(out, "%s\n", id);
+        dprintf(out, "%d %s\n", major * 10 + minor, id);
     }
     return n < 100 ? n : 100;
 }
@@ -155,21 +135,13 @@ int gpu_device_count(void)
     return probe_in_child(count_in_this_process, NULL, 0);
 }
 
-int gpu_common_arch(char *out, size_t outlen)
-{
-    int cc = probe_in_child(arch_in_this_process, NULL, 0);
-    if (cc <= 0)
-        return -1;
-    snprintf(out, outlen, "sm_%d", cc);
-    return 0;
-}
-
-int gpu_bus_ids(char ids[][GPU_BUS_ID_LEN], int max)
+int gpu_devices(gpu_device_t *out, int max)
 {
     char text[4096];
-    int n = probe_in_child(bus_ids_in_this_process, text, sizeof text), got = 0;
+    int n = probe_in_child(devices_in_this_process, text, sizeof text), got = 0;
     for (char *line = strtok(text, "\n"); line && got < n && got < max; line = strtok(NULL, "\n"))
-        snprintf(ids[got++], GPU_BUS_ID_LEN, "%s", line);
+        if (sscanf(line, "%d %31s", &out[got].cc, out[got].bus_id) == 2)
+            got++;
     return got == n ? got : 0;
 }
 

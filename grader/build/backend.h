@@ -18,15 +18,16 @@ int backend_parse(const char *s, backend_t *out);
  * batch's children, whose batch has probed and gives each one GPU. */
 int gpu_device_count(void);
 
-/* "sm_XY" for the visible devices when they all have compute capability X.Y
- * (what nvcc's -arch=native would pick, asked once instead of by every
- * nvcc); -1 when there is none, they differ, or the driver fails. */
-int gpu_common_arch(char *out, size_t outlen);
-
 #define GPU_BUS_ID_LEN 32
-/* Each visible device's PCI bus id ("0000:1B:00.0"), in CUDA's order, into
- * ids (up to max); the count, 0 when there is no driver or it fails. */
-int gpu_bus_ids(char ids[][GPU_BUS_ID_LEN], int max);
+typedef struct {
+    int cc;                       /* compute capability, major * 10 + minor (90: sm_90) */
+    char bus_id[GPU_BUS_ID_LEN];  /* PCI bus id, as the CUDA driver writes it ("0000:1B:00.0") */
+} gpu_device_t;
+
+/* Each visible device, in CUDA's order, into out (up to max), asked of the
+ * driver in one probe child; the count, 0 when there is no driver, it
+ * fails, or there are more than max. */
+int gpu_devices(gpu_device_t *out, int max);
 
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
