@@ -144,8 +144,7 @@ typedef struct {
     int not_graded;           /* grader faults: no results for them */
     char first_fault[512];
     int total;                /* ntodo and the jobs finished without grading */
-    int ngpu;
-    const gpu_plan_t *gpus;
+    const gpu_plan_t *gpus;   /* how the children use the GPUs (gpu_plan.h) */
     baselines_t *baselines;   /* the reference's timing on each GPU */
     FILE *out;
     pthread_mutex_t lock;
@@ -199,8 +198,9 @@ static void *worker(void *arg)
         job_t *j = q->todo[i];
         char err[512] = "";
         gpu_assign(j, index, q->gpus);
-        if (q->ngpu > 0 && !baselines_ensure(q->baselines, index % q->ngpu, j->baseline,
-                                             sizeof j->baseline, q->out))
+        int ngpu = q->gpus->ngpu;
+        if (ngpu > 0 && !baselines_ensure(q->baselines, index % ngpu, j->baseline,
+                                          sizeof j->baseline, q->out))
             j->baseline[0] = '\0';
         run_one(&j->spec, &j->result);
         if (atomic_load(&stopping)) /* killed by the batch's own stop: no verdict */
@@ -433,7 +433,6 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     batch_plan(o, names, ids, n, jobs, &p);
     gpu_plan(o, &gpus);
     int njobs = o->jobs > 0 ? o->jobs : cpu_count();
-    q.ngpu = gpus.ngpu;
     q.gpus = &gpus;
     q.baselines = baselines;
     fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "
