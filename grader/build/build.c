@@ -47,22 +47,23 @@ static void driver_source(const build_ctx_t *ctx, char *out, size_t outlen)
  * (the compiler cc among them: a new or replaced nvcc rebuilds it). */
 static double driver_inputs_mtime(const build_ctx_t *ctx, const char *cc, const char *src)
 {
-    const char *deps[] = {"labs/common/harness.h", "labs/common/harness_crash.h",
-                          "labs/common/matbin.h", "labs/common/wb.h", "labs/common/wb_raw.h",
-                          "emu/include/cuda_runtime.h", "build/libcugrade_emu.a", "bin/emucc"};
-    double newest = build_mtime(src);
-    if (build_mtime(cc) > newest)
-        newest = build_mtime(cc);
-    int ndeps = ctx->backend == BACKEND_EMU ? 8 : 5;
-    for (int i = 0; i < ndeps; i++) {
+    static const char *const emu_deps[] = {"emu/include/cuda_runtime.h", "build/libcugrade_emu.a",
+                                           "bin/emucc"};
+    double times[3 + sizeof emu_deps / sizeof emu_deps[0]];
+    int n = 0;
+    times[n++] = build_mtime(src);
+    times[n++] = build_mtime(cc);
+    times[n++] = harness_common_mtime(ctx->root); /* harness.h and the headers beside it */
+    for (size_t i = 0; ctx->backend == BACKEND_EMU && i < sizeof emu_deps / sizeof emu_deps[0]; i++) {
         char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", ctx->root, deps[i]);
-        double t = build_mtime(p);
-        if (t > newest)
-            newest = t;
+        snprintf(p, sizeof p, "%s/%s", ctx->root, emu_deps[i]);
+        times[n++] = build_mtime(p);
     }
-    double lab = harness_lab_mtime(ctx->lab); /* its flags, and launch.h beside the driver */
-    return lab > newest ? lab : newest;
+    double newest = harness_lab_mtime(ctx->lab); /* its flags, and launch.h beside the driver */
+    for (int i = 0; i < n; i++)
+        if (times[i] > newest)
+            newest = times[i];
+    return newest;
 }
 
 static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)

@@ -20,13 +20,9 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
                              char *const *flags, int nflags, const char *obj, strbuf_t *log,
                              char *failed, size_t failedlen)
 {
-    char harness[PATH_MAX], crash[PATH_MAX];
-    snprintf(harness, sizeof harness, "%s/labs/common/harness.h", ctx->root);
-    snprintf(crash, sizeof crash, "%s/labs/common/harness_crash.h", ctx->root);
     double obj_time = build_mtime(obj);
     if (obj_time >= build_mtime(src) && obj_time >= build_mtime(cc) &&
-        obj_time >= build_mtime(harness) && obj_time >= build_mtime(crash) &&
-        obj_time >= harness_lab_mtime(ctx->lab))
+        obj_time >= harness_common_mtime(ctx->root) && obj_time >= harness_lab_mtime(ctx->lab))
         return 0;
     char dir[PATH_MAX], tmp[PATH_MAX + 32], arch[64], inc[PATH_MAX + 8], err[512];
     snprintf(dir, sizeof dir, "%s", obj);

@@ -50,6 +50,12 @@ static double newest_in(const char *dir)
     return newest;
 }
 
+double harness_common_mtime(const char *root)
+{
+    char dir[PATH_MAX];
+    return path_join(dir, sizeof dir, root, "labs/common") == 0 ? newest_in(dir) : -1;
+}
+
 double harness_lab_mtime(const lab_t *lab)
 {
     char path[PATH_MAX];

@@ -21,6 +21,11 @@ double build_mtime(const char *path);
  * returns how many (at most HARNESS_MAX_FLAGS). */
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]);
 
+/* The newest modification time of the files every lab's harness shares
+ * (<root>/labs/common: harness.h, harness_crash.h, timing.h, ...), which a
+ * cached harness object depends on, whichever of them it includes. */
+double harness_common_mtime(const char *root);
+
 /* The newest modification time among what a cached harness object of the
  * lab depends on besides its source and the common headers: the lab's
  * lab.json (its flags) and every file beside the driver and the timing

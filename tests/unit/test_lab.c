@@ -4,6 +4,9 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
+
+#include "util/util.h"
 
 #include "build/harness_flags.h"
 #include "build/rules.h"
@@ -251,4 +254,24 @@ Test(lab_reject, rules)
                                   "fp32-simt)");
     expect_error("rules_twice", ":10: rules: entry 1: 'fp32-simt' is listed twice");
     expect_error("rules_not_list", ":10: rules: must be a list of rule names (known: fp32-simt)");
+}
+
+/* A cached harness object depends on every file of labs/common, whichever
+ * header it includes: the newest of them, not a list of names. */
+Test(harness_flags, the_common_headers_newest_time_counts)
+{
+    char root[] = "/tmp/cugrade-common-XXXXXX", dir[96], path[128];
+    cr_assert_not_null(mkdtemp(root));
+    cr_expect(harness_common_mtime(root) < 0, "no labs/common: no time");
+    snprintf(dir, sizeof dir, "%s/labs/common", root);
+    cr_assert_eq(mkdir_p(dir, NULL, 0), 0);
+    const char *names[] = {"harness.h", "harness_crash.h", "timing.h"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        cr_assert_eq(write_file_atomic(path, "x", 1, NULL, 0), 0);
+        struct timeval times[2] = {{1000000 + i * 1000, 0}, {1000000 + (i == 1 ? 5000 : i * 1000), 0}};
+        cr_assert_eq(utimes(path, times), 0);
+    }
+    cr_expect_float_eq(harness_common_mtime(root), 1005000.0, 1e-6, "harness_crash.h is newest");
+    rm_rf(root);
 }
