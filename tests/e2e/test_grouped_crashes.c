@@ -8,6 +8,13 @@
  * Runs from the repository root. */
 #include "grouped_case.h"
 
+/* Dataset i's verdict is a separate run's killed by SIGSEGV. */
+static void expect_segfault(const graded_t *g, int i)
+{
+    const char *out = dataset_output(g, i);
+    cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
+}
+
 /* Dataset 1 (33 rows) crashes in the student's own code; 2 and 3 still run
  * and pass (in the same process: harness_crash.h). */
 Test(grouped, a_crash_fails_only_its_own_dataset, .timeout = 300)
@@ -39,10 +46,8 @@ Test(grouped, host_segfault_fails_every_dataset_on_its_own_crash, .timeout = 300
     make_datasets(dir, shapes);
     graded_t g = grade_mode("grouped", SUB "host_segfault.cu", dir, NULL);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    for (int i = 0; i < 3; i++) {
-        const char *out = dataset_output(&g, i);
-        cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
-    }
+    for (int i = 0; i < 3; i++)
+        expect_segfault(&g, i);
     cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9);
     release(&g);
     rm_rf(dir);
@@ -138,10 +143,8 @@ Test(grouped, crashes_of_the_students_own_code_end_only_their_datasets_in_one_pr
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
     char dir[23];
     graded_t g = grade_kept(SUB "host_segfault.cu", shapes, dir);
-    for (int i = 0; i < 6; i++) {
-        const char *out = dataset_output(&g, i);
-        cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
-    }
+    for (int i = 0; i < 6; i++)
+        expect_segfault(&g, i);
     int runs = tests_with(&g, "name", "dataset ");
     cr_expect(runs >= 6, "%d dataset tests", runs);
     cr_expect_eq(markers_kept(&g, "signal"), runs, "a signal marker for each of %d datasets", runs);
@@ -160,12 +163,11 @@ Test(grouped, crash_after_crash_between_kernels_all_in_one_process, .timeout = 3
     char dir[23];
     graded_t g = grade_kept(SUB "crash_on_one_shape.cu", shapes, dir);
     for (int i = 0; i < 6; i++) {
-        const char *out = dataset_output(&g, i);
         if (i % 2)
-            cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
+            expect_segfault(&g, i);
         else
             cr_expect(passed(test_named(&g, i == 0 ? "dataset 0 " : i == 2 ? "dataset 2 " : "dataset 4 ")),
-                      "%d: %s", i, out);
+                      "%d: %s", i, dataset_output(&g, i));
     }
     int crashed = tests_with(&g, "output", "killed by signal 11");
     cr_expect_eq(markers_kept(&g, "signal"), crashed, "every crash gone past: %d crashed", crashed);
@@ -184,10 +186,8 @@ Test(grouped, after_two_crashes_the_rest_runs_in_lanes_with_the_same_verdicts, .
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", "9x9x9", "20x10x30", "4x4x4", NULL};
     char dir[23];
     graded_t g = grade_kept(SUB "host_crash_in_libc.cu", shapes, dir);
-    for (int i = 0; i < 6; i++) {
-        const char *out = dataset_output(&g, i);
-        cr_expect(strstr(out, "killed by signal 11 (Segmentation fault)"), "%d: %s", i, out);
-    }
+    for (int i = 0; i < 6; i++)
+        expect_segfault(&g, i);
     int lanes = lane_lists_kept(&g);
     int runs = tests_with(&g, "name", "dataset "); /* the public datasets and the hidden ones */
     cr_expect(runs >= 6, "%d dataset tests", runs);
