@@ -18,11 +18,10 @@ nvcc=${CUGRADE_NVCC:-nvcc}
 [[ $nvcc == */* ]] || command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
 need_tool "$nvcc" "bench/gpu_context.sh compiles bench/gpu_context.cu with it"
 need_tool nvidia-smi "bench/gpu_context.sh counts the GPUs with it"
-gpu_list=$(nvidia-smi -L 2>&1) || bench_cannot_start "nvidia-smi -L failed: $gpu_list"
-have=$(awk '/^GPU / { n++ } END { print n + 0 }' <<<"$gpu_list")
-g=${1:-$have}
-if ! is_count "$g" || [ "$g" -gt "$have" ]; then
-    bench_cannot_start "G must be 1..$have, not '$g'"
+host_gpus
+g=${1:-$have_gpus}
+if ! is_count "$g" || [ "$g" -gt "$have_gpus" ]; then
+    bench_cannot_start "G must be 1..$have_gpus, not '$g'"
 fi
 bench_scratch gpu_context
 "$nvcc" -O2 -arch="${CUGRADE_NVARCH:-sm_90}" -o "$tmp/ctx" "$bench_root/bench/gpu_context.cu" 2>"$tmp/nvcc.log" ||

@@ -34,10 +34,8 @@ done
 need_tool taskset "bench/gpu_scaling.sh pins each run's cores with it (util-linux)"
 need_tool nvidia-smi "bench/gpu_scaling.sh counts the host's GPUs with it"
 
-gpu_list=$(nvidia-smi -L 2>&1) || bench_cannot_start "nvidia-smi -L failed: $gpu_list"
-have_gpus=$(awk '/^GPU / { n++ } END { print n + 0 }' <<<"$gpu_list")
-mapfile -t cores < <(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status | tr ',' '\n' |
-    awk -F- '{ hi = (NF == 2 ? $2 : $1); for (c = $1; c <= hi; c++) print c }')
+host_gpus
+mapfile -t cores < <(allowed_cores)
 for k in "${counts[@]}"; do
     is_count "$k" || bench_cannot_start "a GPU count must be a whole number >= 1, not '$k' ($usage)"
     [ "$k" -le "$have_gpus" ] || bench_cannot_start "$k GPUs asked for, the host has $have_gpus"

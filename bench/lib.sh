@@ -97,23 +97,27 @@ run_step() {
 }
 
 # is_count VALUE: a whole number >= 1.
-# cpu_ticks: "BUSY TOTAL", the jiffies since boot of the cores this shell may
-# run on (its affinity, as taskset or a Slurm cpuset narrows it; /proc/stat's
-# cpuN lines: user nice system idle iowait irq softirq steal; idle and iowait
-# are not busy).
-cpu_ticks() {
-    local allowed
-    allowed=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
-    awk -v allowed="$allowed" '
-        BEGIN {
-            n = split(allowed, parts, ",")
-            for (i = 1; i <= n; i++) {
-                if (split(parts[i], r, "-") == 1) r[2] = r[1]
-                for (c = r[1] + 0; c <= r[2] + 0; c++) mine["cpu" c] = 1
-            }
+# allowed_cores: the cores this shell may run on, one number a line (its
+# affinity, as taskset or a Slurm cpuset narrows it: /proc/self/status's
+# Cpus_allowed_list, "0-3,8,10-11").
+allowed_cores() {
+    awk '/^Cpus_allowed_list:/ {
+        n = split($2, parts, ",")
+        for (i = 1; i <= n; i++) {
+            if (split(parts[i], r, "-") == 1) r[2] = r[1]
+            for (c = r[1] + 0; c <= r[2] + 0; c++) print c
         }
+    }' /proc/self/status
+}
+
+# cpu_ticks: "BUSY TOTAL", the jiffies since boot of the cores this shell may
+# run on (allowed_cores; /proc/stat's cpuN lines: user nice system idle
+# iowait irq softirq steal; idle and iowait are not busy).
+cpu_ticks() {
+    allowed_cores | awk '
+        NR == FNR { mine["cpu" $1] = 1; next }
         $1 in mine { t = 0; for (i = 2; i <= 9; i++) t += $i; busy += t - $5 - $6; total += t }
-        END { print busy + 0, total + 0 }' /proc/stat
+        END { print busy + 0, total + 0 }' - /proc/stat
 }
 
 # cpu_line "BUSY0 TOTAL0": how busy the cores were since then, one line.
@@ -126,6 +130,15 @@ cpu_line() {
 }
 
 is_count() { [[ $1 =~ ^[1-9][0-9]{0,5}$ ]]; }
+
+# host_gpus: sets have_gpus to the number of GPUs `nvidia-smi -L` lists; exit
+# 2 with its message when it fails (not "0 GPUs").
+host_gpus() {
+    local list
+    list=$(nvidia-smi -L 2>&1) || bench_cannot_start "nvidia-smi -L failed: $list"
+    # shellcheck disable=SC2034 # the caller's
+    have_gpus=$(awk '/^GPU / { n++ } END { print n + 0 }' <<<"$list")
+}
 
 # bench_scratch NAME: a temporary folder in $tmp, removed at exit, its out/
 # copied to $BENCH_KEEP first when that is set; INT and TERM exit as usual.
