@@ -76,7 +76,14 @@ for queues in "${CUDA_DEVICE_MAX_CONNECTIONS:-}" 1; do
 done
 # and each process shown its GPU's device file alone (1 queue still)
 if [ "$g" -ge 2 ] && command -v bwrap >/dev/null 2>&1; then
-    mapfile -t minor < <(nvidia-smi --query-gpu=minor_number --format=csv,noheader)
+    # each GPU's device file, as the batch finds it (cugrade info's lines)
+    need_built CUGRADE_BIN "$cugrade" x
+    "$cugrade" info >"$tmp/info.log" 2>&1 || bench_fail "cugrade info exited with status $?" "$tmp/info.log"
+    minor=()
+    for ((k = 0; k < g; k++)); do
+        minor[k]=$(sed -n "s|^    gpu $k: .*, /dev/nvidia\([0-9]*\)\$|\1|p" "$tmp/info.log")
+        [ -n "${minor[k]}" ] || bench_fail "cugrade info names no device file for GPU $k" "$tmp/info.log"
+    done
     node_only=1
     echo "each process in bubblewrap with its GPU's device file alone"
     together "16 on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16

@@ -1,5 +1,8 @@
-/* cmd_info.c - `cugrade info`: which backends are usable here, and the
- * device's properties (the real GPU, or the emulator's emulated device). */
+/* cmd_info.c - `cugrade info`: which backends are usable here, each GPU's
+ * architecture, bus and device file (what a batch's sandbox shows a child),
+ * and the device's properties (the real GPU, or the emulator's emulated
+ * device). */
+#include "batch/gpu_visible.h"
 #include "build/backend.h"
 #include "build/build.h"
 #include "cli/commands.h"
@@ -39,6 +42,20 @@ static int print_device(const char *root, backend_t backend)
     return ok ? 0 : EXIT_CANNOT_GRADE;
 }
 
+/* One line a GPU: "    gpu 0: sm_90, bus 0000:18:00.0, /dev/nvidia3", the
+ * device file from the NVIDIA driver's information (batch/gpu_visible.h). */
+static void print_gpus(void)
+{
+    gpu_device_t dev[64];
+    int n = gpu_devices(dev, 64);
+    for (int k = 0; k < n; k++) {
+        char node[32];
+        if (gpu_device_node("/proc", dev[k].bus_id, node, sizeof node) != 0)
+            snprintf(node, sizeof node, "device file not known");
+        printf("    gpu %d: sm_%d, bus %s, %s\n", k, dev[k].cc, dev[k].bus_id, node);
+    }
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {{"backend", required_argument, 0, 'b'},
@@ -64,6 +81,8 @@ int cmd_info(int argc, char **argv)
     printf("  emu  CPU emulator: always available\n");
     printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
            find_program("nvcc", nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
+    if (gpus > 0 && !getenv("CUGRADE_GPU_COUNT"))
+        print_gpus();
     backend_t b = backend_resolve(requested, why, sizeof why);
     printf("using: %s (%s)\n\n", backend_name(b), why);
     return print_device(root, b);

@@ -59,9 +59,9 @@ verdict crash_libc "host crash in libc: each dataset signal 11" \
 # outside names a GPU that is not there, which every run would fail on
 # unless the sandbox unsets it (what a batch child has besides: the count
 # and the architecture, so that nothing outside the sandbox starts CUDA)
-minor=$(nvidia-smi --query-gpu=minor_number --format=csv,noheader -i 0) ||
-    { echo "GRADER FAULT: nvidia-smi cannot name GPU 0's device file"; exit 2; }
-grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="/dev/nvidia$minor" \
+node=$(bin/cugrade info | sed -n 's|^    gpu 0: .*, \(/dev/nvidia[0-9]*\)$|\1|p')
+[ -n "$node" ] || { echo "GRADER FAULT: cugrade info names no device file for GPU 0"; exit 2; }
+grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="$node" \
     CUDA_VISIBLE_DEVICES=7 CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
 verdict one_gpu "its GPU's device file alone: all pass" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and r['extra_data'].get('perf_ratio', 0) > 0"
