@@ -375,3 +375,30 @@ Test(bench, gpu_scaling_sh_refuses_what_the_host_does_not_have)
     run_result_free(&r);
     rm_rf(f.dir);
 }
+
+/* bench/cpu_capacity.sh prints each K's work against one process alone, and
+ * refuses more processes than it has cores to pin them to. */
+Test(bench, cpu_capacity_sh_measures_the_cores_it_may_use_and_refuses_more)
+{
+    char loops[] = "BENCH_CPU_LOOPS=200000";
+    char path[] = "PATH=/usr/bin:/bin";
+    char *env[] = {loops, path, NULL};
+    char *one[] = {"bench/cpu_capacity.sh", "1", NULL};
+    run_result_t r = run_script(one, env);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "one process alone: ");
+    double times = 0;
+    const char *line = strstr(r.output, "  1 at once: ");
+    cr_assert_not_null(line, "%s", r.output);
+    cr_assert_eq(sscanf(strstr(line, "together") + 8, "%lf", &times), 1, "%s", r.output);
+    cr_assert(times > 0.5 && times < 2, "one process did %.2f times its own work: %s", times,
+              r.output);
+    run_result_free(&r);
+
+    char *many[] = {"bench/cpu_capacity.sh", "100000", NULL};
+    r = run_script(many, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "100000 processes need 100000 cores, this process may use");
+    assert_lacks(r, "together");
+    run_result_free(&r);
+}
