@@ -450,6 +450,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
      * covers the runs, whose waits are short */
     gpu_turn_stats_t st = {0};
     if (run->backend == BACKEND_GPU) {
+        how.on_gpu = 1;
         how.gpu_queue = o->gpu_queue;
         how.gpu_index = o->gpu_index;
         how.gpu_stats = &st;

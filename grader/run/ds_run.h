@@ -62,6 +62,10 @@ typedef struct {
                             * move not_after on (NULL or "": no queue) */
     int gpu_index;
     gpu_turn_stats_t *gpu_stats; /* the waits and holds add up here (NULL: not kept) */
+    int on_gpu;           /* the program runs on a GPU, in a batch's queue or not: grouped, a
+                           * group of one stays a group, crashes go to LANES_ON_A_GPU lanes,
+                           * and turns are asked for (given at once without a queue), so a
+                           * process's start is not the budget's (runs_grouped.c) */
 } runs_how_t;
 
 #endif

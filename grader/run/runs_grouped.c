@@ -70,6 +70,10 @@ static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *
                         .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
 }
 
+/* On a GPU: each process makes a CUDA context (its start credited to the
+ * budget by its turns) and waits for the GPU, not the cores. */
+static int on_a_gpu(const runs_how_t *how) { return how->on_gpu || runs_have_queue(how); }
+
 static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
                       const runs_how_t *how, run_result_t *proc, double *paused_s)
 {
@@ -77,7 +81,7 @@ static void run_group(const group_t *g, const ds_run_t *runs, const int *index, 
     char *argv[4];
     const char *shown[2];
     run_spec_t spec = group_spec(g, runs, index, n, how, argv, shown);
-    if (!runs_have_queue(how)) {
+    if (!on_a_gpu(how)) {
         run_one(&spec, proc);
         return;
     }
@@ -223,7 +227,7 @@ typedef struct {
 /* How many lanes side by side: 0 where lanes would not save time. */
 static int lane_width(const runs_how_t *how)
 {
-    int width = runs_have_queue(how) ? LANES_ON_A_GPU : how->max_parallel;
+    int width = on_a_gpu(how) ? LANES_ON_A_GPU : how->max_parallel;
     return width >= 2 ? width : 0;
 }
 
@@ -258,7 +262,7 @@ static void run_in_lanes(ds_run_t *runs, const int *index, int n, const runs_how
         }
         runs_forget_attempt(&runs[index[i]]);
         specs[nlanes] = group_spec(&l->g, runs, &index[i], 1, how, l->argv, l->shown);
-        if (runs_have_queue(how) && (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
+        if (on_a_gpu(how) && (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
             gpu_turns_give(l->turns, &specs[nlanes]);
         in_lane[nlanes++] = index[i];
     }
@@ -323,7 +327,7 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
         }
         /* one dataset left runs alone, but on a GPU still in the list mode,
          * which makes its CUDA context before the dataset's clock starts */
-        if ((np == 1 && !runs_have_queue(how)) || write_list(g, runs, pending, np) != 0) {
+        if ((np == 1 && !on_a_gpu(how)) || write_list(g, runs, pending, np) != 0) {
             runs_separately(runs, pending, np, how);
             return;
         }
