@@ -3,9 +3,10 @@
  * (bench/gpu_context.sh runs many side by side): the driver's start
  * (cudaGetDeviceCount, which makes no context), the CUDA context
  * (cudaFree(0)), then one small dataset's round trip (three cudaMalloc, two
- * copies in, a kernel, a copy out, three cudaFree). Prints
- * "CONTEXT_ms ROUND_TRIP_ms INIT_ms"; exit 1 with the CUDA error when a call
- * fails. */
+ * copies in, a kernel, a copy out, three cudaFree), then the context's end
+ * (cudaDeviceReset, which a process's exit does otherwise). Prints
+ * "CONTEXT_ms ROUND_TRIP_ms INIT_ms END_ms"; exit 1 with the CUDA error when
+ * a call fails. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <time.h>
@@ -62,6 +63,8 @@ int main(void)
         fprintf(stderr, "gpu_context: wrong sum %g\n", hc[N - 1]);
         return 1;
     }
-    printf("%.1f %.1f %.1f\n", t1 - t0, t2 - t1, t0 - t_start);
+    double t3 = now_ms();
+    CHECK(cudaDeviceReset());
+    printf("%.1f %.1f %.1f %.1f\n", t1 - t0, t2 - t1, t0 - t_start, now_ms() - t3);
     return 0;
 }

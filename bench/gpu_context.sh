@@ -7,7 +7,9 @@
 # queues are idle shows it here. Each case runs twice: with the caller's
 # CUDA_DEVICE_MAX_CONNECTIONS (the driver's default when unset), then with 1;
 # on several GPUs, once more with each process shown its GPU's device file
-# alone (bubblewrap, as a batch's sandbox does).
+# alone (bubblewrap, as a batch's sandbox does). Last, 16 workers a GPU each
+# start 5 processes one after another, on one GPU and on G: the processes the
+# host gets through a second, which bounds a batch's GPU programs.
 # Usage: bench/gpu_context.sh [G]   (G: GPUs to load at once; default: all)
 # Exit 0 when every process ran; 1 when one failed (its error is printed);
 # 2 when nvcc or nvidia-smi is missing.
@@ -60,9 +62,37 @@ together() {
         cat "$tmp"/err.* >&2
         bench_fail "$label: a process failed (above)"
     fi
-    cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; s += $3; if ($1 > m) m = $1 }
-        END { printf "%-28s n=%3d  driver start ms: mean %6.1f  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f\n",
-                     l, NR, s / NR, c[int((NR + 1) / 2)], m, r / NR }'
+    cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; s += $3; e += $4; if ($1 > m) m = $1 }
+        END { printf "%-28s n=%3d  driver start ms: mean %6.1f  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f  end ms: mean %6.1f\n",
+                     l, NR, s / NR, c[int((NR + 1) / 2)], m, r / NR, e / NR }'
+}
+
+# in_a_row GPU N: N processes on GPU, one after another (a batch worker's).
+in_a_row() {
+    local gpu=$1 n=$2 r
+    for ((r = 0; r < n; r++)); do on_gpu "$gpu" "$tmp/ctx" >/dev/null || return 1; done
+}
+
+# sustained LABEL GPUS K N: K workers on each listed GPU, each starting N
+# processes one after another, as a batch's workers do all along: how many
+# whole processes (start, context, round trip, end) the host gets through a
+# second, which bounds the GPU programs a batch can run.
+sustained() {
+    local label=$1 gpus=$2 k=$3 n=$4 i gpu failed=0 t0 t1
+    t0=$(date +%s.%N)
+    for gpu in ${gpus//,/ }; do
+        for ((i = 0; i < k; i++)); do
+            in_a_row "$gpu" "$n" 2>"$tmp/err.$gpu.$i" &
+        done
+    done
+    for job in $(jobs -p); do wait "$job" || failed=1; done
+    t1=$(date +%s.%N)
+    if [ "$failed" -ne 0 ]; then
+        cat "$tmp"/err.* >&2
+        bench_fail "$label: a process failed (above)"
+    fi
+    awk -v l="$label" -v p="$(($(echo "${gpus//,/ }" | wc -w) * k * n))" -v a="$t0" -v b="$t1" 'BEGIN {
+        printf "%-40s %4d processes in %6.2f s = %6.1f a second\n", l, p, b - a, p / (b - a) }'
 }
 # each case as this environment has it, then with the one work queue a
 # context gets from cugrade's runner (grader/run/runner.c)
@@ -90,3 +120,9 @@ if [ "$g" -ge 2 ] && command -v bwrap >/dev/null 2>&1; then
 else
     echo "(each process with its GPU's device file alone: needs 2 GPUs or more and bwrap)"
 fi
+# processes all along, as a batch's workers start them (each shown its GPU
+# alone where the case above ran so): does the host get through G times as
+# many on G GPUs as on one?
+echo "processes one after another, 16 workers a GPU, 5 processes each"
+sustained "on GPU 0" 0 16 5
+[ "$g" -lt 2 ] || sustained "on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16 5

@@ -402,3 +402,44 @@ Test(bench, cpu_capacity_sh_measures_the_cores_it_may_use_and_refuses_more)
     assert_lacks(r, "together");
     run_result_free(&r);
 }
+
+/* bench/gpu_context.sh with a pretend GPU and a pretend nvcc whose program
+ * prints its four times: every case's line, the context's end among them,
+ * and the processes a second; a program that fails fails the bench (exit 1,
+ * its error shown) before any rate. */
+Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
+{
+    fakes_t f = fakes();
+    write_text(in(&f, 0, "nvidia-smi"),
+               "#!/bin/sh\ncase \"$*\" in *-L*) echo 'GPU 0: pretend (UUID: GPU-0)';;\n"
+               "*) echo '0, pretend, Enabled, Default, 1 MHz';; esac\n", 1);
+    const char *program[] = {"echo '10.0 2.0 5.0 1.5'", "echo 'gpu_context: pretend failure' >&2; exit 1"};
+    for (int fail = 0; fail < 2; fail++) {
+        char nvcc[600];
+        snprintf(nvcc, sizeof nvcc,
+                 "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+                 "printf '#!/bin/sh\\n%%s\\n' \"%s\" > \"$out\"; chmod +x \"$out\"\n",
+                 program[fail]);
+        write_text(in(&f, 1, "nvcc"), nvcc, 1);
+        char path[400], cc[400];
+        snprintf(path, sizeof path, "PATH=%s:/usr/bin:/bin", f.dir);
+        snprintf(cc, sizeof cc, "CUGRADE_NVCC=%s", f.path[1]);
+        char *env[] = {path, cc, NULL};
+        char *argv[] = {"bench/gpu_context.sh", "1", NULL};
+        run_result_t r = run_script(argv, env);
+        if (!fail) {
+            cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+            assert_has(r, "16 on GPU 0                  n= 16  driver start ms: mean    5.0  "
+                          "context ms: median    10.0");
+            assert_has(r, "end ms: mean    1.5");
+            assert_has(r, "on GPU 0                                   80 processes in");
+        } else {
+            cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+            assert_has(r, "gpu_context: pretend failure");
+            assert_has(r, "a process failed");
+            assert_lacks(r, "a second");
+        }
+        run_result_free(&r);
+    }
+    rm_rf(f.dir);
+}
