@@ -50,18 +50,14 @@ on_gpu() {
 
 # together LABEL GPUS K: K processes on each listed GPU, started at once.
 together() {
-    local label=$1 gpus=$2 k=$3 i gpu failed=0
+    local label=$1 gpus=$2 k=$3 i gpu
     rm -f "$tmp"/out.* "$tmp"/err.*
     for gpu in ${gpus//,/ }; do
         for ((i = 0; i < k; i++)); do
             on_gpu "$gpu" "$tmp/ctx" >"$tmp/out.$gpu.$i" 2>"$tmp/err.$gpu.$i" &
         done
     done
-    for job in $(jobs -p); do wait "$job" || failed=1; done
-    if [ "$failed" -ne 0 ]; then
-        cat "$tmp"/err.* >&2
-        bench_fail "$label: a process failed (above)"
-    fi
+    wait_all "$label"
     cat "$tmp"/out.* | sort -n | awk -v l="$label" '{ c[NR] = $1; r += $2; s += $3; e += $4; if ($1 > m) m = $1 }
         END { printf "%-28s n=%3d  driver start ms: mean %6.1f  context ms: median %7.1f max %7.1f   round trip ms: mean %6.1f  end ms: mean %6.1f\n",
                      l, NR, s / NR, c[int((NR + 1) / 2)], m, r / NR, e / NR }'
@@ -78,19 +74,16 @@ in_a_row() {
 # whole processes (start, context, round trip, end) the host gets through a
 # second, which bounds the GPU programs a batch can run.
 sustained() {
-    local label=$1 gpus=$2 k=$3 n=$4 i gpu failed=0 t0 t1
+    local label=$1 gpus=$2 k=$3 n=$4 i gpu t0 t1
+    rm -f "$tmp"/err.*
     t0=$(date +%s.%N)
     for gpu in ${gpus//,/ }; do
         for ((i = 0; i < k; i++)); do
             in_a_row "$gpu" "$n" 2>"$tmp/err.$gpu.$i" &
         done
     done
-    for job in $(jobs -p); do wait "$job" || failed=1; done
+    wait_all "$label"
     t1=$(date +%s.%N)
-    if [ "$failed" -ne 0 ]; then
-        cat "$tmp"/err.* >&2
-        bench_fail "$label: a process failed (above)"
-    fi
     awk -v l="$label" -v p="$(($(echo "${gpus//,/ }" | wc -w) * k * n))" -v a="$t0" -v b="$t1" 'BEGIN {
         printf "%-40s %4d processes in %6.2f s = %6.1f a second\n", l, p, b - a, p / (b - a) }'
 }

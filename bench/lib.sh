@@ -140,6 +140,18 @@ host_gpus() {
     have_gpus=$(awk '/^GPU / { n++ } END { print n + 0 }' <<<"$list")
 }
 
+# wait_all WHAT: waits for every background job of this shell (each with its
+# stderr in $tmp/err.*); when one failed, prints every err file and fails
+# the bench: "WHAT: a process failed (above)".
+wait_all() {
+    local job failed=0
+    for job in $(jobs -p); do wait "$job" || failed=1; done
+    if [ "$failed" -ne 0 ]; then
+        cat "$tmp"/err.* >&2
+        bench_fail "$1: a process failed (above)"
+    fi
+}
+
 # bench_scratch NAME: a temporary folder in $tmp, removed at exit, its out/
 # copied to $BENCH_KEEP first when that is set; INT and TERM exit as usual.
 bench_keep_and_remove() {

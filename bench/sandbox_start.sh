@@ -61,17 +61,13 @@ now() { date +%s.%N; }
 # together K VARIANT LABEL: K workers at once; prints starts a second and the
 # mean time of one start
 together() {
-    local k=$1 variant=$2 label=$3 t0 t1 w failed=0
+    local k=$1 variant=$2 label=$3 t0 t1 w
     t0=$(now)
     for ((w = 0; w < k; w++)); do
         starts "$variant" 2>"$tmp/err.$w" &
     done
-    for job in $(jobs -p); do wait "$job" || failed=1; done
+    wait_all "$label, $k at once"
     t1=$(now)
-    if [ "$failed" -ne 0 ]; then
-        cat "$tmp"/err.* >&2
-        bench_fail "$label, $k at once: a start failed (above)"
-    fi
     awk -v k="$k" -v m="$m" -v a="$t0" -v b="$t1" -v l="$label" 'BEGIN {
         s = b - a
         printf "%-40s %3d at once: %5d starts in %6.2f s = %7.1f a second; one start %7.1f ms\n",
