@@ -129,6 +129,121 @@ static char *line_with(const char *text, ...)
     return NULL;
 }
 
+/* ---- the precompiled header (emucc_pch.h) --------------------------------------- */
+
+/* Runs `emucc ARGS` with the stub root (and ENV before it); its output. */
+static int emucc_with(const char *dir, const char *env, const char *args, char *out, size_t outlen)
+{
+    char *emucc = emucc_path();
+    char *cmd = strf("%s CUGRADE_ROOT='%s/root' '%s' %s", env, dir, emucc, args);
+    int rc = run_shell(cmd, out, outlen);
+    free(cmd);
+    free(emucc);
+    return rc;
+}
+
+/* The stub root with its header precompiled by `emucc --pch`. */
+static void make_pch_root(const char *dir)
+{
+    char out[8192];
+    make_stub_root(dir);
+    cr_assert_eq(emucc_with(dir, "", "--pch", out, sizeof out), 0, "%s", out);
+}
+
+/* Compiles add.cu with -v and FLAGS into dir/NAME.o (the rewritten source
+ * always in dir/keep, so that two objects can be compared); whether the
+ * compile force-included the precompiled header. */
+static int compile_used_pch(const char *dir, const char *env, const char *flags, const char *name)
+{
+    char out[8192];
+    char *args = strf("-v -c %s --keep '%s/keep' '%s/add.cu' -o '%s/%s.o'", flags, dir, dir, dir, name);
+    int rc = emucc_with(dir, env, args, out, sizeof out);
+    free(args);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *pch = strf("-include %s/root/build/emu-pch/", dir);
+    int used = strstr(out, pch) != NULL;
+    cr_assert(used || strstr(out, "-include cugrade_emu.h"), "%s", out);
+    free(pch);
+    return used;
+}
+
+static int same_files(const char *a, const char *b)
+{
+    char out[256];
+    char *cmd = strf("cmp '%s' '%s'", a, b);
+    int rc = run_shell(cmd, out, sizeof out);
+    free(cmd);
+    return rc == 0;
+}
+
+Test(pch, serves_both_modes_and_builds_the_same_object_as_the_header)
+{
+    char *dir = make_temp_dir();
+    make_pch_root(dir);
+    free(write_add_one(dir));
+    const char *modes[] = {"", "--checks"};
+    for (int m = 0; m < 2; m++) {
+        cr_expect(compile_used_pch(dir, "", modes[m], "with"), "mode '%s': no pch", modes[m]);
+        cr_expect(!compile_used_pch(dir, "CUGRADE_EMU_PCH=off", modes[m], "without"));
+        char *a = strf("%s/with.o", dir), *b = strf("%s/without.o", dir);
+        cr_expect(same_files(a, b), "mode '%s': the objects differ", modes[m]);
+        free(a);
+        free(b);
+    }
+    remove_dir(dir);
+}
+
+/* A flag that could change what the header means, a header newer than the
+ * .gch, another compiler: the header itself. -I and warnings keep it. */
+Test(pch, not_used_when_it_might_not_be_the_header)
+{
+    char *dir = make_temp_dir();
+    make_pch_root(dir);
+    free(write_add_one(dir));
+    cr_expect(compile_used_pch(dir, "", "-Wall -I/tmp", "a"));
+    cr_expect(!compile_used_pch(dir, "", "-DINCREMENT_TWICE=1", "b"));
+    cr_expect(!compile_used_pch(dir, "", "-O0", "c"));
+    cr_expect(!compile_used_pch(dir, "", "-Wp,-DX=1", "d"));
+    cr_expect(!compile_used_pch(dir, "CUGRADE_CXX=g++", "", "e"));
+    char out[256];
+    char *touch = strf("touch -d '+1 minute' '%s/root/emu/include/cugrade_emu.h'", dir);
+    cr_assert_eq(run_shell(touch, out, sizeof out), 0, "%s", out);
+    free(touch);
+    cr_expect(!compile_used_pch(dir, "", "", "f"), "a stale .gch was used");
+    remove_dir(dir);
+}
+
+/* A .gch that g++ rejects (here, not a precompiled header at all): the file
+ * beside it includes the header, and the compile succeeds. */
+Test(pch, a_gch_that_gcc_rejects_falls_back_to_the_header)
+{
+    char *dir = make_temp_dir();
+    make_pch_root(dir);
+    free(write_add_one(dir));
+    char *gch = strf("%s/root/build/emu-pch/plain/cugrade_emu.h.gch", dir);
+    write_text(gch, "not a precompiled header\n");
+    free(gch);
+    cr_expect(compile_used_pch(dir, "", "", "x"), "the .gch looked fresh");
+    char out[8192];
+    char *args = strf("'%s/add.cu' -o '%s/add' && '%s/add'", dir, dir, dir);
+    int rc = emucc_with(dir, "", args, out, sizeof out);
+    free(args);
+    remove_dir(dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "sum=64"), "%s", out);
+}
+
+Test(pch, only_for_gpp)
+{
+    char *dir = make_temp_dir();
+    make_stub_root(dir);
+    char out[8192];
+    int rc = emucc_with(dir, "CUGRADE_CXX=clang++", "--pch", out, sizeof out);
+    remove_dir(dir);
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert(strstr(out, "precompiled for g++ only (CUGRADE_CXX=clang++)"), "%s", out);
+}
+
 /* Turns dir/root/build/libcugrade_emu.a into an archive that defines every
  * __tsan_* function an instrumented add.cu calls, as empty functions (the
  * real runtime's hooks.cpp defines them for real). */

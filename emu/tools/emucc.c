@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "emucc_args.h"
+#include "emucc_pch.h"
 #include "util/util.h"
 #include "launch_rewrite.h"
 
@@ -275,8 +276,10 @@ static void compile_command(arglist *cmd, const options *o, const build_env *env
     if (!instrument)
         args_push(cmd, "-O2");
     if (kind == INPUT_CUDA) { /* nvcc's own pragmas (nv_diag_suppress, ...) mean nothing to g++ */
+        char *pch = pch_dir(o, env->root); /* its cugrade_emu.h.gch, when it may serve */
         args_push(cmd, "-include");
-        args_push(cmd, "cugrade_emu.h");
+        args_push_owned(cmd, pch ? xasprintf2(pch, "/" PCH_HEADER) : xstrdup(PCH_HEADER));
+        free(pch);
         args_push(cmd, "-Wno-unknown-pragmas");
         args_push_owned(cmd, quote_dir_of(input));
     }
@@ -356,6 +359,60 @@ static int link_program(const options *o, const build_env *env, const arglist *l
     return rc;
 }
 
+/* `emucc --pch`: the emulator's header precompiled for each way a .cu file
+ * is compiled (emucc_pch.h), with the flags compile_command gives; g++ only.
+ * Returns 0 or the failing status. */
+static int make_pch(const options *o, const build_env *env)
+{
+    const char *cxx = getenv("CUGRADE_CXX");
+    if (cxx && *cxx) {
+        fprintf(stderr, "emucc --pch: the header is precompiled for g++ only (CUGRADE_CXX=%s)\n", cxx);
+        return 1;
+    }
+    int rc = 0;
+    for (int checks = 0; checks < 2 && rc == 0; checks++) {
+        char *dir = pch_folder(env->root, checks), *header = xasprintf2(dir, "/" PCH_HEADER);
+        char *gch = xasprintf2(header, ".gch"), *tmp = xasprintf2(gch, ".tmp");
+        static const char forward[] = "/* emucc_pch.h: read when g++ rejects the .gch beside it */\n"
+                                      "#include <" PCH_HEADER ">\n";
+        char err[512];
+        if (mkdir_p(dir, err, sizeof err) != 0 ||
+            write_file_atomic(header, forward, strlen(forward), err, sizeof err) != 0) {
+            fprintf(stderr, "emucc --pch: %s\n", err);
+            rc = 1;
+        } else {
+            arglist cmd = {0};
+            args_extend(&cmd, &env->cxx);
+            args_push(&cmd, "-std=c++17");
+            args_push(&cmd, "-x");
+            args_push(&cmd, "c++-header");
+            if (!checks)
+                args_push(&cmd, "-O2");
+            args_push(&cmd, "-Wno-unknown-pragmas");
+            char *include_dir = xasprintf2("-I", env->root);
+            args_push_owned(&cmd, xasprintf2(include_dir, "/emu/include"));
+            free(include_dir);
+            if (checks)
+                push_check_flags(&cmd);
+            args_push(&cmd, header);
+            args_push(&cmd, "-o");
+            args_push(&cmd, tmp);
+            rc = run_command(&cmd, o->verbose);
+            args_free(&cmd);
+            if (rc == 0 && rename(tmp, gch) != 0) {
+                fprintf(stderr, "emucc --pch: cannot rename %s: %s\n", tmp, strerror(errno));
+                rc = 1;
+            }
+            unlink(tmp);
+        }
+        free(dir);
+        free(header);
+        free(gch);
+        free(tmp);
+    }
+    return rc;
+}
+
 static size_t count_sources(const options *o)
 {
     size_t n = 0;
@@ -388,7 +445,7 @@ int main(int argc, char **argv)
     }
     if (setup_env(&o, &env) != 0)
         return 1;
-    int rc = build(&o, &env);
+    int rc = o.make_pch ? make_pch(&o, &env) : build(&o, &env);
     cleanup_env(&env);
     args_free(&o.compile_flags);
     args_free(&o.common_flags);

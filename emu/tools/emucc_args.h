@@ -22,6 +22,7 @@ typedef struct {
     bool compile_only;
     bool verbose;
     bool checks;           /* --checks: instrument .cu files for the checking mode */
+    bool make_pch;         /* --pch: precompile the emulator's header (emucc_pch.h) */
     const char *output;
     const char *keep_dir;
     arglist compile_flags; /* -I -D -U -include -isystem: compiling only */
@@ -95,6 +96,7 @@ static void usage(FILE *to)
 {
     fputs("usage: emucc [-c] [-o OUT] [-I DIR] [-D X] [-O0..3] [-g] [-W...] [-fsanitize...]\n"
           "             [-v] [--checks] [--keep DIR] FILE... [-lLIB]\n"
+          "       emucc [-v] --pch   (the emulator's header precompiled, for make)\n"
           "Compiles CUDA (.cu) files for the cugrade CPU emulator.\n"
           "--checks instruments the .cu files for the emulator's checking mode\n"
           "(-fsanitize=thread -O1 -g -fno-omit-frame-pointer -gdwarf-4 -fno-tree-sra,\n"
@@ -188,6 +190,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->verbose = true;
         } else if (strcmp(a, "--checks") == 0) {
             o->checks = true;
+        } else if (strcmp(a, "--pch") == 0) {
+            o->make_pch = true;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             exit(0);
@@ -204,7 +208,7 @@ static int parse_args(int argc, char **argv, options *o)
             args_push(&o->common_flags, a); /* -O2 -g -Wall -fsanitize=... -std=... */
         }
     }
-    if (o->inputs.n == 0) {
+    if (o->inputs.n == 0 && !o->make_pch) {
         fputs("emucc: no input files\n", stderr);
         usage(stderr);
         return -1;

@@ -179,8 +179,8 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
  * them. */
 typedef struct {
     char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
-    char emu_lib[PATH_MAX], cxx[PATH_MAX];
-    const char *shown[8];
+    char emu_lib[PATH_MAX], emu_pch[PATH_MAX], cxx[PATH_MAX];
+    const char *shown[9];
     tool_jail_t jail;
 } student_jail_t;
 
@@ -193,6 +193,8 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     snprintf(j->common, sizeof j->common, "%.4000s/labs/common", ctx->root);
     snprintf(j->emu_inc, sizeof j->emu_inc, "%.4000s/emu/include", ctx->root);
     snprintf(j->emu_lib, sizeof j->emu_lib, "%.4000s/build/libcugrade_emu.a", ctx->root);
+    /* the emulator's header precompiled (emu/tools/emucc_pch.h; not there: not shown) */
+    snprintf(j->emu_pch, sizeof j->emu_pch, "%.4000s/build/emu-pch", ctx->root);
     static const char *const covered[] = {"datasets", "reference", ".cugrade", NULL};
     for (int i = 0; covered[i]; i++) {
         char hide[PATH_MAX];
@@ -204,7 +206,8 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     snprintf(name, sizeof name, "%.*s", cxx ? (int)strcspn(cxx, " \t") : 0, cxx ? cxx : "");
     if (!name[0] || find_program(name, j->cxx, sizeof j->cxx) != 0)
         j->cxx[0] = '\0';
-    const char *shown[] = {j->src_dir, j->common, j->emu_inc, j->emu_lib, j->cxx, extra, NULL};
+    const char *shown[] = {j->src_dir, j->common, j->emu_inc, j->emu_lib, j->emu_pch, j->cxx,
+                           extra, NULL};
     memcpy(j->shown, shown, sizeof shown);
     j->jail = (tool_jail_t){.cwd = j->cwd, .write_dir = ctx->scratch, .ro_paths = j->shown};
     return &j->jail;
