@@ -3,6 +3,7 @@
 #include "build/tool.h"
 #include "run/runner.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,11 +83,18 @@ int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
                        .memory_limit_bytes = lim->memory, .cpu_limit_s = lim->cpu_s,
                        .file_limit_bytes = lim->file, .stop_after_bytes = TOOL_OUTPUT_STOP,
                        .nice = TOOL_NICE};
+    char tmpdir[PATH_MAX + 8];
+    char *env[] = {tmpdir, NULL};
     if (jail) {
         spec.sandboxed = 1;
         spec.cwd = jail->cwd;
         spec.write_dir = jail->write_dir;
         spec.ro_paths = jail->ro_paths;
+        /* the compilers' temporary files in the writable folder: the jail's
+         * /tmp is read-only when the submission's own folder is /tmp */
+        if (jail->write_dir && snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", jail->write_dir) <
+                                   (int)sizeof tmpdir)
+            spec.extra_env = env;
     }
     run_result_t res;
     run_one(&spec, &res);

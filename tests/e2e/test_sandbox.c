@@ -182,3 +182,25 @@ Test(sandbox, description_names_bubblewrap)
     skip_without_sandbox();
     cr_assert_str_eq(sandbox_description(), "sandbox: bubblewrap");
 }
+
+/* A submission lying in /tmp itself: the compile jail shows its folder
+ * read-only, the jail's /tmp with it, so the compilers' temporary files go
+ * to the writable scratch folder (TMPDIR). Before, emucc could not make its
+ * work folder, and the grading blamed the file ("the lab's reference
+ * compiles with the same toolchain, so the error is in this file"). */
+Test(sandbox, a_submission_in_tmp_itself_compiles, .timeout = 200)
+{
+    skip_without_sandbox();
+    char src[] = "/tmp/cugrade-in-tmp-XXXXXX.cu";
+    int fd = mkstemps(src, 3);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    copy_file_to("reference/lab3/matmul.cu", src);
+    graded_t g = grade(src, NULL);
+    unlink(src);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *compiles = test_named(&g, "compiles");
+    cr_expect(passed(compiles), "%s", str(compiles, "output"));
+    cr_expect(passed(test_named(&g, "dataset 0 ")), "%s", g.run.output);
+    release(&g);
+}
