@@ -308,6 +308,18 @@ static int by_place(const void *a, const void *b)
     return strcmp(((const mount_t *)a)->where, ((const mount_t *)b)->where);
 }
 
+/* A folder shown on purpose (a submission's own, for its compiler) stays
+ * shown when it is also one to hide (the results folder of a lone `cugrade
+ * run` writing there too): read-only it cannot be written, and covering it
+ * would hide the submission from its own compiler. */
+static int shown_itself(const char *dir, const ro_list_t *ro)
+{
+    for (int i = 0; i < ro->n; i++)
+        if (strcmp(ro->real[i], dir) == 0)
+            return 1;
+    return 0;
+}
+
 /* The shown paths, the writable folder and the hidden folders a shown path
  * would reveal, mounted in the order of their places: a folder before what
  * lies in it, so a hidden folder covers what is shown around it but not a
@@ -324,7 +336,7 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     m[nm++] = (mount_t){"--bind", writable, writable};
     shown[ns++] = (char *)writable;
     for (int i = 0; i < nhidden; i++)
-        if (covered(hidden[i], shown, ns))
+        if (covered(hidden[i], shown, ns) && !shown_itself(hidden[i], ro))
             m[nm++] = (mount_t){"--tmpfs", NULL, hidden[i]};
     qsort(m, (size_t)nm, sizeof *m, by_place);
     for (int i = 0; i < nm; i++) {

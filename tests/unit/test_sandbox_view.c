@@ -285,3 +285,39 @@ Test(sandbox_view, nvcc_shows_its_toolkit_only_when_it_is_one, .timeout = 60)
     rm_rf(base);
     drop_view(&v);
 }
+
+/* A folder both shown (a submission's own, to its compiler) and hidden (the
+ * results folder of a lone `cugrade run` writing there too) stays shown,
+ * read-only: before, which of the two mounts came last was qsort's choice,
+ * and the compiler could find no file at all. A hidden folder inside a shown
+ * one is still covered. */
+Test(sandbox_view, a_folder_shown_and_hidden_stays_shown_read_only, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    char shown[96], inner[128], file[160], script[1024];
+    snprintf(shown, sizeof shown, "%s.shown", v.dir);
+    snprintf(inner, sizeof inner, "%s/results", shown);
+    cr_assert_eq(mkdir_p(inner, NULL, 0), 0);
+    snprintf(file, sizeof file, "%s/matmul.cu", shown);
+    cr_assert_eq(write_file_atomic(file, "kernel\n", 7, NULL, 0), 0);
+    snprintf(file, sizeof file, "%s/old.json", inner);
+    cr_assert_eq(write_file_atomic(file, "{}\n", 3, NULL, 0), 0);
+    sandbox_hide_dir(shown);
+    sandbox_hide_dir(inner);
+    const char *const ro[] = {shown, NULL};
+    snprintf(script, sizeof script,
+             "cat '%s/matmul.cu'; [ -e '%s/old.json' ] && echo SEEN-INNER; "
+             "echo x > '%s/forged' 2>/dev/null && echo WROTE; exit 0",
+             shown, inner, shown);
+    for (int k = 0; k < 5; k++) { /* whatever order the mounts are sorted in */
+        run_result_t r = run_in_view(&v, script, ro);
+        cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+        cr_assert(strstr(r.output, "kernel\n"), "the shown file is not there: %s", r.output);
+        cr_assert_null(strstr(r.output, "SEEN-INNER"), "%s", r.output);
+        cr_assert_null(strstr(r.output, "WROTE"), "%s", r.output);
+        run_result_free(&r);
+    }
+    rm_rf(shown);
+    drop_view(&v);
+}
