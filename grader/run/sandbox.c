@@ -31,6 +31,7 @@ extern char **environ;
 static char bwrap_path[PATH_MAX];
 static int available = -1;
 static char *hidden[MAX_HIDDEN];
+static int secret_hidden[MAX_HIDDEN]; /* hidden[i] by sandbox_hide_dir, not as a results folder only */
 static int nhidden;
 
 /* Namespaces, a fresh /dev, /proc and a small /tmp; the root is an empty tmpfs
@@ -122,19 +123,26 @@ const char *sandbox_description(void)
                : "sandbox: none (bubblewrap unavailable: rlimits and a process group only)";
 }
 
-void sandbox_hide_dir(const char *dir)
+/* Hides dir (secret: not only as a results folder). */
+static void hide(const char *dir, int secret)
 {
     char real[PATH_MAX];
     if (!dir || !realpath(dir, real) || !is_dir(real) || strcmp(real, "/") == 0)
         return;
-    for (int i = 0; i < nhidden; i++)
-        if (strcmp(hidden[i], real) == 0)
+    int i = 0;
+    while (i < nhidden && strcmp(hidden[i], real) != 0)
+        i++;
+    if (i == nhidden) {
+        if (nhidden == MAX_HIDDEN)
             return;
-    if (nhidden < MAX_HIDDEN)
         hidden[nhidden++] = strdup(real);
+    }
+    secret_hidden[i] = secret_hidden[i] || secret;
 }
 
-void sandbox_set_results_dir(const char *dir) { sandbox_hide_dir(dir); }
+void sandbox_hide_dir(const char *dir) { hide(dir, 1); }
+
+void sandbox_set_results_dir(const char *dir) { hide(dir, 0); }
 
 /* 1 if /dev/<name> is one GPU's device file ("nvidia" and its number), not
  * one the driver shares between them (nvidiactl, nvidia-uvm, nvidia-caps). */
@@ -309,13 +317,14 @@ static int by_place(const void *a, const void *b)
 }
 
 /* A folder shown on purpose (a submission's own, for its compiler) stays
- * shown when it is also one to hide (the results folder of a lone `cugrade
- * run` writing there too): read-only it cannot be written, and covering it
- * would hide the submission from its own compiler. */
-static int shown_itself(const char *dir, const ro_list_t *ro)
+ * shown when it is also a results folder to hide (a lone `cugrade run`
+ * writing its results there too): read-only it cannot be written, and
+ * covering it would hide the submission from its own compiler. The
+ * checkout's secrets (datasets/, reference/, .cugrade/) are covered always. */
+static int shown_itself(int h, const ro_list_t *ro)
 {
-    for (int i = 0; i < ro->n; i++)
-        if (strcmp(ro->real[i], dir) == 0)
+    for (int i = 0; !secret_hidden[h] && i < ro->n; i++)
+        if (strcmp(ro->real[i], hidden[h]) == 0)
             return 1;
     return 0;
 }
@@ -336,7 +345,7 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     m[nm++] = (mount_t){"--bind", writable, writable};
     shown[ns++] = (char *)writable;
     for (int i = 0; i < nhidden; i++)
-        if (covered(hidden[i], shown, ns) && !shown_itself(hidden[i], ro))
+        if (covered(hidden[i], shown, ns) && !shown_itself(i, ro))
             m[nm++] = (mount_t){"--tmpfs", NULL, hidden[i]};
     qsort(m, (size_t)nm, sizeof *m, by_place);
     for (int i = 0; i < nm; i++) {

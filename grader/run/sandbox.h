@@ -21,7 +21,9 @@ int sandbox_available(void);
 const char *sandbox_description(void);
 
 /* Folders a student run must not see even where they lie inside a folder it
- * is shown (datasets, results); copied; up to 64. */
+ * is shown (datasets, results); copied; up to 64. A results folder that is
+ * itself a shown folder (the submission's own, to its compiler) stays
+ * shown, read-only; a hidden one (sandbox_hide_dir) never is. */
 void sandbox_hide_dir(const char *dir);
 void sandbox_set_results_dir(const char *dir);
 

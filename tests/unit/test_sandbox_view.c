@@ -286,11 +286,11 @@ Test(sandbox_view, nvcc_shows_its_toolkit_only_when_it_is_one, .timeout = 60)
     drop_view(&v);
 }
 
-/* A folder both shown (a submission's own, to its compiler) and hidden (the
- * results folder of a lone `cugrade run` writing there too) stays shown,
+/* A folder both shown (a submission's own, to its compiler) and hidden as
+ * the results folder of a lone `cugrade run` writing there too stays shown,
  * read-only: before, which of the two mounts came last was qsort's choice,
  * and the compiler could find no file at all. A hidden folder inside a shown
- * one is still covered. */
+ * one is still covered, and so is a folder hidden as a secret. */
 Test(sandbox_view, a_folder_shown_and_hidden_stays_shown_read_only, .timeout = 60)
 {
     view_t v;
@@ -303,7 +303,7 @@ Test(sandbox_view, a_folder_shown_and_hidden_stays_shown_read_only, .timeout = 6
     cr_assert_eq(write_file_atomic(file, "kernel\n", 7, NULL, 0), 0);
     snprintf(file, sizeof file, "%s/old.json", inner);
     cr_assert_eq(write_file_atomic(file, "{}\n", 3, NULL, 0), 0);
-    sandbox_hide_dir(shown);
+    sandbox_set_results_dir(shown);
     sandbox_hide_dir(inner);
     const char *const ro[] = {shown, NULL};
     snprintf(script, sizeof script,
@@ -318,6 +318,12 @@ Test(sandbox_view, a_folder_shown_and_hidden_stays_shown_read_only, .timeout = 6
         cr_assert_null(strstr(r.output, "WROTE"), "%s", r.output);
         run_result_free(&r);
     }
+    /* a folder of secrets (datasets/, reference/) is covered even when shown */
+    sandbox_hide_dir(shown);
+    run_result_t r = run_in_view(&v, script, ro);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_null(strstr(r.output, "kernel\n"), "a secret folder was shown: %s", r.output);
+    run_result_free(&r);
     rm_rf(shown);
     drop_view(&v);
 }
