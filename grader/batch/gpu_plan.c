@@ -39,7 +39,7 @@ static void plan_nodes(gpu_plan_t *g, const gpu_device_t *dev, int n)
 {
     const char *visible = getenv("CUDA_VISIBLE_DEVICES"), *nodes = getenv("CUGRADE_GPU_NODES");
     if ((visible && strstr(visible, "MIG-")) || (nodes && strcmp(nodes, "all") == 0) ||
-        n != g->ngpu)
+        n != g->ngpu || n > GPU_HOLDS_MAX_GPUS)
         return;
     g->isolated = 1;
     for (int k = 0; k < g->ngpu; k++)
@@ -52,12 +52,16 @@ static void plan_nodes(gpu_plan_t *g, const gpu_device_t *dev, int n)
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
 {
     memset(g, 0, sizeof *g);
-    if (strcmp(o->backend, "emu") == 0 || (g->ngpu = gpu_device_count()) <= 0) {
+    if (strcmp(o->backend, "emu") == 0)
+        return;
+    gpu_device_t dev[GPU_DEVICES_MAX];
+    int n = gpu_devices(dev, GPU_DEVICES_MAX); /* the one probe: count, architecture, bus ids */
+    if (!gpu_count_forced(&g->ngpu))
+        g->ngpu = n;
+    if (g->ngpu <= 0) {
         g->ngpu = 0;
         return;
     }
-    gpu_device_t dev[GPU_HOLDS_MAX_GPUS];
-    int n = gpu_devices(dev, GPU_HOLDS_MAX_GPUS);
     plan_arch(g, dev, n);
     plan_nodes(g, dev, n);
     if (o->gpu_queue) {

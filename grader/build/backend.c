@@ -57,13 +57,6 @@ static void *driver_started(int *count)
     return lib;
 }
 
-static int count_in_this_process(int out)
-{
-    (void)out;
-    int n = 0;
-    return driver_started(&n) ? (n > 100 ? 100 : n) : 0;
-}
-
 /* Each device's compute capability (major * 10 + minor) and PCI bus id, a
  * line "CC BUS_ID" each, written to out; the count (0 on any failure). */
 static int devices_in_this_process(int out)
@@ -75,7 +68,7 @@ static int devices_in_this_process(int out)
     cu_bus_id_fn cu_bus_id = lib ? (cu_bus_id_fn)dlsym(lib, "cuDeviceGetPCIBusId") : NULL;
     if (!cu_device || !cu_attribute || !cu_bus_id)
         return 0;
-    for (int i = 0; i < n && i < 100; i++) {
+    for (int i = 0; i < n && i < GPU_DEVICES_MAX; i++) {
         int dev = 0, major = 0, minor = 0;
         char id[GPU_BUS_ID_LEN] = "";
         if (cu_device(&dev, i) != 0 || cu_attribute(&major, CC_MAJOR_ATTRIBUTE, dev) != 0 ||
@@ -83,12 +76,12 @@ static int devices_in_this_process(int out)
             return 0;
         dprintf(out, "%d %s\n", major * 10 + minor, id);
     }
-    return n < 100 ? n : 100;
+    return n < GPU_DEVICES_MAX ? n : GPU_DEVICES_MAX;
 }
 
 /* probe() run in a forked child, its answer (0..255) its exit status, what
- * it writes to its descriptor in text (may be NULL): the grader itself
- * never starts CUDA. 0 when the child fails. */
+ * it writes to its descriptor in text: the grader itself never starts CUDA.
+ * 0 when the child fails. */
 static int probe_in_child(int (*probe)(int out), char *text, size_t textlen)
 {
     int pipe_fds[2];
@@ -109,7 +102,7 @@ static int probe_in_child(int (*probe)(int out), char *text, size_t textlen)
     size_t got = 0;
     char sink[256]; /* what does not fit is read and dropped, so the child never blocks */
     for (;;) {
-        int keep = text && got + 1 < textlen;
+        int keep = got + 1 < textlen;
         ssize_t r = read(pipe_fds[0], keep ? text + got : sink, keep ? textlen - 1 - got : sizeof sink);
         if (r < 0 && errno == EINTR)
             continue;
@@ -119,7 +112,7 @@ static int probe_in_child(int (*probe)(int out), char *text, size_t textlen)
             got += (size_t)r;
     }
     close(pipe_fds[0]);
-    if (text && textlen > 0)
+    if (textlen > 0)
         text[got] = '\0';
     int status = 0;
     if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
@@ -127,12 +120,20 @@ static int probe_in_child(int (*probe)(int out), char *text, size_t textlen)
     return WEXITSTATUS(status);
 }
 
-int gpu_device_count(void)
+int gpu_count_forced(int *n)
 {
     const char *force = getenv("CUGRADE_GPU_COUNT"); /* tests, odd setups, a batch's children */
-    if (force)
-        return atoi(force);
-    return probe_in_child(count_in_this_process, NULL, 0);
+    if (!force)
+        return 0;
+    *n = atoi(force);
+    return 1;
+}
+
+int gpu_device_count(void)
+{
+    int n;
+    gpu_device_t dev[GPU_DEVICES_MAX];
+    return gpu_count_forced(&n) ? n : gpu_devices(dev, GPU_DEVICES_MAX);
 }
 
 int gpu_devices(gpu_device_t *out, int max)

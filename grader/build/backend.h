@@ -13,11 +13,15 @@ const char *backend_name(backend_t b);
 int backend_parse(const char *s, backend_t *out);
 
 /* Number of CUDA devices the driver reports (0 if there is no driver or no
- * device). Probed in a child process so the grader never initialises CUDA.
- * $CUGRADE_GPU_COUNT, when set, is the answer instead: for tests, and for a
- * batch's children, whose batch has probed and gives each one GPU. */
+ * device): gpu_devices' count, probed in a child process so the grader
+ * never initialises CUDA. $CUGRADE_GPU_COUNT, when set, is the answer
+ * instead (gpu_count_forced): for tests, and for a batch's children, whose
+ * batch has probed and gives each one GPU. */
 int gpu_device_count(void);
+/* 1 with *n set when $CUGRADE_GPU_COUNT says the count; else 0. */
+int gpu_count_forced(int *n);
 
+#define GPU_DEVICES_MAX 100 /* devices a probe reports, at most */
 #define GPU_BUS_ID_LEN 32
 typedef struct {
     int cc;                       /* compute capability, major * 10 + minor (90: sm_90) */

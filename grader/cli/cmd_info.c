@@ -44,10 +44,8 @@ static int print_device(const char *root, backend_t backend)
 
 /* One line a GPU: "    gpu 0: sm_90, bus 0000:18:00.0, /dev/nvidia3", the
  * device file from the NVIDIA driver's information (batch/gpu_visible.h). */
-static void print_gpus(void)
+static void print_gpus(const gpu_device_t *dev, int n)
 {
-    gpu_device_t dev[64];
-    int n = gpu_devices(dev, 64);
     for (int k = 0; k < n; k++) {
         char node[32];
         if (gpu_device_node("/proc", dev[k].bus_id, node, sizeof node) != 0)
@@ -75,14 +73,16 @@ int cmd_info(int argc, char **argv)
     }
     const char *root = cugrade_root();
     char nvcc[PATH_MAX], why[160];
-    int gpus = gpu_device_count();
+    gpu_device_t dev[GPU_DEVICES_MAX];
+    int gpus, ndev = 0; /* a pretended count ($CUGRADE_GPU_COUNT) has no devices to list */
+    if (!gpu_count_forced(&gpus))
+        gpus = ndev = gpu_devices(dev, GPU_DEVICES_MAX);
     printf("cugrade %s (%s)\n", CUGRADE_VERSION, root);
     printf("backends:\n");
     printf("  emu  CPU emulator: always available\n");
     printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
            find_program("nvcc", nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
-    if (gpus > 0 && !getenv("CUGRADE_GPU_COUNT"))
-        print_gpus();
+    print_gpus(dev, ndev);
     backend_t b = backend_resolve(requested, why, sizeof why);
     printf("using: %s (%s)\n\n", backend_name(b), why);
     return print_device(root, b);
