@@ -311,9 +311,15 @@ typedef struct {
     const char *how, *from, *where;
 } mount_t;
 
+/* By place, a folder before what lies in it; at the same place a cover
+ * (--tmpfs) after what it covers, so that it wins whatever qsort does. */
 static int by_place(const void *a, const void *b)
 {
-    return strcmp(((const mount_t *)a)->where, ((const mount_t *)b)->where);
+    const mount_t *x = a, *y = b;
+    int c = strcmp(x->where, y->where);
+    if (c != 0)
+        return c;
+    return (strcmp(x->how, "--tmpfs") == 0) - (strcmp(y->how, "--tmpfs") == 0);
 }
 
 /* A folder shown on purpose (a submission's own, for its compiler) stays
