@@ -46,6 +46,9 @@ for k in "${counts[@]}"; do
         bench_cannot_start "$k GPUs need $((k * per)) cores, this process may use ${#cores[@]}"
 done
 
+# first_cores K: the first K of this process's cores, comma-separated (taskset -c).
+first_cores() { printf '%s\n' "${cores[@]:0:$1}" | paste -sd,; }
+
 bench_scratch gpu_scaling
 failed=0
 : >"$tmp/table"
@@ -63,12 +66,12 @@ sed 's/^/cores: /' "$tmp/cpu.log"
 # stamp and the cached lab driver and timing objects (build/), which a first
 # run would otherwise pay for alone and every later run find made.
 echo "== warm-up: bench/batch.sh 1 $*"
-CUDA_VISIBLE_DEVICES=0 taskset -c "$(printf '%s\n' "${cores[@]:0:per}" | paste -sd,)" \
+CUDA_VISIBLE_DEVICES=0 taskset -c "$(first_cores "$per")" \
     "$bench_root/bench/batch.sh" 1 "$@" >"$tmp/warm.log" 2>&1 ||
     bench_fail "the warm-up batch of one failed" "$tmp/warm.log"
 for k in "${counts[@]}"; do
     gpus=$(seq -s, 0 $((k - 1)))
-    list=$(printf '%s\n' "${cores[@]:0:$((k * per))}" | paste -sd,)
+    list=$(first_cores $((k * per)))
     echo "== $k GPU(s) ($gpus), $((k * per)) cores: bench/batch.sh $n $*"
     rc=0
     CUDA_VISIBLE_DEVICES=$gpus taskset -c "$list" "$bench_root/bench/batch.sh" "$n" "$@" >"$tmp/run-$k.log" 2>&1 || rc=$?

@@ -96,7 +96,6 @@ run_step() {
     [ "$rc" -eq 0 ] || bench_fail "$what exited with status $rc" "$log"
 }
 
-# is_count VALUE: a whole number >= 1.
 # allowed_cores: the cores this shell may run on, one number a line (its
 # affinity, as taskset or a Slurm cpuset narrows it: /proc/self/status's
 # Cpus_allowed_list, "0-3,8,10-11").
@@ -129,6 +128,7 @@ cpu_line() {
         if (t > 0) printf "cpu: %.0f%% of %d cores busy over the batch\n", 100 * b / t, n }'
 }
 
+# is_count VALUE: a whole number >= 1.
 is_count() { [[ $1 =~ ^[1-9][0-9]{0,5}$ ]]; }
 
 # host_gpus: sets have_gpus to the number of GPUs `nvidia-smi -L` lists; exit
