@@ -33,12 +33,20 @@ static inline void expect_same_verdicts(const graded_t *grouped, const graded_t 
     cr_expect_float_eq(num(grouped->json, "score"), num(separate->json, "score"), 1e-9);
 }
 
+/* dir (23 bytes): a new folder /tmp/cugrade-ds-XXXXXX of datasets of the
+ * given shapes; the caller removes it. */
+static inline void temp_datasets(char *dir, const char *const *shapes)
+{
+    strcpy(dir, "/tmp/cugrade-ds-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    make_datasets(dir, shapes);
+}
+
 /* Grades submission both ways on datasets of the given shapes. */
 static inline void compare_modes(const char *submission, const char *const *shapes)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, shapes);
+    char dir[23];
+    temp_datasets(dir, shapes);
     graded_t g = grade_mode("grouped", submission, dir, NULL);
     graded_t s = grade_mode("separate", submission, dir, NULL);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);

@@ -35,10 +35,8 @@ Test(grouped, intdiv_grid_fails_the_same_datasets_as_in_separate_runs, .timeout 
  * how long the grading took. */
 static graded_t grade_endless(char dir[23], const char *datasets_more, double *took)
 {
-    strcpy(dir, "/tmp/cugrade-ds-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"16x16x16", "8x8x8", "4x4x4", NULL};
-    make_datasets(dir, shapes);
+    temp_datasets(dir, shapes);
     char rubric[300], text[400];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     snprintf(text, sizeof text, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": "
@@ -93,10 +91,9 @@ Test(grouped, after_timeouts_max_time_outs_the_rest_is_not_run, .timeout = 300)
  * checked runs were stopped (no report), not "no kernel was launched". */
 Test(grouped, the_checks_of_an_endless_kernel_say_no_checked_run_ended, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[23];
     const char *shapes[] = {"8x8x8", "4x4x4", NULL};
-    make_datasets(dir, shapes);
+    temp_datasets(dir, shapes);
     char rubric[300];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
@@ -116,9 +113,8 @@ Test(grouped, the_checks_of_an_endless_kernel_say_no_checked_run_ended, .timeout
  * not begun by then are not run, as with separate runs. */
 Test(grouped, the_budget_stops_a_group_and_the_rest_is_not_run, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, four_shapes);
+    char dir[23];
+    temp_datasets(dir, four_shapes);
     char rubric[300];
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"points\": 0},"
@@ -144,9 +140,8 @@ Test(grouped, the_budget_stops_a_group_and_the_rest_is_not_run, .timeout = 300)
 
 Test(grouped, each_dataset_shows_its_own_program_output_and_no_marker, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, four_shapes);
+    char dir[23];
+    temp_datasets(dir, four_shapes);
     const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--checks", "none", NULL};
     graded_t g = grade(SUB "prints_shape.cu", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
@@ -172,10 +167,9 @@ Test(grouped, each_dataset_shows_its_own_program_output_and_no_marker, .timeout 
  * cut is run again; each still shows its own first 64 KiB and true size. */
 Test(grouped, chatty_datasets_are_cut_as_in_separate_runs, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[23];
     const char *shapes[] = {"20x10x30", "16x16x16", "9x9x9", NULL};
-    make_datasets(dir, shapes);
+    temp_datasets(dir, shapes);
     const char *g_extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--checks", "none", NULL};
     const char *s_extra[] = {"--dataset-runs", "separate", "--datasets", dir, "--checks", "none", NULL};
     graded_t g = grade(SUB "spam_output.cu", g_extra), s = grade(SUB "spam_output.cu", s_extra);

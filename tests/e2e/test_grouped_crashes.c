@@ -20,9 +20,8 @@ static void expect_segfault(const graded_t *g, int i)
 Test(grouped, a_crash_fails_only_its_own_dataset, .timeout = 300)
 {
     compare_modes(SUB "crash_on_one_shape.cu", four_shapes);
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, four_shapes);
+    char dir[23];
+    temp_datasets(dir, four_shapes);
     graded_t g = grade_mode("grouped", SUB "crash_on_one_shape.cu", dir, NULL);
     for (int i = 0; i < 4; i++) {
         char name[32];
@@ -40,10 +39,9 @@ Test(grouped, a_crash_fails_only_its_own_dataset, .timeout = 300)
 
 Test(grouped, host_segfault_fails_every_dataset_on_its_own_crash, .timeout = 300)
 {
-    char dir[] = "/tmp/cugrade-ds-XXXXXX";
-    cr_assert_not_null(mkdtemp(dir));
+    char dir[23];
     const char *shapes[] = {"16x16x16", "33x17x9", "8x8x8", NULL};
-    make_datasets(dir, shapes);
+    temp_datasets(dir, shapes);
     graded_t g = grade_mode("grouped", SUB "host_segfault.cu", dir, NULL);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     for (int i = 0; i < 3; i++)
@@ -108,9 +106,7 @@ static int tests_with(const graded_t *g, const char *field, const char *text)
  * it must exit 0. */
 static graded_t grade_kept(const char *submission, const char *const *shapes, char dir[23])
 {
-    strcpy(dir, "/tmp/cugrade-ds-XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-    make_datasets(dir, shapes);
+    temp_datasets(dir, shapes);
     const char *extra[] = {"--dataset-runs", "grouped", "--datasets", dir, "--jobs", "2",
                            "--keep", "--checks", "none", NULL};
     graded_t g = grade(submission, extra);
