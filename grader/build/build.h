@@ -18,6 +18,12 @@ void build_result_free(build_result_t *r);
  * timing program and the renamed kernels are built once and cached. */
 int build_timing_program(const build_ctx_t *ctx, build_result_t *out);
 
+/* GPU only, kernel labs: the lab's driver with the list mode's timing tail
+ * (labs/common/harness.h, --each LIST --time ARG...), linked as the timing
+ * program is, into <scratch>/program-timed: the datasets and, when their
+ * outputs pass, the timing in one process and one CUDA context. */
+int build_timed_driver(const build_ctx_t *ctx, build_result_t *out);
+
 /* Builds a standalone program (e.g. tools/devquery.cu) for a backend into
  * <root>/build/<backend>/<name>, unless an up-to-date one is there. The
  * program path goes into out; compiler messages into *log (malloc'd). */

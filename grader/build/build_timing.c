@@ -2,8 +2,9 @@
  * build_timing_program): the lab's timing program (labs/kinds/<kind>/perf.cu),
  * its reference kernel and baseline under renamed symbols, each compiled once
  * and cached under build/gpu-<arch>/labs/<lab>/, linked with the student's
- * object and cuBLAS. Every compile of the timing program gets the lab's
- * harness flags (harness_flags.h), as the driver's does. */
+ * object and cuBLAS; and the timed driver (build_timed_driver): the same
+ * with the lab's driver built for the list mode's timing tail. Every compile
+ * gets the lab's harness flags (harness_flags.h), as the driver's does. */
 #include "build/build.h"
 #include "build/harness_flags.h"
 #include "build/tool.h"
@@ -58,7 +59,10 @@ static int rename_flags(const lab_t *lab, const char *prefix, char flags[][192])
     return lab->ntiming_symbols;
 }
 
-int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
+/* The timing program (timed_driver 0: perf.cu's own main, <scratch>/timing)
+ * or the timed driver (1: the lab's driver with the list mode's timing tail,
+ * perf.cu's entry renamed cugrade_timing_main, <scratch>/program-timed). */
+static int link_timing(const build_ctx_t *ctx, int timed_driver, build_result_t *out)
 {
     memset(out, 0, sizeof *out);
     double t0 = now_seconds();
@@ -66,9 +70,10 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
     const lab_t *lab = ctx->lab;
     int has_baseline = lab->timing_baseline[0] != '\0';
     char cc[PATH_MAX], dir[PATH_MAX - 64], perf_obj[PATH_MAX], ref_obj[PATH_MAX];
-    char base_obj[PATH_MAX], student_obj[PATH_MAX + 16], arch[64];
+    char base_obj[PATH_MAX], driver_obj[PATH_MAX], student_obj[PATH_MAX + 16], arch[64];
     char ref_flags[4][192], base_flags[4][192], flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN];
-    char *ref_ptrs[4], *base_ptrs[4], *perf_flags[HARNESS_MAX_FLAGS + 1];
+    char *ref_ptrs[4], *base_ptrs[4], *perf_flags[HARNESS_MAX_FLAGS + 2];
+    char *driver_flags[HARNESS_MAX_FLAGS + 1];
     int nref = rename_flags(lab, "reference", ref_flags);
     rename_flags(lab, "baseline", base_flags);
     for (int i = 0; i < nref; i++) {
@@ -77,18 +82,30 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
     }
     int nperf = harness_flags(lab, flags); /* -DCUGRADE_LAUNCH=..., -DCUGRADE_LAUNCH_MNK */
     for (int i = 0; i < nperf; i++)
-        perf_flags[i] = flags[i];
+        perf_flags[i] = driver_flags[i] = flags[i];
+    int ndriver = nperf;
+    driver_flags[ndriver++] = "-DCUGRADE_TIMING_TAIL";
     if (has_baseline)
         perf_flags[nperf++] = "-DCUGRADE_HAS_BASELINE";
+    if (timed_driver)
+        perf_flags[nperf++] = "-DCUGRADE_TIMING_ENTRY=cugrade_timing_main";
     snprintf(dir, sizeof dir, "%s/build/gpu-%s/labs/%s", ctx->root, build_nvcc_arch(), lab->name);
-    snprintf(perf_obj, sizeof perf_obj, "%s/timing%s.o", dir, has_baseline ? "" : "-nobaseline");
+    snprintf(perf_obj, sizeof perf_obj, "%s/timing%s%s.o", dir, timed_driver ? "-entry" : "",
+             has_baseline ? "" : "-nobaseline");
     snprintf(ref_obj, sizeof ref_obj, "%s/timing-reference.o", dir);
     snprintf(base_obj, sizeof base_obj, "%s/timing-baseline.o", dir);
+    snprintf(driver_obj, sizeof driver_obj, "%s/driver-timed.o", dir);
     snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
-    snprintf(out->program, sizeof out->program, "%s/timing", ctx->scratch);
+    snprintf(out->program, sizeof out->program, "%s/%s", ctx->scratch,
+             timed_driver ? "program-timed" : "timing");
     snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
-    char *link[10] = {cc, arch, perf_obj, student_obj, ref_obj};
-    int nlink = 5;
+    char *link[12] = {cc, arch};
+    int nlink = 2;
+    if (timed_driver)
+        link[nlink++] = driver_obj;
+    link[nlink++] = perf_obj;
+    link[nlink++] = student_obj;
+    link[nlink++] = ref_obj;
     if (has_baseline)
         link[nlink++] = base_obj;
     link[nlink++] = "-lcublas";
@@ -105,7 +122,9 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
                cached_gpu_object(ctx, cc, lab->timing_reference, ref_ptrs, nref, ref_obj, &log, cmd,
                                  cmdlen) != 0 ||
                (has_baseline && cached_gpu_object(ctx, cc, lab->timing_baseline, base_ptrs, nref,
-                                                  base_obj, &log, cmd, cmdlen) != 0)) {
+                                                  base_obj, &log, cmd, cmdlen) != 0) ||
+               (timed_driver && cached_gpu_object(ctx, cc, lab->driver_path, driver_flags,
+                                                  ndriver, driver_obj, &log, cmd, cmdlen) != 0)) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
         out->ok = tool_run(link, ctx->timeout_s, &tool_harness_limits, &log, cmd, cmdlen) == 0;
@@ -113,4 +132,14 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
     out->seconds = now_seconds() - t0;
     out->log = sb_detach(&log);
     return out->ok ? 0 : -1;
+}
+
+int build_timing_program(const build_ctx_t *ctx, build_result_t *out)
+{
+    return link_timing(ctx, 0, out);
+}
+
+int build_timed_driver(const build_ctx_t *ctx, build_result_t *out)
+{
+    return link_timing(ctx, 1, out);
 }

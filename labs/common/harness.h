@@ -303,6 +303,23 @@ static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_ask(const char *what)
     }
 }
 
+/* The list's timing tail (below): "T", answered "G" (time now) or "N" (do
+ * not: the grader's verdict is that the datasets' outputs do not all pass, or
+ * it has no use for a timing). 0 without turns (a run by hand). */
+static inline HARNESS_NOT_INSTRUMENTED int harness_gpu_may_time(void)
+{
+    int go = harness_turn_fd(0), ready = harness_turn_fd(1);
+    if (go < 0 || ready < 0)
+        return 0;
+    fflush(stdout);
+    harness_write_all(ready, "T", 1);
+    char c = 0;
+    ssize_t n;
+    while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
+        ;
+    return n == 1 && c == 'G';
+}
+
 static inline void harness_gpu_share(void) { harness_gpu_ask("S"); }
 static inline void harness_gpu_alone(void) { harness_gpu_ask("R"); }
 
@@ -450,8 +467,27 @@ static inline harness_dataset_t *harness_read_list(const char *path, char *prog,
     return list;
 }
 
-/* driver --each LIST: every dataset in turn, between markers, watched. */
-static inline int harness_run_list(char *prog, const char *path, harness_dataset_fn run)
+/* The timing program's entry, linked into a driver built with
+ * -DCUGRADE_TIMING_TAIL (grader/build/build_timing.c, the "timed driver"):
+ * the lab's perf.cu compiled with -DCUGRADE_TIMING_ENTRY=cugrade_timing_main. */
+#ifdef CUGRADE_TIMING_TAIL
+int cugrade_timing_main(int argc, char **argv);
+#define HARNESS_TIMING_ENTRY cugrade_timing_main
+#else
+#define HARNESS_TIMING_ENTRY NULL
+#endif
+
+/* driver --each LIST [--time ARG...]: every dataset in turn, between markers,
+ * watched. With --time (a timed driver only), the list's timing tail: once
+ * every dataset has ended, the driver asks the grader whether to time (a
+ * "T" turn); if the grader, having compared the outputs, says so, it writes
+ * "\ncugrade-timing-begin\n" and runs the timing program's entry with ARG...
+ * in this process and its CUDA context, whose exit status becomes the
+ * process's. So a submission whose outputs pass is timed without a second
+ * process and context: a CUDA context is made one at a time for the whole
+ * host (bench/gpu_context.sh), which bounds a batch on several GPUs. */
+static inline int harness_run_list(char *prog, const char *path, harness_dataset_fn run,
+                                   int tail_argc, char **tail_argv)
 {
     int n;
     harness_dataset_t *list = harness_read_list(path, prog, &n);
@@ -506,6 +542,11 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
     }
     harness_gpu_done();
     free(list);
+    int (*timing)(int, char **) = HARNESS_TIMING_ENTRY;
+    if (tail_argc > 0 && timing && harness_gpu_may_time()) {
+        harness_marker("\ncugrade-timing-begin\n");
+        return timing(tail_argc, tail_argv);
+    }
     return 0;
 }
 
@@ -515,11 +556,16 @@ static inline int harness_main(int argc, char **argv, harness_dataset_fn run)
 {
     harness_report_fd(); /* looked up before any of the submission's code runs */
     if (argc >= 2 && strcmp(argv[1], "--each") == 0) {
-        if (argc != 3) {
-            fprintf(stderr, "usage: %s --each LIST\n", argv[0]);
+        int timed = argc >= 4 && strcmp(argv[3], "--time") == 0 && HARNESS_TIMING_ENTRY;
+        if (argc != 3 && !timed) {
+            fprintf(stderr, "usage: %s --each LIST%s\n", argv[0],
+                    HARNESS_TIMING_ENTRY ? " [--time TIMING-ARG...]" : "");
             return HARNESS_EXIT_IO;
         }
-        return harness_run_list(argv[0], argv[2], run);
+        if (timed)
+            argv[3] = argv[0]; /* the timing entry's argv: the program, then its arguments */
+        return harness_run_list(argv[0], argv[2], run, timed ? argc - 3 : 0,
+                                timed ? argv + 3 : NULL);
     }
     return run(argc, argv);
 }
