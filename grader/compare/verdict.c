@@ -336,6 +336,19 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, 
     }
 }
 
+int verdict_output_passes(const ds_run_t *r, const lab_t *lab)
+{
+    matrix_t got = {0};
+    double elapsed_ms;
+    strbuf_t msg = {0};
+    compare_result_t cr = {0};
+    if (read_output(r, lab, &got, &elapsed_ms, &msg) == 0)
+        lab->kind->compare(lab, &r->job->data, &got, &cr);
+    free(got.data);
+    sb_free(&msg);
+    return cr.passed;
+}
+
 int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strbuf_t *msg,
                     char *failure, size_t failure_len)
 {

@@ -20,4 +20,10 @@
 int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg,
                     char *failure, size_t failure_len);
 
+/* Whether run's output file is there and right (the comparison alone: no
+ * message, no error map), for a run that exited 0. Safe to call while the
+ * program still runs (a timed driver's "T", run/ds_run.h), off the main
+ * thread: it touches no global state. */
+int verdict_output_passes(const ds_run_t *run, const lab_t *lab);
+
 #endif

@@ -40,6 +40,19 @@ typedef struct {
     run_result_t result;
 } ds_run_t;
 
+/* The timing tail of a grouped run on a GPU (labs/common/harness.h,
+ * driver --each LIST --time ARG...): what happened to it. */
+typedef struct {
+    int offered;        /* a process that ran every dataset was given --time */
+    gpu_tail_t turn;    /* asked, granted, its GPU turns and waits, its time */
+    run_result_t proc;  /* that process's ending (output: what it printed in the tail) */
+} run_tail_t;
+
+/* Judges a timed driver's "T" once every dataset of its process ended with
+ * status 0 (runs: every run of the grading, in dataset order; their outputs
+ * are written): 1 to time now. On the keeper's thread (gpu_turn.h). */
+typedef int (*run_tail_judge_fn)(void *ctx, const ds_run_t *runs);
+
 /* How to run a program on the datasets. */
 typedef struct {
     const lab_t *lab;     /* its style says how the program is called */
@@ -66,6 +79,14 @@ typedef struct {
                            * group of one stays a group, crashes go to LANES_ON_A_GPU lanes,
                            * and turns are asked for (given at once without a queue), so a
                            * process's start is not the budget's (runs_grouped.c) */
+    char *const *tail_args; /* on a GPU, grouped, program a timed driver: the first process,
+                             * which runs every dataset, gets --time and these arguments
+                             * (NULL-terminated; NULL: no tail) */
+    double tail_limit_s;    /* the tail's time, beyond its datasets' limits */
+    const char *tail_report; /* where its report channel's lines after the marker go */
+    run_tail_judge_fn tail_judge;
+    void *tail_ctx;
+    run_tail_t *tail;       /* out, when tail_args */
 } runs_how_t;
 
 #endif

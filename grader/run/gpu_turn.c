@@ -23,7 +23,11 @@ struct gpu_turns {
     gpu_slot_t slot;
     hold_t hold;
     double held_since;
-    gpu_turn_stats_t *stats;
+    gpu_turn_stats_t *stats; /* the program's, and the clocks' */
+    gpu_turn_stats_t *cur;   /* where waits and holds add up: stats, or the tail's */
+    gpu_tail_judge_fn judge;
+    void *judge_ctx;
+    gpu_tail_t *tail;
     pthread_t keeper;
     char *env[8];
     char *const *callers_env;
@@ -52,6 +56,8 @@ static double paused_now(void *ctx)
     double start = (t->first_ask > 0 ? t->first_ask : now) - t->opened;
     double p = (start < START_CREDIT_MAX_S ? start : START_CREDIT_MAX_S) + t->waited_s +
                (t->wait_began > 0 ? now - t->wait_began : 0);
+    if (t->tail && t->tail->granted) /* the timing tail is not the datasets' budget's */
+        p += now - t->tail->began;
     pthread_mutex_unlock(&t->clock_lock);
     return p;
 }
@@ -82,7 +88,7 @@ static void enter(gpu_turns_t *t, gpu_use_t use)
         t->slot.waited_s = 0;
     }
     clock_goes_on(t);
-    t->stats->waited_s += t->slot.waited_s;
+    t->cur->waited_s += t->slot.waited_s;
     t->hold = use == GPU_EXCLUSIVE ? HOLD_EXCLUSIVE : HOLD_SHARED;
     t->held_since = now_seconds();
 }
@@ -91,12 +97,28 @@ static void leave(gpu_turns_t *t)
 {
     double held = now_seconds() - t->held_since;
     if (t->hold == HOLD_EXCLUSIVE)
-        t->stats->exclusive_s += held;
+        t->cur->exclusive_s += held;
     else if (t->hold == HOLD_SHARED)
-        t->stats->shared_s += held;
+        t->cur->shared_s += held;
     if (t->hold != HOLD_NONE)
         gpu_queue_leave(&t->slot);
     t->hold = HOLD_NONE;
+}
+
+/* A "T": the judge's answer, once; from a "G" on, the turns are the tail's. */
+static char judge_tail(gpu_turns_t *t)
+{
+    if (!t->tail || t->tail->asked)
+        return 'N';
+    t->tail->asked = 1;
+    if (!t->judge(t->judge_ctx))
+        return 'N';
+    pthread_mutex_lock(&t->clock_lock);
+    t->tail->began = now_seconds();
+    t->tail->granted = 1;
+    pthread_mutex_unlock(&t->clock_lock);
+    t->cur = &t->tail->st;
+    return 'G';
 }
 
 /* One request; 0 to go on listening, -1 to stop: a request out of order
@@ -104,20 +126,23 @@ static void leave(gpu_turns_t *t)
  * gone while it waited (the hold ends). */
 static int answer(gpu_turns_t *t, char c)
 {
+    char reply = 'G';
     if (c == 'S' && t->hold == HOLD_NONE) {
         enter(t, GPU_SHARED);
-        t->stats->shares++;
+        t->cur->shares++;
     } else if (c == 'R' && t->hold != HOLD_EXCLUSIVE) {
         leave(t);
         enter(t, GPU_EXCLUSIVE);
-        t->stats->turn_taken = 1;
+        t->cur->turn_taken = 1;
+    } else if (c == 'T' && t->hold == HOLD_NONE) {
+        reply = judge_tail(t);
     } else if (c == 'D' && t->hold != HOLD_NONE) {
         leave(t);
         return 0;
     } else {
         return -1;
     }
-    if (write(t->go[1], "G", 1) == 1)
+    if (write(t->go[1], &reply, 1) == 1)
         return 0;
     leave(t); /* no reader: the program died waiting for its turn */
     return -1;
@@ -162,7 +187,7 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
         return NULL;
     t->dir = queue_dir;
     t->gpu = gpu;
-    t->stats = stats;
+    t->stats = t->cur = stats;
     pthread_mutex_init(&t->clock_lock, NULL);
     t->opened = now_seconds(); /* the program starts without the GPU */
     t->pass[0] = t->pass[1] = -1;
@@ -186,6 +211,14 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
         return NULL;
     }
     return t;
+}
+
+void gpu_turns_offer_tail(gpu_turns_t *t, gpu_tail_judge_fn judge, void *ctx, gpu_tail_t *tail)
+{
+    memset(tail, 0, sizeof *tail);
+    t->judge = judge;
+    t->judge_ctx = ctx;
+    t->tail = tail;
 }
 
 void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec)
@@ -214,6 +247,8 @@ void gpu_turns_close(gpu_turns_t *t, run_spec_t *spec)
     leave(t);
     t->stats->paused_s = paused_now(t);
     t->stats->start_s = t->first_ask > 0 ? t->first_ask - t->opened : 0;
+    if (t->tail && t->tail->granted)
+        t->tail->tail_s = now_seconds() - t->tail->began;
     close(t->ready[0]);
     close(t->go[1]);
     spec->pass_fds = NULL;

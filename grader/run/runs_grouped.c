@@ -14,6 +14,8 @@
 
 #define GROUP_SLACK_S 10.0                /* a group process's start and exit, beyond its limits */
 #define GROUP_OUTPUT_CAP_MIN (4u << 20)   /* output kept of a group process, at least */
+#define GROUP_ARGV_MAX 64                 /* a group process's arguments, the tail's too */
+#define TAIL_MARK "\ncugrade-timing-begin\n" /* before the timing tail (harness.h) */
 
 int group_open(group_t *g, const runs_how_t *how)
 {
@@ -51,12 +53,21 @@ static int write_list(const group_t *g, const ds_run_t *runs, const int *index, 
 }
 
 /* A group process's spec (argv and shown are its storage): its limit is the
- * sum of its datasets' (the watchdog stops each at its own) and some slack;
- * its output cap the sum of theirs, or more. */
+ * sum of its datasets' (the watchdog stops each at its own) and some slack,
+ * and with the timing tail (tail) the tail's; its output cap the sum of
+ * theirs, or more. */
 static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *index, int n,
-                             const runs_how_t *how, char *argv[4], const char *shown[2])
+                             const runs_how_t *how, int tail, char *argv[GROUP_ARGV_MAX],
+                             const char *shown[2])
 {
-    argv[0] = (char *)how->program, argv[1] = "--each", argv[2] = (char *)g->list, argv[3] = NULL;
+    int a = 0;
+    argv[a++] = (char *)how->program, argv[a++] = "--each", argv[a++] = (char *)g->list;
+    if (tail) {
+        argv[a++] = "--time";
+        for (int i = 0; how->tail_args[i] && a < GROUP_ARGV_MAX - 1; i++)
+            argv[a++] = how->tail_args[i];
+    }
+    argv[a] = NULL;
     shown[0] = g->list, shown[1] = NULL;
     double limits = 0;
     size_t cap = 0;
@@ -65,7 +76,7 @@ static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *
         cap += runs_output_cap(&runs[index[i]]) + 64;
     }
     return (run_spec_t){.argv = argv, .cwd = g->dir, .report_path = g->report, .ro_paths = shown,
-                        .timeout_s = limits + GROUP_SLACK_S,
+                        .timeout_s = limits + GROUP_SLACK_S + (tail ? how->tail_limit_s : 0),
                         .output_cap = cap > GROUP_OUTPUT_CAP_MIN ? cap : GROUP_OUTPUT_CAP_MIN,
                         .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
 }
@@ -74,22 +85,104 @@ static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *
  * budget by its turns) and waits for the GPU, not the cores. */
 static int on_a_gpu(const runs_how_t *how) { return how->on_gpu || runs_have_queue(how); }
 
+/* ---- the timing tail: the datasets, then the timing, in one process ---- */
+
+typedef struct {
+    const group_t *g;
+    const ds_run_t *runs;
+    int n;
+    const runs_how_t *how;
+} tail_judge_t;
+
+/* A "T" from the group process: every dataset ended with status 0 by the
+ * report channel's markers (which the submission cannot write), and the
+ * caller's judge finds their outputs right. */
+static int judge_tail(void *ctx)
+{
+    const tail_judge_t *j = ctx;
+    size_t len = 0;
+    char *report = read_file(j->g->report, &len, NULL, 0);
+    group_part_t *parts = calloc((size_t)j->n, sizeof *parts);
+    int ok = report && parts && group_split(report, len, 0, parts, j->n) == j->n;
+    for (int i = 0; ok && i < j->n; i++)
+        ok = parts[i].state == GROUP_ENDED && parts[i].exit_code == 0 &&
+             parts[i].term_signal == 0;
+    if (parts)
+        group_parts_free(parts, j->n);
+    free(parts);
+    free(report);
+    return ok && j->how->tail_judge(j->how->tail_ctx, j->runs);
+}
+
+/* Where the marker's last copy begins in text (NULL: none). */
+static char *last_mark(char *text, size_t len)
+{
+    char *last = NULL;
+    for (char *p = text; p && (size_t)(p - text) < len;) {
+        p = memmem(p, len - (size_t)(p - text), TAIL_MARK, strlen(TAIL_MARK));
+        if (p)
+            last = p++;
+    }
+    return last;
+}
+
+/* After a process with the tail: its ending for the tail, and once it timed,
+ * the tail's part of the report channel (after its marker, which only the
+ * harness writes) into how->tail_report, and of stdout (after the marker's
+ * last copy) into the tail's output; the datasets keep what came before. */
+static void take_tail(const group_t *g, run_result_t *proc, const runs_how_t *how)
+{
+    run_tail_t *tail = how->tail;
+    tail->proc = *proc;
+    tail->proc.output = NULL;
+    tail->proc.output_len = 0;
+    if (!tail->turn.granted)
+        return;
+    size_t len = 0;
+    char *report = read_file(g->report, &len, NULL, 0);
+    char *mark = report ? memmem(report, len, TAIL_MARK, strlen(TAIL_MARK)) : NULL;
+    size_t at = mark ? (size_t)(mark - report) : len, from = mark ? at + strlen(TAIL_MARK) : len;
+    write_file_atomic(how->tail_report, report ? report + from : "", len - from, NULL, 0);
+    if (mark)
+        write_file_atomic(g->report, report, at, NULL, 0);
+    free(report);
+    char *out = proc->output ? last_mark(proc->output, proc->output_len) : NULL;
+    if (out) {
+        tail->proc.output = strdup(out + strlen(TAIL_MARK));
+        tail->proc.output_len = strlen(tail->proc.output);
+        *out = '\0';
+        proc->output_len = (size_t)(out - proc->output);
+    }
+}
+
+/* One group process; with tail, the first that runs every dataset of a timed
+ * driver, offered the timing tail. */
 static void run_group(const group_t *g, const ds_run_t *runs, const int *index, int n,
-                      const runs_how_t *how, run_result_t *proc, double *paused_s)
+                      const runs_how_t *how, int tail, run_result_t *proc, double *paused_s)
 {
     *paused_s = 0;
-    char *argv[4];
+    char *argv[GROUP_ARGV_MAX];
     const char *shown[2];
-    run_spec_t spec = group_spec(g, runs, index, n, how, argv, shown);
-    if (!on_a_gpu(how)) {
+    run_spec_t spec = group_spec(g, runs, index, n, how, tail, argv, shown);
+    gpu_turn_stats_t st;
+    gpu_turns_t *turns = on_a_gpu(how) ? gpu_turns_open(how->gpu_queue, how->gpu_index, &st) : NULL;
+    if (!turns) { /* a timing tail never asked for is answered by nobody: no tail */
         run_one(&spec, proc);
+        if (tail)
+            take_tail(g, proc, how);
         return;
     }
-    gpu_turn_stats_t st;
+    tail_judge_t judge = {g, runs, n, how};
+    if (tail)
+        gpu_turns_offer_tail(turns, judge_tail, &judge, &how->tail->turn);
+    gpu_turns_give(turns, &spec);
+    run_one(&spec, proc);
+    gpu_turns_close(turns, &spec);
     /* its start and its waits for the GPU move its budget's end on */
-    gpu_turn_run(how->gpu_queue, how->gpu_index, &spec, proc, &st);
     runs_add_stats(how, &st);
     *paused_s = st.paused_s;
+    if (tail)
+        take_tail(g, proc, how);
 }
 
 /* Its own output, kept to its own cap as a separate run's would be. */
@@ -218,7 +311,7 @@ static next_step_t settle_group(const group_t *g, ds_run_t *runs, const int *ind
 
 typedef struct {
     group_t g;
-    char *argv[4];
+    char *argv[GROUP_ARGV_MAX];
     const char *shown[2];
     gpu_turns_t *turns;
     gpu_turn_stats_t st;
@@ -261,7 +354,7 @@ static void run_in_lanes(ds_run_t *runs, const int *index, int n, const runs_how
             continue;
         }
         runs_forget_attempt(&runs[index[i]]);
-        specs[nlanes] = group_spec(&l->g, runs, &index[i], 1, how, l->argv, l->shown);
+        specs[nlanes] = group_spec(&l->g, runs, &index[i], 1, how, 0, l->argv, l->shown);
         if (on_a_gpu(how) && (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
             gpu_turns_give(l->turns, &specs[nlanes]);
         in_lane[nlanes++] = index[i];
@@ -311,6 +404,9 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
 {
     runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
     int crashes = 0, timeouts = 0;
+    int tail = how->tail_args && how->tail && how->tail_judge && on_a_gpu(how);
+    if (how->tail)
+        memset(how->tail, 0, sizeof *how->tail);
     for (int from = 0; from < n;) {
         const int *pending = index + from;
         int np = n - from, settled;
@@ -335,7 +431,10 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
             runs_forget_attempt(&runs[pending[i]]);
         run_result_t proc;
         double paused;
-        run_group(g, runs, pending, np, how, &proc, &paused);
+        int with_tail = tail && from == 0; /* the first process, which runs every dataset */
+        if (with_tail)
+            how->tail->offered = 1;
+        run_group(g, runs, pending, np, how, with_tail, &proc, &paused);
         if (how->not_after > 0)
             how->not_after += paused;
         next_step_t next = settle_group(g, runs, pending, np, &proc, &settled);
