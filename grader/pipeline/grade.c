@@ -418,9 +418,26 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
     return 0;
 }
 
-/* Runs the student's program on every dataset and adds their tests. */
+/* The timing tail's judge (run/ds_run.h): every dataset ran and its output is right. */
+typedef struct {
+    const lab_t *lab;
+    int n;
+} outputs_judge_t;
+
+static int outputs_pass(void *ctx, const ds_run_t *runs)
+{
+    const outputs_judge_t *j = ctx;
+    for (int i = 0; i < j->n; i++)
+        if (!runs[i].started || !verdict_output_passes(&runs[i], j->lab))
+            return 0;
+    return 1;
+}
+
+/* Runs the student's program on every dataset and adds their tests; on a
+ * GPU with pt ready, the timed driver, which times the submission once its
+ * outputs pass (grade_perf.h). */
 static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                              const ds_job_t *jobs, const build_result_t *br)
+                              const ds_job_t *jobs, const build_result_t *br, perf_tail_t *pt)
 {
     run->datasets_total = in->nds;
     run->hidden_total = in->hidden.n;
@@ -455,6 +472,16 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
         how.gpu_index = o->gpu_index;
         how.gpu_stats = &st;
     }
+    outputs_judge_t judge = {&in->lab, in->njobs};
+    if (grouped && how.on_gpu && pt->ready) {
+        how.program = pt->br.program;
+        how.tail_args = pt->cmd.argv + 1;
+        how.tail_limit_s = pt->limit_s;
+        how.tail_report = pt->report;
+        how.tail_judge = outputs_pass;
+        how.tail_ctx = &judge;
+        how.tail = &pt->tail;
+    }
     double t0 = now_seconds();
     how.not_after = budget_ends(how.budget_s);
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
@@ -465,7 +492,8 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     run->phase_s[PHASE_GPU_WAIT] += st.waited_s;
     run->phase_s[PHASE_GPU_START] += st.start_s;
     run->phase_s[PHASE_GPU_DATASETS_HELD] += st.shared_s + st.exclusive_s;
-    run->phase_s[PHASE_DATASETS] += now_seconds() - t0;
+    run->phase_s[PHASE_DATASETS] += now_seconds() - t0 - pt->tail.turn.tail_s; /* the tail's:
+                                                                  * grade_measure_performance's */
     measure_datasets(run, runs, in->njobs, &in->lab);
     return runs;
 }
@@ -524,7 +552,9 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     checked_build_init(&cb, o->root, &in.lab, run->scratch, run->student_file, COMPILE_TIMEOUT_S);
     if (run->backend == BACKEND_GPU && br.ok && o->checks && rubric_has_checks(&in.rub))
         checked_build_start(&cb);
-    ds_run_t *runs = run_datasets(o, run, &in, jobs, &br);
+    perf_tail_t tail;
+    grade_perf_tail_prepare(o, run, &in, &tail);
+    ds_run_t *runs = run_datasets(o, run, &in, jobs, &br, &tail);
     t[2] = now_seconds();
     /* every dataset failed: the student's, unless the reference fails too */
     int fault = br.ok && in.nds > 0 && run->datasets_passed == 0 &&
@@ -532,7 +562,8 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     fault = fault || measure_checks(o, run, &in, jobs, runs, br.ok, &cb) != 0;
     checked_build_end(&cb);
     t[3] = now_seconds();
-    fault = fault || grade_measure_performance(o, run, &in) != 0;
+    fault = fault || grade_measure_performance(o, run, &in, &tail) != 0;
+    grade_perf_tail_free(&tail);
     t[4] = now_seconds();
     runs_free(runs, in.njobs);
     jobs_free(jobs, in.njobs);

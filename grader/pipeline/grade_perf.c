@@ -142,7 +142,80 @@ static int time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_in
     return timed;
 }
 
-int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in)
+/* ---- the timing tail: timed in the datasets' process ---------------------- */
+
+/* The tail's time limit: the separate timing program's (run_timing). */
+static double tail_limit(const perf_rule_t *rule) { return rule->nshapes * (rule->time_cap_s + 60); }
+
+void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                             perf_tail_t *pt)
+{
+    memset(pt, 0, sizeof *pt);
+    const perf_rule_t *rule = &in->rub.performance;
+    if (!rule->present || !in->lab.has_timing || run->backend != BACKEND_GPU ||
+        lab_is_program(&in->lab) || !run->measured.compiled || run->rule_broken[0] ||
+        o->dataset_runs == DATASET_RUNS_SEPARATE)
+        return;
+    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
+                       .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
+    double t0 = now_seconds();
+    int built = build_timed_driver(&ctx, &pt->br);
+    run->phase_s[PHASE_TIMING_BUILD] += now_seconds() - t0;
+    if (built != 0) /* the separate timing program is built and its failure reported later */
+        return;
+    pt->use_base = baseline_of(o, &pt->base, pt->when, sizeof pt->when, &pt->msg);
+    perf_command(pt->br.program, rule, in->lab.tol.rtol, in->lab.tol.atol,
+                 pt->use_base ? "student" : NULL, &pt->cmd);
+    pt->limit_s = tail_limit(rule);
+    snprintf(pt->report, sizeof pt->report, "%.4000s/timing-tail.report", run->scratch);
+    pt->ready = 1;
+}
+
+void grade_perf_tail_free(perf_tail_t *pt)
+{
+    build_result_free(&pt->br);
+    run_result_free(&pt->tail.proc);
+    sb_free(&pt->msg);
+}
+
+/* The tail's timing, read as time_once reads a timing program's: 1 timed,
+ * 0 not (msg says why), -1 the baseline is not of this device (time again). */
+static int tail_timed(const grade_opts_t *o, grade_run_t *run, perf_tail_t *pt, strbuf_t *msg,
+                      perf_result_t *pr)
+{
+    const run_tail_t *t = &pt->tail;
+    char err[512], why[256];
+    run->phase_s[PHASE_GPU_WAIT] += t->turn.st.waited_s;
+    run->phase_s[PHASE_GPU_EXCLUSIVE] += t->turn.st.exclusive_s;
+    run->phase_s[PHASE_TIMING] += t->turn.tail_s;
+    sb_append(msg, sb_str(&pt->msg));
+    if (o->gpu_queue && o->gpu_queue[0])
+        sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue), "
+                        "in the datasets' process\n", o->gpu_index, t->turn.st.exclusive_s,
+                   t->turn.st.waited_s);
+    if (!t->proc.exited || t->proc.exit_code != 0) {
+        run_spec_t spec = {.timeout_s = pt->limit_s};
+        run_describe(&t->proc, &spec, why, sizeof why);
+        sb_appendf(msg, "FAILED: the timing %s\n%s", why, t->proc.output ? t->proc.output : "");
+        return 0;
+    }
+    if (perf_parse_file(pt->report, pr, err, sizeof err) != 0) {
+        sb_appendf(msg, "not run: %s\n", err);
+        return 0;
+    }
+    if (pt->use_base && perf_merge_baseline(pr, &pt->base, err, sizeof err) != 0) {
+        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; timed again with "
+                        "the reference and cuBLAS beside it)\n", err);
+        return -1;
+    }
+    if (pt->use_base)
+        sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU (%s)\n",
+                   pt->when);
+    return 1;
+}
+
+int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                              perf_tail_t *pt)
 {
     const perf_rule_t *rule = &in->rub.performance;
     measured_perf_t *p = &run->measured.perf;
@@ -153,7 +226,14 @@ int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const gra
     int fault = 0;
     /* not timed: the score says why, with the rubric's points */
     if (score_perf_not_timed(&run->measured, rule, &in->lab, &msg) == 0 && msg.len == 0) {
-        p->timed = time_on_gpu(o, run, in, &msg, &p->result, &fault);
+        int timed = -1;
+        if (pt && pt->ready && pt->tail.turn.granted)
+            timed = tail_timed(o, run, pt, &msg, &p->result);
+        /* not offered, or not let time (a dataset rerun in a later process), or its
+         * baseline not of this GPU: the timing program, as alone */
+        if (timed < 0)
+            timed = time_on_gpu(o, run, in, &msg, &p->result, &fault);
+        p->timed = timed;
         measured_set(&p->text, sb_str(&msg));
     }
     sb_free(&msg);

@@ -1,6 +1,7 @@
 /* grade_perf.h - internal to grade.c: the performance measurement of a
  * grading (GPU only; the lab's timing program against its reference and
- * cuBLAS, score/perf.h, scored by score/score.h), and the GPU's timing
+ * cuBLAS, score/perf.h, scored by score/score.h), in the datasets' own
+ * process when it can (the timing tail) or in its own, and the GPU's timing
  * queue that the dataset runs share with it. */
 #ifndef CUGRADE_GRADE_PERF_H
 #define CUGRADE_GRADE_PERF_H
@@ -9,6 +10,33 @@
 #include "pipeline/grade_opts.h"
 #include "pipeline/grade_run.h"
 #include "pipeline/grade_inputs.h"
+#include "build/build.h"
+#include "run/ds_run.h"
+#include "score/perf.h"
+
+/* The timing tail (labs/common/harness.h): the datasets run by the timed
+ * driver (build_timed_driver), which, once the grader has found every
+ * output right, times the submission in the same process and CUDA context
+ * instead of a second program. */
+typedef struct {
+    int ready;            /* built: the datasets run with br.program and these arguments */
+    build_result_t br;    /* the timed driver */
+    perf_command_t cmd;   /* the timing's command; its arguments after cmd.argv[0] */
+    double limit_s;       /* the tail's time limit */
+    int use_base;         /* timed against the batch's baseline (base, when) */
+    perf_result_t base;
+    char when[64];
+    strbuf_t msg;         /* what the baseline's reading said */
+    char report[PATH_MAX]; /* the tail's report channel lines */
+    run_tail_t tail;      /* what happened (runs_how_t tail) */
+} perf_tail_t;
+
+/* Builds the timed driver when the submission will be timed on a GPU if its
+ * outputs pass (the rubric's performance test, the lab's timing program, a
+ * build that broke no rule); *pt->ready says whether it was. */
+void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                             perf_tail_t *pt);
+void grade_perf_tail_free(perf_tail_t *pt);
 
 /* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
  * used is reported and grading goes on without it. */
@@ -19,6 +47,7 @@ void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot);
  * emulator, a broken rule, a dataset that fails, ...); the score and the
  * timings in extra_data come from score_measured. 0, or -1 on a grader
  * fault (run->error). Needs the compile and dataset facts measured first. */
-int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in);
+int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                              perf_tail_t *pt);
 
 #endif
