@@ -140,6 +140,11 @@ def print_phases(results):
     if timed:
         print(f"GPU held alone per timed submission: mean {sum(timed) / len(timed):.3f} s, "
               f"max {max(timed):.3f} s over {len(timed)} (budget 0.5 s)")
+    perf = [(tests(r).get("performance") or {}).get("output") or "" for r in results.values() if r]
+    tail = sum("in the datasets' process" in t for t in perf)
+    if timed:
+        print(f"timed in the datasets' own process (the timing tail): {tail} of {len(timed)}; "
+              f"the others by a second GPU program")
     slow = fine.get("gpu_slowest_dataset", [])
     if any(v > 0 for v in slow):
         print(f"slowest GPU dataset run that ended: {max(slow):.3f} s "

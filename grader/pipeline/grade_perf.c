@@ -17,6 +17,7 @@
 #include "util/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -152,7 +153,9 @@ void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grad
 {
     memset(pt, 0, sizeof *pt);
     const perf_rule_t *rule = &in->rub.performance;
-    if (!rule->present || !in->lab.has_timing || run->backend != BACKEND_GPU ||
+    const char *off = getenv("CUGRADE_TIMING_TAIL"); /* "off": the timing program always */
+    if ((off && strcmp(off, "off") == 0) || !rule->present || !in->lab.has_timing ||
+        run->backend != BACKEND_GPU ||
         lab_is_program(&in->lab) || !run->measured.compiled || run->rule_broken[0] ||
         o->dataset_runs == DATASET_RUNS_SEPARATE)
         return;
