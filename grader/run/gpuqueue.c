@@ -1,7 +1,8 @@
 /* gpuqueue.c - the per-GPU timing queue (see gpuqueue.h): flock(2) on
  * <dir>/gpu<N>.gate and <dir>/gpu<N>.lock. A shared user passes through the
  * gate and holds the lock shared; an exclusive user holds the gate (stopping
- * newcomers) while it waits for the lock exclusively, and keeps both. */
+ * newcomers) while it waits for the lock exclusively, and keeps both; behind
+ * a long shared hold it opens the gate for a moment now and then. */
 #include "run/gpuqueue.h"
 #include "util/util.h"
 
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 static int open_lock_file(const char *dir, int gpu, const char *suffix, char *err, size_t errlen)
@@ -52,7 +54,7 @@ static void log_hold(const gpu_slot_t *slot)
 }
 
 /* flock that retries on EINTR: 0 held, 1 busy (nonblocking only), -1 error. */
-static int lock_fd(int fd, int op, int nonblocking)
+static int lock_fd_op(int fd, int op, int nonblocking)
 {
     for (;;) {
         if (flock(fd, op | (nonblocking ? LOCK_NB : 0)) == 0)
@@ -69,6 +71,43 @@ static void close_fd(int *fd)
     if (*fd >= 0)
         close(*fd); /* closing the last descriptor drops the flock */
     *fd = -1;
+}
+
+/* How long an exclusive user waits for the lock with the gate held; a shared
+ * hold still on after that is a long one (a kernel spinning to its time
+ * limit, a compute-sanitizer run), which the timed run must wait for anyway:
+ * it opens the gate for GATE_YIELD_S, so that the GPU's other users go on
+ * beside that hold instead of queueing behind it, and closes it again. A
+ * correctness run's list holds the GPU a fraction of a second. */
+#define GATE_HOLD_S 1.0
+#define GATE_YIELD_S 0.02
+#define LOCK_POLL_S 0.005
+
+static void nap(double s)
+{
+    struct timespec t = {0, (long)(s * 1e9)};
+    while (nanosleep(&t, &t) != 0 && errno == EINTR)
+        ;
+}
+
+/* The exclusive use, blocking: the gate held while the shared users drain,
+ * opened for a moment whenever one holds on past GATE_HOLD_S. 0 held (gate
+ * and lock), -1 error. */
+static int lock_exclusive(int gate_fd, int lock_fd)
+{
+    for (;;) {
+        if (lock_fd_op(gate_fd, LOCK_EX, 0) != 0)
+            return -1;
+        double until = now_seconds() + GATE_HOLD_S;
+        int rc;
+        while ((rc = lock_fd_op(lock_fd, LOCK_EX, 1)) == 1 && now_seconds() < until)
+            nap(LOCK_POLL_S);
+        if (rc != 1)
+            return rc;
+        if (lock_fd_op(gate_fd, LOCK_UN, 0) != 0)
+            return -1;
+        nap(GATE_YIELD_S);
+    }
 }
 
 /* 1 entered, 0 busy (nonblocking only), -1 error. */
@@ -89,9 +128,14 @@ static int enter(const char *dir, int gpu, gpu_use_t use, int nonblocking, gpu_s
         gpu_queue_leave(slot);
         return -1;
     }
-    int rc = lock_fd(slot->gate_fd, LOCK_EX, nonblocking);
-    if (rc == 0)
-        rc = lock_fd(slot->lock_fd, use == GPU_SHARED ? LOCK_SH : LOCK_EX, nonblocking);
+    int rc;
+    if (use == GPU_EXCLUSIVE && !nonblocking) {
+        rc = lock_exclusive(slot->gate_fd, slot->lock_fd);
+    } else {
+        rc = lock_fd_op(slot->gate_fd, LOCK_EX, nonblocking);
+        if (rc == 0)
+            rc = lock_fd_op(slot->lock_fd, use == GPU_SHARED ? LOCK_SH : LOCK_EX, nonblocking);
+    }
     if (rc != 0) {
         if (rc < 0)
             fail(err, errlen, "%s: cannot lock the GPU queue: %s", dir, strerror(errno));

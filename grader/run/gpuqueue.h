@@ -7,7 +7,10 @@
  *
  * Timed runs go first: once one waits, new correctness runs wait behind it
  * (the "gate" file), so a steady stream of correctness runs cannot starve the
- * timing queue. The kernel drops a flock when its holder dies, so a killed
+ * timing queue. Behind a correctness run that holds on past a second (a
+ * kernel spinning to its time limit), which it must wait for anyway, a
+ * waiting timed run lets newcomers through for a moment now and then, so
+ * the GPU's other users go on beside that hold instead of stopping for it. The kernel drops a flock when its holder dies, so a killed
  * grader never leaves the queue locked.
  *
  * Every hold that ends is logged, one line appended to <dir>/gpu<N>.holds:

@@ -136,6 +136,48 @@ Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
     cr_assert_eq(try_use(0, GPU_SHARED), 1, "the queue must be free after the timed run");
 }
 
+/* Behind a correctness run that holds on (a kernel spinning to its time
+ * limit), a waiting timed run does not stop everyone else: after a second
+ * it lets newcomers through now and then, and still gets the GPU alone once
+ * the long hold ends. */
+Test(gpuqueue, a_long_shared_hold_does_not_stop_newcomers_for_long, .timeout = 30)
+{
+    pid_t hung = holder(0, GPU_SHARED);
+    int p[2];
+    cr_assert_eq(pipe(p), 0);
+    pid_t writer = fork();
+    cr_assert(writer >= 0);
+    if (writer == 0) {
+        gpu_slot_t s;
+        char err[256];
+        int ok = gpu_queue_enter(dir, 0, GPU_EXCLUSIVE, &s, err, sizeof err) == 0;
+        _exit(write(p[1], ok ? "y" : "n", 1) == 1 ? 0 : 1);
+    }
+    close(p[1]);
+    int gated = 0;
+    for (int i = 0; i < 500 && !gated; i++) {
+        gated = try_use(0, GPU_SHARED) == 0;
+        if (!gated)
+            usleep(10000);
+    }
+    cr_assert(gated, "the timed run never took the gate");
+    double t0 = now_seconds();
+    int let_in = 0;
+    while (!let_in && now_seconds() - t0 < 3.0) {
+        let_in = try_use(0, GPU_SHARED) == 1;
+        if (!let_in)
+            usleep(2000);
+    }
+    cr_expect(let_in, "no newcomer got through in 3 s behind a hold that never ends");
+    cr_expect_geq(now_seconds() - t0, 0.5, "the gate opened before the drain had its second");
+    end(hung);
+    char c = 0;
+    cr_assert_eq(read(p[0], &c, 1), 1);
+    cr_assert_eq(c, 'y', "the timed run must get the GPU once the long hold is gone");
+    close(p[0]);
+    waitpid(writer, NULL, 0);
+}
+
 Test(gpuqueue, an_unusable_folder_is_an_error)
 {
     gpu_slot_t s;
