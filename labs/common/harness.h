@@ -60,7 +60,10 @@
  * process, with no new process and CUDA context to pay. So does a crash of
  * the student's own host code (harness_crash.h: "\ncugrade-dataset-signal K
  * WALL_S SIGNO\n", the signal a single run would have died of). A malformed LIST
- * exits with status 2 before any dataset begins.
+ * exits with status 2 before any dataset begins. A driver built with
+ * -DCUGRADE_TIMING_TAIL also takes `--each LIST --time ARG...`: after the
+ * list, the timing program's run in the same process when the grader says
+ * so (harness_run_list).
  *
  * CUDA C++ using only the CUDA runtime API and POSIX (pthreads): it is
  * compiled by nvcc for a GPU and by the emulator's g++ against
