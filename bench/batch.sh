@@ -153,6 +153,15 @@ want="batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0
 got=$(batch_summary "$tmp/first.log")
 [ "$got" = "$want" ] || bench_fail "the batch's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/first.log"
 
+# the steady rate: the middle 80% of the results written (each results.json is
+# renamed into place when its grading ends), without the start, when nothing
+# has ended yet, and the last stragglers, whose share shrinks as a class grows
+steady=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk '{ t[NR] = $1 }
+    END { lo = int(NR * 0.1 + 0.999); hi = int(NR * 0.9); if (lo < 1) lo = 1
+          if (hi - lo >= 2 && t[hi] > t[lo])
+              printf "steady throughput (results %d to %d of %d, %.1f s apart): %.1f submissions/minute\n",
+                     lo, hi, NR, t[hi] - t[lo], (hi - lo) * 60 / (t[hi] - t[lo]) }')
+
 rc=0
 "$cugrade" batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || rc=$?
 t2=$(date +%s.%N)
@@ -174,4 +183,5 @@ awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     printf "throughput: %d submissions in %.1f s = %.1f submissions/minute\n", n, b - a, n * 60 / (b - a)
     printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }' ||
     bench_fail "the batch took no measurable time ($t0 to $t1)"
+[ -z "$steady" ] || echo "$steady"
 [ -z "$cpu" ] || echo "$cpu"

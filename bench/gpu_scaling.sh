@@ -93,14 +93,17 @@ for k in "${counts[@]}"; do
         failed=1
     fi
     work=$(sed -n "s/^ *$((k * per)) at once: .* together *\([0-9.]*\) times the work of one .*/\1/p" "$tmp/cpu.log" | head -1)
-    echo "$k $((k * per)) ${work:--} ${rate:--} $mark" >>"$tmp/table"
+    steady=$(sed -n 's/^steady throughput .*: \([0-9.]*\) submissions\/minute$/\1/p' "$tmp/run-$k.log")
+    echo "$k $((k * per)) ${work:--} ${rate:--} ${steady:--} $mark" >>"$tmp/table"
 done
 
-echo "gpus  cores  cores' work  submissions/minute  vs the first run  cores' work vs the first run's"
+echo "gpus  cores  cores' work  submissions/minute  vs the first run  steady  vs the first run  cores' work vs the first run's"
 awk '{
-    if (NR == 1) { base = $4; wbase = $3 }
+    if (NR == 1) { base = $4; wbase = $3; sbase = $5 }
     ratio = ($4 != "-" && base != "-" && base > 0) ? sprintf("%.2fx", $4 / base) : "-"
+    sratio = ($5 != "-" && sbase != "-" && sbase > 0) ? sprintf("%.2fx", $5 / sbase) : "-"
     wratio = ($3 != "-" && wbase != "-" && wbase > 0) ? sprintf("%.2fx", $3 / wbase) : "-"
-    printf "%4d  %5d  %11s  %18s  %16s  %s%s\n", $1, $2, $3, $4, ratio, wratio, ($5 != "" ? " " $5 " " $6 : "")
+    printf "%4d  %5d  %11s  %18s  %16s  %6s  %16s  %s%s\n", $1, $2, $3, $4, ratio, $5, sratio, wratio,
+           ($6 != "" ? " " $6 " " $7 : "")
 }' "$tmp/table"
 [ "$failed" -eq 0 ] || bench_fail "a run did not pass (above): its rate is not a measurement of the whole class"
