@@ -418,21 +418,6 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
     return 0;
 }
 
-/* The timing tail's judge (run/ds_run.h): every dataset ran and its output is right. */
-typedef struct {
-    const lab_t *lab;
-    int n;
-} outputs_judge_t;
-
-static int outputs_pass(void *ctx, const ds_run_t *runs)
-{
-    const outputs_judge_t *j = ctx;
-    for (int i = 0; i < j->n; i++)
-        if (!runs[i].started || !verdict_output_passes(&runs[i], j->lab))
-            return 0;
-    return 1;
-}
-
 /* Runs the student's program on every dataset and adds their tests; on a
  * GPU with pt ready, the timed driver, which times the submission once its
  * outputs pass (grade_perf.h). */
@@ -472,16 +457,8 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
         how.gpu_index = o->gpu_index;
         how.gpu_stats = &st;
     }
-    outputs_judge_t judge = {&in->lab, in->njobs};
-    if (grouped && how.on_gpu && pt->ready) {
-        how.program = pt->br.program;
-        how.tail_args = pt->cmd.argv + 1;
-        how.tail_limit_s = pt->limit_s;
-        how.tail_report = pt->report;
-        how.tail_judge = outputs_pass;
-        how.tail_ctx = &judge;
-        how.tail = &pt->tail;
-    }
+    if (grouped && how.on_gpu)
+        grade_perf_tail_offer(pt, in, &how);
     double t0 = now_seconds();
     how.not_after = budget_ends(how.budget_s);
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);

@@ -7,6 +7,7 @@
  * perf_relative_to, performance_shapes, Gradescope's "leaderboard"). */
 #include "pipeline/grade_perf.h"
 #include "build/build.h"
+#include "compare/verdict.h"
 #include "kinds/kind.h"
 #include "pipeline/canary.h"
 #include "pipeline/perf_baseline.h"
@@ -172,6 +173,31 @@ void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grad
     pt->limit_s = tail_limit(rule);
     snprintf(pt->report, sizeof pt->report, "%.4000s/timing-tail.report", run->scratch);
     pt->ready = 1;
+}
+
+/* The tail's judge (run/ds_run.h): every dataset ran and its output is right. */
+static int outputs_pass(void *ctx, const ds_run_t *runs)
+{
+    const perf_tail_t *pt = ctx;
+    for (int i = 0; i < pt->njobs; i++)
+        if (!runs[i].started || !verdict_output_passes(&runs[i], pt->lab))
+            return 0;
+    return 1;
+}
+
+void grade_perf_tail_offer(perf_tail_t *pt, const grading_inputs_t *in, runs_how_t *how)
+{
+    if (!pt->ready)
+        return;
+    pt->lab = &in->lab;
+    pt->njobs = in->njobs;
+    how->program = pt->br.program;
+    how->tail_args = pt->cmd.argv + 1;
+    how->tail_limit_s = pt->limit_s;
+    how->tail_report = pt->report;
+    how->tail_judge = outputs_pass;
+    how->tail_ctx = pt;
+    how->tail = &pt->tail;
 }
 
 void grade_perf_tail_free(perf_tail_t *pt)

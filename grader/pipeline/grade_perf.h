@@ -29,6 +29,8 @@ typedef struct {
     strbuf_t msg;         /* what the baseline's reading said */
     char report[PATH_MAX]; /* the tail's report channel lines */
     run_tail_t tail;      /* what happened (runs_how_t tail) */
+    const lab_t *lab;     /* the judge's: every one of njobs outputs right */
+    int njobs;
 } perf_tail_t;
 
 /* Builds the timed driver when the submission will be timed on a GPU if its
@@ -36,6 +38,9 @@ typedef struct {
  * build that broke no rule); *pt->ready says whether it was. */
 void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                              perf_tail_t *pt);
+/* When pt is ready: the grouped GPU runs of how run the timed driver, its
+ * tail judged by every one of in's datasets' outputs being right. */
+void grade_perf_tail_offer(perf_tail_t *pt, const grading_inputs_t *in, runs_how_t *how);
 void grade_perf_tail_free(perf_tail_t *pt);
 
 /* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be

@@ -69,6 +69,22 @@ static inline graded_t grade_on(const char *backend, const char *submission, con
     return g;
 }
 
+/* bin/emucc -O2 -Ilabs/common ARGS...: must succeed (the test fails with
+ * its messages if not). */
+static inline void emucc_ok(const char *const *args)
+{
+    char *argv[32] = {"bin/emucc", "-O2", "-Ilabs/common"};
+    int n = 3;
+    for (int i = 0; args[i] && n < 31; i++)
+        argv[n++] = (char *)args[i];
+    argv[n] = NULL;
+    run_spec_t spec = {.argv = argv, .timeout_s = 120};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "emucc failed: %s", r.output);
+    run_result_free(&r);
+}
+
 static inline void release(graded_t *g)
 {
     json_object_put(g->json);

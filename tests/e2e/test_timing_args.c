@@ -19,20 +19,6 @@ typedef struct {
     char program[128];
 } timing_t;
 
-static void emucc(const char *const *args)
-{
-    char *argv[24] = {"bin/emucc", "-O2", "-Ilabs/common"};
-    int n = 3;
-    for (int i = 0; args[i]; i++)
-        argv[n++] = (char *)args[i];
-    argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .timeout_s = 120};
-    run_result_t r;
-    run_one(&spec, &r);
-    cr_assert(r.exited && r.exit_code == 0, "emucc failed: %s", r.output);
-    run_result_free(&r);
-}
-
 /* The timing program of lab, with student as the student's file. */
 static timing_t build_timing(const lab_t *lab, const char *student)
 {
@@ -46,9 +32,9 @@ static timing_t build_timing(const lab_t *lab, const char *student)
     snprintf(student_o, sizeof student_o, "%s/student.o", t.dir);
     snprintf(ref_o, sizeof ref_o, "%s/reference.o", t.dir);
     const char *timing[] = {"-c", launch, lab->timing_program, "-o", timing_o, NULL};
-    emucc(timing);
+    emucc_ok(timing);
     const char *own[] = {"-c", student, "-o", student_o, NULL};
-    emucc(own);
+    emucc_ok(own);
     const char *ref[12] = {"-c"};
     int n = 1;
     for (int i = 0; i < lab->ntiming_symbols; i++) {
@@ -60,9 +46,9 @@ static timing_t build_timing(const lab_t *lab, const char *student)
     ref[n++] = "-o";
     ref[n++] = ref_o;
     ref[n] = NULL;
-    emucc(ref);
+    emucc_ok(ref);
     const char *link[] = {timing_o, student_o, ref_o, "-o", t.program, NULL};
-    emucc(link);
+    emucc_ok(link);
     return t;
 }
 

@@ -30,20 +30,6 @@ typedef struct {
     char *args[2 * PERF_MAX_SHAPES + 16];
 } tail_case_t;
 
-static void emucc(const char *const *args)
-{
-    char *argv[32] = {"bin/emucc", "-O2", "-Ilabs/common"};
-    int n = 3;
-    for (int i = 0; args[i]; i++)
-        argv[n++] = (char *)args[i];
-    argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .timeout_s = 120};
-    run_result_t r;
-    run_one(&spec, &r);
-    cr_assert(r.exited && r.exit_code == 0, "emucc failed: %s", r.output);
-    run_result_free(&r);
-}
-
 /* obj from src with the lab's harness flags and the extra ones. */
 static void compile_with_flags(const lab_t *lab, const char *src, const char *obj,
                                const char *const *extra)
@@ -60,7 +46,7 @@ static void compile_with_flags(const lab_t *lab, const char *src, const char *ob
     args[n++] = "-o";
     args[n++] = obj;
     args[n] = NULL;
-    emucc(args);
+    emucc_ok(args);
 }
 
 /* The timed driver of dotprod with student as the student's file, NDS of
@@ -96,7 +82,7 @@ static void set_up(tail_case_t *c, const char *student)
     ref[c->lab.ntiming_symbols] = NULL;
     compile_with_flags(&c->lab, c->lab.timing_reference, ref_o, ref);
     const char *link[] = {driver_o, perf_o, student_o, ref_o, "-o", c->program, NULL};
-    emucc(link);
+    emucc_ok(link);
 
     int n = 0;
     cr_assert_eq(dataset_list("datasets/dotprod", &c->refs, &n, err, sizeof err), 0, "%s", err);

@@ -103,11 +103,11 @@ Test(gpuqueue, gpus_are_independent)
     end(a);
 }
 
-/* A timed run waiting behind a correctness run holds the gate: a correctness
- * run arriving after it must wait too, so timing is never starved. */
-Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
+/* A child process that waits for the GPU alone on GPU 0, then writes "y"
+ * to the pipe whose reading end *got is (or "n" when the queue failed) and
+ * leaves; returns once it holds the gate (newcomers are refused). */
+static pid_t waiting_timed_run(int *got)
 {
-    pid_t reader = holder(0, GPU_SHARED);
     int p[2];
     cr_assert_eq(pipe(p), 0);
     pid_t writer = fork();
@@ -119,20 +119,37 @@ Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
         _exit(write(p[1], ok ? "y" : "n", 1) == 1 ? 0 : 1);
     }
     close(p[1]);
-    /* wait (bounded) until the writer has taken the gate */
-    int gated = 0;
+    *got = p[0];
+    int gated = 0; /* wait (bounded) until the writer has taken the gate */
     for (int i = 0; i < 500 && !gated; i++) {
         gated = try_use(0, GPU_SHARED) == 0;
         if (!gated)
             usleep(10000);
     }
     cr_assert(gated, "a newcomer got in while a timed run was waiting");
-    end(reader);
+    return writer;
+}
+
+/* The timed run's answer: it must have got the GPU. */
+static void expect_timed_run_served(pid_t writer, int got, const char *why)
+{
     char c = 0;
-    cr_assert_eq(read(p[0], &c, 1), 1);
-    cr_assert_eq(c, 'y', "the timed run must get the GPU once the correctness run is gone");
-    close(p[0]);
+    cr_assert_eq(read(got, &c, 1), 1);
+    cr_assert_eq(c, 'y', "%s", why);
+    close(got);
     waitpid(writer, NULL, 0);
+}
+
+/* A timed run waiting behind a correctness run holds the gate: a correctness
+ * run arriving after it must wait too, so timing is never starved. */
+Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
+{
+    pid_t reader = holder(0, GPU_SHARED);
+    int got;
+    pid_t writer = waiting_timed_run(&got);
+    end(reader);
+    expect_timed_run_served(writer, got,
+                            "the timed run must get the GPU once the correctness run is gone");
     cr_assert_eq(try_use(0, GPU_SHARED), 1, "the queue must be free after the timed run");
 }
 
@@ -143,24 +160,8 @@ Test(gpuqueue, a_waiting_timed_run_goes_before_newcomers)
 Test(gpuqueue, a_long_shared_hold_does_not_stop_newcomers_for_long, .timeout = 30)
 {
     pid_t hung = holder(0, GPU_SHARED);
-    int p[2];
-    cr_assert_eq(pipe(p), 0);
-    pid_t writer = fork();
-    cr_assert(writer >= 0);
-    if (writer == 0) {
-        gpu_slot_t s;
-        char err[256];
-        int ok = gpu_queue_enter(dir, 0, GPU_EXCLUSIVE, &s, err, sizeof err) == 0;
-        _exit(write(p[1], ok ? "y" : "n", 1) == 1 ? 0 : 1);
-    }
-    close(p[1]);
-    int gated = 0;
-    for (int i = 0; i < 500 && !gated; i++) {
-        gated = try_use(0, GPU_SHARED) == 0;
-        if (!gated)
-            usleep(10000);
-    }
-    cr_assert(gated, "the timed run never took the gate");
+    int got;
+    pid_t writer = waiting_timed_run(&got);
     double t0 = now_seconds();
     int let_in = 0;
     while (!let_in && now_seconds() - t0 < 3.0) {
@@ -171,11 +172,7 @@ Test(gpuqueue, a_long_shared_hold_does_not_stop_newcomers_for_long, .timeout = 3
     cr_expect(let_in, "no newcomer got through in 3 s behind a hold that never ends");
     cr_expect_geq(now_seconds() - t0, 0.5, "the gate opened before the drain had its second");
     end(hung);
-    char c = 0;
-    cr_assert_eq(read(p[0], &c, 1), 1);
-    cr_assert_eq(c, 'y', "the timed run must get the GPU once the long hold is gone");
-    close(p[0]);
-    waitpid(writer, NULL, 0);
+    expect_timed_run_served(writer, got, "the timed run must get the GPU once the long hold is gone");
 }
 
 Test(gpuqueue, an_unusable_folder_is_an_error)
