@@ -65,7 +65,7 @@ void run_kill_all(void)
  * TA's own among them, are dropped): names, or prefixes ending in '_'. */
 static const char *const kept_variables[] = {
     "PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH", "CUDA_", "NVIDIA_", "CUGRADE_CXX", "CUGRADE_CC",
-    "CUGRADE_ROOT", "CUGRADE_EMU_SCHEDULE", "CUGRADE_SANDBOX_TEST_", NULL};
+    "CUGRADE_ROOT", "CUGRADE_EMU_SCHEDULE", "CUGRADE_EMU_PCH", "CUGRADE_SANDBOX_TEST_", NULL};
 
 static int kept_variable(const char *entry)
 {

@@ -119,6 +119,21 @@ Test(sandbox_view, the_environment_is_cleaned, .timeout = 60)
     drop_view(&v);
 }
 
+/* CUGRADE_EMU_PCH=off reaches bin/emucc in the compile jail (the precompiled
+ * header turned off for a batch, docs/emulator.md). */
+Test(sandbox_view, the_emulators_header_switch_is_kept, .timeout = 60)
+{
+    view_t v;
+    make_view(&v);
+    setenv("CUGRADE_EMU_PCH", "off", 1);
+    run_result_t r = run_in_view(&v, "echo \"pch=$CUGRADE_EMU_PCH\"", NULL);
+    unsetenv("CUGRADE_EMU_PCH");
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert_str_eq(r.output, "pch=off\n");
+    run_result_free(&r);
+    drop_view(&v);
+}
+
 Test(sandbox_view, cuda_contexts_get_one_work_queue_unless_the_ta_says_otherwise, .timeout = 60)
 {
     view_t v;
