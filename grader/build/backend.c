@@ -148,12 +148,17 @@ int gpu_devices(gpu_device_t *out, int max)
 
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
 {
+    return backend_resolve_with(requested, requested == BACKEND_AUTO ? gpu_device_count() : 0,
+                                why, whylen);
+}
+
+backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t whylen)
+{
     if (requested != BACKEND_AUTO) {
         if (why)
             snprintf(why, whylen, "requested with --backend %s", backend_name(requested));
         return requested;
     }
-    int n = gpu_device_count();
     if (why) {
         if (n > 0)
             snprintf(why, whylen, "auto: %d CUDA device%s found", n, n == 1 ? "" : "s");

@@ -35,6 +35,8 @@ int gpu_devices(gpu_device_t *out, int max);
 
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
+/* The same with the GPU count already known (n, from gpu_device_count). */
+backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t whylen);
 
 /* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
  * found in PATH or /usr/local/cuda/bin). 0 if it is there and executable. */

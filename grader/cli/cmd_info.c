@@ -83,7 +83,7 @@ int cmd_info(int argc, char **argv)
     printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
            find_program("nvcc", nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
     print_gpus(dev, ndev);
-    backend_t b = backend_resolve(requested, why, sizeof why);
+    backend_t b = backend_resolve_with(requested, gpus, why, sizeof why); /* probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);
     return print_device(root, b);
 }
