@@ -162,6 +162,13 @@ steady=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk '{ t
               printf "steady throughput (results %d to %d of %d, %.1f s apart): %.1f submissions/minute\n",
                      lo, hi, NR, t[hi] - t[lo], (hi - lo) * 60 / (t[hi] - t[lo]) }')
 
+# where each GPU's time went (its queue's log; the --resume run below starts a new one)
+gpu_split=""
+if compgen -G "$tmp/out/.gpu-queue/gpu*.holds" >/dev/null; then
+    gpu_split=$(python3 "$bench_root/bench/gpu_holds_split.py" "$tmp/out/.gpu-queue") ||
+        bench_fail "bench/gpu_holds_split.py could not read the GPU queue's logs"
+fi
+
 rc=0
 "$cugrade" batch --lab lab3 --out "$tmp/out" --resume "$@" "$tmp/subs" >"$tmp/resume.log" 2>&1 || rc=$?
 t2=$(date +%s.%N)
@@ -184,4 +191,5 @@ awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }' ||
     bench_fail "the batch took no measurable time ($t0 to $t1)"
 [ -z "$steady" ] || echo "$steady"
+[ -z "$gpu_split" ] || echo "$gpu_split" | sed 's/^/gpu time: /'
 [ -z "$cpu" ] || echo "$cpu"

@@ -243,3 +243,27 @@ Test(bench, batch_verdicts_shows_the_gpu_programs_starts_inside_the_phases)
     run_result_free(&r);
     rm_rf(f.dir);
 }
+
+/* bench/gpu_holds_split.py: a GPU's time from its queue's log, alone, drained
+ * (shared while a timed run waits), shared and idle; a folder without a log
+ * is an error. */
+Test(bench, gpu_holds_split_divides_a_gpus_time)
+{
+    fakes_t f = fakes();
+    char cwd[PATH_MAX], script[3 * PATH_MAX + 512];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(script, sizeof script,
+             "set -e; cd %s; mkdir -p q empty\n"
+             "printf '0.0 0.0 2.0 S 1 a\\n1.0 2.0 3.0 X 2 b\\n4.0 4.0 5.0 S 3 c\\n' > q/gpu0.holds\n"
+             "python3 %s/bench/gpu_holds_split.py q\n"
+             "if python3 %s/bench/gpu_holds_split.py empty; then echo 'empty: exit 0'; fi\n",
+             f.dir, cwd, cwd);
+    char *argv[] = {"/bin/sh", "-c", script, NULL};
+    run_result_t r = run_script(argv, NULL);
+    cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "gpu0: 3 holds over 5.0 s: alone 1.0 s (20%), drain 1.0 s (20%), "
+                  "shared 2.0 s (40%), idle 1.0 s (20%)");
+    cr_assert_null(strstr(r.output, "empty: exit 0"), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
