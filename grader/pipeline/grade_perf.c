@@ -77,6 +77,35 @@ static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_in
     run->phase_s[PHASE_TIMING] += now_seconds() - t0;
 }
 
+/* What a timing that ended (rr, run by spec; its results in report) gives:
+ * 1 timed (pr; scored by score_measured), 0 not (msg says why), -1 base (the
+ * batch's baseline, NULL: none) is not of this device or lacks a shape (msg
+ * says so). what names the timing in msg. */
+static int read_timing(const char *what, const run_result_t *rr, const run_spec_t *spec,
+                       const char *report, const perf_result_t *base, const char *when,
+                       strbuf_t *msg, perf_result_t *pr)
+{
+    char err[512], why[256];
+    if (!rr->exited || rr->exit_code != 0) {
+        run_describe(rr, spec, why, sizeof why);
+        sb_appendf(msg, "FAILED: %s %s\n%s", what, why, rr->output ? rr->output : "");
+        return 0;
+    }
+    if (perf_parse_file(report, pr, err, sizeof err) != 0) {
+        sb_appendf(msg, "not run: %s\n", err);
+        return 0;
+    }
+    if (base && perf_merge_baseline(pr, base, err, sizeof err) != 0) {
+        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; timed again with "
+                        "the reference and cuBLAS beside it)\n", err);
+        return -1;
+    }
+    if (base)
+        sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU "
+                        "(%s)\n", when);
+    return 1;
+}
+
 /* One run of the timing program (program): the student's kernel alone
  * against base (the batch's baseline), or every implementation (base
  * NULL). 1 timed (pr), 0 not (msg says why), -1 base is not of this
@@ -85,7 +114,7 @@ static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inpu
                      const char *program, const perf_result_t *base, const char *when,
                      strbuf_t *msg, perf_result_t *pr)
 {
-    char report[PATH_MAX], err[512], why[256];
+    char report[PATH_MAX];
     snprintf(report, sizeof report, "%.4000s/timing-run.report", run->scratch);
     perf_command_t cmd;
     run_result_t rr;
@@ -95,22 +124,7 @@ static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inpu
     if (o->gpu_queue && o->gpu_queue[0])
         sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue)\n",
                    o->gpu_index, st.exclusive_s, st.waited_s);
-    int timed = 0;
-    if (!rr.exited || rr.exit_code != 0) {
-        run_describe(&rr, &spec, why, sizeof why);
-        sb_appendf(msg, "FAILED: the timing program %s\n%s", why, rr.output ? rr.output : "");
-    } else if (perf_parse_file(report, pr, err, sizeof err) != 0) {
-        sb_appendf(msg, "not run: %s\n", err);
-    } else if (base && perf_merge_baseline(pr, base, err, sizeof err) != 0) {
-        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; timed again with "
-                        "the reference and cuBLAS beside it)\n", err);
-        timed = -1;
-    } else {
-        if (base)
-            sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU "
-                            "(%s)\n", when);
-        timed = 1; /* scored by score_measured */
-    }
+    int timed = read_timing("the timing program", &rr, &spec, report, base, when, msg, pr);
     run_result_free(&rr);
     return timed;
 }
@@ -213,7 +227,6 @@ static int tail_timed(const grade_opts_t *o, grade_run_t *run, perf_tail_t *pt, 
                       perf_result_t *pr)
 {
     const run_tail_t *t = &pt->tail;
-    char err[512], why[256];
     run->phase_s[PHASE_GPU_WAIT] += t->turn.st.waited_s;
     run->phase_s[PHASE_GPU_EXCLUSIVE] += t->turn.st.exclusive_s;
     run->phase_s[PHASE_TIMING] += t->turn.tail_s;
@@ -222,25 +235,9 @@ static int tail_timed(const grade_opts_t *o, grade_run_t *run, perf_tail_t *pt, 
         sb_appendf(msg, "timed alone on GPU %d for %.2f s (waited %.1f s in its timing queue), "
                         "in the datasets' process\n", o->gpu_index, t->turn.st.exclusive_s,
                    t->turn.st.waited_s);
-    if (!t->proc.exited || t->proc.exit_code != 0) {
-        run_spec_t spec = {.timeout_s = pt->limit_s};
-        run_describe(&t->proc, &spec, why, sizeof why);
-        sb_appendf(msg, "FAILED: the timing %s\n%s", why, t->proc.output ? t->proc.output : "");
-        return 0;
-    }
-    if (perf_parse_file(pt->report, pr, err, sizeof err) != 0) {
-        sb_appendf(msg, "not run: %s\n", err);
-        return 0;
-    }
-    if (pt->use_base && perf_merge_baseline(pr, &pt->base, err, sizeof err) != 0) {
-        sb_appendf(msg, "(the batch's baseline timing could not be used: %s; timed again with "
-                        "the reference and cuBLAS beside it)\n", err);
-        return -1;
-    }
-    if (pt->use_base)
-        sb_appendf(msg, "the reference and cuBLAS: the batch's baseline timing of this GPU (%s)\n",
-                   pt->when);
-    return 1;
+    run_spec_t spec = {.timeout_s = pt->limit_s};
+    return read_timing("the timing", &t->proc, &spec, pt->report, pt->use_base ? &pt->base : NULL,
+                       pt->when, msg, pr);
 }
 
 int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,

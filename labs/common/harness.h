@@ -288,19 +288,26 @@ static inline HARNESS_NOT_INSTRUMENTED int harness_turn_fd(int which)
     return fds[which];
 }
 
-/* Asks (a byte) and waits for the grader's "G"; exits when none comes. */
-static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_ask(const char *what)
+/* Sends the request what (a byte) and returns the grader's answer: its
+ * byte, 0 when none came, or 'G' without turns (a run by hand: nothing to ask). */
+static inline HARNESS_NOT_INSTRUMENTED char harness_gpu_request(const char *what)
 {
     int go = harness_turn_fd(0), ready = harness_turn_fd(1);
     if (go < 0 || ready < 0)
-        return;
+        return 'G';
     fflush(stdout);
     harness_write_all(ready, what, 1);
     char c = 0;
     ssize_t n;
     while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
         ;
-    if (n != 1 || c != 'G') {
+    return n == 1 ? c : 0;
+}
+
+/* Asks (a byte) and waits for the grader's "G"; exits when none comes. */
+static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_ask(const char *what)
+{
+    if (harness_gpu_request(what) != 'G') {
         fprintf(stderr, "cugrade: the grader never gave the GPU\n");
         exit(HARNESS_EXIT_IO);
     }
@@ -311,16 +318,7 @@ static inline HARNESS_NOT_INSTRUMENTED void harness_gpu_ask(const char *what)
  * it has no use for a timing). 0 without turns (a run by hand). */
 static inline HARNESS_NOT_INSTRUMENTED int harness_gpu_may_time(void)
 {
-    int go = harness_turn_fd(0), ready = harness_turn_fd(1);
-    if (go < 0 || ready < 0)
-        return 0;
-    fflush(stdout);
-    harness_write_all(ready, "T", 1);
-    char c = 0;
-    ssize_t n;
-    while ((n = read(go, &c, 1)) < 0 && errno == EINTR)
-        ;
-    return n == 1 && c == 'G';
+    return harness_turn_fd(0) >= 0 && harness_gpu_request("T") == 'G';
 }
 
 static inline void harness_gpu_share(void) { harness_gpu_ask("S"); }
