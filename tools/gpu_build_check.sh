@@ -93,8 +93,9 @@ list_mode_check() {
 perf_build() {
     local lab=$1 kind=$2 launch=$3 symbols=$4 ref=$5 base=$6 stub=$7
     local o=$out/perf-$lab nv=("$nvcc" -c -O3 -lineinfo -arch="$arch" -Ilabs/common)
-    local s refd=() based=() flags=() objs=()
+    local s refd=() based=() flags=() objs=() driver_flags=()
     mapfile -t flags < <(harness_flags "$lab" "$launch")
+    driver_flags=("${flags[@]}")
     for s in ${symbols//,/ }; do
         refd+=("-D$s=cugrade_reference_$s")
         based+=("-D$s=cugrade_baseline_$s")
@@ -109,7 +110,15 @@ perf_build() {
         "${nv[@]}" "${based[@]}" "$base" -o "$o/timing-baseline.o" || return 1
         objs+=("$o/timing-baseline.o")
     fi
-    "$nvcc" -arch="$arch" "${objs[@]}" -lcublas -o "$out/$lab-perf-student"
+    "$nvcc" -arch="$arch" "${objs[@]}" -lcublas -o "$out/$lab-perf-student" || return 1
+    # and the timed driver (build_timed_driver): the driver with the list
+    # mode's timing tail, perf.cu's main renamed, the same other objects
+    "${nv[@]}" "${flags[@]}" -DCUGRADE_TIMING_ENTRY=cugrade_timing_main \
+        "labs/kinds/$kind/perf.cu" -o "$o/timing-entry.o" &&
+    "${nv[@]}" "${driver_flags[@]}" -DCUGRADE_TIMING_TAIL \
+        "labs/kinds/$kind/driver.cu" -o "$o/driver-timed.o" || return 1
+    objs[0]=$o/timing-entry.o
+    "$nvcc" -arch="$arch" "$o/driver-timed.o" "${objs[@]}" -lcublas -o "$out/$lab-timed-student"
 }
 
 nbuilds=0
@@ -136,9 +145,9 @@ for row in "${kernel_labs[@]}"; do
         failed+=("$driver --each ($lab, list mode, labs/common/harness.h)")
     fi
     stub=${stubs%% *}
-    echo "gpu_build_check: $nvcc -arch=$arch labs/kinds/$kind/perf.cu + $stub + renamed references + cuBLAS -> $out/$lab-perf-student"
+    echo "gpu_build_check: $nvcc -arch=$arch labs/kinds/$kind/perf.cu + $stub + renamed references + cuBLAS -> $out/$lab-perf-student, and with $driver -> $out/$lab-timed-student"
     if ! perf_build "$lab" "$kind" "$launch" "$symbols" "$ref" "$base" "$stub"; then
-        failed+=("labs/kinds/$kind/perf.cu ($lab, the timing program)")
+        failed+=("labs/kinds/$kind/perf.cu ($lab, the timing program or the timed driver)")
     fi
 done
 
@@ -165,4 +174,4 @@ if [ ${#failed[@]} -ne 0 ]; then
     printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "gpu_build_check: OK: $nbuilds driver builds and ${#kernel_labs[@]} timing programs of ${#kernel_labs[@]} kernel labs, and 3 libwb programs, for $arch in $out/"
+echo "gpu_build_check: OK: $nbuilds driver builds and ${#kernel_labs[@]} timing programs and timed drivers of ${#kernel_labs[@]} kernel labs, and 3 libwb programs, for $arch in $out/"
