@@ -102,8 +102,11 @@ static void set_up(tail_case_t *c, const char *student)
     c->args[a] = NULL;
 }
 
-static void tear_down(tail_case_t *c)
+/* Frees the case, its runs and the tail's ending. */
+static void tear_down(tail_case_t *c, ds_run_t *runs, run_tail_t *tail)
 {
+    runs_free(runs, NDS);
+    run_result_free(&tail->proc);
     jobs_free(c->jobs, NDS);
     free(c->refs);
     rubric_free(&c->rub);
@@ -181,9 +184,7 @@ Test(timing_tail, right_outputs_are_timed_in_the_same_process, .timeout = 300)
     expect_datasets_clean(runs);
     for (int i = 0; i < NDS; i++)
         cr_expect(verdict_output_passes(&runs[i], &c.lab), "dataset %d", i);
-    runs_free(runs, NDS);
-    run_result_free(&tail.proc);
-    tear_down(&c);
+    tear_down(&c, runs, &tail);
 }
 
 /* Wrong outputs: the judge says no, and the process ends without timing. */
@@ -203,9 +204,7 @@ Test(timing_tail, wrong_outputs_are_not_timed, .timeout = 300)
         wrong += !verdict_output_passes(&runs[i], &c.lab);
     cr_expect_gt(wrong, 0, "block0_only is wrong past the first block");
     expect_datasets_clean(runs);
-    runs_free(runs, NDS);
-    run_result_free(&tail.proc);
-    tear_down(&c);
+    tear_down(&c, runs, &tail);
 }
 
 /* Whatever the judge would say, a dataset that did not end with status 0
@@ -223,7 +222,5 @@ Test(timing_tail, a_failed_dataset_is_never_judged, .timeout = 300)
     for (int i = 0; i < NDS; i++)
         cr_expect(runs[i].result.exited && runs[i].result.exit_code == 4, "dataset %d: exit %d",
                   i, runs[i].result.exit_code);
-    runs_free(runs, NDS);
-    run_result_free(&tail.proc);
-    tear_down(&c);
+    tear_down(&c, runs, &tail);
 }
