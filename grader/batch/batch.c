@@ -68,6 +68,9 @@ static void prepare_job(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
     if (g->ngpu > 0) { /* the GPU itself is chosen by the worker that runs it */
         a[n++] = "--gpu-queue", a[n++] = (char *)g->queue_dir, a[n++] = "--gpu", a[n++] = j->gpu_arg;
         a[n++] = "--perf-baseline", a[n++] = j->baseline; /* "": none */
+        j->choice_at = n + 1;
+        for (int k = 0; g->choose && k < g->ngpu; k++) /* or by the child itself: gpu_assign */
+            a[n++] = "--gpu-choice", a[n++] = ""; /* filled, or cut off, by gpu_assign */
     }
     a[n++] = j->student;
     a[n] = NULL;
@@ -181,6 +184,23 @@ static void count_fault(queue_t *q, const job_t *j)
         snprintf(q->first_fault, sizeof q->first_fault, "%s", j->fault);
 }
 
+/* Points j at worker's GPU, or at every GPU to choose from (gpu_plan.h),
+ * with the baseline timing of each it may use: timed first when it has none
+ * or an old one, from the worker's own GPU on. */
+static void give_gpus(queue_t *q, job_t *j, int worker)
+{
+    static char none[GPU_HOLDS_MAX_GPUS][PATH_MAX];
+    char (*baseline)[PATH_MAX] = calloc(GPU_HOLDS_MAX_GPUS, PATH_MAX);
+    int ngpu = q->gpus->ngpu;
+    for (int k = 0; baseline && k < (q->gpus->choose ? ngpu : ngpu > 0); k++) {
+        int gpu = (worker + k) % ngpu;
+        if (!baselines_ensure(q->baselines, gpu, baseline[gpu], PATH_MAX, q->out))
+            baseline[gpu][0] = '\0';
+    }
+    gpu_assign(j, worker, q->gpus, baseline ? baseline : none);
+    free(baseline);
+}
+
 static atomic_int stopping; /* batch_stopping(): lock-free, so safe in a signal handler */
 
 void batch_stopping(void) { atomic_store(&stopping, 1); }
@@ -197,12 +217,10 @@ static void *worker(void *arg)
             return NULL;
         job_t *j = q->todo[i];
         char err[512] = "";
-        gpu_assign(j, index, q->gpus);
-        int ngpu = q->gpus->ngpu;
-        if (ngpu > 0 && !baselines_ensure(q->baselines, index % ngpu, j->baseline,
-                                          sizeof j->baseline, q->out))
-            j->baseline[0] = '\0';
+        give_gpus(q, j, index);
         run_one(&j->spec, &j->result);
+        free(j->choices);
+        j->choices = NULL;
         if (atomic_load(&stopping)) /* killed by the batch's own stop: no verdict */
             return NULL;
         int ok = finish_job(j, err, sizeof err) == 0;
@@ -440,8 +458,10 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
             p.skipped, njobs);
     if (gpus.ngpu > 0) {
         int alone = gpus.isolated && sandbox_available();
-        fprintf(out, " on %d GPU(s) (built for %s%s), one timing queue each (%s)", gpus.ngpu,
-                gpus.arch, alone ? "; each child's sandbox shows its GPU alone" : "", gpus.queue_dir);
+        fprintf(out, " on %d GPU(s) (built for %s%s), one timing queue each%s (%s)", gpus.ngpu,
+                gpus.arch, alone ? "; each child's sandbox shows its GPU alone" : "",
+                gpus.choose ? "; a submission takes the GPU fewest are on once it is built" : "",
+                gpus.queue_dir);
     }
     fprintf(out, "\n");
     fflush(out);

@@ -7,6 +7,7 @@
 
 #include "batch/batch_opts.h"
 #include "batch/gpu_visible.h"
+#include "run/gpu_choice.h"
 #include "run/runner.h"
 
 #include <limits.h>
@@ -26,7 +27,9 @@ typedef struct job {
     char note[PATH_MAX + 256]; /* first lines of run.log */
     char reject[512];         /* why the submission cannot be graded at all */
     struct job *same_as;      /* identical to this one: copy its results */
-    char *argv[40];           /* the child's command line (prepare_job) */
+    char *argv[40 + 2 * GPU_CHOICES_MAX]; /* the child's command line (prepare_job) */
+    int choice_at;            /* argv's first --gpu-choice value (gpu_plan_t's choose) */
+    char *choices;            /* their text, GPU_CHOICE_TEXT each (gpu_assign) */
     char budget_arg[32];
     char gpu_arg[16];         /* the GPU whose queue the child joins */
     char gpu_env[160];        /* CUDA_VISIBLE_DEVICES=N (or a UUID: batch_visible_gpu) */

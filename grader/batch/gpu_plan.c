@@ -4,6 +4,7 @@
 #include "batch/gpu_plan.h"
 #include "batch/gpu_visible.h"
 #include "build/backend.h"
+#include "run/gpu_choice.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
     plan_arch(g, dev, n);
     plan_nodes(g, dev, n);
+    const char *how = getenv("CUGRADE_GPU_CHOICE");
+    g->choose = g->ngpu > 1 && g->ngpu <= GPU_CHOICES_MAX && !(how && strcmp(how, "fixed") == 0);
     if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
         return;
@@ -76,23 +79,52 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
 }
 
+/* Every GPU as a --gpu-choice argument of j (the slots prepare_job left);
+ * -1, with those slots cut off, when one cannot be written. */
+static int offer_every_gpu(job_t *j, const gpu_plan_t *g, char (*baseline)[PATH_MAX])
+{
+    free(j->choices);
+    j->choices = calloc((size_t)g->ngpu, GPU_CHOICE_TEXT);
+    int ok = j->choices != NULL;
+    for (int k = 0; k < g->ngpu && ok; k++) {
+        gpu_choice_t c = {.index = k};
+        batch_visible_gpu(k, c.visible, sizeof c.visible);
+        snprintf(c.node, sizeof c.node, "%s", g->node[k]);
+        snprintf(c.baseline, sizeof c.baseline, "%s", baseline[k]);
+        char *text = j->choices + (size_t)k * GPU_CHOICE_TEXT;
+        ok = gpu_choice_format(&c, text, GPU_CHOICE_TEXT) == 0;
+        j->argv[j->choice_at + 2 * k] = text;
+    }
+    if (!ok) { /* the student's path was last: it moves up over them */
+        j->argv[j->choice_at - 1] = j->student;
+        j->argv[j->choice_at] = NULL;
+    }
+    return ok ? 0 : -1;
+}
+
 /* Worker w's children run on GPU w % ngpu, seeing only that one (its device
  * file alone, where known: $CUGRADE_GPU_NODE), and are told so
- * ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). */
-void gpu_assign(job_t *j, int worker, const gpu_plan_t *g)
+ * ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). With
+ * g->choose, the child sets those itself once it has taken its GPU. */
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, char (*baseline)[PATH_MAX])
 {
     if (g->ngpu <= 0)
         return;
     int gpu = worker % g->ngpu;
     snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", gpu);
+    snprintf(j->baseline, sizeof j->baseline, "%s", baseline[gpu]);
+    snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
+    int n = 1;
+    j->env[n++] = j->queue_label;
+    j->env[n++] = "CUGRADE_GPU_COUNT=1";
+    if (g->choose && offer_every_gpu(j, g, baseline) == 0) {
+        j->env[n] = NULL;
+        return;
+    }
     char dev[128];
     batch_visible_gpu(gpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
     snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);
-    snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
-    int n = 1;
     j->env[n++] = j->gpu_env;
-    j->env[n++] = j->queue_label;
-    j->env[n++] = "CUGRADE_GPU_COUNT=1";
     if (gpu < GPU_HOLDS_MAX_GPUS && g->node[gpu][0]) {
         snprintf(j->node_env, sizeof j->node_env, "CUGRADE_GPU_NODE=%s", g->node[gpu]);
         j->env[n++] = j->node_env;

@@ -19,6 +19,9 @@ typedef struct {
     char arch[32];
     char node[GPU_HOLDS_MAX_GPUS][32]; /* each GPU's device file ("": not known) */
     int isolated;                       /* every GPU's is known */
+    int choose; /* each child takes its GPU after its build, the one with the fewest
+                 * submissions on it (run/gpu_choice.h): on several GPUs, unless
+                 * $CUGRADE_GPU_CHOICE=fixed (worker w's children on GPU w % ngpu) */
 } gpu_plan_t;
 
 /* Counts the GPUs (none for --backend emu), names the queues' folder
@@ -26,8 +29,10 @@ typedef struct {
  * files. */
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g);
 
-/* Points j's environment at the GPU of worker (worker % g->ngpu); nothing
- * when there is none. */
-void gpu_assign(job_t *j, int worker, const gpu_plan_t *g);
+/* Points j's environment at the GPU of worker (worker % g->ngpu), its
+ * "home"; with g->choose, j's --gpu-choice arguments name every GPU (the
+ * child takes one after its build; home wins a tie). baseline[k]: GPU k's
+ * baseline timing file ("": none). Nothing when there is no GPU. */
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, char (*baseline)[PATH_MAX]);
 
 #endif

@@ -51,6 +51,8 @@ static void run_usage(FILE *to)
           "(--hidden-set DIR: the hidden datasets cugrade batch made once for all students.)\n"
           "(--perf-baseline FILE: the reference and cuBLAS timed by cugrade batch on this GPU;\n"
           "the timing program then times the student's kernel alone.)\n"
+          "(--gpu-choice INDEX:VISIBLE:NODE:BASELINE, once per GPU: cugrade batch's GPUs; after\n"
+          "the build the run takes the one with the fewest submissions on it, --gpu's on a tie.)\n"
           "Exit status: 0 graded (whatever the score), 2 could not grade, 64 bad usage.\n"
           "On a grader fault (toolchain, emulator runtime, lab files, reference) it says what\n"
           "failed on stderr, exits 2 and writes no results.json (an old one at --json is\n"
@@ -156,6 +158,7 @@ int cmd_run(int argc, char **argv)
         {"verbose", no_argument, 0, 'v'},
         {"hidden-seed", required_argument, 0, 'S'}, {"hidden-set", required_argument, 0, 'D'},
         {"perf-baseline", required_argument, 0, 'P'},
+        {"gpu-choice", required_argument, 0, 'g'},
         {"measurements", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
     grade_opts_t o = {.root = cugrade_root(), .lab = "lab3", .backend = BACKEND_AUTO, .checks = 1};
@@ -164,6 +167,8 @@ int cmd_run(int argc, char **argv)
     const char *measured_path = NULL;
     color_mode_t color = COLOR_AUTO;
     int verbose = 0;
+    static gpu_choice_t choices[GPU_CHOICES_MAX];
+    char err[PATH_MAX + 512];
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -202,6 +207,16 @@ int cmd_run(int argc, char **argv)
         case 'B': o.budget_s = atof(optarg); break;
         case 'Q': o.gpu_queue = optarg; break;
         case 'G': o.gpu_index = atoi(optarg); break;
+        case 'g':
+            if (o.ngpu_choices == GPU_CHOICES_MAX ||
+                gpu_choice_parse(optarg, &choices[o.ngpu_choices], err, sizeof err) != 0) {
+                fprintf(stderr, "cugrade run: %s\n",
+                        o.ngpu_choices == GPU_CHOICES_MAX ? "too many --gpu-choice" : err);
+                return EXIT_USAGE;
+            }
+            o.gpu_choices = choices;
+            o.ngpu_choices++;
+            break;
         case 'R':
             if (parse_dataset_runs(optarg, &o.dataset_runs) != 0) {
                 fprintf(stderr, "cugrade run: bad --dataset-runs '%s' (auto, grouped or separate)\n",

@@ -525,6 +525,8 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     ds_job_t *jobs = jobs_append_hidden(jobs_load(in.refs, in.nds, &in.lab, &in.rub), in.nds,
                                         in.hidden.refs, in.hidden.n, &in.lab, &in.rub);
     t[1] = now_seconds();
+    grade_opts_t chosen;
+    o = br.ok && run->backend == BACKEND_GPU ? grade_take_gpu(o, &chosen) : o;
     checked_build_t cb; /* on a GPU the checks' emulator build goes on beside the dataset runs */
     checked_build_init(&cb, o->root, &in.lab, run->scratch, run->student_file, COMPILE_TIMEOUT_S);
     if (run->backend == BACKEND_GPU && br.ok && o->checks && rubric_has_checks(&in.rub))

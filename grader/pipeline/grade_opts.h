@@ -5,6 +5,7 @@
 #define CUGRADE_GRADE_OPTS_H
 
 #include "build/backend.h"
+#include "run/gpu_choice.h"
 
 /* How a kernel-style lab's datasets are run (cugrade run --dataset-runs). */
 typedef enum {
@@ -27,7 +28,11 @@ typedef struct {
                                 * (the student's; the checked emulator build's);
                                 * 0: the rubric's datasets.budget_s */
     const char *gpu_queue;     /* folder of the per-GPU timing queues (gpuqueue.h); NULL: none */
-    int gpu_index;             /* whose queue this run joins (batch: the GPU it was given) */
+    int gpu_index;             /* whose queue this run joins (batch: the GPU it was given;
+                                * with choices, the home GPU that wins a tie) */
+    const gpu_choice_t *gpu_choices; /* a batch's GPUs, one taken after the build
+                                      * (--gpu-choice, run/gpu_choice.h); NULL: gpu_index's */
+    int ngpu_choices;
     dataset_runs_t dataset_runs; /* grouped or separate dataset runs (runs.h) */
     const char *hidden_seed;    /* --hidden-seed FILE: the hidden datasets' secret
                                  * (NULL: $CUGRADE_HIDDEN_SEED_FILE, else the checkout's) */

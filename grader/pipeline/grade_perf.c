@@ -31,6 +31,21 @@ void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
         fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
 }
 
+/* On a batch's several GPUs, the one with the fewest submissions on it now
+ * (run/gpu_choice.h), taken when the first dataset run is next. */
+const grade_opts_t *grade_take_gpu(const grade_opts_t *o, grade_opts_t *chosen)
+{
+    if (o->ngpu_choices <= 0)
+        return o;
+    const gpu_choice_t *c =
+        &o->gpu_choices[gpu_choose(o->gpu_queue, o->gpu_choices, o->ngpu_choices, o->gpu_index)];
+    gpu_choice_apply(c);
+    *chosen = *o;
+    chosen->gpu_index = c->index;
+    chosen->perf_baseline = c->baseline;
+    return chosen;
+}
+
 /* The batch's baseline of this GPU (perf_baseline.h), when there is one
  * that can be used: 1, else 0 with why in msg. */
 static int baseline_of(const grade_opts_t *o, perf_result_t *base, char *when, size_t whenlen,

@@ -47,6 +47,12 @@ void grade_perf_tail_free(perf_tail_t *pt);
  * used is reported and grading goes on without it. */
 void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot);
 
+/* With o->gpu_choices (a batch's several GPUs), takes the one with the
+ * fewest submissions on it now (run/gpu_choice.h), points this process's
+ * later runs at it and returns *chosen, o with its index and baseline;
+ * else o. Called once, when the first dataset run is next. */
+const grade_opts_t *grade_take_gpu(const grade_opts_t *o, grade_opts_t *chosen);
+
 /* Measures the "performance" test into run->measured.perf (when the rubric
  * has one): timed on the GPU unless score_perf_not_timed says why not (the
  * emulator, a broken rule, a dataset that fails, ...); the score and the

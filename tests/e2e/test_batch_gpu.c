@@ -1,8 +1,9 @@
 /* test_batch_gpu.c - end to end, without a GPU: the plumbing of the per-GPU
  * timing queues in `cugrade batch`. CUGRADE_GPU_COUNT=2 makes the grader
  * believe in two GPUs (the programs then fail for want of a device, which is
- * fine here): two workers must each join their own GPU's queue, each child
- * must be told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
+ * fine here): two workers' children, offered both GPUs, must each take
+ * their own (the one nobody sits on; a tie goes to the worker's) and join its
+ * queue, each child must be told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
  * dataset) would fail for want of a device and stop the batch before
  * anyone is graded, as it should on a real machine with a broken GPU. Needs
  * nvcc (compile only); skipped without it. */
@@ -34,7 +35,8 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
     run_result_t r;
     run_one(&spec, &r);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "2 at once on 2 GPU(s) (built for sm_90), one timing queue each"),
+    cr_assert(strstr(r.output, "2 at once on 2 GPU(s) (built for sm_90), one timing queue each; "
+                               "a submission takes the GPU fewest are on once it is built"),
               "%s", r.output);
     char path[256];
     /* each child was told of the one GPU it sees, not the batch's two */
@@ -48,6 +50,10 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
     for (int gpu = 0; gpu < 2; gpu++) {
         snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.lock", out, gpu);
         cr_assert(is_file(path), "GPU %d's queue was never joined:\n%s", gpu, r.output);
+    }
+    for (int gpu = 0; gpu < 2; gpu++) { /* each child took its GPU itself (gpu_choice.h) */
+        snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.seat0", out, gpu);
+        cr_assert(is_file(path), "no child sat on GPU %d:\n%s", gpu, r.output);
     }
     snprintf(path, sizeof path, "%s/.gpu-queue/gpu2.lock", out);
     cr_assert(!is_file(path), "there is no GPU 2");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "batch/batch_job.h"
+#include "batch/gpu_plan.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -70,4 +71,61 @@ Test(gpu_visible, the_device_file_comes_from_the_drivers_information)
     cr_assert_eq(gpu_device_node(proc, "0000:1B:00.0/../x", node, sizeof node), -1, "malformed id");
     cr_assert_str_eq(node, "unchanged");
     rm_rf(proc);
+}
+
+/* A job's command line as prepare_job leaves it for two GPUs to choose from. */
+static void job_with_two_choice_slots(job_t *j)
+{
+    memset(j, 0, sizeof *j);
+    snprintf(j->id, sizeof j->id, "ann");
+    snprintf(j->student, sizeof j->student, "/subs/ann");
+    char **a = j->argv;
+    int n = 0;
+    a[n++] = "cugrade", a[n++] = "run";
+    j->choice_at = n + 1;
+    a[n++] = "--gpu-choice", a[n++] = "", a[n++] = "--gpu-choice", a[n++] = "";
+    a[n++] = j->student;
+    a[n] = NULL;
+}
+
+static int env_has(const job_t *j, const char *prefix)
+{
+    for (int i = 1; j->env[i]; i++)
+        if (strncmp(j->env[i], prefix, strlen(prefix)) == 0)
+            return 1;
+    return 0;
+}
+
+Test(gpu_visible, a_child_that_chooses_is_offered_every_gpu)
+{
+    gpu_plan_t g = {.ngpu = 2, .choose = 1, .node = {"/dev/nvidia5", "/dev/nvidia7"}};
+    char baseline[GPU_HOLDS_MAX_GPUS][PATH_MAX] = {"/out/.perf-baseline/gpu0.report", ""};
+    job_t *j = calloc(1, sizeof *j);
+    job_with_two_choice_slots(j);
+    setenv("CUDA_VISIBLE_DEVICES", "5,7", 1); /* a Slurm task's two GPUs */
+    gpu_assign(j, 3, &g, baseline);
+    cr_assert_str_eq(j->gpu_arg, "1", "worker 3's home is GPU 3 %% 2");
+    cr_assert_str_eq(j->argv[3], "0:5:/dev/nvidia5:/out/.perf-baseline/gpu0.report");
+    cr_assert_str_eq(j->argv[5], "1:7:/dev/nvidia7:", "no baseline on GPU 1");
+    cr_assert_str_eq(j->argv[6], "/subs/ann");
+    cr_assert(!env_has(j, "CUDA_VISIBLE_DEVICES=") && !env_has(j, "CUGRADE_GPU_NODE="),
+              "the child sets its GPU itself once it has chosen");
+    cr_assert(env_has(j, "CUGRADE_GPU_COUNT=1") && env_has(j, "CUGRADE_QUEUE_LABEL=ann"));
+    free(j->choices);
+    free(j);
+}
+
+Test(gpu_visible, a_gpu_that_cannot_be_written_as_a_choice_gives_the_fixed_one)
+{
+    gpu_plan_t g = {.ngpu = 2, .choose = 1};
+    char baseline[GPU_HOLDS_MAX_GPUS][PATH_MAX] = {"", ""};
+    job_t *j = calloc(1, sizeof *j);
+    job_with_two_choice_slots(j);
+    setenv("CUDA_VISIBLE_DEVICES", "GPU-a:b,GPU-c", 1); /* a colon: it would not read back */
+    gpu_assign(j, 1, &g, baseline);
+    cr_assert_str_eq(j->argv[2], "/subs/ann", "the choices are cut off");
+    cr_assert_null(j->argv[3]);
+    cr_assert(env_has(j, "CUDA_VISIBLE_DEVICES=GPU-c"), "worker 1's GPU, as without choosing");
+    free(j->choices);
+    free(j);
 }
