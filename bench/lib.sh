@@ -157,7 +157,7 @@ wait_all() {
 bench_keep_and_remove() {
     if [ -n "${BENCH_KEEP:-}" ] && [ -d "$tmp/out" ]; then
         rm -rf "$BENCH_KEEP"
-        cp -r "$tmp/out" "$BENCH_KEEP"
+        cp -rp "$tmp/out" "$BENCH_KEEP" # -p: the results' times (when each ended)
     fi
     rm -rf "$tmp"
 }

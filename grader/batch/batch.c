@@ -185,20 +185,28 @@ static void count_fault(queue_t *q, const job_t *j)
 }
 
 /* Points j at worker's GPU, or at every GPU to choose from (gpu_plan.h),
- * with the baseline timing of each it may use: timed first when it has none
- * or an old one, from the worker's own GPU on. */
+ * with the baseline timing of each: its own GPU's timed first when it has
+ * none or an old one; another GPU's taken as it is, and not offered while
+ * its first timing is still to come. */
 static void give_gpus(queue_t *q, job_t *j, int worker)
 {
-    static char none[GPU_HOLDS_MAX_GPUS][PATH_MAX];
-    char (*baseline)[PATH_MAX] = calloc(GPU_HOLDS_MAX_GPUS, PATH_MAX);
     int ngpu = q->gpus->ngpu;
-    for (int k = 0; baseline && k < (q->gpus->choose ? ngpu : ngpu > 0); k++) {
-        int gpu = (worker + k) % ngpu;
-        if (!baselines_ensure(q->baselines, gpu, baseline[gpu], PATH_MAX, q->out))
-            baseline[gpu][0] = '\0';
+    if (ngpu <= 0)
+        return;
+    gpu_offer_t *offer = calloc((size_t)ngpu, sizeof *offer);
+    if (!offer) { /* no room to say: worker's GPU, the children timing the reference */
+        gpu_assign(j, worker, q->gpus, NULL);
+        return;
     }
-    gpu_assign(j, worker, q->gpus, baseline ? baseline : none);
-    free(baseline);
+    int home = worker % ngpu;
+    offer[home].offered = 1;
+    if (!baselines_ensure(q->baselines, home, offer[home].baseline, PATH_MAX, q->out))
+        offer[home].baseline[0] = '\0';
+    for (int k = 0; q->gpus->choose && k < ngpu; k++)
+        if (k != home)
+            offer[k].offered = baselines_peek(q->baselines, k, offer[k].baseline, PATH_MAX) >= 0;
+    gpu_assign(j, worker, q->gpus, offer);
+    free(offer);
 }
 
 static atomic_int stopping; /* batch_stopping(): lock-free, so safe in a signal handler */

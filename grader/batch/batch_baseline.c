@@ -113,6 +113,20 @@ const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen
     return path;
 }
 
+int baselines_peek(baselines_t *b, int gpu, char *path, size_t pathlen)
+{
+    path[0] = '\0';
+    if (!b->wanted || gpu < 0 || gpu >= BASELINE_MAX_GPUS)
+        return 0;
+    if (pthread_mutex_trylock(&b->lock[gpu]) != 0)
+        return -1; /* being timed (or looked at: the next job will see it) */
+    int state = b->failed[gpu] ? 0 : b->latest[gpu] == 0 ? -1 : 1;
+    pthread_mutex_unlock(&b->lock[gpu]);
+    if (state == 1)
+        file_of(b, gpu, path, pathlen);
+    return state;
+}
+
 /* The reference's rates on shape s over every timing: spread = max/min - 1. */
 static json_object *shape_spread(const baselines_t *b, const char *shape, double *spread)
 {

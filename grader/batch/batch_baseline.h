@@ -53,6 +53,11 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
  * (not wanted, or its timing failed: said once on out). */
 const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen, FILE *out);
 
+/* Without waiting: 1 with path set when GPU gpu's baseline is there to use;
+ * 0 when there is none to use (not wanted, or its timing failed; path "");
+ * -1 while its first timing is still to come or under way. */
+int baselines_peek(baselines_t *b, int gpu, char *path, size_t pathlen);
+
 /* Writes RESULTS/perf-baselines.json and prints the spread (nothing when no
  * timing was made). 0, or -1 with err set. */
 int baselines_write(baselines_t *b, const char *out_dir, FILE *out, char *err, size_t errlen);

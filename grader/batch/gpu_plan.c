@@ -79,48 +79,58 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
 }
 
-/* Every GPU as a --gpu-choice argument of j (the slots prepare_job left);
- * -1, with those slots cut off, when one cannot be written. */
-static int offer_every_gpu(job_t *j, const gpu_plan_t *g, char (*baseline)[PATH_MAX])
+/* Keeps the first n of j's --gpu-choice slots: the student's path, last,
+ * moves up over the others. */
+static void keep_choices(job_t *j, int n)
+{
+    j->argv[j->choice_at - 1 + 2 * n] = j->student;
+    j->argv[j->choice_at + 2 * n] = NULL;
+}
+
+/* Every GPU offered as a --gpu-choice argument of j, in the slots
+ * prepare_job left (the student's path, last, moves up over those unused);
+ * -1, with every slot cut off, when one cannot be written. */
+static int offer_gpus(job_t *j, const gpu_plan_t *g, const gpu_offer_t *offer)
 {
     free(j->choices);
     j->choices = calloc((size_t)g->ngpu, GPU_CHOICE_TEXT);
-    int ok = j->choices != NULL;
+    int ok = j->choices != NULL, m = 0;
     for (int k = 0; k < g->ngpu && ok; k++) {
+        if (!offer[k].offered)
+            continue;
         gpu_choice_t c = {.index = k};
         batch_visible_gpu(k, c.visible, sizeof c.visible);
         snprintf(c.node, sizeof c.node, "%s", g->node[k]);
-        snprintf(c.baseline, sizeof c.baseline, "%s", baseline[k]);
-        char *text = j->choices + (size_t)k * GPU_CHOICE_TEXT;
+        snprintf(c.baseline, sizeof c.baseline, "%s", offer[k].baseline);
+        char *text = j->choices + (size_t)m * GPU_CHOICE_TEXT;
         ok = gpu_choice_format(&c, text, GPU_CHOICE_TEXT) == 0;
-        j->argv[j->choice_at + 2 * k] = text;
+        j->argv[j->choice_at + 2 * m++] = text;
     }
-    if (!ok) { /* the student's path was last: it moves up over them */
-        j->argv[j->choice_at - 1] = j->student;
-        j->argv[j->choice_at] = NULL;
-    }
-    return ok ? 0 : -1;
+    keep_choices(j, ok ? m : 0);
+    return ok && m > 0 ? 0 : -1;
 }
 
 /* Worker w's children run on GPU w % ngpu, seeing only that one (its device
  * file alone, where known: $CUGRADE_GPU_NODE), and are told so
  * ($CUGRADE_GPU_COUNT=1: no child starts the driver to count again). With
  * g->choose, the child sets those itself once it has taken its GPU. */
-void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, char (*baseline)[PATH_MAX])
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, const gpu_offer_t *offer)
 {
     if (g->ngpu <= 0)
         return;
     int gpu = worker % g->ngpu;
     snprintf(j->gpu_arg, sizeof j->gpu_arg, "%d", gpu);
-    snprintf(j->baseline, sizeof j->baseline, "%s", baseline[gpu]);
+    snprintf(j->baseline, sizeof j->baseline, "%s", offer ? offer[gpu].baseline : "");
     snprintf(j->queue_label, sizeof j->queue_label, "CUGRADE_QUEUE_LABEL=%s", j->id);
     int n = 1;
     j->env[n++] = j->queue_label;
     j->env[n++] = "CUGRADE_GPU_COUNT=1";
-    if (g->choose && offer_every_gpu(j, g, baseline) == 0) {
+    if (g->choose && offer && offer_gpus(j, g, offer) == 0) {
         j->env[n] = NULL;
         return;
     }
+    if (g->choose && !offer)
+        keep_choices(j, 0);
     char dev[128];
     batch_visible_gpu(gpu, dev, sizeof dev); /* a Slurm task's GPU is not "0" */
     snprintf(j->gpu_env, sizeof j->gpu_env, "CUDA_VISIBLE_DEVICES=%s", dev);

@@ -29,10 +29,19 @@ typedef struct {
  * files. */
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g);
 
+/* What a job is told of GPU k: whether it may take it (a GPU whose first
+ * baseline timing is still to come is not offered: the job does not wait
+ * for it) and the baseline timing file there ("": none). */
+typedef struct {
+    int offered;
+    char baseline[PATH_MAX];
+} gpu_offer_t;
+
 /* Points j's environment at the GPU of worker (worker % g->ngpu), its
- * "home"; with g->choose, j's --gpu-choice arguments name every GPU (the
- * child takes one after its build; home wins a tie). baseline[k]: GPU k's
- * baseline timing file ("": none). Nothing when there is no GPU. */
-void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, char (*baseline)[PATH_MAX]);
+ * "home"; with g->choose, j's --gpu-choice arguments name every GPU offered
+ * (the child takes one after its build; home wins a tie). offer[k]: GPU k's
+ * (home's is always offered); NULL: home alone, without a baseline. Nothing
+ * when there is no GPU. */
+void gpu_assign(job_t *j, int worker, const gpu_plan_t *g, const gpu_offer_t *offer);
 
 #endif

@@ -102,7 +102,10 @@ int gpu_choose(const char *dir, const gpu_choice_t *c, int n, int home)
 {
     if (n <= 0)
         return -1;
-    home = home >= 0 ? home % n : 0;
+    int at = 0; /* home's place in c */
+    for (int i = 0; i < n; i++)
+        at = c[i].index == home ? i : at;
+    home = at;
     if (!dir || !dir[0] || mkdir_p(dir, NULL, 0) != 0)
         return home;
     int best = home, fewest = gpu_seats_taken(dir, c[home].index);

@@ -44,10 +44,11 @@ int gpu_choice_format(const gpu_choice_t *c, char *out, size_t outlen);
 /* How many submissions sit on GPU gpu of the queue in dir now. */
 int gpu_seats_taken(const char *dir, int gpu);
 
-/* Takes the choice with the fewest seats taken (ties: the first from home,
- * home then home+1 ...), sits on it until the process exits, and returns
- * its position in c; -1 if n is 0. A queue folder that cannot be used still
- * gives an answer (home's). */
+/* Takes the choice with the fewest seats taken (ties: the first from the
+ * one whose index is home, then the next in c ...; c[0] when none is),
+ * sits on it until the process exits, and returns its position in c; -1 if
+ * n is 0. A queue folder that cannot be used still gives an answer
+ * (home's). */
 int gpu_choose(const char *dir, const gpu_choice_t *c, int n, int home);
 
 /* Points this process's later runs at the choice: $CUDA_VISIBLE_DEVICES and

@@ -99,3 +99,28 @@ Test(batch_baseline, nothing_timed_nothing_written_and_no_baseline_given)
     cr_assert_null(baselines_load_all(dir), "no perf-baselines file for a batch that timed none");
     cr_assert_null(baselines_ensure(&b, 0, path, sizeof path, NULL), "not wanted: none given");
 }
+
+Test(batch_baseline, a_peek_tells_ready_none_and_not_yet_without_waiting)
+{
+    batch_opts_t o = {0};
+    baselines_t b = {.o = &o, .wanted = 1};
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b.lock[g], NULL);
+    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    char path[PATH_MAX] = "old";
+    cr_assert_eq(baselines_peek(&b, 1, path, sizeof path), -1, "not timed yet");
+    cr_assert_str_eq(path, "");
+    b.latest[1] = 5;
+    cr_assert_eq(baselines_peek(&b, 1, path, sizeof path), 1);
+    char want[PATH_MAX + 32];
+    snprintf(want, sizeof want, "%s/.perf-baseline/gpu1.report", dir);
+    cr_assert_str_eq(path, want);
+    pthread_mutex_lock(&b.lock[1]); /* a worker times it again */
+    cr_assert_eq(baselines_peek(&b, 1, path, sizeof path), -1, "a peek does not wait");
+    pthread_mutex_unlock(&b.lock[1]);
+    b.failed[1] = 1;
+    cr_assert_eq(baselines_peek(&b, 1, path, sizeof path), 0, "failed: none to use");
+    cr_assert_str_eq(path, "");
+    b.wanted = 0;
+    cr_assert_eq(baselines_peek(&b, 0, path, sizeof path), 0, "not wanted: none to use");
+}

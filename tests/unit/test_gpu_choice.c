@@ -154,6 +154,16 @@ Test(gpu_choice, apply_points_later_runs_at_the_gpu)
     cr_assert_null(getenv("CUGRADE_GPU_NODE"), "a GPU without a device file shows none");
 }
 
+Test(gpu_choice, home_is_a_gpus_index_not_a_place_in_the_list)
+{
+    gpu_choice_t two[2] = {{.index = 1, .visible = "1"}, {.index = 3, .visible = "3"}};
+    char fresh[128];
+    snprintf(fresh, sizeof fresh, "%s/a", dir);
+    cr_assert_eq(gpu_choose(fresh, two, 2, 3), 1, "GPU 3 is the list's second");
+    snprintf(fresh, sizeof fresh, "%s/b", dir);
+    cr_assert_eq(gpu_choose(fresh, two, 2, 7), 0, "no GPU 7: the list's first on a tie");
+}
+
 Test(gpu_choice, a_choice_that_would_not_read_back_is_not_written)
 {
     gpu_choice_t c = {.index = 0, .visible = "GPU-a:b"};

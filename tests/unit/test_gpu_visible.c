@@ -99,11 +99,11 @@ static int env_has(const job_t *j, const char *prefix)
 Test(gpu_visible, a_child_that_chooses_is_offered_every_gpu)
 {
     gpu_plan_t g = {.ngpu = 2, .choose = 1, .node = {"/dev/nvidia5", "/dev/nvidia7"}};
-    char baseline[GPU_HOLDS_MAX_GPUS][PATH_MAX] = {"/out/.perf-baseline/gpu0.report", ""};
+    gpu_offer_t offer[2] = {{1, "/out/.perf-baseline/gpu0.report"}, {1, ""}};
     job_t *j = calloc(1, sizeof *j);
     job_with_two_choice_slots(j);
     setenv("CUDA_VISIBLE_DEVICES", "5,7", 1); /* a Slurm task's two GPUs */
-    gpu_assign(j, 3, &g, baseline);
+    gpu_assign(j, 3, &g, offer);
     cr_assert_str_eq(j->gpu_arg, "1", "worker 3's home is GPU 3 %% 2");
     cr_assert_str_eq(j->argv[3], "0:5:/dev/nvidia5:/out/.perf-baseline/gpu0.report");
     cr_assert_str_eq(j->argv[5], "1:7:/dev/nvidia7:", "no baseline on GPU 1");
@@ -115,17 +115,39 @@ Test(gpu_visible, a_child_that_chooses_is_offered_every_gpu)
     free(j);
 }
 
+Test(gpu_visible, a_gpu_whose_baseline_is_still_to_come_is_not_offered)
+{
+    gpu_plan_t g = {.ngpu = 2, .choose = 1};
+    gpu_offer_t offer[2] = {{0, ""}, {1, "/b1"}};
+    job_t *j = calloc(1, sizeof *j);
+    job_with_two_choice_slots(j);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    gpu_assign(j, 1, &g, offer);
+    cr_assert_str_eq(j->argv[3], "1:1::/b1");
+    cr_assert_str_eq(j->argv[4], "/subs/ann", "the unused slot is cut off");
+    cr_assert_null(j->argv[5]);
+    cr_assert(!env_has(j, "CUDA_VISIBLE_DEVICES="));
+    free(j->choices);
+    free(j);
+}
+
 Test(gpu_visible, a_gpu_that_cannot_be_written_as_a_choice_gives_the_fixed_one)
 {
     gpu_plan_t g = {.ngpu = 2, .choose = 1};
-    char baseline[GPU_HOLDS_MAX_GPUS][PATH_MAX] = {"", ""};
+    gpu_offer_t offer[2] = {{1, ""}, {1, ""}};
     job_t *j = calloc(1, sizeof *j);
     job_with_two_choice_slots(j);
     setenv("CUDA_VISIBLE_DEVICES", "GPU-a:b,GPU-c", 1); /* a colon: it would not read back */
-    gpu_assign(j, 1, &g, baseline);
+    gpu_assign(j, 1, &g, offer);
     cr_assert_str_eq(j->argv[2], "/subs/ann", "the choices are cut off");
     cr_assert_null(j->argv[3]);
     cr_assert(env_has(j, "CUDA_VISIBLE_DEVICES=GPU-c"), "worker 1's GPU, as without choosing");
     free(j->choices);
+    free(j);
+    j = calloc(1, sizeof *j); /* nothing to offer with (no memory): the same */
+    job_with_two_choice_slots(j);
+    gpu_assign(j, 1, &g, NULL);
+    cr_assert_str_eq(j->argv[2], "/subs/ann");
+    cr_assert(env_has(j, "CUDA_VISIBLE_DEVICES=GPU-c"));
     free(j);
 }
