@@ -65,8 +65,8 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
     plan_arch(g, dev, n);
     plan_nodes(g, dev, n);
-    const char *how = getenv("CUGRADE_GPU_CHOICE");
-    g->choose = g->ngpu > 1 && g->ngpu <= GPU_CHOICES_MAX && !(how && strcmp(how, "fixed") == 0);
+    const char *how = getenv("CUGRADE_GPU_CHOICE"); /* opt-in: docs/benchmarks.md */
+    g->choose = g->ngpu > 1 && g->ngpu <= GPU_CHOICES_MAX && how && strcmp(how, "fewest") == 0;
     if (o->gpu_queue) {
         snprintf(g->queue_dir, sizeof g->queue_dir, "%s", o->gpu_queue);
         return;

@@ -20,8 +20,9 @@ typedef struct {
     char node[GPU_HOLDS_MAX_GPUS][32]; /* each GPU's device file ("": not known) */
     int isolated;                       /* every GPU's is known */
     int choose; /* each child takes its GPU after its build, the one with the fewest
-                 * submissions on it (run/gpu_choice.h): on several GPUs, unless
-                 * $CUGRADE_GPU_CHOICE=fixed (worker w's children on GPU w % ngpu) */
+                 * submissions on it (run/gpu_choice.h): on several GPUs with
+                 * $CUGRADE_GPU_CHOICE=fewest; else worker w's children run on
+                 * GPU w % ngpu (on 2 H200s that graded as fast: docs/benchmarks.md) */
 } gpu_plan_t;
 
 /* Counts the GPUs (none for --backend emu), names the queues' folder

@@ -1,13 +1,15 @@
 /* gpu_choice.h - which of a batch's GPUs a submission's runs go to, chosen
  * by the submission itself when it first needs one (after its build): the
- * GPU with the fewest submissions on it now. A batch on several GPUs hands
- * each child every GPU (cugrade run --gpu-choice, one per GPU); a child
+ * GPU with the fewest submissions on it now. A batch on several GPUs with
+ * $CUGRADE_GPU_CHOICE=fewest hands each child every GPU (cugrade run
+ * --gpu-choice, one per GPU); a child
  * "sits" on the GPU it takes (a flock on one of <queue>/gpu<N>.seat<K>,
  * held until it exits), so the count is of the submissions between their
  * first dataset run and their end: those waiting behind a kernel that spins
- * to its time limit included. Join-the-shortest-queue where the queue is: a
- * worker's fixed GPU (worker w -> GPU w % n) piles submissions behind a
- * hung kernel while another GPU runs dry at the end of the batch.
+ * to its time limit included. Join-the-shortest-queue where the queue is,
+ * instead of a worker's fixed GPU (worker w -> GPU w % n, the default). On
+ * two H200s it made both GPUs end together but graded no faster
+ * (docs/benchmarks.md), so it is not the default.
  *
  * A seat's flock drops when its holder dies, so a killed child frees its
  * seat; the seat files are opened close-on-exec, so no run of the

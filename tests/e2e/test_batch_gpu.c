@@ -1,9 +1,10 @@
 /* test_batch_gpu.c - end to end, without a GPU: the plumbing of the per-GPU
  * timing queues in `cugrade batch`. CUGRADE_GPU_COUNT=2 makes the grader
  * believe in two GPUs (the programs then fail for want of a device, which is
- * fine here): two workers' children, offered both GPUs, must each take
- * their own (the one nobody sits on; a tie goes to the worker's) and join its
- * queue, each child must be told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
+ * fine here): two workers' children, offered both GPUs
+ * (CUGRADE_GPU_CHOICE=fewest), must each take their own (the one nobody sits
+ * on; a tie goes to the worker's) and join its queue, each child must be
+ * told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
  * dataset) would fail for want of a device and stop the batch before
  * anyone is graded, as it should on a real machine with a broken GPU. Needs
  * nvcc (compile only); skipped without it. */
@@ -30,7 +31,8 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
     cr_assert_eq(system(cmd), 0);
     char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", out, "--backend", "auto",
                     "--checks", "none", "--jobs", "2", "--datasets", datasets, subs, NULL};
-    char *env[] = {"CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", "CUGRADE_CANARY=skip", NULL};
+    char *env[] = {"CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", "CUGRADE_CANARY=skip",
+                   "CUGRADE_GPU_CHOICE=fewest", NULL};
     run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 600, .output_cap = 1 << 20};
     run_result_t r;
     run_one(&spec, &r);
