@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "impl NAME median_ms M mean_ms M rse R reps K RATE_KEY X wrong W", with
- * RATE_KEY gflops (matmul) or gbs (reduction). */
+/* "impl NAME median_ms M mean_ms M rse R reps K RATE_KEY X wrong W ...", with
+ * RATE_KEY gflops (matmul) or gbs (reduction), and further on "q1_ms Q",
+ * the first quartile the rate is computed from. */
 static int parse_impl(const char *line, perf_shape_t *s)
 {
     if (s->nimpls == PERF_MAX_IMPLS)
@@ -22,6 +23,9 @@ static int parse_impl(const char *line, perf_shape_t *s)
                    im->name, &im->median_ms, &im->mean_ms, &im->rse, &im->reps, key, &im->rate,
                    &im->wrong);
     if (n != 8 || (strcmp(key, "gflops") != 0 && strcmp(key, "gbs") != 0))
+        return -1;
+    const char *q1 = strstr(line, " q1_ms ");
+    if (q1 && !(sscanf(q1, " q1_ms %lf", &im->q1_ms) == 1 && im->q1_ms > 0))
         return -1;
     s->nimpls++;
     return 0;
@@ -148,8 +152,8 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
         sb_appendf(out, "%s: no usable timing\n", s->shape);
         return;
     }
-    sb_appendf(out, "%s: %.0f %s (median of %d, rse %.2f%%)", s->shape, st->rate, unit, st->reps,
-               100 * st->rse);
+    sb_appendf(out, "%s: %.0f %s (%s of %d, rse %.2f%%)", s->shape, st->rate, unit,
+               st->q1_ms > 0 ? "first quartile" : "median", st->reps, 100 * st->rse);
     int cublas_first = rule->relative_to == PERF_VS_CUBLAS;
     versus(st, cublas_first ? blas : ref, cublas_first ? "cuBLAS FP32" : "the reference", unit,
            out);

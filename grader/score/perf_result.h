@@ -12,6 +12,8 @@
 typedef struct {
     char name[16];        /* student, reference, naive, cublas */
     double median_ms, mean_ms, rse;
+    double q1_ms;         /* the first quartile, whose time the rate is (0: a timing
+                             program from before it was reported: the median's) */
     double rate;          /* in the lab kind's unit: "gflops" (GFLOP/s) or "gbs" (GB/s) */
     int reps;
     long wrong;           /* wrong elements in its timed outputs */

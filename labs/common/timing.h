@@ -4,7 +4,7 @@
  *
  *   timing_usage_error(why, arg)         bad usage: one "cugrade: perf: " line
  *                                        and the program's TIMING_USAGE, exit 2
- *   timing_parse_long / _double          an option's value, or a usage error
+ *   timing_parse_long / _double / _gate  an option's value, or a usage error
  *   timing_check_launched(what)          a launch that failed, without waiting
  *   timing_attr, timing_sms              device attributes
  *   timing_print_device()                the device lines of the output
@@ -14,6 +14,11 @@
  *                                        median's RSE (timing_stats.h)
  *   timing_share_gpu / _wait_turn / _turn_done   the GPU shared for the setup,
  *                                        alone for the timed part only
+ *   timing_gate_init / _hold / _release / _gave_up / _free   a timed rep's
+ *                                        clock started only once its launch
+ *                                        is queued (below)
+ *   timing_warm_gate_hold / _done        a warm-up launch that finds whether
+ *                                        an implementation can be gated
  *
  * The program defines TIMING_USAGE, its usage text (lines ending in "\n"),
  * before including this file. Like harness.h, which it builds on: CUDA C++
@@ -75,6 +80,14 @@ static inline double timing_parse_double(const char *s, double lo, const char *o
     if (end == s || *end || !(v >= lo) || isinf(v))
         timing_usage_error("bad value for", opt);
     return v;
+}
+
+/* The value of --gate: 1 for "on", 0 for "off". */
+static inline int timing_parse_gate(const char *s)
+{
+    if (strcmp(s, "on") != 0 && strcmp(s, "off") != 0)
+        timing_usage_error("bad value for --gate (want on or off)", s);
+    return strcmp(s, "on") == 0;
 }
 
 /* Right after a launch, without waiting: a launch that failed. */
@@ -187,6 +200,136 @@ static inline void timing_print_protocol(int warmup, long min_reps, long max_rep
     harness_result("target_rse %g\n", target_rse);
     harness_result("time_cap_s %g\n", time_cap_s);
     harness_result("seed %llu\n", seed);
+}
+
+/* ---- the launch gate -----------------------------------------------------------
+ * Events around a launch time the GPU from the start event to the stop event,
+ * and so also any wait of the GPU for the host in between: on a busy host the
+ * launching thread may lose its core between recording the start event and
+ * the launch, and the rep is timed that much slower. The gate leaves such
+ * delays out. timing_gate_hold() queues a one-thread kernel that waits for a
+ * flag in mapped host memory; the rep then queues its start event, launch and
+ * stop event, and timing_gate_release() sets the flag. The start event runs
+ * only once the whole rep is queued.
+ *
+ * A launch function that waits for the GPU itself (a cudaDeviceSynchronize or
+ * cudaMemcpy in it, as many students write) would wait for the gate, which
+ * waits for it: the gate gives up after TIMING_GATE_LIMIT_NS and says so
+ * (timing_gate_gave_up, after the rep has been waited for); the timing
+ * program then times that implementation without it. On the emulator, or
+ * where mapped host memory cannot be had, there is no gate (every call here
+ * does nothing and timing_gate_gave_up says 1). */
+#define TIMING_GATE_LIMIT_NS 20000000ull
+
+typedef struct {
+    volatile unsigned int *flag; /* host-mapped: the ticket the host let through */
+    unsigned int *gave_up;       /* host-mapped: the ticket the GPU stopped waiting for */
+    unsigned int ticket;         /* the last hold's */
+    int on;
+} timing_gate_t;
+
+static inline timing_gate_t *timing_gate_state(void)
+{
+    static timing_gate_t g;
+    return &g;
+}
+
+#ifndef __CUGRADE_EMU__
+static __global__ void timing_gate_wait(const volatile unsigned int *flag, unsigned int ticket,
+                                        unsigned int *gave_up)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    while (*flag != ticket) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t - t0 > TIMING_GATE_LIMIT_NS) {
+            *(volatile unsigned int *)gave_up = ticket;
+            return;
+        }
+    }
+}
+#endif
+
+/* Sets the gate up; without mapped host memory there is none. */
+static inline void timing_gate_init(void)
+{
+#ifndef __CUGRADE_EMU__
+    timing_gate_t *g = timing_gate_state();
+    unsigned int *host = NULL;
+    if (cudaHostAlloc((void **)&host, 2 * sizeof *host, cudaHostAllocMapped) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not sticky: clear it */
+        return;
+    }
+    host[0] = host[1] = 0;
+    g->flag = host;
+    g->gave_up = host + 1;
+    g->ticket = 0;
+    g->on = 1;
+#endif
+}
+
+/* Queues the wait for the next timing_gate_release(). */
+static inline void timing_gate_hold(void)
+{
+#ifndef __CUGRADE_EMU__
+    timing_gate_t *g = timing_gate_state();
+    if (!g->on)
+        return;
+    g->ticket++;
+    unsigned int *dflag = NULL, *dgave = NULL;
+    HARNESS_CHECK(cudaHostGetDevicePointer((void **)&dflag, (void *)g->flag, 0));
+    HARNESS_CHECK(cudaHostGetDevicePointer((void **)&dgave, (void *)g->gave_up, 0));
+    timing_gate_wait<<<1, 1>>>(dflag, g->ticket, dgave);
+    timing_check_launched("the launch gate");
+#endif
+}
+
+/* Lets the held GPU go on: everything since timing_gate_hold() is queued. */
+static inline void timing_gate_release(void)
+{
+    timing_gate_t *g = timing_gate_state();
+    if (g->on)
+        __atomic_store_n((unsigned int *)g->flag, g->ticket, __ATOMIC_SEQ_CST);
+}
+
+/* After the held rep has been waited for: whether the gate stopped waiting
+ * before the release (so the rep's launch waited for the GPU), or there is
+ * no gate. */
+static inline int timing_gate_gave_up(void)
+{
+    timing_gate_t *g = timing_gate_state();
+    return !g->on || __atomic_load_n(g->gave_up, __ATOMIC_SEQ_CST) == g->ticket;
+}
+
+/* A warm-up launch of an implementation timed through the gate while
+ * *gated: timing_warm_gate_hold(w, *gated) before the w-th, then
+ * timing_warm_gate_done(held, gated, what) after it, which waits for it (a
+ * fault names `what`). The first (w == 0) loads the kernels, which may wait
+ * for the GPU, and is never gated; a later one whose launch made the gate
+ * give up ends *gated. */
+static inline int timing_warm_gate_hold(int w, int gated)
+{
+    if (w == 0 || !gated)
+        return 0;
+    timing_gate_hold();
+    return 1;
+}
+
+static inline void timing_warm_gate_done(int held, int *gated, const char *what)
+{
+    if (held)
+        timing_gate_release();
+    harness_check_launch(what);
+    if (held && timing_gate_gave_up())
+        *gated = 0;
+}
+
+static inline void timing_gate_free(void)
+{
+    timing_gate_t *g = timing_gate_state();
+    if (g->on)
+        HARNESS_CHECK(cudaFreeHost((void *)g->flag));
+    g->on = 0;
 }
 
 /* ---- statistics: timing_stats.h ------------------------------------------- */

@@ -2,8 +2,8 @@
  * (timing.h uses them; plain C and C++, no CUDA, so the grader's unit tests
  * include it too):
  *
- *   timing_summarize(ms, n)   median, mean, extremes and the relative
- *                             standard error of the median
+ *   timing_summarize(ms, n)   median, first quartile, mean, extremes and
+ *                             the relative standard error of the median
  *   timing_converged(...)     whether a series is tight enough to stop
  *
  * The median is what is reported and scored, so the stopping rule asks how
@@ -22,6 +22,7 @@
 
 typedef struct {
     double median, mean, min, max, rse; /* rse: of the median, relative to it */
+    double q1; /* the first quartile (25th percentile), interpolated */
 } timing_stats_t;
 
 static inline int timing_cmp_float(const void *a, const void *b)
@@ -47,12 +48,23 @@ static inline double timing_middle_double(const double *sorted, int n)
     return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
 }
 
-/* Median, mean, extremes and the median's relative standard error
+/* The p-quantile of sorted[0..n) (n >= 1, 0 <= p <= 1): linear between
+ * the two nearest ranks, at rank p (n - 1). */
+static inline double timing_quantile_float(const float *sorted, int n, double p)
+{
+    double at = p * (n - 1);
+    int lo = (int)at;
+    if (lo >= n - 1)
+        return sorted[n - 1];
+    return sorted[lo] + (at - lo) * ((double)sorted[lo + 1] - sorted[lo]);
+}
+
+/* Median, first quartile, mean, extremes and the median's relative standard error
  * (1.2533 * 1.4826 * MAD / sqrt(n) / median; infinite for n < 2, for a
  * median <= 0, or when memory runs out). Every field is NaN for n < 1. */
 static inline timing_stats_t timing_summarize(const float *ms, int n)
 {
-    timing_stats_t st = {NAN, NAN, NAN, NAN, INFINITY};
+    timing_stats_t st = {NAN, NAN, NAN, NAN, INFINITY, NAN};
     if (n < 1)
         return st;
     float *sorted = (float *)malloc((size_t)n * sizeof *sorted);
@@ -65,6 +77,7 @@ static inline timing_stats_t timing_summarize(const float *ms, int n)
     memcpy(sorted, ms, (size_t)n * sizeof *sorted);
     qsort(sorted, (size_t)n, sizeof *sorted, timing_cmp_float);
     st.median = timing_middle_float(sorted, n);
+    st.q1 = timing_quantile_float(sorted, n, 0.25);
     st.min = sorted[0];
     st.max = sorted[n - 1];
     double sum = 0;

@@ -78,7 +78,8 @@ Test(bench, without_a_build_every_script_says_run_make_and_exits_2)
     cr_assert_eq(status(&r), 0, "cp: %s", r.output);
     run_result_free(&r);
 
-    const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh", "rescore.sh"};
+    const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh", "rescore.sh",
+                             "timing_load.sh"};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         char script[160];
         snprintf(script, sizeof script, "%s/bench/%s", f.dir, scripts[i]);
@@ -312,6 +313,58 @@ Test(bench, gpu_stability_sh_fails_when_a_grade_does_not_run)
     r = run_script(argv, env);
     cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
     assert_has(r, "no-nvcc is missing: the gpu backend compiles with it");
+    run_result_free(&r);
+    rm_rf(f.dir);
+}
+
+/* ---- bench/timing_load.sh -------------------------------------------------------- */
+
+/* A pretend grader whose timing programs all say "gated 1": the
+ * course-style kernel, whose launch function waits for the GPU, must be
+ * found ungated, and --gate off must time every kernel ungated; the bench
+ * names the runs and prints no table. A pretend nvcc builds a gpu_starts
+ * that ends at once. */
+Test(bench, timing_load_sh_fails_when_a_kernel_is_gated_as_it_must_not_be, .timeout = 60)
+{
+    fakes_t f = fakes();
+    strbuf_t sb = {0};
+    sb_append(&sb, "#!/bin/sh\n"
+                   "d=$(mktemp -d /tmp/cugrade-test-timing-XXXXXX)\n"
+                   "printf '#!/bin/sh\\necho shape 8x8x8\\n"
+                   "echo impl student median_ms 2 mean_ms 2 rse 0 reps 10 gflops 1 wrong 0 "
+                   "max_ms 3 q1_ms 1.9 gated 1\\n' >\"$d/timing\"\n"
+                   "chmod +x \"$d/timing\"\n"
+                   "echo \"  build and run files kept in $d\"\n");
+    const char *cugrade = install_fake(&f, 0, "cugrade", &sb);
+    write_text(in(&f, 1, "nvcc"),
+               "#!/bin/sh\n"
+               "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+               "printf '#!/bin/sh\\nexit 1\\n' > \"$out\" && chmod +x \"$out\"\n",
+               1);
+    char e[2][200];
+    snprintf(e[0], sizeof e[0], "CUGRADE_BIN=%s", cugrade);
+    snprintf(e[1], sizeof e[1], "CUGRADE_NVCC=%s", f.path[1]);
+    char *env[] = {e[0], e[1], NULL};
+    char *argv[] = {"bench/timing_load.sh", "1", NULL};
+    run_result_t r = run_script(argv, env);
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    /* its gpu_starts load ended at once: that case is refused first */
+    assert_has(r, "FAILED: a process of the load ended: bench/gpu_starts failed?");
+    assert_lacks(r, "median/idle");
+    run_result_free(&r);
+
+    /* a gpu_starts that runs: the gating is judged */
+    write_text(in(&f, 1, "nvcc"),
+               "#!/bin/sh\n"
+               "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+               "printf '#!/bin/sh\\nsleep 0.05\\n' > \"$out\" && chmod +x \"$out\"\n",
+               1);
+    r = run_script(argv, env);
+    cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "course_style.on.idle.1: gated 1, expected 0");
+    assert_has(r, "untiled.off.busy.1: gated 1, expected 0");
+    assert_lacks(r, "untiled.on.idle.1: gated");
+    assert_lacks(r, "median/idle");
     run_result_free(&r);
     rm_rf(f.dir);
 }

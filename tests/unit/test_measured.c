@@ -25,7 +25,8 @@
 static const char *const TIMING =
     "device NVIDIA H100\nsm_clock_mhz 1755\nbandwidth_gbs 3352.5\nl2_bytes 52428800\nsms 132\n"
     "driver_version 12080\nruntime_version 12060\nshape 4096x4096x4096\n"
-    "impl student median_ms 3.1 mean_ms 3.2 rse 0.004 reps 40 gflops 44336.3 wrong 0\n"
+    "impl student median_ms 3.1 mean_ms 3.2 rse 0.004 reps 40 gflops 44336.3 wrong 0 "
+    "wrong_reps 0 min_ms 3.0 max_ms 3.4 q1_ms 3.05 gated 1\n" /* with its first quartile */
     "impl reference median_ms 2.9 mean_ms 2.95 rse 0.003 reps 40 gflops 47393.1 wrong 0\n"
     "impl cublas median_ms 2.6 mean_ms 2.61 rse 0.002 reps 40 gflops 52861.9 wrong 0\n";
 

@@ -88,6 +88,37 @@ Test(perf, reference_speed_earns_full_points_and_the_report_has_every_number)
     sb_free(&out);
 }
 
+/* A timing program that reports the first quartile (q1_ms) computes its
+ * rate from it: the report says so; without q1_ms (stored timings of an
+ * older grader) the rate is the median's and the report says that. */
+Test(perf, the_report_names_the_statistic_the_rate_is_from)
+{
+    perf_result_t r;
+    char err[256];
+    cr_assert_eq(perf_parse(DEVICE "shape 8x8x8\n"
+                                   "impl student median_ms 2 mean_ms 2 rse 0.004 reps 12 gflops 5 wrong 0 "
+                                   "wrong_reps 0 min_ms 1.9 max_ms 2.6 q1_ms 1.95 gated 1\n"
+                                   "impl reference median_ms 2 mean_ms 2 rse 0.004 reps 12 gflops 5 wrong 0\n",
+                            &r, err, sizeof err),
+                 0, "%s", err);
+    cr_assert_float_eq(r.shapes[0].impls[0].q1_ms, 1.95, 1e-12);
+    cr_assert_float_eq(r.shapes[0].impls[1].q1_ms, 0, 1e-12);
+    strbuf_t out = {0};
+    int ok;
+    score_of(DEVICE "shape 8x8x8\n"
+                    "impl student median_ms 2 mean_ms 2 rse 0.004 reps 12 gflops 5 wrong 0 q1_ms 1.95\n"
+                    "impl reference median_ms 2 mean_ms 2 rse 0.004 reps 12 gflops 5 wrong 0 q1_ms 1.95\n",
+             &out, &ok);
+    cr_assert(strstr(sb_str(&out), "8x8x8: 5 GFLOP/s (first quartile of 12, rse 0.40%)"), "%s",
+              sb_str(&out));
+    sb_free(&out);
+    cr_assert_eq(perf_parse("shape 8x8x8\nimpl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 "
+                            "wrong 0 q1_ms x\n",
+                            &r, err, sizeof err),
+                 -1);
+    cr_assert(strstr(err, "timing output line 2: malformed"), "%s", err);
+}
+
 Test(perf, linear_scale_on_the_geometric_mean_over_shapes)
 {
     strbuf_t out = {0};

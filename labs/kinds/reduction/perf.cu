@@ -5,6 +5,7 @@
  *     perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]
  *          [--target-rse F] [--time-cap-s T] [--impl student,reference]
  *          [--rtol R] [--atol A]      (the lab's tolerance, lab.json "compare")
+ *          [--gate on|off]            (off: for measuring what the gate does)
  *
  * Compiled with -DCUGRADE_LAUNCH=<lab.json "launch">, linked with the
  * student's file as is and with the lab's reference (reference/dotprod/
@@ -19,10 +20,13 @@
  * copy bandwidth measured once per shape (device-to-device cudaMemcpy of n
  * floats, the median of a few); 2 warm-up launches each; before every timed
  * rep the partial sums are poisoned and L2 flushed; CUDA events on the legacy
- * default stream around each launch; implementations interleaved rep by rep;
+ * default stream around each launch, the clock started only once the launch
+ * is queued (timing.h's launch gate; not for a launch function that waits for
+ * the GPU itself); implementations interleaved rep by rep;
  * reps grow until every relative standard error of the mean is <=
  * --target-rse (after --min-reps), or --max-reps, or --time-cap-s per shape
- * (warm-up included); the median is reported. Every timed result is
+ * (warm-up included); the median and the first quartile are reported, the
+ * rate the first quartile's. Every timed result is
  * re-checked once its round is over: the count returned must be in 1..n, and
  * the sum in double of that many partial sums must be within
  * (ceil(log2 n) + 2) * 2^-24 * sum |a_i b_i| + atol + rtol |exact| of the
@@ -31,9 +35,9 @@
  *
  * stdout: "key value" lines: the device (timing.h), the protocol, then per
  * shape "shape N", "copy_gbs", "reps", "stop", "seconds" and one line per
- * implementation, "impl NAME median_ms M mean_ms M rse R reps K gbs G wrong W"
- * (gbs: the 8 n bytes of A and B over the median time; wrong: the timed reps
- * whose result was wrong).
+ * implementation, "impl NAME median_ms M mean_ms M rse R reps K gbs G wrong W
+ * q1_ms Q gated 0|1" (gbs: the 8 n bytes of A and B over the first quartile's
+ * time; wrong: the timed reps whose result was wrong).
  * Exit status (harness.h): 0 ok (wrong results are reported, not fatal),
  * 2 bad usage, 3 a CUDA error, a failing student launch included. */
 #include <limits.h>
@@ -48,7 +52,7 @@
 #define TIMING_USAGE                                                                       \
     "usage: perf [--shape N]... [--seed S] [--min-reps N] [--max-reps N]\n"                 \
     "            [--target-rse F] [--time-cap-s T] [--impl student,reference]\n"               \
-    "            [--rtol R] [--atol A]\n"
+    "            [--rtol R] [--atol A] [--gate on|off]\n"
 
 #include "harness.h"
 #include "timing.h"
@@ -85,6 +89,7 @@ typedef struct {
     double target_rse, time_cap_s;
     double rtol, atol; /* the lab's tolerance, added to the tree's bound */
     int use[N_IMPL];
+    int gate; /* --gate: 1 on (the default), 0 off */
 } options_t;
 
 /* One shape's buffers, expected result and measured times. */
@@ -101,6 +106,9 @@ typedef struct {
 
 static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
 static double g_rtol, g_atol; /* the lab's tolerance (--rtol, --atol) */
+/* Whether each implementation's timed reps go through the launch gate: with
+ * --gate on, until its launch function is found waiting for the GPU. */
+static int g_gated[N_IMPL];
 
 /* ---- options ------------------------------------------------------------------ */
 
@@ -130,6 +138,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->max_reps = 200;
     o->target_rse = 0.01;
     o->time_cap_s = 30.0;
+    o->gate = 1;
     for (int i = 0; i < N_IMPL; i++)
         o->use[i] = 1;
     for (int i = 1; i < argc; i += 2) {
@@ -157,6 +166,8 @@ static void parse_args(int argc, char **argv, options_t *o)
             o->rtol = timing_parse_double(val, 0.0, opt);
         else if (strcmp(opt, "--atol") == 0)
             o->atol = timing_parse_double(val, 0.0, opt);
+        else if (strcmp(opt, "--gate") == 0)
+            o->gate = timing_parse_gate(val);
         else
             timing_usage_error("unknown option", opt);
     }
@@ -258,26 +269,34 @@ static void launch_impl(int impl, bench_t *b)
     timing_check_launched(IMPL_WHAT[impl]);
 }
 
-/* Warm-up launches, each waited for, so that a fault names its kernel. */
+/* Warm-up launches, each waited for, so that a fault names its kernel; an
+ * implementation whose launch function waits for the GPU is found there and
+ * timed without the gate (timing_warm_gate_done). */
 static void warm_up(bench_t *b, const options_t *o)
 {
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
+                int held = timing_warm_gate_hold(w, g_gated[i]);
                 launch_impl(i, b);
-                harness_check_launch(IMPL_WHAT[i]);
+                timing_warm_gate_done(held, &g_gated[i], IMPL_WHAT[i]);
             }
 }
 
 /* One timed rep of one implementation: poison the partial sums, flush L2,
- * events around the launch. */
+ * the gate held (if the implementation is gated), events around the launch,
+ * the gate released. */
 static void timed_rep(int impl, bench_t *b, cudaEvent_t start, cudaEvent_t stop)
 {
     HARNESS_CHECK(cudaMemsetAsync(b->partial[impl], POISON_BYTE, (size_t)b->n * sizeof(float), 0));
     timing_flush_l2();
+    if (g_gated[impl])
+        timing_gate_hold();
     HARNESS_CHECK(cudaEventRecord(start, 0));
     launch_impl(impl, b);
     HARNESS_CHECK(cudaEventRecord(stop, 0));
+    if (g_gated[impl])
+        timing_gate_release();
 }
 
 /* Whether the last launch of impl was right: a count in 1..n, and the sum of
@@ -346,9 +365,11 @@ static void report_impl(const bench_t *b, int impl)
 {
     timing_stats_t st = timing_summarize(b->ms[impl], b->reps);
     double bytes = 8.0 * b->n; /* A and B, read once */
-    harness_result("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d\n",
-           IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, bytes / (st.median * 1e6),
-           b->wrong[impl]);
+    /* the rate is the first quartile's (grader/score/perf.c) */
+    harness_result("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d "
+                   "q1_ms %.6g gated %d\n",
+           IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, bytes / (st.q1 * 1e6),
+           b->wrong[impl], st.q1, g_gated[impl]);
 }
 
 static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
@@ -393,6 +414,10 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
     size_t l2 = timing_print_device(); /* no GPU work yet: the grader's queue is not joined */
     timing_share_gpu();
     timing_flush_init(l2);
+    if (o.gate)
+        timing_gate_init();
+    for (int i = 0; i < N_IMPL; i++)
+        g_gated[i] = o.gate;
     g_blocks = 4 * timing_sms();
     timing_print_protocol(WARMUP_LAUNCHES, o.min_reps, o.max_reps, o.target_rse, o.time_cap_s,
                           o.seed);
@@ -410,5 +435,6 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
         for (int j = 0; j < 2; j++)
             HARNESS_CHECK(cudaEventDestroy(ev[i][j]));
     timing_flush_free();
+    timing_gate_free();
     return 0;
 }
