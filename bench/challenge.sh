@@ -19,12 +19,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
 . bench/lib.sh
 
-nvcc=${CUGRADE_NVCC:-nvcc}
-if [[ $nvcc != */* ]] && ! command -v "$nvcc" >/dev/null 2>&1 &&
-    [ -x "/usr/local/cuda/bin/$nvcc" ]; then
-    nvcc=/usr/local/cuda/bin/$nvcc
-fi
-need_tool "$nvcc" "install the CUDA toolkit, or set CUGRADE_NVCC"
+need_nvcc "install the CUDA toolkit, or set CUGRADE_NVCC"
 need_tool nvidia-smi "run it on a machine with an NVIDIA GPU and its driver"
 nvidia-smi -L >/dev/null 2>&1 ||
     bench_cannot_start "nvidia-smi sees no GPU: run it on a machine with a CUDA device"

@@ -16,9 +16,7 @@
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
-nvcc=${CUGRADE_NVCC:-nvcc}
-[[ $nvcc == */* ]] || command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
-need_tool "$nvcc" "bench/gpu_context.sh compiles bench/gpu_context.cu with it"
+need_nvcc "bench/gpu_context.sh compiles bench/gpu_context.cu with it"
 need_tool nvidia-smi "bench/gpu_context.sh counts the GPUs with it"
 host_gpus
 g=${1:-$have_gpus}

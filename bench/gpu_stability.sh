@@ -24,11 +24,7 @@ is_count "$runs" ||
     bench_cannot_start "RUNS must be a whole number >= 1, not '$runs' (usage: bench/gpu_stability.sh [RUNS])"
 need_built CUGRADE_BIN "$cugrade" x
 need_tool python3 "bench/gpu_stability.sh reads the results with it: install python3"
-nvcc=${CUGRADE_NVCC:-nvcc}
-if [[ $nvcc != */* ]] && ! command -v "$nvcc" >/dev/null 2>&1 && [ -x "/usr/local/cuda/bin/$nvcc" ]; then
-    nvcc=/usr/local/cuda/bin/$nvcc
-fi
-need_tool "$nvcc" "the gpu backend compiles with it: install the CUDA toolkit, or set CUGRADE_NVCC"
+need_nvcc "the gpu backend compiles with it: install the CUDA toolkit, or set CUGRADE_NVCC"
 
 out=$(mktemp -d /tmp/cugrade-bench-gpu-XXXXXX)
 trap 'rm -rf "$out"' EXIT

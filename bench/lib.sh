@@ -87,6 +87,17 @@ need_tool() {
     bench_cannot_start "$1 is missing: $2"
 }
 
+# need_nvcc HOW: sets nvcc to CUGRADE_NVCC, else nvcc from PATH, else the
+# one in /usr/local/cuda/bin, as cugrade looks for it; exit 2 with HOW
+# (what it is needed for, what to do) when there is none.
+need_nvcc() {
+    nvcc=${CUGRADE_NVCC:-nvcc}
+    if [[ $nvcc != */* ]] && ! command -v "$nvcc" >/dev/null 2>&1 && [ -x "/usr/local/cuda/bin/$nvcc" ]; then
+        nvcc=/usr/local/cuda/bin/$nvcc
+    fi
+    need_tool "$nvcc" "$1"
+}
+
 # run_step WHAT LOG CMD...: runs CMD with stdout and stderr in LOG; exit 1
 # with the log's tail when it does not exit 0.
 run_step() {

@@ -35,9 +35,7 @@ is_count "$runs" ||
     bench_cannot_start "RUNS must be a whole number >= 1, not '$runs' (usage: bench/timing_load.sh [RUNS])"
 need_built CUGRADE_BIN "$cugrade" x
 need_tool python3 "bench/timing_load.sh reads the timings with it: install python3"
-nvcc=${CUGRADE_NVCC:-nvcc}
-[[ $nvcc == */* ]] || command -v "$nvcc" >/dev/null 2>&1 || nvcc=/usr/local/cuda/bin/nvcc
-need_tool "$nvcc" "bench/timing_load.sh compiles bench/gpu_starts.cu with it"
+need_nvcc "bench/timing_load.sh compiles bench/gpu_starts.cu with it"
 
 tmp=$(mktemp -d /tmp/cugrade-bench-timing-XXXXXX)
 spinners=()
