@@ -18,13 +18,14 @@
  * 2 warm-up launches each; before every timed rep the output is poisoned and
  * L2 flushed; CUDA events on the legacy default stream around each launch,
  * the clock started only once the launch is queued (timing.h's launch gate;
- * not for a launch function that waits for the GPU itself);
- * implementations interleaved rep by rep; reps grow until every relative
- * standard error of the mean is <= --target-rse (after --min-reps), or
- * --max-reps, or --time-cap-s per shape (warm-up included); the median and
- * the first quartile are reported, the rate (gflops) is the first quartile's
- * (docs/gpu.md says why); every timed output is re-checked on the device against cuBLAS in
- * pure FP32 (pedantic math, never TF32) with the lab's tolerance.
+ * not for a launch function that waits for the GPU itself); implementations
+ * interleaved rep by rep, and the shapes' rounds taken in turn (run_shapes);
+ * reps grow until every median's relative standard error is <= --target-rse
+ * (after --min-reps), or --max-reps, or --time-cap-s per shape (warm-up
+ * included); the median and the first quartile are reported, the rate
+ * (gflops) is the first quartile's; every timed output is re-checked on the
+ * device against cuBLAS in pure FP32 (pedantic math, never TF32) with the
+ * lab's tolerance.
  *
  * stdout: "key value" lines (device, then per shape "shape MxKxN", "reps",
  * "stop", "seconds" and one "impl NAME key value ..." line per implementation).
@@ -422,17 +423,38 @@ static void report(const bench_t *b, const options_t *o, const char *why, double
     free(wrong);
 }
 
-static void run_shape(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
+/* Every shape timed together: the warm-ups, then a round of each shape not
+ * yet stopped in turn, so that whatever slows the GPU for a while (another
+ * process making or ending a CUDA context beside the timed part; docs/gpu.md)
+ * falls on a few reps of every shape rather than on all of one short shape's.
+ * Each shape's own time, its warm-up and its rounds, counts against
+ * --time-cap-s and is its "seconds". */
+static void run_shapes(bench_t *benches, int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
-    double t0 = harness_now();
-    warm_up(b, o);
-    const char *why;
-    do
-        run_round(b, o, ev);
-    while (!(why = timing_stop_reason(b->ms, o->use, N_IMPL, b->reps, o->min_reps, o->max_reps,
-                                            o->target_rse, harness_now() - t0,
-                                            o->time_cap_s)));
-    report(b, o, why, harness_now() - t0);
+    double *spent = (double *)harness_malloc((size_t)n * sizeof *spent);
+    const char **why = (const char **)harness_malloc((size_t)n * sizeof *why);
+    for (int i = 0; i < n; i++) {
+        double t0 = harness_now();
+        warm_up(&benches[i], o);
+        spent[i] = harness_now() - t0;
+        why[i] = NULL;
+    }
+    for (int left = n; left > 0;)
+        for (int i = 0; i < n; i++) {
+            bench_t *b = &benches[i];
+            if (why[i])
+                continue;
+            double t0 = harness_now();
+            run_round(b, o, ev);
+            spent[i] += harness_now() - t0;
+            why[i] = timing_stop_reason(b->ms, o->use, N_IMPL, b->reps, o->min_reps, o->max_reps,
+                                        o->target_rse, spent[i], o->time_cap_s);
+            left -= why[i] != NULL;
+        }
+    for (int i = 0; i < n; i++)
+        report(&benches[i], o, why[i], spent[i]);
+    free(spent);
+    free(why);
 }
 
 /* main, or with -DCUGRADE_TIMING_ENTRY=cugrade_timing_main the timing tail of
@@ -470,8 +492,7 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
         setup(&benches[i], o.shape[i], &o);
     HARNESS_CHECK(cudaDeviceSynchronize());
     timing_wait_turn();
-    for (int i = 0; i < o.nshapes; i++)
-        run_shape(&benches[i], &o, ev);
+    run_shapes(benches, o.nshapes, &o, ev);
     timing_turn_done();
     for (int i = 0; i < o.nshapes; i++)
         teardown(&benches[i]);
