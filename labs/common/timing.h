@@ -224,6 +224,7 @@ static inline void timing_print_protocol(int warmup, long min_reps, long max_rep
 typedef struct {
     volatile unsigned int *flag; /* host-mapped: the ticket the host let through */
     unsigned int *gave_up;       /* host-mapped: the ticket the GPU stopped waiting for */
+    unsigned int *dev_flag, *dev_gave_up; /* the same two as the device sees them */
     unsigned int ticket;         /* the last hold's */
     int on;
 } timing_gate_t;
@@ -260,6 +261,12 @@ static inline void timing_gate_init(void)
         (void)cudaGetLastError(); /* not sticky: clear it */
         return;
     }
+    if (cudaHostGetDevicePointer((void **)&g->dev_flag, host, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        HARNESS_CHECK(cudaFreeHost(host));
+        return;
+    }
+    g->dev_gave_up = g->dev_flag + 1;
     host[0] = host[1] = 0;
     g->flag = host;
     g->gave_up = host + 1;
@@ -276,10 +283,7 @@ static inline void timing_gate_hold(void)
     if (!g->on)
         return;
     g->ticket++;
-    unsigned int *dflag = NULL, *dgave = NULL;
-    HARNESS_CHECK(cudaHostGetDevicePointer((void **)&dflag, (void *)g->flag, 0));
-    HARNESS_CHECK(cudaHostGetDevicePointer((void **)&dgave, (void *)g->gave_up, 0));
-    timing_gate_wait<<<1, 1>>>(dflag, g->ticket, dgave);
+    timing_gate_wait<<<1, 1>>>(g->dev_flag, g->ticket, g->dev_gave_up);
     timing_check_launched("the launch gate");
 #endif
 }
