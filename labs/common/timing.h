@@ -19,6 +19,9 @@
  *                                        is queued (below)
  *   timing_warm_gate_hold / _done        a warm-up launch that finds whether
  *                                        an implementation can be gated
+ *   timing_random64, timing_stream,      fresh inputs every round, what is
+ *   timing_mix64                         re-checked drawn once the round ended
+ *                                        (below)
  *
  * The program defines TIMING_USAGE, its usage text (lines ending in "\n"),
  * before including this file. Like harness.h, which it builds on: CUDA C++
@@ -29,9 +32,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cuda_runtime.h>
@@ -334,6 +340,44 @@ static inline void timing_gate_free(void)
     if (g->on)
         HARNESS_CHECK(cudaFreeHost((void *)g->flag));
     g->on = 0;
+}
+
+/* ---- fresh inputs ------------------------------------------------------------
+ * A launch function may keep what it computed and hand it back when it is
+ * called again with the same inputs (a copy, not a product: it would time
+ * hundreds of times faster with a right output; tests/attacks/memoizes_*.cu).
+ * So the inputs are made anew before every round, from a stream of a random
+ * seed (timing_stream), and the warm-up launches get inputs of their own:
+ * no timed launch sees inputs any launch saw before. Where a round's outputs
+ * are re-checked in part, the part is drawn with timing_random64 once the
+ * round's launches have ended, when no code of the submission runs. */
+
+/* 64 bits from the kernel's random source (the time and the process if it
+ * has none). */
+static inline uint64_t timing_random64(void)
+{
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, 0) == (ssize_t)sizeof v)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+           ((uint64_t)getpid() << 40);
+}
+
+/* The stream of input `which` (0, 1: A, B) of round `round` (-1: the
+ * warm-up) from the seed; timing_mix64 makes a stream's values. */
+static inline uint64_t timing_stream(unsigned long long seed, long round, int which)
+{
+    return (uint64_t)seed * 0x9e3779b97f4a7c15ull + 4u * (uint64_t)(round + 1) + (uint64_t)which;
+}
+
+/* splitmix64's finalizer: an input's value is a hash of (stream, index). */
+__device__ static inline uint64_t timing_mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
 }
 
 /* ---- statistics: timing_stats.h ------------------------------------------- */

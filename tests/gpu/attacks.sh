@@ -69,6 +69,18 @@ grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \
     "0 < r['extra_data'].get('perf_ratio', 0) < 3"
+# launch functions that hand back what they kept from an earlier call with the
+# same inputs: every dataset passes, every timed output is wrong (the inputs
+# are new every round), no performance points
+grade memo_product lab3 tests/attacks/memoizes_product.cu
+verdict memo_product "kept product: timed outputs wrong" \
+    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+grade skip_rows lab3 tests/attacks/skips_rows_when_repeated.cu
+verdict skip_rows "rows skipped when repeated: wrong" \
+    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+grade memo_dot dotprod tests/attacks/memoizes_dot_product.cu
+verdict memo_dot "kept partial sums: timed results wrong" \
+    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
 for n in honest timing; do
     printf '      %-28s perf_ratio %s\n' "$n" "$(field "$out/$n.json" "r['extra_data'].get('perf_ratio')")"
 done

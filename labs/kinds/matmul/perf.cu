@@ -14,7 +14,9 @@
  * compiled under the renamed symbols the grader gives them
  * (-D<sym>=cugrade_reference_<sym> / cugrade_baseline_<sym> for the symbols of
  * lab.json "timing"; docs/gpu.md has the commands) and with cuBLAS.
- * Protocol (docs/gpu.md says why): A and B made on the device from the seed;
+ * Protocol (docs/gpu.md says why): A and B made on the device from the seed
+ * (random unless --seed is given), anew for the warm-up and for every round,
+ * so that no launch sees inputs an earlier one saw (timing.h, fresh inputs);
  * 2 warm-up launches each; before every timed rep the output is poisoned and
  * L2 flushed; CUDA events on the legacy default stream around each launch,
  * the clock started only once the launch is queued (timing.h's launch gate;
@@ -23,12 +25,18 @@
  * reps grow until every median's relative standard error is <= --target-rse
  * (after --min-reps), or --max-reps, or --time-cap-s per shape (warm-up
  * included); the median and the first quartile are reported, the rate
- * (gflops) is the first quartile's; every timed output is re-checked on the
- * device against cuBLAS in pure FP32 (pedantic math, never TF32) with the
- * lab's tolerance.
+ * (gflops) is the first quartile's. Every timed output is re-checked on the
+ * device with the lab's tolerance: the first round's whole, against cuBLAS
+ * in pure FP32 (pedantic math, never TF32); each later round's in
+ * CHECKED_ROWS rows drawn at random once the round's launches have ended,
+ * against dot products in double.
+ *
+ * It also builds and runs under bin/emucc, without cuBLAS (there is none):
+ * no "cublas" implementation, and the first round checked in double too.
  *
  * stdout: "key value" lines (device, then per shape "shape MxKxN", "reps",
- * "stop", "seconds" and one "impl NAME key value ..." line per implementation).
+ * "stop", "seconds" and one "impl NAME key value ..." line per implementation;
+ * "wrong" is the most wrong elements of a rep, of those re-checked).
  * Exit status (harness.h): 0 ok (wrong outputs are reported, not fatal),
  * 2 bad usage, 3 a CUDA or cuBLAS error, a failing student launch included. */
 #include <limits.h>
@@ -39,8 +47,13 @@
 #include <string.h>
 #include <time.h>
 
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
+#ifndef __CUGRADE_EMU__
+#include <cublas_v2.h>
+#define HAVE_CUBLAS 1
+#else
+#define HAVE_CUBLAS 0
+#endif
 
 #define TIMING_USAGE                                                                       \
     "usage: perf [--shape MxKxN]... [--seed S] [--min-reps N] [--max-reps N]\n"             \
@@ -50,6 +63,7 @@
 
 #include "harness.h"
 #include "launch.h"
+#include "recheck.h"
 #include "timing.h"
 
 #ifndef CUGRADE_LAUNCH
@@ -83,6 +97,8 @@ static const launch_fn IMPL_LAUNCH[N_IMPL] = {CUGRADE_LAUNCH, HARNESS_REFERENCE(
 
 #define WARMUP_LAUNCHES 2
 #define MAX_SHAPES 16
+/* Rows of C re-checked in each round after the first (check_rows). */
+#define CHECKED_ROWS 16
 
 typedef struct {
     int m, k, n;
@@ -102,13 +118,17 @@ typedef struct {
 /* One shape's device buffers and measured times. */
 typedef struct {
     shape_t s;
-    float *A, *B, *expected, *C[N_IMPL];
+    float *A, *B, *C[N_IMPL];
+    float *expected;           /* cuBLAS's C of the first round's inputs (NULL: none) */
+    int *rows;                 /* device: the rows re-checked this round */
     unsigned long long *wrong; /* device: wrong elements, [impl * max_reps + rep] */
     float *ms[N_IMPL];         /* host: event times of the timed reps */
     int reps;
 } bench_t;
 
+#if HAVE_CUBLAS
 static cublasHandle_t g_cublas;
+#endif
 static float g_rtol, g_atol; /* the lab's tolerance (--rtol, --atol) */
 /* Whether each implementation's timed reps go through the launch gate: with
  * --gate on, until its launch function is found waiting for the GPU. */
@@ -116,6 +136,7 @@ static int g_gated[N_IMPL];
 
 /* ---- errors ------------------------------------------------------------- */
 
+#if HAVE_CUBLAS
 static void cublas_check(cublasStatus_t st, const char *what, const char *file, int line)
 {
     if (st == CUBLAS_STATUS_SUCCESS)
@@ -125,6 +146,7 @@ static void cublas_check(cublasStatus_t st, const char *what, const char *file, 
     exit(HARNESS_EXIT_CUDA);
 }
 #define CUBLAS_CHECK(call) cublas_check((call), #call, __FILE__, __LINE__)
+#endif
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -161,6 +183,8 @@ static void parse_impls(const char *list, int use[N_IMPL])
             timing_usage_error("unknown implementation", t);
         if (i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
             timing_usage_error("this lab has no such implementation", t);
+        if (i == IMPL_CUBLAS && !HAVE_CUBLAS)
+            timing_usage_error("the emulator has no cuBLAS", t);
         use[i] = any = 1;
     }
     if (!any)
@@ -170,7 +194,7 @@ static void parse_impls(const char *list, int use[N_IMPL])
 static void parse_args(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = 1;
+    o->seed = timing_random64() & LONG_MAX;
     o->min_reps = 10;
     o->max_reps = 200;
     o->target_rse = 0.01;
@@ -179,7 +203,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->atol = 1e-3f;
     o->gate = 1;
     for (int i = 0; i < N_IMPL; i++)
-        o->use[i] = i == IMPL_CUBLAS || IMPL_LAUNCH[i] != NULL;
+        o->use[i] = i == IMPL_CUBLAS ? HAVE_CUBLAS : IMPL_LAUNCH[i] != NULL;
     for (int i = 1; i < argc; i += 2) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val)
@@ -218,35 +242,12 @@ static void parse_args(int argc, char **argv, options_t *o)
 
 /* ---- device kernels: inputs and the re-check ----------------------------- */
 
-__device__ static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
-{
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* m[i] = k / 10 with k in 0..40 from a hash of (stream, i). */
 __global__ static void init_matrix(float *m, size_t n, uint64_t stream)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
-        m[i] = (float)(mix64(stream + mix64(i)) % 41u) / 10.0f;
-}
-
-/* Adds to *wrong the number of elements outside the lab's tolerance; the
- * negated <= form counts a NaN (the poison) as wrong. */
-__global__ static void count_wrong(const float *got, const float *expected, size_t n,
-                                   float rtol, float atol, unsigned long long *wrong)
-{
-    unsigned int local = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        float g = got[i], e = expected[i];
-        if (!(fabsf(g - e) <= atol + rtol * fabsf(e)))
-            local++;
-    }
-    if (local)
-        atomicAdd(wrong, (unsigned long long)local);
+        m[i] = (float)(timing_mix64(stream + timing_mix64(i)) % 41u) / 10.0f;
 }
 
 static int g_blocks; /* grid of the helper kernels: 4 blocks of 256 per SM */
@@ -257,16 +258,25 @@ static void fill_input(float *m, size_t n, uint64_t stream)
     timing_check_launched("init_matrix");
 }
 
+/* A and B of round `round` (-1: the warm-up's). */
+static void fill_inputs(const bench_t *b, const options_t *o, long round)
+{
+    fill_input(b->A, (size_t)b->s.m * b->s.k, timing_stream(o->seed, round, 0));
+    fill_input(b->B, (size_t)b->s.k * b->s.n, timing_stream(o->seed, round, 1));
+}
+
 /* ---- device information --------------------------------------------------- */
 
 /* Prints the device lines (timing.h's, then cuBLAS's version); returns the
  * L2 size in bytes. */
 static size_t print_device(void)
 {
+    size_t l2 = timing_print_device();
+#if HAVE_CUBLAS
     int cublas_ver;
     CUBLAS_CHECK(cublasGetVersion(g_cublas, &cublas_ver));
-    size_t l2 = timing_print_device();
     harness_result("cublas_version %d\n", cublas_ver);
+#endif
     g_blocks = 4 * timing_sms();
     return l2;
 }
@@ -279,6 +289,7 @@ static void print_protocol(const options_t *o)
 
 /* ---- launching ------------------------------------------------------------ */
 
+#if HAVE_CUBLAS
 /* Row-major C = A.B is column-major C^T = B^T.A^T: cuBLAS sees B (N x K,
  * ld N) times A (K x M, ld K) into C (N x M, ld N). Pure FP32. */
 static void cublas_gemm(const bench_t *b, float *C)
@@ -290,13 +301,16 @@ static void cublas_gemm(const bench_t *b, float *C)
                               CUBLAS_GEMM_DEFAULT));
     timing_check_launched(IMPL_WHAT[IMPL_CUBLAS]);
 }
+#endif
 
 static void launch_impl(int impl, const bench_t *b)
 {
+#if HAVE_CUBLAS
     if (impl == IMPL_CUBLAS) {
         cublas_gemm(b, b->C[impl]);
         return;
     }
+#endif
     const shape_t s = b->s;
     MATMUL_LAUNCH_CALL(IMPL_LAUNCH[impl], b->A, b->B, b->C[impl], s.m, s.k, s.n);
     timing_check_launched(IMPL_WHAT[impl]);
@@ -307,11 +321,13 @@ static size_t c_elems(const bench_t *b)
     return (size_t)b->s.m * (size_t)b->s.n;
 }
 
-/* Warm-up launches, each waited for, so that a fault names its kernel; an
- * implementation whose launch function waits for the GPU is found there and
- * timed without the gate (timing_warm_gate_done). */
+/* Warm-up launches on inputs of their own, each waited for, so that a fault
+ * names its kernel; an implementation whose launch function waits for the
+ * GPU is found there and timed without the gate (timing_warm_gate_done).
+ * Then the first round's inputs again. */
 static void warm_up(const bench_t *b, const options_t *o)
 {
+    fill_inputs(b, o, -1);
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
@@ -319,12 +335,13 @@ static void warm_up(const bench_t *b, const options_t *o)
                 launch_impl(i, b);
                 timing_warm_gate_done(held, &g_gated[i], IMPL_WHAT[i]);
             }
+    fill_inputs(b, o, 0);
 }
 
 /* One timed rep of one implementation: poison C, flush L2, the gate held
  * (if the implementation is gated), events around the launch, the gate
- * released, then the re-check (outside the events). */
-static void timed_rep(int impl, const bench_t *b, long slot, cudaEvent_t start, cudaEvent_t stop)
+ * released. */
+static void timed_rep(int impl, const bench_t *b, cudaEvent_t start, cudaEvent_t stop)
 {
     HARNESS_CHECK(cudaMemsetAsync(b->C[impl], POISON_BYTE, c_elems(b) * sizeof(float), 0));
     timing_flush_l2();
@@ -335,22 +352,70 @@ static void timed_rep(int impl, const bench_t *b, long slot, cudaEvent_t start, 
     HARNESS_CHECK(cudaEventRecord(stop, 0));
     if (g_gated[impl])
         timing_gate_release();
-    count_wrong<<<g_blocks, 256>>>(b->C[impl], b->expected, c_elems(b), g_rtol, g_atol,
-                                   b->wrong + slot);
-    timing_check_launched("count_wrong (re-checking an output)");
 }
 
-/* One round: every implementation once, interleaved; then their times. */
+/* Re-checks implementation impl's output of the round with check_rows: the
+ * rows in b->rows (all of them: nrows 0). */
+static void check_impl_rows(const bench_t *b, int impl, int nrows, unsigned long long *wrong)
+{
+    const shape_t s = b->s;
+    const int cols = (s.n + 255) / 256;
+    if (nrows > 0) {
+        check_rows<<<dim3(cols, nrows), 256>>>(b->A, b->B, b->C[impl], s.k, s.n, b->rows, 0,
+                                                g_rtol, g_atol, wrong);
+        timing_check_launched("check_rows (re-checking an output)");
+        return;
+    }
+    for (int row0 = 0; row0 < s.m; row0 += 65535) { /* a grid's y is at most 65535 */
+        int n = s.m - row0 < 65535 ? s.m - row0 : 65535;
+        check_rows<<<dim3(cols, n), 256>>>(b->A, b->B, b->C[impl], s.k, s.n, (const int *)NULL, row0, g_rtol,
+                                           g_atol, wrong);
+        timing_check_launched("check_rows (re-checking an output)");
+    }
+}
+
+/* Re-checks the round's outputs, once its launches have ended: the first
+ * round's whole (against cuBLAS; in double where there is none), a later
+ * round's in CHECKED_ROWS rows drawn now, which no launch could know. */
+static void check_round(const bench_t *b, const options_t *o)
+{
+    int nrows = 0;
+    if (b->reps > 0) {
+        int rows[CHECKED_ROWS];
+        for (int r = 0; r < CHECKED_ROWS; r++)
+            rows[r] = (int)(timing_random64() % (uint64_t)b->s.m);
+        HARNESS_CHECK(cudaMemcpy(b->rows, rows, sizeof rows, cudaMemcpyHostToDevice));
+        nrows = CHECKED_ROWS;
+    }
+    for (int i = 0; i < N_IMPL; i++) {
+        if (!o->use[i])
+            continue;
+        unsigned long long *wrong = b->wrong + i * o->max_reps + b->reps;
+        if (nrows == 0 && b->expected) {
+            count_wrong<<<g_blocks, 256>>>(b->C[i], b->expected, c_elems(b), g_rtol, g_atol,
+                                           wrong);
+            timing_check_launched("count_wrong (re-checking an output)");
+        } else {
+            check_impl_rows(b, i, nrows, wrong);
+        }
+    }
+}
+
+/* One round: its inputs (new after the first), every implementation once,
+ * interleaved; then their times and the re-check of their outputs. */
 static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
+    if (b->reps > 0)
+        fill_inputs(b, o, b->reps);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
-            timed_rep(i, b, i * o->max_reps + b->reps, ev[i][0], ev[i][1]);
+            timed_rep(i, b, ev[i][0], ev[i][1]);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             HARNESS_CHECK(cudaEventSynchronize(ev[i][1]));
             HARNESS_CHECK(cudaEventElapsedTime(&b->ms[i][b->reps], ev[i][0], ev[i][1]));
         }
+    check_round(b, o);
     b->reps++;
 }
 
@@ -362,7 +427,7 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     b->s = s;
     b->A = timing_device_floats((size_t)s.m * s.k);
     b->B = timing_device_floats((size_t)s.k * s.n);
-    b->expected = timing_device_floats(c_elems(b));
+    HARNESS_CHECK(cudaMalloc((void **)&b->rows, CHECKED_ROWS * sizeof *b->rows));
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             b->C[i] = timing_device_floats(c_elems(b));
@@ -371,10 +436,14 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     size_t wrong_bytes = (size_t)N_IMPL * o->max_reps * sizeof *b->wrong;
     HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
     HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
-    fill_input(b->A, (size_t)s.m * s.k, 2 * o->seed);
-    fill_input(b->B, (size_t)s.k * s.n, 2 * o->seed + 1);
-    cublas_gemm(b, b->expected); /* the answer every timed output is checked against */
+    fill_inputs(b, o, 0);
+#if HAVE_CUBLAS
+    b->expected = timing_device_floats(c_elems(b));
+    cublas_gemm(b, b->expected); /* the answer the first round's outputs are checked against */
     harness_check_launch("computing the expected output with cuBLAS");
+#else
+    harness_check_launch("init_matrix");
+#endif
 }
 
 static void teardown(bench_t *b)
@@ -382,6 +451,7 @@ static void teardown(bench_t *b)
     HARNESS_CHECK(cudaFree(b->A));
     HARNESS_CHECK(cudaFree(b->B));
     HARNESS_CHECK(cudaFree(b->expected));
+    HARNESS_CHECK(cudaFree(b->rows));
     HARNESS_CHECK(cudaFree(b->wrong));
     for (int i = 0; i < N_IMPL; i++) {
         HARNESS_CHECK(cudaFree(b->C[i]));
@@ -469,9 +539,11 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
     parse_args(argc, argv, &o);
     g_rtol = o.rtol;
     g_atol = o.atol;
+#if HAVE_CUBLAS
     CUBLAS_CHECK(cublasCreate(&g_cublas));
     CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
     CUBLAS_CHECK(cublasSetMathMode(g_cublas, CUBLAS_PEDANTIC_MATH)); /* never TF32 */
+#endif
     size_t l2 = print_device(); /* no GPU work yet: the grader's queue is not joined */
     timing_share_gpu();
     timing_flush_init(l2);
@@ -502,6 +574,8 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
             HARNESS_CHECK(cudaEventDestroy(ev[i][j]));
     timing_flush_free();
     timing_gate_free();
+#if HAVE_CUBLAS
     CUBLAS_CHECK(cublasDestroy(g_cublas));
+#endif
     return 0;
 }

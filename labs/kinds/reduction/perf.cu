@@ -16,7 +16,9 @@
  * partial sums they wrote.
  *
  * Protocol (docs/gpu.md says why; as matmul's perf.cu): A and B made on the
- * device from the seed (values k/10 - 2, k in 0..40: both signs); the device's
+ * device from the seed (random unless --seed is given; values k/10 - 2, k in
+ * 0..40: both signs), anew for the warm-up and for every round, so that no
+ * launch sees inputs an earlier one saw (timing.h, fresh inputs); the device's
  * copy bandwidth measured once per shape (device-to-device cudaMemcpy of n
  * floats, the median of a few); 2 warm-up launches each; before every timed
  * rep the partial sums are poisoned and L2 flushed; CUDA events on the legacy
@@ -30,8 +32,8 @@
  * re-checked once its round is over: the count returned must be in 1..n, and
  * the sum in double of that many partial sums must be within
  * (ceil(log2 n) + 2) * 2^-24 * sum |a_i b_i| + atol + rtol |exact| of the
- * exact dot product (computed once per shape, in double on the host): the
- * grader's own tolerance (grader/kinds/reduction.c).
+ * exact dot product (computed for each round's inputs, in double on the
+ * device): the grader's own tolerance (grader/kinds/reduction.c).
  *
  * stdout: "key value" lines: the device (timing.h), the protocol, then per
  * shape "shape N", "copy_gbs", "reps", "stop", "seconds" and one line per
@@ -79,7 +81,7 @@ static const launch_fn IMPL_LAUNCH[N_IMPL] = {CUGRADE_LAUNCH, HARNESS_REFERENCE(
 #define COPY_REPS 5 /* timed copies for the copy bandwidth */
 #define MAX_SHAPES 16
 #define MAX_N (1 << 30) /* launch functions take an int n and round it up */
-#define CHUNK ((size_t)1 << 20) /* floats copied back at a time for the exact sum */
+#define EXACT_THREADS 256 /* a block of exact_sums */
 
 typedef struct {
     int n[MAX_SHAPES];
@@ -96,6 +98,7 @@ typedef struct {
 typedef struct {
     int n;
     float *A, *B, *partial[N_IMPL]; /* device; partial: room for n sums */
+    double *sums;                   /* device: exact_sums's, 2 a block */
     int count[N_IMPL];              /* what each launch function last returned */
     double exact, tolerance;        /* the dot product and the re-check's bound */
     float *host;                    /* host room for n partial sums */
@@ -133,7 +136,7 @@ static void parse_impls(const char *list, int use[N_IMPL])
 static void parse_args(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = 1;
+    o->seed = timing_random64() & LONG_MAX;
     o->min_reps = 10;
     o->max_reps = 200;
     o->target_rse = 0.01;
@@ -179,25 +182,53 @@ static void parse_args(int argc, char **argv, options_t *o)
 
 /* ---- the inputs ------------------------------------------------------------------ */
 
-__device__ static uint64_t mix64(uint64_t x) /* splitmix64's finalizer */
-{
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
 /* v[i] = k / 10 - 2 with k in 0..40 from a hash of (stream, i): -2.0 to 2.0. */
 __global__ static void init_vector(float *v, size_t n, uint64_t stream)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
-        v[i] = (float)(mix64(stream + mix64(i)) % 41u) / 10.0f - 2.0f;
+        v[i] = (float)(timing_mix64(stream + timing_mix64(i)) % 41u) / 10.0f - 2.0f;
 }
 
 static void fill_input(float *v, size_t n, uint64_t stream)
 {
     init_vector<<<g_blocks, 256>>>(v, n, stream);
     timing_check_launched("init_vector");
+}
+
+/* A and B of round `round` (-1: the warm-up's). */
+static void fill_inputs(const bench_t *b, const options_t *o, long round)
+{
+    fill_input(b->A, (size_t)b->n, timing_stream(o->seed, round, 0));
+    fill_input(b->B, (size_t)b->n, timing_stream(o->seed, round, 1));
+}
+
+/* Each block's sum of a_i b_i and of |a_i b_i| in double, into
+ * sums[2 block] and sums[2 block + 1]. */
+__global__ static void exact_sums(const float *A, const float *B, int n, double *sums)
+{
+    __shared__ double sum[EXACT_THREADS], abs_sum[EXACT_THREADS];
+    double s = 0, a = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < (size_t)n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        double p = (double)A[i] * B[i];
+        s += p;
+        a += fabs(p);
+    }
+    sum[threadIdx.x] = s;
+    abs_sum[threadIdx.x] = a;
+    __syncthreads();
+    for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            sum[threadIdx.x] += sum[threadIdx.x + half];
+            abs_sum[threadIdx.x] += abs_sum[threadIdx.x + half];
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        sums[2 * blockIdx.x] = sum[0];
+        sums[2 * blockIdx.x + 1] = abs_sum[0];
+    }
 }
 
 /* The smallest k with 2^k >= n. */
@@ -214,21 +245,17 @@ static int ceil_log2(int n)
  * re-check's bound, from the sum of |a_i b_i|. */
 static void expected_result(bench_t *b)
 {
-    float *a = (float *)harness_malloc(CHUNK * sizeof(float));
-    float *c = (float *)harness_malloc(CHUNK * sizeof(float));
+    exact_sums<<<g_blocks, EXACT_THREADS>>>(b->A, b->B, b->n, b->sums);
+    timing_check_launched("exact_sums (the expected dot product)");
+    double *sums = (double *)harness_malloc(2 * (size_t)g_blocks * sizeof *sums);
+    HARNESS_CHECK(cudaMemcpy(sums, b->sums, 2 * (size_t)g_blocks * sizeof *sums,
+                             cudaMemcpyDeviceToHost));
     double sum = 0, abs_sum = 0;
-    for (size_t start = 0; start < (size_t)b->n; start += CHUNK) {
-        size_t len = (size_t)b->n - start < CHUNK ? (size_t)b->n - start : CHUNK;
-        HARNESS_CHECK(cudaMemcpy(a, b->A + start, len * sizeof(float), cudaMemcpyDeviceToHost));
-        HARNESS_CHECK(cudaMemcpy(c, b->B + start, len * sizeof(float), cudaMemcpyDeviceToHost));
-        for (size_t i = 0; i < len; i++) {
-            double p = (double)a[i] * c[i];
-            sum += p;
-            abs_sum += fabs(p);
-        }
+    for (int i = 0; i < g_blocks; i++) {
+        sum += sums[2 * i];
+        abs_sum += sums[2 * i + 1];
     }
-    free(a);
-    free(c);
+    free(sums);
     b->exact = sum;
     b->tolerance = (ceil_log2(b->n) + 2) * ldexp(1.0, -24) * abs_sum + g_atol + g_rtol * fabs(sum);
 }
@@ -269,11 +296,12 @@ static void launch_impl(int impl, bench_t *b)
     timing_check_launched(IMPL_WHAT[impl]);
 }
 
-/* Warm-up launches, each waited for, so that a fault names its kernel; an
- * implementation whose launch function waits for the GPU is found there and
- * timed without the gate (timing_warm_gate_done). */
+/* Warm-up launches on inputs of their own, each waited for, so that a fault
+ * names its kernel; an implementation whose launch function waits for the
+ * GPU is found there and timed without the gate (timing_warm_gate_done). */
 static void warm_up(bench_t *b, const options_t *o)
 {
+    fill_inputs(b, o, -1);
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
@@ -315,10 +343,12 @@ static int result_is_right(int impl, bench_t *b)
     return fabs(sum - b->exact) <= b->tolerance;
 }
 
-/* One round: every implementation once, interleaved; then their times and
- * the re-checks. */
+/* One round: its own inputs and their exact dot product, every
+ * implementation once, interleaved; then their times and the re-checks. */
 static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
+    fill_inputs(b, o, b->reps);
+    expected_result(b);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
             timed_rep(i, b, ev[i][0], ev[i][1]);
@@ -344,16 +374,16 @@ static void setup(bench_t *b, int n, const options_t *o)
         b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
     }
     b->host = (float *)harness_malloc((size_t)n * sizeof(float));
-    fill_input(b->A, (size_t)n, 2 * o->seed);
-    fill_input(b->B, (size_t)n, 2 * o->seed + 1);
+    HARNESS_CHECK(cudaMalloc((void **)&b->sums, 2 * (size_t)g_blocks * sizeof *b->sums));
+    fill_inputs(b, o, -1); /* what the copy bandwidth copies */
     harness_check_launch("init_vector");
-    expected_result(b);
 }
 
 static void teardown(bench_t *b)
 {
     HARNESS_CHECK(cudaFree(b->A));
     HARNESS_CHECK(cudaFree(b->B));
+    HARNESS_CHECK(cudaFree(b->sums));
     for (int i = 0; i < N_IMPL; i++) {
         HARNESS_CHECK(cudaFree(b->partial[i]));
         free(b->ms[i]);

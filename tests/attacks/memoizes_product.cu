@@ -1,0 +1,74 @@
+/* memoizes_product.cu - attack (lab 3): a correct tiled kernel whose launch
+ * function keeps the product it computed and, called again with the same
+ * matrices (the same pointers and shape), copies the kept product into C
+ * instead of computing it: a device-to-device copy of M x N floats, hundreds
+ * of times faster than the product. Every dataset is a first call, so every
+ * dataset passes; only repeated calls, as a timing makes, are served from
+ * the copy.
+ *
+ * Expected verdict: the timing program makes the inputs anew for every round
+ * (labs/common/timing.h, fresh inputs), so a copy served for a later round is
+ * the product of the round before: its re-check finds wrong elements, and
+ * the performance test gets no points ("wrong elements in the timed
+ * outputs"), never more than computing it would get. The datasets still pass. */
+#define TILE_WIDTH 16
+
+__global__ void matrixMultiplyShared(const float *A, const float *B, float *C,
+                                     int numARows, int numAColumns, int numBRows, int numBColumns,
+                                     int numCRows, int numCColumns)
+{
+    __shared__ float tileA[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float tileB[TILE_WIDTH][TILE_WIDTH];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.y * TILE_WIDTH + ty;
+    int col = blockIdx.x * TILE_WIDTH + tx;
+    float sum = 0.0f;
+    for (int phase = 0; phase < (numAColumns + TILE_WIDTH - 1) / TILE_WIDTH; ++phase) {
+        int aCol = phase * TILE_WIDTH + tx;
+        int bRow = phase * TILE_WIDTH + ty;
+        tileA[ty][tx] = (row < numARows && aCol < numAColumns) ? A[row * numAColumns + aCol] : 0.0f;
+        tileB[ty][tx] = (bRow < numBRows && col < numBColumns) ? B[bRow * numBColumns + col] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            sum += tileA[ty][k] * tileB[k][tx];
+        __syncthreads();
+    }
+    if (row < numCRows && col < numCColumns)
+        C[row * numCColumns + col] = sum;
+}
+
+/* What the last call computed, and for which inputs. */
+static const float *keptA, *keptB;
+static int keptRows, keptInner, keptCols;
+static float *kept;
+static size_t keptRoom;
+
+void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
+                                int numARows, int numAColumns, int numBRows, int numBColumns,
+                                int numCRows, int numCColumns)
+{
+    size_t bytes = (size_t)numCRows * numCColumns * sizeof(float);
+    if (kept && deviceA == keptA && deviceB == keptB && numARows == keptRows &&
+        numAColumns == keptInner && numBColumns == keptCols) {
+        cudaMemcpyAsync(deviceC, kept, bytes, cudaMemcpyDeviceToDevice, 0);
+        return;
+    }
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid((numCColumns + TILE_WIDTH - 1) / TILE_WIDTH, (numCRows + TILE_WIDTH - 1) / TILE_WIDTH);
+    matrixMultiplyShared<<<grid, block>>>(deviceA, deviceB, deviceC, numARows, numAColumns,
+                                          numBRows, numBColumns, numCRows, numCColumns);
+    if (bytes > keptRoom) {
+        cudaFree(kept);
+        kept = NULL;
+        keptRoom = 0;
+        if (cudaMalloc((void **)&kept, bytes) != cudaSuccess)
+            return;
+        keptRoom = bytes;
+    }
+    cudaMemcpyAsync(kept, deviceC, bytes, cudaMemcpyDeviceToDevice, 0);
+    keptA = deviceA;
+    keptB = deviceB;
+    keptRows = numARows;
+    keptInner = numAColumns;
+    keptCols = numBColumns;
+}
