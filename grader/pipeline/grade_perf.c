@@ -23,6 +23,7 @@
 #include <time.h>
 
 #define COMPILE_TIMEOUT_S 180.0
+#define TIMING_FAILED (-2) /* read_timing: the timing program failed */
 
 void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
 {
@@ -95,7 +96,8 @@ static void run_timing(const grade_opts_t *o, grade_run_t *run, const grading_in
 /* What a timing that ended (rr, run by spec; its results in report) gives:
  * 1 timed (pr; scored by score_measured), 0 not (msg says why), -1 base (the
  * batch's baseline, NULL: none) is not of this device or lacks a shape (msg
- * says so). what names the timing in msg. */
+ * says so), TIMING_FAILED the program failed or was stopped (msg says how;
+ * vouch_timing tells whose fault). what names the timing in msg. */
 static int read_timing(const char *what, const run_result_t *rr, const run_spec_t *spec,
                        const char *report, const perf_result_t *base, const char *when,
                        strbuf_t *msg, perf_result_t *pr)
@@ -104,7 +106,7 @@ static int read_timing(const char *what, const run_result_t *rr, const run_spec_
     if (!rr->exited || rr->exit_code != 0) {
         run_describe(rr, spec, why, sizeof why);
         sb_appendf(msg, "FAILED: %s %s\n%s", what, why, rr->output ? rr->output : "");
-        return 0;
+        return TIMING_FAILED;
     }
     if (perf_parse_file(report, pr, err, sizeof err) != 0) {
         sb_appendf(msg, "not run: %s\n", err);
@@ -123,8 +125,7 @@ static int read_timing(const char *what, const run_result_t *rr, const run_spec_
 
 /* One run of the timing program (program): the student's kernel alone
  * against base (the batch's baseline), or every implementation (base
- * NULL). 1 timed (pr), 0 not (msg says why), -1 base is not of this
- * device or lacks a shape (msg says so). */
+ * NULL). As read_timing. */
 static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                      const char *program, const perf_result_t *base, const char *when,
                      strbuf_t *msg, perf_result_t *pr)
@@ -146,7 +147,7 @@ static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inpu
 
 /* Runs the lab's timing program on the GPU. Ends in the measurement: the
  * message before the score in msg, and 1 with the timing to score in *pr
- * (0: none, msg says why). */
+ * (0: none, msg says why; TIMING_FAILED: the program failed). */
 static int time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                        strbuf_t *msg, perf_result_t *pr, int *fault)
 {
@@ -167,7 +168,7 @@ static int time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_in
     char when[64] = "";
     int use_base = baseline_of(o, &base, when, sizeof when, msg);
     int timed = time_once(o, run, in, br.program, use_base ? &base : NULL, when, msg, pr);
-    if (timed < 0) /* the baseline is not of this GPU: time the others beside it, as alone */
+    if (timed == -1) /* the baseline is not of this GPU: time the others beside it, as alone */
         timed = time_once(o, run, in, br.program, NULL, when, msg, pr);
     build_result_free(&br);
     return timed;
@@ -237,7 +238,8 @@ void grade_perf_tail_free(perf_tail_t *pt)
 }
 
 /* The tail's timing, read as time_once reads a timing program's: 1 timed,
- * 0 not (msg says why), -1 the baseline is not of this device (time again). */
+ * 0 not (msg says why), -1 the baseline is not of this device (time again),
+ * TIMING_FAILED it failed. */
 static int tail_timed(const grade_opts_t *o, grade_run_t *run, perf_tail_t *pt, strbuf_t *msg,
                       perf_result_t *pr)
 {
@@ -253,6 +255,28 @@ static int tail_timed(const grade_opts_t *o, grade_run_t *run, perf_tail_t *pt, 
     run_spec_t spec = {.timeout_s = pt->limit_s};
     return read_timing("the timing", &t->proc, &spec, pt->report, pt->use_base ? &pt->base : NULL,
                        pt->when, msg, pr);
+}
+
+/* A timing that failed (an error, a crash, its time limit; a wrong output is
+ * timed, and scored) is the student's only if the lab's reference runs
+ * under the same timing program on this GPU now (perf_baseline.h
+ * perf_reference_times): 0, msg says so; else -1, a grader fault in
+ * run->error. */
+static int vouch_timing(const grade_opts_t *o, grade_run_t *run, strbuf_t *msg)
+{
+    char err[4096];
+    double t0 = now_seconds();
+    if (perf_reference_times(o, err, sizeof err) != 0)
+        return fault_describe(run->error, sizeof run->error,
+                              "the lab's timing program failed for the submission, and for the "
+                              "lab's reference too",
+                              NULL, err,
+                              "check the GPU (`nvidia-smi`, `bin/cugrade info`) and the lab's "
+                              "timing program");
+    run->phase_s[PHASE_TIMING] += now_seconds() - t0;
+    sb_appendf(msg, "(the lab's reference, timed by the same program on GPU %d just after, ran: "
+                    "the failure is the submission's)\n", o->gpu_index);
+    return 0;
 }
 
 int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
@@ -272,8 +296,12 @@ int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const gra
             timed = tail_timed(o, run, pt, &msg, &p->result);
         /* not offered, or not let time (a dataset rerun in a later process), or its
          * baseline not of this GPU: the timing program, as alone */
-        if (timed < 0)
+        if (timed == -1)
             timed = time_on_gpu(o, run, in, &msg, &p->result, &fault);
+        if (timed == TIMING_FAILED) {
+            timed = 0;
+            fault = vouch_timing(o, run, &msg) != 0;
+        }
         p->timed = timed;
         measured_set(&p->text, sb_str(&msg));
     }

@@ -1,7 +1,9 @@
 /* perf_baseline.c - a batch's baseline timing (perf_baseline.h): the lab's
  * reference built as if it were a submission, linked into the lab's timing
  * program, run sandboxed with --impl reference,naive,cublas on one GPU, its
- * timed part alone on it (run/gpu_turn.h), and the report kept. */
+ * timed part alone on it (run/gpu_turn.h), and the report kept. The same
+ * program, one round of the reference alone, tells whether a submission's
+ * failed timing is the submission's (perf_reference_times). */
 #include "pipeline/perf_baseline.h"
 #include "build/build.h"
 #include "pipeline/canary.h"
@@ -57,15 +59,35 @@ static __thread const char *visible_gpu; /* perf_baseline_set_visible: per worke
 
 void perf_baseline_set_visible(const char *visible) { visible_gpu = visible; }
 
+/* How the reference's timing runs: the batch's baseline (every
+ * implementation but the student's, the rubric's rule, shown the GPU whose
+ * queue it joins) or a check that it runs at all (the reference alone, one
+ * round, in this process's view of the GPU). */
+typedef enum { TIMING_BASELINE, TIMING_CHECK } reference_timing_t;
+
 /* Runs it; the report goes to report (the run's report channel). */
 static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *in,
                                 const char *program, const char *scratch, const char *report,
-                                char *err, size_t errlen)
+                                reference_timing_t how, char *err, size_t errlen)
 {
     const perf_rule_t *rule = &in->rub.performance;
     perf_command_t cmd;
-    perf_command(program, rule, in->lab.tol.rtol, in->lab.tol.atol,
-                 in->lab.timing_baseline[0] ? "reference,naive,cublas" : "reference,cublas", &cmd);
+    const char *impls = how == TIMING_CHECK            ? "reference"
+                        : in->lab.timing_baseline[0] ? "reference,naive,cublas"
+                                                     : "reference,cublas";
+    perf_command(program, rule, in->lab.tol.rtol, in->lab.tol.atol, impls, &cmd);
+    char *argv[sizeof cmd.argv / sizeof cmd.argv[0] + 4];
+    int n = 0;
+    while (cmd.argv[n]) {
+        argv[n] = cmd.argv[n];
+        n++;
+    }
+    if (how == TIMING_CHECK) {
+        char *one_round[] = {"--min-reps", "1", "--max-reps", "1"};
+        for (int i = 0; i < 4; i++)
+            argv[n++] = one_round[i];
+    }
+    argv[n] = NULL;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%.4000s/timing-run", scratch);
     mkdir_p(dir, NULL, 0);
@@ -75,9 +97,10 @@ static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *i
     else
         snprintf(visible, sizeof visible, "CUDA_VISIBLE_DEVICES=%d", o->gpu_index);
     char *env[] = {visible, NULL}; /* the GPU whose queue it joins, as a batch's children */
-    run_spec_t spec = {.argv = cmd.argv, .cwd = dir, .sandboxed = 1, .report_path = report,
+    int shown = how == TIMING_BASELINE && o->gpu_queue && o->gpu_queue[0];
+    run_spec_t spec = {.argv = argv, .cwd = dir, .sandboxed = 1, .report_path = report,
                        .timeout_s = rule->nshapes * (rule->time_cap_s + 60),
-                       .extra_env = o->gpu_queue && o->gpu_queue[0] ? env : NULL};
+                       .extra_env = shown ? env : NULL};
     run_result_t rr;
     gpu_turn_stats_t st;
     gpu_turn_run(o->gpu_queue, o->gpu_index, &spec, &rr, &st);
@@ -85,8 +108,9 @@ static int run_reference_timing(const grade_opts_t *o, const grading_inputs_t *i
     if (!rr.exited || rr.exit_code != 0) {
         char why[256];
         run_describe(&rr, &spec, why, sizeof why);
-        rc = fail(err, errlen, "the baseline timing of the lab's reference on GPU %d %s: %.2000s",
-                  o->gpu_index, why, rr.output ? rr.output : "");
+        rc = fail(err, errlen, "the %s of the lab's reference on GPU %d %s: %.2000s",
+                  how == TIMING_CHECK ? "timing" : "baseline timing", o->gpu_index, why,
+                  rr.output ? rr.output : "");
     }
     run_result_free(&rr);
     return rc;
@@ -108,8 +132,12 @@ static int keep_report(const char *report, int gpu, const char *out_path, char *
     return rc;
 }
 
-int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_t *result,
-                       char *err, size_t errlen)
+/* The reference's timing program built and run (how) in a scratch folder of
+ * its own; then keep (NULL: nothing), given its report. 0, or -1 (err). */
+static int time_reference(const grade_opts_t *o, reference_timing_t how,
+                          int (*keep)(const grade_opts_t *o, const char *report, void *ctx,
+                                      char *err, size_t errlen),
+                          void *ctx, char *err, size_t errlen)
 {
     grading_inputs_t in;
     if (load_inputs(o, &in, err, errlen) != 0)
@@ -124,19 +152,45 @@ int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_
     build_result_t br = {0};
     int rc = build_reference_timing(o, &in, scratch, &br, err, errlen);
     if (rc == 0)
-        rc = run_reference_timing(o, &in, br.program, scratch, report, err, errlen);
-    if (rc == 0)
-        rc = keep_report(report, o->gpu_index, out_path, err, errlen);
-    if (rc == 0) {
-        int gpu;
-        double at;
-        rc = perf_baseline_read(out_path, result, &gpu, &at, err, errlen);
-    }
+        rc = run_reference_timing(o, &in, br.program, scratch, report, how, err, errlen);
+    if (rc == 0 && keep)
+        rc = keep(o, report, ctx, err, errlen);
     build_result_free(&br);
     rm_rf(scratch);
     unlink(report);
     free_inputs(&in);
     return rc;
+}
+
+typedef struct {
+    const char *out_path;
+    perf_result_t *result;
+} baseline_out_t;
+
+/* The baseline file from the report, read back into the result. */
+static int keep_baseline(const grade_opts_t *o, const char *report, void *ctx, char *err,
+                         size_t errlen)
+{
+    const baseline_out_t *b = ctx;
+    int rc = keep_report(report, o->gpu_index, b->out_path, err, errlen);
+    if (rc == 0) {
+        int gpu;
+        double at;
+        rc = perf_baseline_read(b->out_path, b->result, &gpu, &at, err, errlen);
+    }
+    return rc;
+}
+
+int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_t *result,
+                       char *err, size_t errlen)
+{
+    baseline_out_t b = {out_path, result};
+    return time_reference(o, TIMING_BASELINE, keep_baseline, &b, err, errlen);
+}
+
+int perf_reference_times(const grade_opts_t *o, char *err, size_t errlen)
+{
+    return time_reference(o, TIMING_CHECK, NULL, NULL, err, errlen);
 }
 
 int perf_baseline_read(const char *path, perf_result_t *result, int *gpu, double *at, char *err,

@@ -28,6 +28,13 @@ int perf_baseline_wanted(const grade_opts_t *o);
 int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_t *result,
                        char *err, size_t errlen);
 
+/* Whether the lab's reference runs under the lab's timing program on o's GPU
+ * now, as this process's own timing runs (its view of the GPU, its queue):
+ * built like a submission and timed for one round of the rubric's shapes,
+ * alone. 0 it does; -1 with err saying what failed (when a submission's
+ * timing failed too, a grader fault: pipeline/grade_perf.c). */
+int perf_reference_times(const grade_opts_t *o, char *err, size_t errlen);
+
 /* What the timing run is shown as CUDA_VISIBLE_DEVICES (a batch's own entry
  * for the GPU, batch/gpu_visible.c); NULL: o->gpu_index. Set before timing. */
 void perf_baseline_set_visible(const char *visible);

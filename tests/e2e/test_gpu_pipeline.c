@@ -1,0 +1,172 @@
+/* test_gpu_pipeline.c - end to end, without a GPU: the gpu backend's whole
+ * pipeline (its builds, the grouped dataset runs, the timing tail and the
+ * separate timing program, the performance test's scoring) with nvcc
+ * replaced by tests/fixtures/nvcc_emu/bin/nvcc, which compiles every program
+ * with bin/emucc, and CUGRADE_GPU_COUNT=1, so that every program runs on the
+ * emulator. The times mean nothing; the verdicts do:
+ *   - the reference is timed and scored;
+ *   - a launch function that copies back a product kept from an earlier call
+ *     (tests/attacks/memoizes_product.cu) gets no performance points;
+ *   - a timing that crashes in the student's code is the student's, once the
+ *     lab's reference has been timed by the same program (vouch_timing in
+ *     grader/pipeline/grade_perf.c);
+ *   - a timing program that fails for the reference too (nvcc-timing-fails
+ *     builds one that fails at once, as on a broken GPU) is a grader fault:
+ *     exit 2, no results.json.
+ * Each nvcc has a build folder of its own (CUGRADE_NVCC_ARCH), so that no
+ * object of one is taken for the other's or a real GPU's. The source check is
+ * off (emucc's own headers are not the toolchain's an nvcc would have), and
+ * the sandbox is shown bin/, emu/ and build/, which emucc reads. Runs from the
+ * repository root. */
+#include "e2e.h"
+
+typedef struct {
+    char dir[64], datasets[128], rubric[128], json[128];
+} setup_t;
+
+/* Two small datasets and a rubric for lab3 with a performance test of one
+ * shape, perf_shape (33 rows: the one crash_on_one_shape.cu crashes on). */
+static setup_t make_setup(const char *perf_shape)
+{
+    setup_t s;
+    snprintf(s.dir, sizeof s.dir, "/tmp/cugrade-gpupipe-XXXXXX");
+    cr_assert_not_null(mkdtemp(s.dir));
+    snprintf(s.datasets, sizeof s.datasets, "%s/datasets", s.dir);
+    snprintf(s.rubric, sizeof s.rubric, "%s/rubric.json", s.dir);
+    snprintf(s.json, sizeof s.json, "%s/r.json", s.dir);
+    const char *shapes[] = {"16x16x16", "17x9x13", NULL};
+    make_datasets(s.datasets, shapes);
+    char rubric[512];
+    snprintf(rubric, sizeof rubric,
+             "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
+             " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 30},"
+             " \"hidden\": {\"count\": 0}, \"performance\": {\"points\": 10, \"shapes\": [\"%s\"],"
+             " \"zero_at\": 0.5, \"full_at\": 0.9, \"time_cap_s\": 1}}}}",
+             perf_shape);
+    write_text(s.rubric, rubric);
+    return s;
+}
+
+/* `cugrade run --backend gpu` of submission with the emulator's nvcc named
+ * nvcc (nvcc or nvcc-timing-fails); results into s->json. */
+static run_result_t grade_gpu(const setup_t *s, const char *nvcc, const char *submission)
+{
+    char cwd[PATH_MAX], nvcc_env[PATH_MAX + 64], arch[64], ro[3 * PATH_MAX + 64];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(nvcc_env, sizeof nvcc_env, "CUGRADE_NVCC=%s/tests/fixtures/nvcc_emu/bin/%s", cwd, nvcc);
+    snprintf(arch, sizeof arch, "CUGRADE_NVCC_ARCH=sm_emu_%s", nvcc);
+    snprintf(ro, sizeof ro, "CUGRADE_SANDBOX_RO=%s/bin:%s/emu:%s/build", cwd, cwd, cwd);
+    char *env[] = {nvcc_env, arch, ro, "CUGRADE_GPU_COUNT=1", "CUGRADE_SRCCHECK=off", NULL};
+    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
+                    "none", "--color", "never", "--rubric", (char *)s->rubric, "--datasets",
+                    (char *)s->datasets, "--json", (char *)s->json, (char *)submission, NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 300, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+/* The performance test of results.json r. */
+static json_object *performance_test(json_object *r)
+{
+    json_object *tests = json_object_object_get(r, "tests");
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        if (strncmp(json_object_get_string(json_object_object_get(t, "name")), "performance", 11) == 0)
+            return t;
+    }
+    cr_assert_fail("no performance test in %s", json_object_to_json_string(r));
+    return NULL;
+}
+
+static double number(json_object *o, const char *key)
+{
+    return json_object_get_double(json_object_object_get(o, key));
+}
+
+static const char *text(json_object *o, const char *key)
+{
+    const char *s = json_object_get_string(json_object_object_get(o, key));
+    return s ? s : "";
+}
+
+/* A graded submission: exit 0, both datasets passed; its results. */
+static json_object *graded(const setup_t *s, const run_result_t *r)
+{
+    cr_assert(r->exited && r->exit_code == 0, "exit %d:\n%s", r->exit_code, r->output);
+    json_object *j = json_object_from_file(s->json);
+    cr_assert_not_null(j, "%s", r->output);
+    json_object *extra = json_object_object_get(j, "extra_data");
+    cr_assert_eq(number(extra, "datasets_passed"), 2, "%s", r->output);
+    return j;
+}
+
+Test(gpu_pipeline, the_reference_is_timed_and_scored, .timeout = 300)
+{
+    setup_t s = make_setup("48x40x56");
+    run_result_t r = grade_gpu(&s, "nvcc", "reference/lab3/matmul.cu");
+    json_object *j = graded(&s, &r);
+    json_object *perf = performance_test(j);
+    cr_expect(strstr(text(perf, "output"), "48x40x56: ") &&
+                  strstr(text(perf, "output"), "(first quartile of "),
+              "%s", text(perf, "output"));
+    cr_expect_gt(number(json_object_object_get(j, "extra_data"), "perf_ratio"), 0, "%s",
+                 text(perf, "output"));
+    cr_expect_null(strstr(text(perf, "output"), "FAILED"), "%s", text(perf, "output"));
+    json_object_put(j);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
+
+/* Every dataset passes (each is a first call); every timed output is a
+ * product kept from the round before, wrong on the round's new inputs. */
+Test(gpu_pipeline, a_kept_product_handed_back_scores_no_performance_points, .timeout = 300)
+{
+    setup_t s = make_setup("48x40x56");
+    run_result_t r = grade_gpu(&s, "nvcc", "tests/attacks/memoizes_product.cu");
+    json_object *j = graded(&s, &r);
+    json_object *perf = performance_test(j);
+    cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "wrong elements in the timed outputs"), "%s",
+              text(perf, "output"));
+    json_object_put(j);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
+
+/* crash_on_one_shape.cu passes both datasets and crashes on the timing's
+ * shape of 33 rows: the reference, timed by the same program just after,
+ * runs, so the crash is the student's: no performance points, and why. */
+Test(gpu_pipeline, a_timing_that_crashes_in_the_students_code_is_the_students, .timeout = 300)
+{
+    setup_t s = make_setup("33x40x56");
+    run_result_t r = grade_gpu(&s, "nvcc", SUB "crash_on_one_shape.cu");
+    json_object *j = graded(&s, &r);
+    json_object *perf = performance_test(j);
+    cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "killed by signal 11"), "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "(the lab's reference, timed by the same program on "
+                                           "GPU 0 just after, ran: the failure is the submission's)"),
+              "%s", text(perf, "output"));
+    json_object_put(j);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
+
+/* A timing program that fails before any student code runs, for everyone:
+ * the submission's timing fails, so does the reference's, and nobody gets a
+ * zero for it. */
+Test(gpu_pipeline, a_timing_program_that_fails_for_the_reference_too_is_a_grader_fault,
+     .timeout = 300)
+{
+    setup_t s = make_setup("48x40x56");
+    run_result_t r = grade_gpu(&s, "nvcc-timing-fails", SUB "tile32.cu");
+    cr_assert(r.exited && r.exit_code == 2, "exit %d:\n%s", r.exit_code, r.output);
+    cr_expect(strstr(r.output, "cugrade: cannot grade: the lab's timing program failed for the "
+                               "submission, and for the lab's reference too"),
+              "%s", r.output);
+    cr_expect(strstr(r.output, "out of memory (pretend)"), "%s", r.output);
+    cr_expect(!is_file(s.json), "no results.json: %s", r.output);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
