@@ -12,7 +12,9 @@
  *     grader/pipeline/grade_perf.c);
  *   - a timing program that fails for the reference too (nvcc-timing-fails
  *     builds one that fails at once, as on a broken GPU) is a grader fault:
- *     exit 2, no results.json.
+ *     exit 2, no results.json;
+ *   - a batch on two GPUs (CUGRADE_GPU_COUNT=2) times the reference on each
+ *     and every submission against its own GPU's baseline.
  * Each nvcc has a build folder of its own (CUGRADE_NVCC_ARCH), so that no
  * object of one is taken for the other's or a real GPU's. The source check is
  * off (emucc's own headers are not the toolchain's an nvcc would have), and
@@ -47,20 +49,35 @@ static setup_t make_setup(const char *perf_shape)
     return s;
 }
 
-/* `cugrade run --backend gpu` of submission with the emulator's nvcc named
- * nvcc (nvcc or nvcc-timing-fails); results into s->json. */
+/* The environment of a grading on `gpus` pretend GPUs with the emulator's
+ * nvcc named nvcc (nvcc or nvcc-timing-fails). */
+typedef struct {
+    char nvcc[PATH_MAX + 64], arch[64], ro[3 * PATH_MAX + 64], gpus[32];
+    char *env[6];
+} gpu_env_t;
+
+static void gpu_env(gpu_env_t *e, const char *nvcc, int gpus)
+{
+    char cwd[PATH_MAX];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    snprintf(e->nvcc, sizeof e->nvcc, "CUGRADE_NVCC=%s/tests/fixtures/nvcc_emu/bin/%s", cwd, nvcc);
+    snprintf(e->arch, sizeof e->arch, "CUGRADE_NVCC_ARCH=sm_emu_%s", nvcc);
+    snprintf(e->ro, sizeof e->ro, "CUGRADE_SANDBOX_RO=%s/bin:%s/emu:%s/build", cwd, cwd, cwd);
+    snprintf(e->gpus, sizeof e->gpus, "CUGRADE_GPU_COUNT=%d", gpus);
+    char *env[] = {e->nvcc, e->arch, e->ro, e->gpus, "CUGRADE_SRCCHECK=off", NULL};
+    memcpy(e->env, env, sizeof env);
+}
+
+/* `cugrade run --backend gpu` of submission on one pretend GPU with the
+ * emulator's nvcc named nvcc; results into s->json. */
 static run_result_t grade_gpu(const setup_t *s, const char *nvcc, const char *submission)
 {
-    char cwd[PATH_MAX], nvcc_env[PATH_MAX + 64], arch[64], ro[3 * PATH_MAX + 64];
-    cr_assert_not_null(getcwd(cwd, sizeof cwd));
-    snprintf(nvcc_env, sizeof nvcc_env, "CUGRADE_NVCC=%s/tests/fixtures/nvcc_emu/bin/%s", cwd, nvcc);
-    snprintf(arch, sizeof arch, "CUGRADE_NVCC_ARCH=sm_emu_%s", nvcc);
-    snprintf(ro, sizeof ro, "CUGRADE_SANDBOX_RO=%s/bin:%s/emu:%s/build", cwd, cwd, cwd);
-    char *env[] = {nvcc_env, arch, ro, "CUGRADE_GPU_COUNT=1", "CUGRADE_SRCCHECK=off", NULL};
+    gpu_env_t e;
+    gpu_env(&e, nvcc, 1);
     char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
                     "none", "--color", "never", "--rubric", (char *)s->rubric, "--datasets",
                     (char *)s->datasets, "--json", (char *)s->json, (char *)submission, NULL};
-    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 300, .output_cap = 1 << 20};
+    run_spec_t spec = {.argv = argv, .extra_env = e.env, .timeout_s = 300, .output_cap = 1 << 20};
     run_result_t r;
     run_one(&spec, &r);
     return r;
@@ -167,6 +184,77 @@ Test(gpu_pipeline, a_timing_program_that_fails_for_the_reference_too_is_a_grader
               "%s", r.output);
     cr_expect(strstr(r.output, "out of memory (pretend)"), "%s", r.output);
     cr_expect(!is_file(s.json), "no results.json: %s", r.output);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
+
+/* ---- a batch on two GPUs ------------------------------------------------------ */
+
+/* The performance test's output of student id in the batch's results. */
+static json_object *batch_results(const char *out, const char *id)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/results.json", out, id);
+    json_object *j = json_object_from_file(path);
+    cr_assert_not_null(j, "no %s", path);
+    return j;
+}
+
+/* Each GPU's baseline (the reference, its untiled baseline and cuBLAS,
+ * timed once on it) is what its submissions are measured against; the
+ * summary keeps both GPUs' timings and the spread between them; the kept
+ * product scores no performance points in a batch either. */
+Test(gpu_pipeline, a_batch_on_two_gpus_times_each_submission_against_its_gpus_baseline,
+     .timeout = 600)
+{
+    setup_t s = make_setup("48x40x56");
+    char subs[128], out[128], cmd[1024];
+    snprintf(subs, sizeof subs, "%s/subs", s.dir);
+    snprintf(out, sizeof out, "%s/out", s.dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/ann %s/cat && cp reference/lab3/matmul.cu %s/ann/ && "
+             "cp tests/attacks/memoizes_product.cu %s/cat/matmul.cu", subs, subs, subs, subs);
+    cr_assert_eq(system(cmd), 0);
+    gpu_env_t e;
+    gpu_env(&e, "nvcc", 2);
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--backend", "gpu", "--checks",
+                    "none", "--jobs", "2", "--rubric", s.rubric, "--datasets", s.datasets,
+                    "--out", out, subs, NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = e.env, .timeout_s = 600, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
+    cr_expect(strstr(r.output, "perf baseline: 48x40x56: the reference timed 2 time(s) on 2 "
+                               "GPU(s), spread "),
+              "%s", r.output);
+
+    json_object *ann = batch_results(out, "ann"), *cat = batch_results(out, "cat");
+    json_object *perf = performance_test(ann);
+    cr_expect(strstr(text(perf, "output"), "the reference and cuBLAS: the batch's baseline "
+                                           "timing of this GPU ("),
+              "%s", text(perf, "output"));
+    cr_expect_gt(number(json_object_object_get(ann, "extra_data"), "perf_ratio"), 0, "%s",
+                 text(perf, "output"));
+    perf = performance_test(cat);
+    cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "wrong elements in the timed outputs"), "%s",
+              text(perf, "output"));
+    json_object_put(ann);
+    json_object_put(cat);
+
+    char path[256];
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    json_object *sum = json_object_from_file(path), *bases, *timings;
+    cr_assert(sum && json_object_object_get_ex(sum, "perf_baselines", &bases) &&
+                  json_object_array_length(bases) == 1 &&
+                  json_object_object_get_ex(json_object_array_get_idx(bases, 0), "timings",
+                                            &timings),
+              "summary.json has no perf_baselines");
+    cr_assert_eq(json_object_array_length(timings), 2, "%s", json_object_to_json_string(bases));
+    for (int gpu = 0; gpu < 2; gpu++)
+        cr_expect_eq(number(json_object_array_get_idx(timings, (size_t)gpu), "gpu"), gpu, "%s",
+                     json_object_to_json_string(bases));
+    json_object_put(sum);
     run_result_free(&r);
     rm_rf(s.dir);
 }

@@ -6,8 +6,9 @@
  * reference and baseline with the timing symbols renamed), and check their
  * results with the lab's tolerance. (Found on an H100: the grader passed
  * --rtol and --atol, which the reduction's refused, and every dotprod
- * performance test failed.) On the emulator the matmul program has no
- * cuBLAS; gpu-build and the GPU runs cover that part. Also the attacks on
+ * performance test failed.) On the emulator the matmul program's "cublas"
+ * is a plain FP32 kernel (there is no cuBLAS); gpu-build and the GPU runs
+ * cover the real one. Also the attacks on
  * the timing (tests/attacks/): forged result lines, and launch functions
  * that hand back a product kept from an earlier call. Runs from the
  * repository root; small shapes keep it fast on the emulator. */

@@ -31,8 +31,8 @@
  * CHECKED_ROWS rows drawn at random once the round's launches have ended,
  * against dot products in double.
  *
- * It also builds and runs under bin/emucc, without cuBLAS (there is none):
- * no "cublas" implementation, and the first round checked in double too.
+ * It also builds and runs under bin/emucc, where there is no cuBLAS: there
+ * "cublas" is a plain kernel in FP32 (plain_gemm), and times mean nothing.
  *
  * stdout: "key value" lines (device, then per shape "shape MxKxN", "reps",
  * "stop", "seconds" and one "impl NAME key value ..." line per implementation;
@@ -119,7 +119,7 @@ typedef struct {
 typedef struct {
     shape_t s;
     float *A, *B, *C[N_IMPL];
-    float *expected;           /* cuBLAS's C of the first round's inputs (NULL: none) */
+    float *expected;           /* cuBLAS's C of the first round's inputs */
     int *rows;                 /* device: the rows re-checked this round */
     unsigned long long *wrong; /* device: wrong elements, [impl * max_reps + rep] */
     float *ms[N_IMPL];         /* host: event times of the timed reps */
@@ -183,8 +183,6 @@ static void parse_impls(const char *list, int use[N_IMPL])
             timing_usage_error("unknown implementation", t);
         if (i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
             timing_usage_error("this lab has no such implementation", t);
-        if (i == IMPL_CUBLAS && !HAVE_CUBLAS)
-            timing_usage_error("the emulator has no cuBLAS", t);
         use[i] = any = 1;
     }
     if (!any)
@@ -203,7 +201,7 @@ static void parse_args(int argc, char **argv, options_t *o)
     o->atol = 1e-3f;
     o->gate = 1;
     for (int i = 0; i < N_IMPL; i++)
-        o->use[i] = i == IMPL_CUBLAS ? HAVE_CUBLAS : IMPL_LAUNCH[i] != NULL;
+        o->use[i] = i == IMPL_CUBLAS || IMPL_LAUNCH[i] != NULL;
     for (int i = 1; i < argc; i += 2) {
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val)
@@ -301,16 +299,34 @@ static void cublas_gemm(const bench_t *b, float *C)
                               CUBLAS_GEMM_DEFAULT));
     timing_check_launched(IMPL_WHAT[IMPL_CUBLAS]);
 }
+#else
+/* The emulator's stand-in for cuBLAS: C = A.B, one thread an element, in
+ * FP32. */
+__global__ static void plain_gemm(const float *A, const float *B, float *C, int m, int k, int n)
+{
+    int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= m || j >= n)
+        return;
+    float sum = 0.0f;
+    for (int p = 0; p < k; p++)
+        sum += A[(size_t)i * k + p] * B[(size_t)p * n + j];
+    C[(size_t)i * n + j] = sum;
+}
+
+static void cublas_gemm(const bench_t *b, float *C)
+{
+    dim3 block(16, 16), grid((b->s.n + 15) / 16, (b->s.m + 15) / 16);
+    plain_gemm<<<grid, block>>>(b->A, b->B, C, b->s.m, b->s.k, b->s.n);
+    timing_check_launched(IMPL_WHAT[IMPL_CUBLAS]);
+}
 #endif
 
 static void launch_impl(int impl, const bench_t *b)
 {
-#if HAVE_CUBLAS
     if (impl == IMPL_CUBLAS) {
         cublas_gemm(b, b->C[impl]);
         return;
     }
-#endif
     const shape_t s = b->s;
     MATMUL_LAUNCH_CALL(IMPL_LAUNCH[impl], b->A, b->B, b->C[impl], s.m, s.k, s.n);
     timing_check_launched(IMPL_WHAT[impl]);
@@ -354,49 +370,30 @@ static void timed_rep(int impl, const bench_t *b, cudaEvent_t start, cudaEvent_t
         timing_gate_release();
 }
 
-/* Re-checks implementation impl's output of the round with check_rows: the
- * rows in b->rows (all of them: nrows 0). */
-static void check_impl_rows(const bench_t *b, int impl, int nrows, unsigned long long *wrong)
-{
-    const shape_t s = b->s;
-    const int cols = (s.n + 255) / 256;
-    if (nrows > 0) {
-        check_rows<<<dim3(cols, nrows), 256>>>(b->A, b->B, b->C[impl], s.k, s.n, b->rows, 0,
-                                                g_rtol, g_atol, wrong);
-        timing_check_launched("check_rows (re-checking an output)");
-        return;
-    }
-    for (int row0 = 0; row0 < s.m; row0 += 65535) { /* a grid's y is at most 65535 */
-        int n = s.m - row0 < 65535 ? s.m - row0 : 65535;
-        check_rows<<<dim3(cols, n), 256>>>(b->A, b->B, b->C[impl], s.k, s.n, (const int *)NULL, row0, g_rtol,
-                                           g_atol, wrong);
-        timing_check_launched("check_rows (re-checking an output)");
-    }
-}
-
 /* Re-checks the round's outputs, once its launches have ended: the first
- * round's whole (against cuBLAS; in double where there is none), a later
- * round's in CHECKED_ROWS rows drawn now, which no launch could know. */
+ * round's whole, against cuBLAS's; a later round's in CHECKED_ROWS rows
+ * drawn now, which no launch could know, against their dot products. */
 static void check_round(const bench_t *b, const options_t *o)
 {
-    int nrows = 0;
     if (b->reps > 0) {
         int rows[CHECKED_ROWS];
         for (int r = 0; r < CHECKED_ROWS; r++)
             rows[r] = (int)(timing_random64() % (uint64_t)b->s.m);
         HARNESS_CHECK(cudaMemcpy(b->rows, rows, sizeof rows, cudaMemcpyHostToDevice));
-        nrows = CHECKED_ROWS;
     }
+    const dim3 row_grid((b->s.n + 255) / 256, CHECKED_ROWS);
     for (int i = 0; i < N_IMPL; i++) {
         if (!o->use[i])
             continue;
         unsigned long long *wrong = b->wrong + i * o->max_reps + b->reps;
-        if (nrows == 0 && b->expected) {
+        if (b->reps == 0) {
             count_wrong<<<g_blocks, 256>>>(b->C[i], b->expected, c_elems(b), g_rtol, g_atol,
                                            wrong);
             timing_check_launched("count_wrong (re-checking an output)");
         } else {
-            check_impl_rows(b, i, nrows, wrong);
+            check_rows<<<row_grid, 256>>>(b->A, b->B, b->C[i], b->s.k, b->s.n, b->rows, g_rtol,
+                                          g_atol, wrong);
+            timing_check_launched("check_rows (re-checking an output)");
         }
     }
 }
@@ -437,13 +434,9 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
     HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
     fill_inputs(b, o, 0);
-#if HAVE_CUBLAS
     b->expected = timing_device_floats(c_elems(b));
     cublas_gemm(b, b->expected); /* the answer the first round's outputs are checked against */
     harness_check_launch("computing the expected output with cuBLAS");
-#else
-    harness_check_launch("init_matrix");
-#endif
 }
 
 static void teardown(bench_t *b)

@@ -32,13 +32,13 @@ __global__ static void count_wrong(const float *got, const float *expected, size
 }
 
 /* Adds to *wrong the elements of C (m x n) outside the lab's tolerance in
- * the rows blockIdx.y of rows[] (rows NULL: row row0 + blockIdx.y), each
- * against its dot product of A (m x k) and B (k x n) in double. */
+ * row rows[blockIdx.y], each against its dot product of A (m x k) and B
+ * (k x n) in double. */
 __global__ static void check_rows(const float *A, const float *B, const float *C, int k, int n,
-                                  const int *rows, int row0, float rtol, float atol,
+                                  const int *rows, float rtol, float atol,
                                   unsigned long long *wrong)
 {
-    int i = rows ? rows[blockIdx.y] : row0 + (int)blockIdx.y;
+    int i = rows[blockIdx.y];
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n)
         return;
