@@ -5,6 +5,8 @@
  *   timing_summarize(ms, n)   median, first quartile, mean, extremes and
  *                             the relative standard error of the median
  *   timing_converged(...)     whether a series is tight enough to stop
+ *   timing_gated_ms(...)      a gated rep's time: never less than its launch
+ *                             function's own time on the host
  *
  * The median is what is reported and scored, so the stopping rule asks how
  * well the median is known: its standard error estimated from the median
@@ -106,6 +108,22 @@ static inline int timing_converged(float *const *ms, const int *use, int nimpl, 
         if (use[i] && !(timing_summarize(ms[i], reps).rse <= target_rse))
             return 0;
     return 1;
+}
+
+/* The time of a rep timed through the launch gate (timing.h): the events'
+ * (event_ms), which start only once the launch is queued, but never less
+ * than the launch function's own time on the host (host_ms, from its call to
+ * its return). A launch function returns long before its kernel ends, unless
+ * it waits for it: one that waits for the GPU on the default stream is found
+ * by the gate and timed without it, but one that runs its kernel on a stream
+ * of its own that does not wait for the default stream (cudaStreamNonBlocking)
+ * and waits for that stream would otherwise be timed while the gate holds
+ * back both events, as if it took no time (tests/attacks/waits_on_own_stream.cu). A
+ * host stall in the call (the thread off its core) can reach the time only
+ * where it is longer than the kernel itself. */
+static inline float timing_gated_ms(float event_ms, double host_ms)
+{
+    return host_ms > (double)event_ms ? (float)host_ms : event_ms;
 }
 
 #endif

@@ -117,3 +117,14 @@ Test(timing_stats, too_few_reps_or_one_loose_series_in_use_do_not_converge)
     cr_assert(timing_converged(series, first, 2, 12, 10, 0.01));
     cr_assert(!timing_converged(series, both, 2, 12, 10, 0.01), "the loose series is in use");
 }
+
+/* A gated rep is timed by its events unless its launch function took longer
+ * on the host: one that waited for its own stream's kernel while the gate
+ * held the events back (tests/attacks/waits_on_own_stream.cu) is timed by
+ * that wait, not by the 2 us between the held events. */
+Test(timing_stats, a_gated_rep_is_never_shorter_than_its_launch_call)
+{
+    cr_assert_float_eq(timing_gated_ms(6.0f, 0.012), 6.0f, 1e-6, "an honest launch: the events");
+    cr_assert_float_eq(timing_gated_ms(0.002f, 6.1), 6.1f, 1e-6, "a launch that waited: its call");
+    cr_assert_float_eq(timing_gated_ms(6.0f, 6.0), 6.0f, 1e-6);
+}
