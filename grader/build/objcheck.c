@@ -65,11 +65,13 @@ static const char *const allowed_prefixes[] = {
     "_ZSt17__throw_", NULL,
 };
 
-/* CUDA runtime calls that reach files or the raw driver: refused whatever
+/* CUDA runtime calls that reach files or the raw driver, or make a stream
+ * that need not wait for the default stream (STREAM_CALLS): refused whatever
  * the prefix says. */
+#define STREAM_CALLS "cudaStreamCreateWith" /* ...Flags, ...Priority */
 static const char *const refused_cuda[] = {
     "cudaGraphDebugDotPrint", "cudaGetDriverEntryPoint", "cudaIpcOpenMemHandle",
-    "cudaIpcGetMemHandle", NULL,
+    "cudaIpcGetMemHandle", STREAM_CALLS, NULL,
 };
 
 static const char *const libm[] = {
@@ -206,7 +208,7 @@ static void source_token(const char *symbol, objcheck_result_t *r)
 static int check_symbols(const char *nm_out, objcheck_result_t *r)
 {
     char names[256] = "";
-    int nrefused = 0;
+    int nrefused = 0, streams = 0;
     for (const char *p = nm_out; p && *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -219,6 +221,7 @@ static int check_symbols(const char *nm_out, objcheck_result_t *r)
             if (at)
                 *at = '\0';
             if (!objcheck_symbol_allowed(line)) {
+                streams += strncmp(line, STREAM_CALLS, strlen(STREAM_CALLS)) == 0;
                 if (nrefused < OBJCHECK_MAX_TOKENS) {
                     size_t k = strlen(names);
                     snprintf(names + k, sizeof names - k, "%s%.100s", k ? ", " : "", line);
@@ -236,7 +239,9 @@ static int check_symbols(const char *nm_out, objcheck_result_t *r)
         snprintf(more, sizeof more, " and %d more", nrefused - OBJCHECK_MAX_TOKENS);
     snprintf(r->what, sizeof r->what,
              "calls %s%s, which a submission may not use (the harness owns files, processes, the "
-             "environment and memory mappings)", names, more);
+             "environment and memory mappings%s)", names, more,
+             streams ? "; a stream of its own must wait for the default stream, where the "
+                       "harness times and checks its launches: cudaStreamCreate makes one" : "");
     return 1;
 }
 

@@ -7,11 +7,15 @@
  * and done by the time the call returns, would then be timed as taking no
  * time at all: a speed-up of thousands, with a right output.
  *
- * Expected verdict: every dataset passes; a gated rep is never timed shorter
- * than its launch call took on the host (labs/common/timing_stats.h
- * timing_gated_ms; its reps are counted in the timing's host_bound), so the
- * kernel is timed at about its real speed: a ratio to the reference like
- * the same kernel's launched the usual way, never the thousands. */
+ * Expected verdict: refused by the object check (cudaStreamCreateWithFlags
+ * may make a stream that does not wait for the default stream; the message
+ * says so and that cudaStreamCreate's streams do), score 0. Behind it
+ * (CUGRADE_OBJCHECK=off, on a GPU: tests/gpu/attacks.sh), every dataset
+ * passes and a gated rep is never timed shorter than its launch call took
+ * on the host (labs/common/timing_stats.h timing_gated_ms; its reps are
+ * counted in the timing's host_bound), so the kernel is timed at about its
+ * real speed: a ratio to the reference like the same kernel's launched the
+ * usual way, never the thousands. */
 #define TILE_WIDTH 16
 
 __global__ void matrixMultiplyShared(const float *A, const float *B, float *C,

@@ -62,6 +62,7 @@ Test(attacks, hostile_calls_are_refused_with_their_names, .timeout = 200)
     expect_refused(ATTACK "signal_swallows_timeout.cu", "signal");
     expect_refused(ATTACK "reads_other_submission.cu", "fopen");
     expect_refused(ATTACK "fills_disk.cu", "fopen");
+    expect_refused(ATTACK "waits_on_own_stream.cu", "cudaStreamCreateWithFlags");
 }
 
 static void expect_every_dataset_failed(const graded_t *g, const char *why)

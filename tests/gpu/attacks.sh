@@ -81,12 +81,16 @@ verdict skip_rows "rows skipped when repeated: wrong" \
 grade memo_dot dotprod tests/attacks/memoizes_dot_product.cu
 verdict memo_dot "kept partial sums: timed results wrong" \
     "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
-# a kernel on a stream of its own that the launch function waits for: the
-# gate would time it as taking no time; timed by its launch call instead, at
-# about the speed of the same kernel launched the usual way (memoizes_product.cu's
-# kernel is the reference's tiling, hence under 2x the reference)
-grade own_stream lab3 tests/attacks/waits_on_own_stream.cu
-verdict own_stream "own stream: timed by its launch call" \
+# a kernel on a non-blocking stream of its own that the launch function waits
+# for: refused by the object check; behind it, the gate would time it as
+# taking no time, and it is timed by its launch call instead, at about the
+# speed of the same kernel launched the usual way (a tile-16 kernel like the
+# reference's: under 2x the reference)
+grade own_stream_refused lab3 tests/attacks/waits_on_own_stream.cu
+verdict own_stream_refused "own non-blocking stream: refused" \
+    "t['compiles']['status'] == 'failed' and 'cudaStreamCreateWithFlags' in t['compiles']['output'] and r['score'] == 0"
+grade own_stream lab3 tests/attacks/waits_on_own_stream.cu CUGRADE_OBJCHECK=off
+verdict own_stream "own stream, check off: timed by its call" \
     "x['datasets_passed'] == x['datasets_total'] and 0 < x.get('perf_ratio', 0) < 2"
 for n in honest timing own_stream; do
     printf '      %-28s perf_ratio %s\n' "$n" "$(field "$out/$n.json" "r['extra_data'].get('perf_ratio')")"

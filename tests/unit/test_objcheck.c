@@ -215,3 +215,26 @@ Test(objcheck, the_references_as_nvcc_compiles_them_pass, .timeout = 300)
         cr_expect_eq(objcheck_object(obj, &r), 0, "%s: %s", refs[i], r.what);
     }
 }
+
+/* A stream made with flags (or a priority) may be one that does not wait for
+ * the default stream, where the harness times and checks the launches
+ * (tests/attacks/waits_on_own_stream.cu): refused, and why; cudaStreamCreate's
+ * streams wait for it. */
+Test(objcheck, streams_that_need_not_wait_for_the_default_stream_are_refused)
+{
+    cr_assert_not(objcheck_symbol_allowed("cudaStreamCreateWithFlags"));
+    cr_assert_not(objcheck_symbol_allowed("cudaStreamCreateWithPriority"));
+    cr_assert(objcheck_symbol_allowed("cudaStreamCreate"));
+    cr_assert(objcheck_symbol_allowed("cudaStreamSynchronize"));
+    objcheck_result_t r;
+    cr_assert_eq(check_c("typedef struct s *stream_t;\n"
+                         "int cudaStreamCreateWithFlags(stream_t *, unsigned);\n"
+                         "int f(stream_t *s) { return cudaStreamCreateWithFlags(s, 1u); }\n",
+                         &r),
+                 1);
+    cr_assert_not_null(strstr(r.what, "calls cudaStreamCreateWithFlags, which a submission may "
+                                      "not use"),
+                       "%s", r.what);
+    cr_assert_not_null(strstr(r.what, "a stream of its own must wait for the default stream"),
+                       "%s", r.what);
+}
