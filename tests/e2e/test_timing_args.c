@@ -71,9 +71,10 @@ static timing_t build_timing(const lab_t *lab, const char *student)
 }
 
 /* Runs it with the grader's command line for lab's rubric, the shapes
- * replaced by one small length, at most 2 reps. */
-static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, const char *length,
-                                         const char *report)
+ * replaced by one small length, min_reps to max_reps reps; its report
+ * channel into report (NULL: none). */
+static run_result_t run_reps(const timing_t *t, const lab_t *lab, const char *length,
+                             const char *report, const char *min_reps, const char *max_reps)
 {
     lab_rubric_t rub;
     char err[512];
@@ -90,9 +91,9 @@ static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, co
         argv[n] = cmd.argv[n];
         n++;
     }
-    const char *few[] = {"--min-reps", "1", "--max-reps", "2"};
+    const char *reps[] = {"--min-reps", min_reps, "--max-reps", max_reps};
     for (int i = 0; i < 4; i++)
-        argv[n++] = (char *)few[i];
+        argv[n++] = (char *)reps[i];
     argv[n] = NULL;
     run_spec_t spec = {.argv = argv, .cwd = t->dir, .timeout_s = 120, .output_cap = 1 << 20,
                        .report_path = report};
@@ -100,6 +101,13 @@ static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, co
     run_one(&spec, &r);
     rubric_free(&rub);
     return r;
+}
+
+/* The same with at most 2 reps. */
+static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, const char *length,
+                                         const char *report)
+{
+    return run_reps(t, lab, length, report, "1", "2");
 }
 
 static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const char *length)
@@ -197,27 +205,7 @@ static void time_student(const lab_t *lab, const char *student, const char *leng
 {
     char err[512];
     timing_t t = build_timing(lab, student);
-    lab_rubric_t rub;
-    cr_assert_eq(rubric_load("rubric.json", lab->name, &rub, err, sizeof err), 0, "%s", err);
-    perf_rule_t rule = rub.performance;
-    rule.nshapes = 1;
-    snprintf(rule.shapes[0], sizeof rule.shapes[0], "%s", length);
-    perf_command_t cmd;
-    perf_command(t.program, &rule, lab->tol.rtol, lab->tol.atol, NULL, &cmd);
-    char *argv[2 * PERF_MAX_SHAPES + 16];
-    int n = 0;
-    while (cmd.argv[n]) {
-        argv[n] = cmd.argv[n];
-        n++;
-    }
-    const char *four[] = {"--min-reps", "4", "--max-reps", "4"};
-    for (int i = 0; i < 4; i++)
-        argv[n++] = (char *)four[i];
-    argv[n] = NULL;
-    run_spec_t spec = {.argv = argv, .cwd = t.dir, .timeout_s = 120, .output_cap = 1 << 20};
-    run_result_t r;
-    run_one(&spec, &r);
-    rubric_free(&rub);
+    run_result_t r = run_reps(&t, lab, length, NULL, "4", "4");
     cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
     cr_assert_eq(perf_parse(r.output, p, err, sizeof err), 0, "%s:\n%s", err, r.output);
     snprintf(output, outlen, "%s", r.output);
