@@ -65,14 +65,34 @@ static const char *const allowed_prefixes[] = {
     "_ZSt17__throw_", NULL,
 };
 
-/* CUDA runtime calls that reach files or the raw driver, or make a stream
- * that need not wait for the default stream (STREAM_CALLS): refused whatever
- * the prefix says. */
-#define STREAM_CALLS "cudaStreamCreateWith" /* ...Flags, ...Priority */
-static const char *const refused_cuda[] = {
-    "cudaGraphDebugDotPrint", "cudaGetDriverEntryPoint", "cudaIpcOpenMemHandle",
-    "cudaIpcGetMemHandle", STREAM_CALLS, NULL,
+/* CUDA runtime calls refused whatever the prefix says (names by prefix):
+ * those that reach files or the raw driver, and those that would let a
+ * submission's kernels escape the timing (docs/gpu.md), with why for the
+ * student. */
+static const struct {
+    const char *prefix, *why; /* why: NULL for the harness's files and processes */
+} refused_cuda[] = {
+    {"cudaGraphDebugDotPrint", NULL},
+    {"cudaGetDriverEntryPoint", NULL},
+    {"cudaIpcOpenMemHandle", NULL},
+    {"cudaIpcGetMemHandle", NULL},
+    {"cudaStreamCreateWith", /* ...Flags, ...Priority */
+     "a stream of its own must wait for the default stream, where the harness times and "
+     "checks its launches: cudaStreamCreate makes one"},
+    {"cudaDeviceSetLimit",
+     "the device's limits are the harness's: L2 set aside for persisting lines would keep its "
+     "inputs across the cache flush before each timed launch"},
+    {NULL, NULL},
 };
+
+/* refused_cuda's entry for name, or -1. */
+static int refused_cuda_entry(const char *name)
+{
+    for (int i = 0; refused_cuda[i].prefix; i++)
+        if (strncmp(name, refused_cuda[i].prefix, strlen(refused_cuda[i].prefix)) == 0)
+            return i;
+    return -1;
+}
 
 static const char *const libm[] = {
     "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin", "cos",
@@ -104,9 +124,8 @@ int objcheck_symbol_allowed(const char *symbol)
     /* a file stream of the C++ library opens files: refused whatever its prefix */
     if (strstr(name, "fstream") || strstr(name, "filebuf"))
         return 0;
-    for (int i = 0; refused_cuda[i]; i++)
-        if (strncmp(name, refused_cuda[i], strlen(refused_cuda[i])) == 0)
-            return 0;
+    if (refused_cuda_entry(name) >= 0)
+        return 0;
     for (int i = 0; allowed_names[i]; i++)
         if (strcmp(name, allowed_names[i]) == 0)
             return 1;
@@ -208,7 +227,8 @@ static void source_token(const char *symbol, objcheck_result_t *r)
 static int check_symbols(const char *nm_out, objcheck_result_t *r)
 {
     char names[256] = "";
-    int nrefused = 0, streams = 0;
+    int nrefused = 0;
+    unsigned reasons = 0; /* refused_cuda entries with a why, by bit */
     for (const char *p = nm_out; p && *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -221,7 +241,9 @@ static int check_symbols(const char *nm_out, objcheck_result_t *r)
             if (at)
                 *at = '\0';
             if (!objcheck_symbol_allowed(line)) {
-                streams += strncmp(line, STREAM_CALLS, strlen(STREAM_CALLS)) == 0;
+                int e = refused_cuda_entry(line);
+                if (e >= 0 && refused_cuda[e].why)
+                    reasons |= 1u << e;
                 if (nrefused < OBJCHECK_MAX_TOKENS) {
                     size_t k = strlen(names);
                     snprintf(names + k, sizeof names - k, "%s%.100s", k ? ", " : "", line);
@@ -237,11 +259,15 @@ static int check_symbols(const char *nm_out, objcheck_result_t *r)
     char more[48] = "";
     if (nrefused > OBJCHECK_MAX_TOKENS)
         snprintf(more, sizeof more, " and %d more", nrefused - OBJCHECK_MAX_TOKENS);
+    char why[320] = "";
+    for (int i = 0; refused_cuda[i].prefix; i++)
+        if (reasons & (1u << i)) {
+            size_t k = strlen(why);
+            snprintf(why + k, sizeof why - k, "; %s", refused_cuda[i].why);
+        }
     snprintf(r->what, sizeof r->what,
              "calls %s%s, which a submission may not use (the harness owns files, processes, the "
-             "environment and memory mappings%s)", names, more,
-             streams ? "; a stream of its own must wait for the default stream, where the "
-                       "harness times and checks its launches: cudaStreamCreate makes one" : "");
+             "environment and memory mappings%s)", names, more, why);
     return 1;
 }
 

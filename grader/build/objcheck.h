@@ -15,7 +15,7 @@
 #define OBJCHECK_MAX_TOKENS 4
 
 typedef struct {
-    char what[512];  /* for the student: "calls fclose and fopen, which ...", "has a
+    char what[768];  /* for the student: "calls fclose and fopen, which ...", "has a
                       * destructor of its own", ... */
     /* what names it in the source: "fopen", "destructor", "asm"; partial: the
      * token may end an identifier (std::ifstream's "ifstream") */

@@ -238,3 +238,26 @@ Test(objcheck, streams_that_need_not_wait_for_the_default_stream_are_refused)
     cr_assert_not_null(strstr(r.what, "a stream of its own must wait for the default stream"),
                        "%s", r.what);
 }
+
+/* The device's limits are the harness's: with L2 set aside for persisting
+ * lines (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, ...)) and an
+ * access window on its inputs, a submission would keep them in L2 across the
+ * timing's flush before each rep. Refused, and why. */
+Test(objcheck, changing_the_devices_limits_is_refused)
+{
+    cr_assert_not(objcheck_symbol_allowed("cudaDeviceSetLimit"));
+    cr_assert(objcheck_symbol_allowed("cudaDeviceGetLimit"));
+    objcheck_result_t r;
+    cr_assert_eq(check_c("int cudaDeviceSetLimit(int, unsigned long);\n"
+                         "int f(void) { return cudaDeviceSetLimit(6, 1ul << 25); }\n",
+                         &r),
+                 1);
+    cr_assert_not_null(strstr(r.what, "calls cudaDeviceSetLimit, which a submission may not use"),
+                       "%s", r.what);
+    cr_assert_not_null(strstr(r.what, "; the device's limits are the harness's: L2 set aside for "
+                                      "persisting lines would keep its inputs across the cache "
+                                      "flush before each timed launch)"),
+                       "%s", r.what);
+    cr_assert_null(strstr(r.what, "a stream of its own"), "only the reason of what it calls: %s",
+                   r.what);
+}
