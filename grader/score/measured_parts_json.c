@@ -29,6 +29,8 @@ static json_object *impl_json(const perf_impl_t *im)
     json_object_object_add(o, "rate", jio_double(im->rate));
     json_object_object_add(o, "reps", json_object_new_int(im->reps));
     json_object_object_add(o, "wrong", json_object_new_int64(im->wrong));
+    if (im->gate != PERF_GATE_UNKNOWN)
+        json_object_object_add(o, "gated", json_object_new_boolean(im->gate == PERF_GATED));
     return o;
 }
 
@@ -63,8 +65,9 @@ json_object *perf_result_to_json(const perf_result_t *r)
 static int impl_from_json(const cfg_t *c, json_object *o, const char *where, perf_impl_t *im)
 {
     static const char *const known[] = {"name", "median_ms", "mean_ms", "rse", "q1_ms", "rate",
-                                        "reps", "wrong", NULL};
+                                        "reps", "wrong", "gated", NULL};
     long reps, wrong;
+    int gated = 0;
     im->q1_ms = 0; /* absent: measured before the first quartile was */
     if (cfg_require_object(c, o, where) != 0 || cfg_check_keys(c, o, where, known) != 0 ||
         jio_text_of(c, o, where, "name", im->name, sizeof im->name) != 0 ||
@@ -75,8 +78,13 @@ static int impl_from_json(const cfg_t *c, json_object *o, const char *where, per
         jio_long_of(c, o, where, "reps", 0, 1L << 30, &reps) != 0 ||
         jio_long_of(c, o, where, "wrong", 0, 1L << 62, &wrong) != 0 ||
         (json_object_object_get_ex(o, "q1_ms", NULL) &&
-         jio_double_of(c, o, where, "q1_ms", &im->q1_ms) != 0))
+         jio_double_of(c, o, where, "q1_ms", &im->q1_ms) != 0) ||
+        (json_object_object_get_ex(o, "gated", NULL) &&
+         jio_bool_of(c, o, where, "gated", &gated) != 0))
         return -1;
+    im->gate = !json_object_object_get_ex(o, "gated", NULL) ? PERF_GATE_UNKNOWN
+               : gated                                      ? PERF_GATED
+                                                            : PERF_UNGATED;
     im->reps = (int)reps;
     im->wrong = wrong;
     return 0;

@@ -11,7 +11,7 @@
 
 /* "impl NAME median_ms M mean_ms M rse R reps K RATE_KEY X wrong W ...", with
  * RATE_KEY gflops (matmul) or gbs (reduction), and further on "q1_ms Q",
- * the first quartile the rate is computed from. */
+ * the first quartile the rate is computed from, and "gated 0|1". */
 static int parse_impl(const char *line, perf_shape_t *s)
 {
     if (s->nimpls == PERF_MAX_IMPLS)
@@ -27,6 +27,11 @@ static int parse_impl(const char *line, perf_shape_t *s)
     const char *q1 = strstr(line, " q1_ms ");
     if (q1 && !(sscanf(q1, " q1_ms %lf", &im->q1_ms) == 1 && im->q1_ms > 0))
         return -1;
+    const char *gated = strstr(line, " gated ");
+    int g = -1;
+    if (gated && !(sscanf(gated, " gated %d", &g) == 1 && (g == 0 || g == 1)))
+        return -1;
+    im->gate = g == 1 ? PERF_GATED : g == 0 ? PERF_UNGATED : PERF_GATE_UNKNOWN;
     s->nimpls++;
     return 0;
 }
@@ -163,6 +168,13 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
         sb_appendf(out, ", %.2fx the untiled kernel", st->rate / naive->rate);
     sb_append(out, "\n");
     lab->kind->perf_bound(lab, r, s, st, out);
+    if (st->gate == PERF_UNGATED && ref && ref->gate == PERF_GATED)
+        sb_append(out, "  unlike the reference's, its reps were timed without the launch gate: "
+                       "its launch function had not returned 20 ms after its call, so it waits "
+                       "for the GPU (cudaDeviceSynchronize or a cudaMemcpy in it), works that "
+                       "long on the host, or was held off the CPU; its times then also count "
+                       "the launch's host time. The harness waits for the GPU itself: a launch "
+                       "function needs no synchronization\n");
     if (st->wrong > 0)
         sb_appendf(out, "  FAILED: %ld wrong elements in the timed outputs\n", st->wrong);
 }

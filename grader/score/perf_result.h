@@ -9,6 +9,11 @@
 
 #define PERF_MAX_IMPLS 4
 
+/* How an implementation's reps were timed (the timing program's "gated"):
+ * through the launch gate, or not (its launch function did not return while
+ * the gate held the GPU, --gate off, or the emulator, which has none). */
+enum { PERF_GATE_UNKNOWN = 0, PERF_GATED, PERF_UNGATED };
+
 typedef struct {
     char name[16];        /* student, reference, naive, cublas */
     double median_ms, mean_ms, rse;
@@ -17,6 +22,7 @@ typedef struct {
     double rate;          /* in the lab kind's unit: "gflops" (GFLOP/s) or "gbs" (GB/s) */
     int reps;
     long wrong;           /* wrong elements in its timed outputs */
+    int gate;             /* PERF_GATED, PERF_UNGATED, or PERF_GATE_UNKNOWN (not reported) */
 } perf_impl_t;
 
 typedef struct {

@@ -28,7 +28,8 @@ static const char *const TIMING =
     "impl student median_ms 3.1 mean_ms 3.2 rse 0.004 reps 40 gflops 44336.3 wrong 0 "
     "wrong_reps 0 min_ms 3.0 max_ms 3.4 q1_ms 3.05 gated 1\n" /* with its first quartile */
     "impl reference median_ms 2.9 mean_ms 2.95 rse 0.003 reps 40 gflops 47393.1 wrong 0\n"
-    "impl cublas median_ms 2.6 mean_ms 2.61 rse 0.002 reps 40 gflops 52861.9 wrong 0\n";
+    "impl cublas median_ms 2.6 mean_ms 2.61 rse 0.002 reps 40 gflops 52861.9 wrong 0 "
+    "gated 0\n"; /* timed without the launch gate; the reference says nothing of it */
 
 static emu_report_t report(int race, double threads)
 {
@@ -197,9 +198,13 @@ Test(measured, reads_back_bit_for_bit_and_scores_the_same)
         cr_assert(back.evidence.runs[2].report.stats[2].value == 1.0 / 3, "a double changed");
         cr_assert(back.execution_time == 2.0 / 3);
         cr_assert(back.phases[0].seconds == 0.1 + 0.2 && back.phases[1].seconds == 1e-300);
-        if (timed)
+        if (timed) {
             cr_assert(!memcmp(&back.perf.result, &m.perf.result, sizeof m.perf.result),
                       "the timing is not the one written");
+            const perf_impl_t *im = back.perf.result.shapes[0].impls;
+            cr_assert(im[0].gate == PERF_GATED && im[1].gate == PERF_GATE_UNKNOWN &&
+                      im[2].gate == PERF_UNGATED, "how each was timed, kept");
+        }
         lab_rubric_t r = rubric();
         char *a = scored(&m, &r), *b = scored(&back, &r);
         cr_assert_str_eq(b, a);
@@ -281,6 +286,7 @@ Test(measured, every_bad_field_is_refused_and_named)
     refused("\"name\":\"dataset 0 (16x16x16)\",", "", "datasets[0].name: missing");
     refused("\"folder\":\"0\",", "\"folder\":\"0\", \"points\": 3,", "datasets[0].points: unknown key");
     refused("\"reps\":40", "\"reps\":\"40\"", "performance.timing.shapes[0].impls[0].reps: must be a whole number");
+    refused("\"gated\":true", "\"gated\":1", "performance.timing.shapes[0].impls[0].gated: must be true or false");
     refused("\"threads\":4096", "\"threads\":\"many\"", "checks.reports[0].stats.threads: must be a number");
     refused("\"severity\":\"error\"", "\"severity\":\"an error far too long to fit\"",
             "checks.reports[1].findings[0].severity: longer than 15 characters");

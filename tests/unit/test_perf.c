@@ -5,6 +5,7 @@
  * outputs and missing timings earn nothing and have no ratio. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "course/lab.h"
@@ -270,4 +271,52 @@ Test(perf, a_baseline_of_another_device_or_without_the_shape_is_refused)
     cr_assert_eq(perf_parse(shapeless, &b, err, sizeof err), 0);
     cr_assert_eq(perf_merge_baseline(&r, &b, err, sizeof err), -1);
     cr_assert(strstr(err, "64x64x64"), "%s", err);
+}
+
+/* "gated" says how each implementation was timed. A student timed without
+ * the launch gate while the reference was timed through it had a launch
+ * function that did not return while the gate held the GPU: the report says
+ * what that can be, and none of it when both were ungated (the emulator has
+ * no gate) or the timing program did not say (an older one). */
+Test(perf, a_launch_function_that_waits_is_named_only_when_the_gate_shows_it)
+{
+    perf_result_t r;
+    char err[256];
+    cr_assert_eq(perf_parse(DEVICE "shape 8x8x8\n"
+                                   "impl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0 "
+                                   "q1_ms 2 gated 0 host_bound 0\n"
+                                   "impl reference median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0 "
+                                   "q1_ms 2 gated 1\n"
+                                   "impl cublas median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0\n",
+                            &r, err, sizeof err),
+                 0, "%s", err);
+    cr_assert_eq(r.shapes[0].impls[0].gate, PERF_UNGATED);
+    cr_assert_eq(r.shapes[0].impls[1].gate, PERF_GATED);
+    cr_assert_eq(r.shapes[0].impls[2].gate, PERF_GATE_UNKNOWN);
+    const char *hint = "unlike the reference's, its reps were timed without the launch gate: "
+                       "its launch function had not returned 20 ms after its call";
+    const char *cases[][2] = {
+        {"gated 0", "gated 1"}, /* the hint */
+        {"gated 0", "gated 0"}, /* the emulator: no gate for anyone */
+        {"gated 1", "gated 1"},
+        {"gated 0", ""},        /* an older reference timing */
+    };
+    for (int i = 0; i < 4; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 DEVICE "shape 8x8x8\n"
+                        "impl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0 q1_ms 2 %s\n"
+                        "impl reference median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0 q1_ms 2 %s\n",
+                 cases[i][0], cases[i][1]);
+        strbuf_t out = {0};
+        int ok;
+        double score = score_of(text, &out, &ok);
+        cr_assert_float_eq(score, 10, 1e-9, "the hint changes no score: %s", sb_str(&out));
+        cr_assert_eq(strstr(sb_str(&out), hint) != NULL, i == 0, "case %d: %s", i, sb_str(&out));
+        sb_free(&out);
+    }
+    cr_assert_eq(perf_parse("shape 8x8x8\nimpl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 "
+                            "wrong 0 gated 2\n",
+                            &r, err, sizeof err),
+                 -1);
 }
