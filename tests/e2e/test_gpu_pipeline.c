@@ -9,7 +9,8 @@
  *     (tests/attacks/memoizes_product.cu) gets no performance points;
  *   - a timing that crashes in the student's code is the student's, once the
  *     lab's reference has been timed by the same program (vouch_timing in
- *     grader/pipeline/grade_perf.c);
+ *     grader/pipeline/grade_perf.c); one whose kernel never ends at the
+ *     timing's shape is stopped at the shape's time cap (timing.h's watchdog);
  *   - a timing program that fails for the reference too (nvcc-timing-fails
  *     builds one that fails at once, as on a broken GPU) is a grader fault:
  *     exit 2, no results.json;
@@ -165,6 +166,29 @@ Test(gpu_pipeline, a_timing_that_crashes_in_the_students_code_is_the_students, .
     cr_expect(strstr(text(perf, "output"), "(the lab's reference, timed by the same program on "
                                            "GPU 0 just after, ran: the failure is the submission's)"),
               "%s", text(perf, "output"));
+    json_object_put(j);
+    run_result_free(&r);
+    rm_rf(s.dir);
+}
+
+/* hangs_on_large_shapes.cu passes both datasets and never ends at the
+ * timing's shape: the timing program's watchdog ends it at the shape's time
+ * cap (1 s here), naming the launch, instead of the grader's limit for the
+ * whole timing (61 s here) holding the GPU; the reference then times fine. */
+Test(gpu_pipeline, a_kernel_that_never_ends_at_the_timing_shape_is_stopped_at_its_time_cap,
+     .timeout = 300)
+{
+    setup_t s = make_setup("48x40x56");
+    run_result_t r = grade_gpu(&s, "nvcc", SUB "hangs_on_large_shapes.cu");
+    json_object *j = graded(&s, &r);
+    json_object *perf = performance_test(j);
+    cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "cugrade: perf: a warm-up launch of "
+                                           "launchMatrixMultiplyShared (the student's kernel) at "
+                                           "48x40x56 ran past 1 s, the shape's time cap"),
+              "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), "the failure is the submission's"), "%s",
+              text(perf, "output"));
     json_object_put(j);
     run_result_free(&r);
     rm_rf(s.dir);

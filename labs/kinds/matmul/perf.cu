@@ -350,9 +350,12 @@ static void warm_up(const bench_t *b, const options_t *o)
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
+                timing_watch_arm(o->time_cap_s, "a warm-up launch of %s at %dx%dx%d",
+                                 IMPL_WHAT[i], b->s.m, b->s.k, b->s.n);
                 int held = timing_warm_gate_hold(w, g_gated[i]);
                 launch_impl(i, b);
                 timing_warm_gate_done(held, &g_gated[i], IMPL_WHAT[i]);
+                timing_watch_disarm();
             }
     fill_inputs(b, o, 0);
 }
@@ -411,6 +414,8 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     double host_ms[N_IMPL] = {0};
     if (b->reps > 0)
         fill_inputs(b, o, b->reps);
+    timing_watch_arm(o->time_cap_s, "round %d of the timed launches at %dx%dx%d", b->reps + 1,
+                     b->s.m, b->s.k, b->s.n);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
             timed_rep(i, b, ev[i][0], ev[i][1], &host_ms[i]);
@@ -424,6 +429,7 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
                 *ms = timing_gated_ms(*ms, host_ms[i]);
             }
         }
+    timing_watch_disarm();
     check_round(b, o);
     b->reps++;
 }

@@ -308,9 +308,12 @@ static void warm_up(bench_t *b, const options_t *o)
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
+                timing_watch_arm(o->time_cap_s, "a warm-up launch of %s at %d", IMPL_WHAT[i],
+                                 b->n);
                 int held = timing_warm_gate_hold(w, g_gated[i]);
                 launch_impl(i, b);
                 timing_warm_gate_done(held, &g_gated[i], IMPL_WHAT[i]);
+                timing_watch_disarm();
             }
 }
 
@@ -356,6 +359,7 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     double host_ms[N_IMPL] = {0};
     fill_inputs(b, o, b->reps);
     expected_result(b);
+    timing_watch_arm(o->time_cap_s, "round %d of the timed launches at %d", b->reps + 1, b->n);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
             timed_rep(i, b, ev[i][0], ev[i][1], &host_ms[i]);
@@ -370,6 +374,7 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
             }
             b->wrong[i] += !result_is_right(i, b);
         }
+    timing_watch_disarm();
     b->reps++;
 }
 
