@@ -5,6 +5,9 @@
  *   timing_usage_error(why, arg)         bad usage: one "cugrade: perf: " line
  *                                        and the program's TIMING_USAGE, exit 2
  *   timing_parse_long / _double / _gate  an option's value, or a usage error
+ *   timing_options, timing_option,       the options every kind takes (seed,
+ *   timing_options_end                   reps, RSE, time cap, tolerance, gate)
+ *   timing_parse_impls(list, ...)        --impl's list of implementations
  *   timing_check_launched(what)          a launch that failed, without waiting
  *   timing_attr, timing_sms              device attributes
  *   timing_print_device()                the device lines of the output
@@ -34,6 +37,7 @@
 #define CUGRADE_TIMING_H
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -99,6 +103,76 @@ static inline int timing_parse_gate(const char *s)
     if (strcmp(s, "on") != 0 && strcmp(s, "off") != 0)
         timing_usage_error("bad value for --gate (want on or off)", s);
     return strcmp(s, "on") == 0;
+}
+
+/* The options of every kind's timing program, besides its shapes and --impl. */
+typedef struct {
+    unsigned long long seed; /* --seed: random unless given (fresh inputs, below) */
+    long min_reps, max_reps;
+    double target_rse, time_cap_s;
+    double rtol, atol;       /* the lab's tolerance (the grader passes lab.json's) */
+    int gate;                /* --gate: 1 on (the default), 0 off */
+} timing_options_t;
+
+static inline uint64_t timing_random64(void);
+
+/* The defaults, with the kind's own tolerance. */
+static inline timing_options_t timing_options(double rtol, double atol)
+{
+    timing_options_t t = {timing_random64() & LONG_MAX, 10, 200, 0.01, 30.0, rtol, atol, 1};
+    return t;
+}
+
+/* Takes opt's value val into t when opt is one of its options: 1; else 0. */
+static inline int timing_option(timing_options_t *t, const char *opt, const char *val)
+{
+    if (strcmp(opt, "--seed") == 0)
+        t->seed = (unsigned long long)timing_parse_long(val, 0, LONG_MAX, opt);
+    else if (strcmp(opt, "--min-reps") == 0)
+        t->min_reps = timing_parse_long(val, 1, 100000, opt);
+    else if (strcmp(opt, "--max-reps") == 0)
+        t->max_reps = timing_parse_long(val, 1, 100000, opt);
+    else if (strcmp(opt, "--target-rse") == 0)
+        t->target_rse = timing_parse_double(val, 0.0, opt);
+    else if (strcmp(opt, "--time-cap-s") == 0)
+        t->time_cap_s = timing_parse_double(val, 0.0, opt);
+    else if (strcmp(opt, "--rtol") == 0)
+        t->rtol = timing_parse_double(val, 0.0, opt);
+    else if (strcmp(opt, "--atol") == 0)
+        t->atol = timing_parse_double(val, 0.0, opt);
+    else if (strcmp(opt, "--gate") == 0)
+        t->gate = timing_parse_gate(val);
+    else
+        return 0;
+    return 1;
+}
+
+/* Once the command line is read: --min-reps no more than --max-reps. */
+static inline void timing_options_end(timing_options_t *t)
+{
+    if (t->min_reps > t->max_reps)
+        t->min_reps = t->max_reps;
+}
+
+/* --impl LIST ("student,reference"): use[i] = 1 for each of names[0..n) in
+ * it, the others 0; a usage error for a name not there, or none. */
+static inline void timing_parse_impls(const char *list, const char *const *names, int n,
+                                      int *use)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    memset(use, 0, (size_t)n * sizeof use[0]);
+    int any = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int i = 0;
+        while (i < n && strcmp(t, names[i]) != 0)
+            i++;
+        if (i == n)
+            timing_usage_error("unknown implementation", t);
+        use[i] = any = 1;
+    }
+    if (!any)
+        timing_usage_error("--impl names no implementation", list);
 }
 
 /* Right after a launch, without waiting: a launch that failed. */

@@ -109,12 +109,8 @@ typedef struct {
 typedef struct {
     shape_t shape[MAX_SHAPES];
     int nshapes;
-    unsigned long long seed;
-    long min_reps, max_reps;
-    double target_rse, time_cap_s;
-    float rtol, atol;
     int use[N_IMPL];
-    int gate; /* --gate: 1 on (the default), 0 off */
+    timing_options_t t; /* the options every kind takes (timing.h) */
 } options_t;
 
 /* One shape's device buffers and measured times. */
@@ -172,37 +168,19 @@ static shape_t parse_shape(const char *s)
     return sh;
 }
 
+/* --impl: the names of IMPL_NAME this lab has (a baseline only where it has one). */
 static void parse_impls(const char *list, int use[N_IMPL])
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    memset(use, 0, N_IMPL * sizeof use[0]);
-    int any = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int i = 0;
-        while (i < N_IMPL && strcmp(t, IMPL_NAME[i]) != 0)
-            i++;
-        if (i == N_IMPL)
-            timing_usage_error("unknown implementation", t);
-        if (i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
-            timing_usage_error("this lab has no such implementation", t);
-        use[i] = any = 1;
-    }
-    if (!any)
-        timing_usage_error("--impl names no implementation", list);
+    timing_parse_impls(list, IMPL_NAME, N_IMPL, use);
+    for (int i = 0; i < N_IMPL; i++)
+        if (use[i] && i != IMPL_CUBLAS && !IMPL_LAUNCH[i])
+            timing_usage_error("this lab has no such implementation", IMPL_NAME[i]);
 }
 
 static void parse_args(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = timing_random64() & LONG_MAX;
-    o->min_reps = 10;
-    o->max_reps = 200;
-    o->target_rse = 0.01;
-    o->time_cap_s = 30.0;
-    o->rtol = 1e-4f;
-    o->atol = 1e-3f;
-    o->gate = 1;
+    o->t = timing_options(1e-4, 1e-3);
     for (int i = 0; i < N_IMPL; i++)
         o->use[i] = i == IMPL_CUBLAS || IMPL_LAUNCH[i] != NULL;
     for (int i = 1; i < argc; i += 2) {
@@ -214,29 +192,13 @@ static void parse_args(int argc, char **argv, options_t *o)
             if (o->nshapes == MAX_SHAPES)
                 timing_usage_error("too many --shape options", val);
             o->shape[o->nshapes++] = parse_shape(val);
-        } else if (strcmp(opt, "--seed") == 0)
-            o->seed = (unsigned long long)timing_parse_long(val, 0, LONG_MAX, opt);
-        else if (strcmp(opt, "--min-reps") == 0)
-            o->min_reps = timing_parse_long(val, 1, 100000, opt);
-        else if (strcmp(opt, "--max-reps") == 0)
-            o->max_reps = timing_parse_long(val, 1, 100000, opt);
-        else if (strcmp(opt, "--target-rse") == 0)
-            o->target_rse = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--time-cap-s") == 0)
-            o->time_cap_s = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--rtol") == 0)
-            o->rtol = (float)timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--atol") == 0)
-            o->atol = (float)timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--impl") == 0)
+        } else if (strcmp(opt, "--impl") == 0) {
             parse_impls(val, o->use);
-        else if (strcmp(opt, "--gate") == 0)
-            o->gate = timing_parse_gate(val);
-        else
+        } else if (!timing_option(&o->t, opt, val)) {
             timing_usage_error("unknown option", opt);
+        }
     }
-    if (o->min_reps > o->max_reps)
-        o->min_reps = o->max_reps;
+    timing_options_end(&o->t);
     if (o->nshapes == 0)
         o->shape[o->nshapes++] = parse_shape("4096x4096x4096");
 }
@@ -262,8 +224,8 @@ static void fill_input(float *m, size_t n, uint64_t stream)
 /* A and B of round `round` (-1: the warm-up's). */
 static void fill_inputs(const bench_t *b, const options_t *o, long round)
 {
-    fill_input(b->A, (size_t)b->s.m * b->s.k, timing_stream(o->seed, round, 0));
-    fill_input(b->B, (size_t)b->s.k * b->s.n, timing_stream(o->seed, round, 1));
+    fill_input(b->A, (size_t)b->s.m * b->s.k, timing_stream(o->t.seed, round, 0));
+    fill_input(b->B, (size_t)b->s.k * b->s.n, timing_stream(o->t.seed, round, 1));
 }
 
 /* ---- device information --------------------------------------------------- */
@@ -284,8 +246,8 @@ static size_t print_device(void)
 
 static void print_protocol(const options_t *o)
 {
-    timing_print_protocol(WARMUP_LAUNCHES, o->min_reps, o->max_reps, o->target_rse,
-                          o->time_cap_s, o->seed);
+    timing_print_protocol(WARMUP_LAUNCHES, o->t.min_reps, o->t.max_reps, o->t.target_rse,
+                          o->t.time_cap_s, o->t.seed);
 }
 
 /* ---- launching ------------------------------------------------------------ */
@@ -350,7 +312,7 @@ static void warm_up(const bench_t *b, const options_t *o)
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
-                timing_watch_arm(o->time_cap_s, "a warm-up launch of %s at %dx%dx%d",
+                timing_watch_arm(o->t.time_cap_s, "a warm-up launch of %s at %dx%dx%d",
                                  IMPL_WHAT[i], b->s.m, b->s.k, b->s.n);
                 int held = timing_warm_gate_hold(w, g_gated[i]);
                 launch_impl(i, b);
@@ -394,7 +356,7 @@ static void check_round(const bench_t *b, const options_t *o)
     for (int i = 0; i < N_IMPL; i++) {
         if (!o->use[i])
             continue;
-        unsigned long long *wrong = b->wrong + i * o->max_reps + b->reps;
+        unsigned long long *wrong = b->wrong + i * o->t.max_reps + b->reps;
         if (b->reps == 0) {
             count_wrong<<<g_blocks, 256>>>(b->C[i], b->expected, c_elems(b), g_rtol, g_atol,
                                            wrong);
@@ -414,7 +376,7 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     double host_ms[N_IMPL] = {0};
     if (b->reps > 0)
         fill_inputs(b, o, b->reps);
-    timing_watch_arm(o->time_cap_s, "round %d of the timed launches at %dx%dx%d", b->reps + 1,
+    timing_watch_arm(o->t.time_cap_s, "round %d of the timed launches at %dx%dx%d", b->reps + 1,
                      b->s.m, b->s.k, b->s.n);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
@@ -446,9 +408,9 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             b->C[i] = timing_device_floats(c_elems(b));
-            b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
+            b->ms[i] = (float *)harness_malloc((size_t)o->t.max_reps * sizeof(float));
         }
-    size_t wrong_bytes = (size_t)N_IMPL * o->max_reps * sizeof *b->wrong;
+    size_t wrong_bytes = (size_t)N_IMPL * o->t.max_reps * sizeof *b->wrong;
     HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
     HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
     fill_inputs(b, o, 0);
@@ -490,7 +452,7 @@ static void report_impl(const bench_t *b, int impl, const unsigned long long *wr
 
 static void report(const bench_t *b, const options_t *o, const char *why, double seconds)
 {
-    size_t n = (size_t)N_IMPL * o->max_reps;
+    size_t n = (size_t)N_IMPL * o->t.max_reps;
     unsigned long long *wrong = (unsigned long long *)harness_malloc(n * sizeof *wrong);
     HARNESS_CHECK(cudaMemcpy(wrong, b->wrong, n * sizeof *wrong, cudaMemcpyDeviceToHost));
     harness_result("shape %dx%dx%d\n", b->s.m, b->s.k, b->s.n);
@@ -499,7 +461,7 @@ static void report(const bench_t *b, const options_t *o, const char *why, double
     harness_result("seconds %.2f\n", seconds);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
-            report_impl(b, i, wrong + i * o->max_reps);
+            report_impl(b, i, wrong + i * o->t.max_reps);
     fflush(stdout);
     free(wrong);
 }
@@ -528,8 +490,9 @@ static void run_shapes(bench_t *benches, int n, const options_t *o, cudaEvent_t 
             double t0 = harness_now();
             run_round(b, o, ev);
             spent[i] += harness_now() - t0;
-            why[i] = timing_stop_reason(b->ms, o->use, N_IMPL, b->reps, o->min_reps, o->max_reps,
-                                        o->target_rse, spent[i], o->time_cap_s);
+            why[i] = timing_stop_reason(b->ms, o->use, N_IMPL, b->reps, o->t.min_reps,
+                                        o->t.max_reps, o->t.target_rse, spent[i],
+                                        o->t.time_cap_s);
             left -= why[i] != NULL;
         }
     for (int i = 0; i < n; i++)
@@ -548,8 +511,8 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
-    g_rtol = o.rtol;
-    g_atol = o.atol;
+    g_rtol = (float)o.t.rtol;
+    g_atol = (float)o.t.atol;
 #if HAVE_CUBLAS
     CUBLAS_CHECK(cublasCreate(&g_cublas));
     CUBLAS_CHECK(cublasSetStream(g_cublas, 0));
@@ -558,10 +521,10 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
     size_t l2 = print_device(); /* no GPU work yet: the grader's queue is not joined */
     timing_share_gpu();
     timing_flush_init(l2);
-    if (o.gate)
+    if (o.t.gate)
         timing_gate_init();
     for (int i = 0; i < N_IMPL; i++)
-        g_gated[i] = o.gate;
+        g_gated[i] = o.t.gate;
     print_protocol(&o);
     fflush(stdout);
 

@@ -88,12 +88,9 @@ static const launch_fn IMPL_LAUNCH[N_IMPL] = {CUGRADE_LAUNCH, HARNESS_REFERENCE(
 typedef struct {
     int n[MAX_SHAPES];
     int nshapes;
-    unsigned long long seed;
-    long min_reps, max_reps;
-    double target_rse, time_cap_s;
-    double rtol, atol; /* the lab's tolerance, added to the tree's bound */
     int use[N_IMPL];
-    int gate; /* --gate: 1 on (the default), 0 off */
+    timing_options_t t; /* the options every kind takes (timing.h; rtol and atol are
+                           added to the tree's bound) */
 } options_t;
 
 /* One shape's buffers, expected result and measured times. */
@@ -118,33 +115,10 @@ static int g_gated[N_IMPL];
 
 /* ---- options ------------------------------------------------------------------ */
 
-static void parse_impls(const char *list, int use[N_IMPL])
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    memset(use, 0, N_IMPL * sizeof use[0]);
-    int any = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        int i = 0;
-        while (i < N_IMPL && strcmp(t, IMPL_NAME[i]) != 0)
-            i++;
-        if (i == N_IMPL)
-            timing_usage_error("unknown implementation", t);
-        use[i] = any = 1;
-    }
-    if (!any)
-        timing_usage_error("--impl names no implementation", list);
-}
-
 static void parse_args(int argc, char **argv, options_t *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = timing_random64() & LONG_MAX;
-    o->min_reps = 10;
-    o->max_reps = 200;
-    o->target_rse = 0.01;
-    o->time_cap_s = 30.0;
-    o->gate = 1;
+    o->t = timing_options(0, 0);
     for (int i = 0; i < N_IMPL; i++)
         o->use[i] = 1;
     for (int i = 1; i < argc; i += 2) {
@@ -156,29 +130,13 @@ static void parse_args(int argc, char **argv, options_t *o)
             if (o->nshapes == MAX_SHAPES)
                 timing_usage_error("too many --shape options", val);
             o->n[o->nshapes++] = (int)timing_parse_long(val, 1, MAX_N, opt);
-        } else if (strcmp(opt, "--seed") == 0)
-            o->seed = (unsigned long long)timing_parse_long(val, 0, LONG_MAX, opt);
-        else if (strcmp(opt, "--min-reps") == 0)
-            o->min_reps = timing_parse_long(val, 1, 100000, opt);
-        else if (strcmp(opt, "--max-reps") == 0)
-            o->max_reps = timing_parse_long(val, 1, 100000, opt);
-        else if (strcmp(opt, "--target-rse") == 0)
-            o->target_rse = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--time-cap-s") == 0)
-            o->time_cap_s = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--impl") == 0)
-            parse_impls(val, o->use);
-        else if (strcmp(opt, "--rtol") == 0)
-            o->rtol = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--atol") == 0)
-            o->atol = timing_parse_double(val, 0.0, opt);
-        else if (strcmp(opt, "--gate") == 0)
-            o->gate = timing_parse_gate(val);
-        else
+        } else if (strcmp(opt, "--impl") == 0) {
+            timing_parse_impls(val, IMPL_NAME, N_IMPL, o->use);
+        } else if (!timing_option(&o->t, opt, val)) {
             timing_usage_error("unknown option", opt);
+        }
     }
-    if (o->min_reps > o->max_reps)
-        o->min_reps = o->max_reps;
+    timing_options_end(&o->t);
     if (o->nshapes == 0)
         o->n[o->nshapes++] = 1 << 26;
 }
@@ -202,8 +160,8 @@ static void fill_input(float *v, size_t n, uint64_t stream)
 /* A and B of round `round` (-1: the warm-up's). */
 static void fill_inputs(const bench_t *b, const options_t *o, long round)
 {
-    fill_input(b->A, (size_t)b->n, timing_stream(o->seed, round, 0));
-    fill_input(b->B, (size_t)b->n, timing_stream(o->seed, round, 1));
+    fill_input(b->A, (size_t)b->n, timing_stream(o->t.seed, round, 0));
+    fill_input(b->B, (size_t)b->n, timing_stream(o->t.seed, round, 1));
 }
 
 /* Each block's sum of a_i b_i and of |a_i b_i| in double, into
@@ -308,7 +266,7 @@ static void warm_up(bench_t *b, const options_t *o)
     for (int w = 0; w < WARMUP_LAUNCHES; w++)
         for (int i = 0; i < N_IMPL; i++)
             if (o->use[i]) {
-                timing_watch_arm(o->time_cap_s, "a warm-up launch of %s at %d", IMPL_WHAT[i],
+                timing_watch_arm(o->t.time_cap_s, "a warm-up launch of %s at %d", IMPL_WHAT[i],
                                  b->n);
                 int held = timing_warm_gate_hold(w, g_gated[i]);
                 launch_impl(i, b);
@@ -359,7 +317,7 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     double host_ms[N_IMPL] = {0};
     fill_inputs(b, o, b->reps);
     expected_result(b);
-    timing_watch_arm(o->time_cap_s, "round %d of the timed launches at %d", b->reps + 1, b->n);
+    timing_watch_arm(o->t.time_cap_s, "round %d of the timed launches at %d", b->reps + 1, b->n);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
             timed_rep(i, b, ev[i][0], ev[i][1], &host_ms[i]);
@@ -388,7 +346,7 @@ static void setup(bench_t *b, int n, const options_t *o)
     b->B = timing_device_floats((size_t)n);
     for (int i = 0; i < N_IMPL; i++) {
         b->partial[i] = timing_device_floats((size_t)n);
-        b->ms[i] = (float *)harness_malloc((size_t)o->max_reps * sizeof(float));
+        b->ms[i] = (float *)harness_malloc((size_t)o->t.max_reps * sizeof(float));
     }
     b->host = (float *)harness_malloc((size_t)n * sizeof(float));
     HARNESS_CHECK(cudaMalloc((void **)&b->sums, 2 * (size_t)g_blocks * sizeof *b->sums));
@@ -429,9 +387,9 @@ static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     const char *why;
     do
         run_round(&b, o, ev);
-    while (!(why = timing_stop_reason(b.ms, o->use, N_IMPL, b.reps, o->min_reps, o->max_reps,
-                                            o->target_rse, harness_now() - t0,
-                                            o->time_cap_s)));
+    while (!(why = timing_stop_reason(b.ms, o->use, N_IMPL, b.reps, o->t.min_reps, o->t.max_reps,
+                                            o->t.target_rse, harness_now() - t0,
+                                            o->t.time_cap_s)));
     double seconds = harness_now() - t0;
 
     harness_result("shape %d\n", n);
@@ -456,18 +414,18 @@ int CUGRADE_TIMING_ENTRY(int argc, char **argv)
 {
     options_t o;
     parse_args(argc, argv, &o);
-    g_rtol = o.rtol;
-    g_atol = o.atol;
+    g_rtol = o.t.rtol;
+    g_atol = o.t.atol;
     size_t l2 = timing_print_device(); /* no GPU work yet: the grader's queue is not joined */
     timing_share_gpu();
     timing_flush_init(l2);
-    if (o.gate)
+    if (o.t.gate)
         timing_gate_init();
     for (int i = 0; i < N_IMPL; i++)
-        g_gated[i] = o.gate;
+        g_gated[i] = o.t.gate;
     g_blocks = 4 * timing_sms();
-    timing_print_protocol(WARMUP_LAUNCHES, o.min_reps, o.max_reps, o.target_rse, o.time_cap_s,
-                          o.seed);
+    timing_print_protocol(WARMUP_LAUNCHES, o.t.min_reps, o.t.max_reps, o.t.target_rse,
+                          o.t.time_cap_s, o.t.seed);
     fflush(stdout);
 
     cudaEvent_t ev[N_IMPL][2];
