@@ -71,10 +71,12 @@ static timing_t build_timing(const lab_t *lab, const char *student)
 }
 
 /* Runs it with the grader's command line for lab's rubric, the shapes
- * replaced by one small length, min_reps to max_reps reps; its report
- * channel into report (NULL: none). */
+ * replaced by one small length, min_reps to max_reps reps, the
+ * implementations impls (NULL: all); its report channel into report (NULL:
+ * none). */
 static run_result_t run_reps(const timing_t *t, const lab_t *lab, const char *length,
-                             const char *report, const char *min_reps, const char *max_reps)
+                             const char *report, const char *min_reps, const char *max_reps,
+                             const char *impls)
 {
     lab_rubric_t rub;
     char err[512];
@@ -84,7 +86,7 @@ static run_result_t run_reps(const timing_t *t, const lab_t *lab, const char *le
     rule.nshapes = 1;
     snprintf(rule.shapes[0], sizeof rule.shapes[0], "%s", length);
     perf_command_t cmd;
-    perf_command(t->program, &rule, lab->tol.rtol, lab->tol.atol, NULL, &cmd);
+    perf_command(t->program, &rule, lab->tol.rtol, lab->tol.atol, impls, &cmd);
     char *argv[2 * PERF_MAX_SHAPES + 16];
     int n = 0;
     while (cmd.argv[n]) {
@@ -107,7 +109,7 @@ static run_result_t run_reps(const timing_t *t, const lab_t *lab, const char *le
 static run_result_t run_as_the_grader_to(const timing_t *t, const lab_t *lab, const char *length,
                                          const char *report)
 {
-    return run_reps(t, lab, length, report, "1", "2");
+    return run_reps(t, lab, length, report, "1", "2", NULL);
 }
 
 static run_result_t run_as_the_grader(const timing_t *t, const lab_t *lab, const char *length)
@@ -199,13 +201,13 @@ Test(timing_args, forged_measurements_on_stdout_do_not_count, .timeout = 300)
 /* ---- launch functions that hand back a kept product ------------------------ */
 
 /* A timing of lab (shape length, 4 rounds) with student as the student's
- * file, every implementation of the lab beside it. */
-static void time_student(const lab_t *lab, const char *student, const char *length,
-                         perf_result_t *p, char *output, size_t outlen)
+ * file: the implementations impls, every one of the lab's when NULL. */
+static void time_student(const lab_t *lab, const char *student, const char *impls,
+                         const char *length, perf_result_t *p, char *output, size_t outlen)
 {
     char err[512];
     timing_t t = build_timing(lab, student);
-    run_result_t r = run_reps(&t, lab, length, NULL, "4", "4");
+    run_result_t r = run_reps(&t, lab, length, NULL, "4", "4", impls);
     cr_assert(r.exited && r.exit_code == 0, "exit %d:\n%s", r.exit_code, r.output);
     cr_assert_eq(perf_parse(r.output, p, err, sizeof err), 0, "%s:\n%s", err, r.output);
     snprintf(output, outlen, "%s", r.output);
@@ -224,7 +226,7 @@ Test(timing_args, a_kept_product_handed_back_is_a_wrong_timed_output, .timeout =
     char err[512], out[1 << 14];
     cr_assert_eq(lab_load(".", "lab3", &lab, err, sizeof err), 0, "%s", err);
     perf_result_t p;
-    time_student(&lab, "tests/attacks/memoizes_product.cu", "40x33x47", &p, out, sizeof out);
+    time_student(&lab, "tests/attacks/memoizes_product.cu", NULL, "40x33x47", &p, out, sizeof out);
     const perf_impl_t *st = perf_impl(&p.shapes[0], "student");
     cr_assert_not_null(st, "%s", out);
     cr_expect_eq(st->reps, 4, "%s", out);
@@ -235,7 +237,7 @@ Test(timing_args, a_kept_product_handed_back_is_a_wrong_timed_output, .timeout =
     const perf_impl_t *ref = perf_impl(&p.shapes[0], "reference");
     cr_expect(ref && ref->wrong == 0, "the reference beside it is right:\n%s", out);
 
-    time_student(&lab, "tests/submissions/lab3/tile32.cu", "40x33x47", &p, out, sizeof out);
+    time_student(&lab, "tests/submissions/lab3/tile32.cu", NULL, "40x33x47", &p, out, sizeof out);
     st = perf_impl(&p.shapes[0], "student");
     cr_assert_not_null(st, "%s", out);
     cr_expect_eq(st->wrong, 0, "computed every round, right every round:\n%s", out);
@@ -253,13 +255,14 @@ Test(timing_args, rows_skipped_in_repeated_calls_are_found, .timeout = 300)
     char err[512], out[1 << 14];
     cr_assert_eq(lab_load(".", "lab3", &lab, err, sizeof err), 0, "%s", err);
     perf_result_t p;
-    time_student(&lab, "tests/attacks/skips_rows_when_repeated.cu", "40x33x47", &p, out,
+    time_student(&lab, "tests/attacks/skips_rows_when_repeated.cu", NULL, "40x33x47", &p, out,
                  sizeof out);
     const perf_impl_t *st = perf_impl(&p.shapes[0], "student");
     cr_assert_not_null(st, "%s", out);
     int wrong_reps = -1;
     const char *at = strstr(out, "impl student ");
-    cr_assert(at && (at = strstr(at, " wrong_reps ")) && sscanf(at, " wrong_reps %d", &wrong_reps) == 1,
+    cr_assert(at && (at = strstr(at, " wrong_reps ")) &&
+                  sscanf(at, " wrong_reps %d", &wrong_reps) == 1,
               "%s", out);
     cr_expect_geq(wrong_reps, 3, "%s", out);
     cr_expect_eq(perf_shape_ratio(&p.shapes[0], PERF_VS_REFERENCE), -1, "%s", out);
@@ -275,7 +278,7 @@ Test(timing_args, kept_partial_sums_handed_back_are_wrong_timed_results, .timeou
     char err[512], out[1 << 14];
     cr_assert_eq(lab_load(".", "dotprod", &lab, err, sizeof err), 0, "%s", err);
     perf_result_t p;
-    time_student(&lab, "tests/attacks/memoizes_dot_product.cu", "1000", &p, out, sizeof out);
+    time_student(&lab, "tests/attacks/memoizes_dot_product.cu", NULL, "1000", &p, out, sizeof out);
     const perf_impl_t *st = perf_impl(&p.shapes[0], "student");
     const perf_impl_t *ref = perf_impl(&p.shapes[0], "reference");
     cr_assert(st && ref, "%s", out);
@@ -283,4 +286,33 @@ Test(timing_args, kept_partial_sums_handed_back_are_wrong_timed_results, .timeou
     cr_expect_eq(st->wrong, 4, "every round's copied sum is wrong:\n%s", out);
     cr_expect_eq(ref->wrong, 0, "%s", out);
     cr_expect_eq(perf_shape_ratio(&p.shapes[0], PERF_VS_REFERENCE), -1, "%s", out);
+}
+
+/* tests/attacks/overwrites_inputs.cu zeroes A (which it is given) and C from
+ * its fourth call on: read as the kernel left them, the inputs would vouch
+ * for C = 0. Each round's inputs are made again before the re-check, so the
+ * three zeroed rounds are wrong and the first, computed, is right. Timed
+ * alone, as a batch times a submission (the implementations after it in a
+ * round would make the inputs again before the re-check anyway); then beside
+ * the others, each of which has the round's inputs made again for it. */
+Test(timing_args, inputs_a_kernel_overwrote_do_not_vouch_for_its_output, .timeout = 300)
+{
+    lab_t lab;
+    char err[512], out[1 << 14];
+    cr_assert_eq(lab_load(".", "lab3", &lab, err, sizeof err), 0, "%s", err);
+    perf_result_t p;
+    time_student(&lab, "tests/attacks/overwrites_inputs.cu", "student", "40x33x47",
+                 &p, out, sizeof out);
+    const perf_impl_t *st = perf_impl(&p.shapes[0], "student");
+    cr_assert_not_null(st, "%s", out);
+    const char *at = strstr(out, "impl student ");
+    cr_assert(at && strstr(at, " wrong_reps 3 "), "the three zeroed rounds are wrong:\n%s", out);
+    time_student(&lab, "tests/attacks/overwrites_inputs.cu", NULL, "40x33x47", &p, out,
+                 sizeof out);
+    at = strstr(out, "impl student ");
+    cr_assert(at && strstr(at, " wrong_reps 3 "), "%s", out);
+    const perf_impl_t *ref = perf_impl(&p.shapes[0], "reference");
+    cr_expect(ref && ref->wrong == 0,
+              "the reference, after it in each round, has the round's inputs made again:\n%s",
+              out);
 }

@@ -27,10 +27,11 @@
  * (after --min-reps), or --max-reps, or --time-cap-s per shape (warm-up
  * included); the median and the first quartile are reported, the rate
  * (gflops) is the first quartile's. Every timed output is re-checked on the
- * device with the lab's tolerance: the first round's whole, against cuBLAS
- * in pure FP32 (pedantic math, never TF32); each later round's in
- * CHECKED_ROWS rows drawn at random once the round's launches have ended,
- * against dot products in double.
+ * device with the lab's tolerance once its round's launches have ended, on
+ * the round's inputs made again (a kernel could write its inputs): the
+ * first round's whole, against cuBLAS in pure FP32 (pedantic math, never
+ * TF32), computed then; each later round's in CHECKED_ROWS rows drawn at
+ * random then, against dot products in double; the counts read back at once.
  *
  * It also builds and runs under bin/emucc, where there is no cuBLAS: there
  * "cublas" is a plain kernel in FP32 (plain_gemm), and times mean nothing.
@@ -117,9 +118,10 @@ typedef struct {
 typedef struct {
     shape_t s;
     float *A, *B, *C[N_IMPL];
-    float *expected;           /* cuBLAS's C of the first round's inputs */
+    float *expected;           /* cuBLAS's C of the first round's inputs, made after it */
     int *rows;                 /* device: the rows re-checked this round */
-    unsigned long long *wrong; /* device: wrong elements, [impl * max_reps + rep] */
+    unsigned long long *wrong; /* device: the round's wrong elements, one per implementation */
+    unsigned long long *wrong_host[N_IMPL]; /* host: each timed rep's, read back after it */
     float *ms[N_IMPL];         /* host: event times of the timed reps */
     int host_bound[N_IMPL];    /* gated reps timed by their launch call (timing_gated_ms) */
     int reps;
@@ -304,8 +306,7 @@ static size_t c_elems(const bench_t *b)
 
 /* Warm-up launches on inputs of their own, each waited for, so that a fault
  * names its kernel; an implementation whose launch function waits for the
- * GPU is found there and timed without the gate (timing_warm_gate_done).
- * Then the first round's inputs again. */
+ * GPU is found there and timed without the gate (timing_warm_gate_done). */
 static void warm_up(const bench_t *b, const options_t *o)
 {
     fill_inputs(b, o, -1);
@@ -319,15 +320,16 @@ static void warm_up(const bench_t *b, const options_t *o)
                 timing_warm_gate_done(held, &g_gated[i], IMPL_WHAT[i]);
                 timing_watch_disarm();
             }
-    fill_inputs(b, o, 0);
 }
 
-/* One timed rep of one implementation: poison C, flush L2, the gate held
- * (if the implementation is gated), events around the launch, the gate
- * released; *host_ms: the launch call's own time on the host. */
-static void timed_rep(int impl, const bench_t *b, cudaEvent_t start, cudaEvent_t stop,
-                      double *host_ms)
+/* One timed rep of one implementation: the round's inputs made, C poisoned,
+ * L2 flushed, the gate held (if the implementation is gated), events around
+ * the launch, the gate released; *host_ms: the launch call's own time on the
+ * host. */
+static void timed_rep(int impl, const bench_t *b, const options_t *o, cudaEvent_t start,
+                      cudaEvent_t stop, double *host_ms)
 {
+    fill_inputs(b, o, b->reps); /* the round's, whatever a launch before it wrote there */
     HARNESS_CHECK(cudaMemsetAsync(b->C[impl], POISON_BYTE, c_elems(b) * sizeof(float), 0));
     timing_flush_l2();
     if (g_gated[impl])
@@ -341,12 +343,19 @@ static void timed_rep(int impl, const bench_t *b, cudaEvent_t start, cudaEvent_t
         timing_gate_release();
 }
 
-/* Re-checks the round's outputs, once its launches have ended: the first
- * round's whole, against cuBLAS's; a later round's in CHECKED_ROWS rows
- * drawn now, which no launch could know, against their dot products. */
+/* Re-checks the round's outputs, once its launches have ended, against
+ * what is made now, which no launch can have touched: the round's inputs
+ * made again (a kernel is given A and B, and could write them), then the
+ * first round's whole output against cuBLAS's, a later round's in
+ * CHECKED_ROWS rows drawn now, which no launch could know, against their dot
+ * products. The counts are read back at once, where no kernel can reach. */
 static void check_round(const bench_t *b, const options_t *o)
 {
-    if (b->reps > 0) {
+    fill_inputs(b, o, b->reps);
+    HARNESS_CHECK(cudaMemsetAsync(b->wrong, 0, N_IMPL * sizeof *b->wrong, 0));
+    if (b->reps == 0) {
+        cublas_gemm(b, b->expected);
+    } else {
         int rows[CHECKED_ROWS];
         for (int r = 0; r < CHECKED_ROWS; r++)
             rows[r] = (int)(timing_random64() % (uint64_t)b->s.m);
@@ -356,31 +365,33 @@ static void check_round(const bench_t *b, const options_t *o)
     for (int i = 0; i < N_IMPL; i++) {
         if (!o->use[i])
             continue;
-        unsigned long long *wrong = b->wrong + i * o->t.max_reps + b->reps;
         if (b->reps == 0) {
             count_wrong<<<g_blocks, 256>>>(b->C[i], b->expected, c_elems(b), g_rtol, g_atol,
-                                           wrong);
+                                           b->wrong + i);
             timing_check_launched("count_wrong (re-checking an output)");
         } else {
             check_rows<<<row_grid, 256>>>(b->A, b->B, b->C[i], b->s.k, b->s.n, b->rows, g_rtol,
-                                          g_atol, wrong);
+                                          g_atol, b->wrong + i);
             timing_check_launched("check_rows (re-checking an output)");
         }
     }
+    unsigned long long wrong[N_IMPL];
+    HARNESS_CHECK(cudaMemcpy(wrong, b->wrong, sizeof wrong, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < N_IMPL; i++)
+        if (o->use[i])
+            b->wrong_host[i][b->reps] = wrong[i];
 }
 
-/* One round: its inputs (new after the first), every implementation once,
- * interleaved; then their times and the re-check of their outputs. */
+/* One round: every implementation once, interleaved, each on the round's
+ * own inputs; then their times and the re-check of their outputs. */
 static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
 {
     double host_ms[N_IMPL] = {0};
-    if (b->reps > 0)
-        fill_inputs(b, o, b->reps);
     timing_watch_arm(o->t.time_cap_s, "round %d of the timed launches at %dx%dx%d", b->reps + 1,
                      b->s.m, b->s.k, b->s.n);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
-            timed_rep(i, b, ev[i][0], ev[i][1], &host_ms[i]);
+            timed_rep(i, b, o, ev[i][0], ev[i][1], &host_ms[i]);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             HARNESS_CHECK(cudaEventSynchronize(ev[i][1]));
@@ -404,19 +415,16 @@ static void setup(bench_t *b, shape_t s, const options_t *o)
     b->s = s;
     b->A = timing_device_floats((size_t)s.m * s.k);
     b->B = timing_device_floats((size_t)s.k * s.n);
+    b->expected = timing_device_floats(c_elems(b));
     HARNESS_CHECK(cudaMalloc((void **)&b->rows, CHECKED_ROWS * sizeof *b->rows));
+    HARNESS_CHECK(cudaMalloc((void **)&b->wrong, N_IMPL * sizeof *b->wrong));
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             b->C[i] = timing_device_floats(c_elems(b));
             b->ms[i] = (float *)harness_malloc((size_t)o->t.max_reps * sizeof(float));
+            b->wrong_host[i] = (unsigned long long *)harness_malloc(
+                (size_t)o->t.max_reps * sizeof *b->wrong_host[i]);
         }
-    size_t wrong_bytes = (size_t)N_IMPL * o->t.max_reps * sizeof *b->wrong;
-    HARNESS_CHECK(cudaMalloc((void **)&b->wrong, wrong_bytes));
-    HARNESS_CHECK(cudaMemset(b->wrong, 0, wrong_bytes));
-    fill_inputs(b, o, 0);
-    b->expected = timing_device_floats(c_elems(b));
-    cublas_gemm(b, b->expected); /* the answer the first round's outputs are checked against */
-    harness_check_launch("computing the expected output with cuBLAS");
 }
 
 static void teardown(bench_t *b)
@@ -429,12 +437,14 @@ static void teardown(bench_t *b)
     for (int i = 0; i < N_IMPL; i++) {
         HARNESS_CHECK(cudaFree(b->C[i]));
         free(b->ms[i]);
+        free(b->wrong_host[i]);
     }
 }
 
-static void report_impl(const bench_t *b, int impl, const unsigned long long *wrong)
+static void report_impl(const bench_t *b, int impl)
 {
     timing_stats_t st = timing_summarize(b->ms[impl], b->reps);
+    const unsigned long long *wrong = b->wrong_host[impl];
     unsigned long long worst = 0;
     int wrong_reps = 0;
     for (int r = 0; r < b->reps; r++) {
@@ -452,18 +462,14 @@ static void report_impl(const bench_t *b, int impl, const unsigned long long *wr
 
 static void report(const bench_t *b, const options_t *o, const char *why, double seconds)
 {
-    size_t n = (size_t)N_IMPL * o->t.max_reps;
-    unsigned long long *wrong = (unsigned long long *)harness_malloc(n * sizeof *wrong);
-    HARNESS_CHECK(cudaMemcpy(wrong, b->wrong, n * sizeof *wrong, cudaMemcpyDeviceToHost));
     harness_result("shape %dx%dx%d\n", b->s.m, b->s.k, b->s.n);
     harness_result("reps %d\n", b->reps);
     harness_result("stop %s\n", why);
     harness_result("seconds %.2f\n", seconds);
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i])
-            report_impl(b, i, wrong + i * o->t.max_reps);
+            report_impl(b, i);
     fflush(stdout);
-    free(wrong);
 }
 
 /* Every shape timed together: the warm-ups, then a round of each shape not

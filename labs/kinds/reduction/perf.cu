@@ -275,12 +275,16 @@ static void warm_up(bench_t *b, const options_t *o)
             }
 }
 
-/* One timed rep of one implementation: poison the partial sums, flush L2,
- * the gate held (if the implementation is gated), events around the launch,
- * the gate released; *host_ms: the launch call's own time on the host. */
-static void timed_rep(int impl, bench_t *b, cudaEvent_t start, cudaEvent_t stop,
-                      double *host_ms)
+/* One timed rep of one implementation: the round's inputs made again
+ * (refill: not for the round's first), the partial sums poisoned, L2
+ * flushed, the gate held (if the implementation is gated), events around the
+ * launch, the gate released; *host_ms: the launch call's own time on the
+ * host. */
+static void timed_rep(int impl, bench_t *b, const options_t *o, int refill, cudaEvent_t start,
+                      cudaEvent_t stop, double *host_ms)
 {
+    if (refill) /* the round's inputs again: a launch before it may have written them */
+        fill_inputs(b, o, b->reps);
     HARNESS_CHECK(cudaMemsetAsync(b->partial[impl], POISON_BYTE, (size_t)b->n * sizeof(float), 0));
     timing_flush_l2();
     if (g_gated[impl])
@@ -318,9 +322,11 @@ static void run_round(bench_t *b, const options_t *o, cudaEvent_t ev[N_IMPL][2])
     fill_inputs(b, o, b->reps);
     expected_result(b);
     timing_watch_arm(o->t.time_cap_s, "round %d of the timed launches at %d", b->reps + 1, b->n);
-    for (int i = 0; i < N_IMPL; i++)
-        if (o->use[i])
-            timed_rep(i, b, ev[i][0], ev[i][1], &host_ms[i]);
+    for (int i = 0, first = 1; i < N_IMPL; i++)
+        if (o->use[i]) {
+            timed_rep(i, b, o, !first, ev[i][0], ev[i][1], &host_ms[i]);
+            first = 0;
+        }
     for (int i = 0; i < N_IMPL; i++)
         if (o->use[i]) {
             HARNESS_CHECK(cudaEventSynchronize(ev[i][1]));
