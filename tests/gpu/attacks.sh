@@ -78,6 +78,9 @@ verdict memo_product "kept product: timed outputs wrong" \
 grade skip_rows lab3 tests/attacks/skips_rows_when_repeated.cu
 verdict skip_rows "rows skipped when repeated: wrong" \
     "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+grade overwrites lab3 tests/attacks/overwrites_inputs.cu
+verdict overwrites "inputs overwritten: wrong" \
+    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
 grade memo_dot dotprod tests/attacks/memoizes_dot_product.cu
 verdict memo_dot "kept partial sums: timed results wrong" \
     "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
