@@ -38,6 +38,10 @@ void progress_eta(const progress_t *p, double now, char *buf, size_t len)
     snprintf(buf, len, "eta %s", d);
 }
 
+static void draw_bar(progress_t *p);
+
+/* On a tty the bar is there from the start, so that every finished line,
+ * the first included, is written over a bar erased first. */
 void progress_start(progress_t *p, FILE *out, int total, int timed)
 {
     memset(p, 0, sizeof *p);
@@ -46,6 +50,8 @@ void progress_start(progress_t *p, FILE *out, int total, int timed)
     p->total = total;
     p->timed = timed;
     p->t0 = now_seconds();
+    if (p->tty && total > 0)
+        draw_bar(p);
 }
 
 static void draw_bar(progress_t *p)
