@@ -31,6 +31,8 @@ static json_object *impl_json(const perf_impl_t *im)
     json_object_object_add(o, "wrong", json_object_new_int64(im->wrong));
     if (im->gate != PERF_GATE_UNKNOWN)
         json_object_object_add(o, "gated", json_object_new_boolean(im->gate == PERF_GATED));
+    if (im->has_wrong_reps)
+        json_object_object_add(o, "wrong_reps", json_object_new_int(im->wrong_reps));
     return o;
 }
 
@@ -65,8 +67,8 @@ json_object *perf_result_to_json(const perf_result_t *r)
 static int impl_from_json(const cfg_t *c, json_object *o, const char *where, perf_impl_t *im)
 {
     static const char *const known[] = {"name", "median_ms", "mean_ms", "rse", "q1_ms", "rate",
-                                        "reps", "wrong", "gated", NULL};
-    long reps, wrong;
+                                        "reps", "wrong", "gated", "wrong_reps", NULL};
+    long reps, wrong, wrong_reps = 0;
     int gated = 0;
     im->q1_ms = 0; /* absent: measured before the first quartile was */
     if (cfg_require_object(c, o, where) != 0 || cfg_check_keys(c, o, where, known) != 0 ||
@@ -80,8 +82,12 @@ static int impl_from_json(const cfg_t *c, json_object *o, const char *where, per
         (json_object_object_get_ex(o, "q1_ms", NULL) &&
          jio_double_of(c, o, where, "q1_ms", &im->q1_ms) != 0) ||
         (json_object_object_get_ex(o, "gated", NULL) &&
-         jio_bool_of(c, o, where, "gated", &gated) != 0))
+         jio_bool_of(c, o, where, "gated", &gated) != 0) ||
+        (json_object_object_get_ex(o, "wrong_reps", NULL) &&
+         jio_long_of(c, o, where, "wrong_reps", 0, reps, &wrong_reps) != 0))
         return -1;
+    im->has_wrong_reps = json_object_object_get_ex(o, "wrong_reps", NULL);
+    im->wrong_reps = (int)wrong_reps;
     im->gate = !json_object_object_get_ex(o, "gated", NULL) ? PERF_GATE_UNKNOWN
                : gated                                      ? PERF_GATED
                                                             : PERF_UNGATED;

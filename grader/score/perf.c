@@ -11,7 +11,8 @@
 
 /* "impl NAME median_ms M mean_ms M rse R reps K RATE_KEY X wrong W ...", with
  * RATE_KEY gflops (matmul) or gbs (reduction), and further on "q1_ms Q",
- * the first quartile the rate is computed from, and "gated 0|1". */
+ * the first quartile the rate is computed from, "gated 0|1" and
+ * "wrong_reps N", the timed reps found wrong. */
 static int parse_impl(const char *line, perf_shape_t *s)
 {
     if (s->nimpls == PERF_MAX_IMPLS)
@@ -32,6 +33,11 @@ static int parse_impl(const char *line, perf_shape_t *s)
     if (gated && !(sscanf(gated, " gated %d", &g) == 1 && (g == 0 || g == 1)))
         return -1;
     im->gate = g == 1 ? PERF_GATED : g == 0 ? PERF_UNGATED : PERF_GATE_UNKNOWN;
+    const char *wr = strstr(line, " wrong_reps ");
+    if (wr && !(sscanf(wr, " wrong_reps %d", &im->wrong_reps) == 1 && im->wrong_reps >= 0 &&
+                im->wrong_reps <= im->reps))
+        return -1;
+    im->has_wrong_reps = wr != NULL;
     s->nimpls++;
     return 0;
 }
@@ -177,6 +183,13 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
                        "function needs no synchronization\n");
     if (st->wrong > 0)
         sb_appendf(out, "  FAILED: %ld wrong elements in the timed outputs\n", st->wrong);
+    if (st->wrong > 0 && st->has_wrong_reps && st->wrong_reps < st->reps)
+        sb_appendf(out, "  wrong in %d of its %d timed rounds, not found wrong in the others: "
+                        "what it computes changes from call to call, with the inputs' values "
+                        "(new every round), with what earlier calls left (an output kept and "
+                        "given back, work skipped when called again) or with timing (a race, "
+                        "which the race-free check looks for)\n",
+                   st->wrong_reps, st->reps);
 }
 
 double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *lab,

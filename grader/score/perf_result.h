@@ -23,6 +23,8 @@ typedef struct {
     int reps;
     long wrong;           /* wrong elements in its timed outputs */
     int gate;             /* PERF_GATED, PERF_UNGATED, or PERF_GATE_UNKNOWN (not reported) */
+    int wrong_reps;       /* timed reps found wrong, when has_wrong_reps (else not reported) */
+    int has_wrong_reps;
 } perf_impl_t;
 
 typedef struct {

@@ -135,7 +135,7 @@ Test(timing_args, the_reduction_timing_program_takes_the_graders_command_line, .
     cr_expect_eq(ref->wrong, 0, "the reference is right:\n%s", r.output);
     cr_expect_gt(st->q1_ms, 0, "%s", r.output);
     int ungated = 0;
-    for (const char *at = r.output; (at = strstr(at, " gated 0 host_bound 0\n")) != NULL; at++)
+    for (const char *at = r.output; (at = strstr(at, " gated 0 host_bound 0 ")) != NULL; at++)
         ungated++;
     cr_expect_eq(ungated, 2, "both implementations timed without the gate:\n%s", r.output);
     run_result_free(&r);

@@ -204,6 +204,8 @@ Test(measured, reads_back_bit_for_bit_and_scores_the_same)
             const perf_impl_t *im = back.perf.result.shapes[0].impls;
             cr_assert(im[0].gate == PERF_GATED && im[1].gate == PERF_GATE_UNKNOWN &&
                       im[2].gate == PERF_UNGATED, "how each was timed, kept");
+            cr_assert(im[0].has_wrong_reps && im[0].wrong_reps == 0 && !im[1].has_wrong_reps,
+                      "the rounds found wrong, kept where reported");
         }
         lab_rubric_t r = rubric();
         char *a = scored(&m, &r), *b = scored(&back, &r);
@@ -287,6 +289,7 @@ Test(measured, every_bad_field_is_refused_and_named)
     refused("\"folder\":\"0\",", "\"folder\":\"0\", \"points\": 3,", "datasets[0].points: unknown key");
     refused("\"reps\":40", "\"reps\":\"40\"", "performance.timing.shapes[0].impls[0].reps: must be a whole number");
     refused("\"gated\":true", "\"gated\":1", "performance.timing.shapes[0].impls[0].gated: must be true or false");
+    refused("\"wrong_reps\":0", "\"wrong_reps\":41", "performance.timing.shapes[0].impls[0].wrong_reps: must be");
     refused("\"threads\":4096", "\"threads\":\"many\"", "checks.reports[0].stats.threads: must be a number");
     refused("\"severity\":\"error\"", "\"severity\":\"an error far too long to fit\"",
             "checks.reports[1].findings[0].severity: longer than 15 characters");

@@ -320,3 +320,35 @@ Test(perf, a_launch_function_that_waits_is_named_only_when_the_gate_shows_it)
                             &r, err, sizeof err),
                  -1);
 }
+
+/* A student wrong in some timed rounds and not found wrong in the others is
+ * told so, with what can make its output change from call to call; not when
+ * every round was wrong (a plain bug, the datasets say which), nor when the
+ * timing did not report its rounds (an older one). */
+Test(perf, wrong_in_some_rounds_only_is_told_what_changes_between_calls)
+{
+    const char *hint = "wrong in 2 of its 12 timed rounds, not found wrong in the others: what "
+                       "it computes changes from call to call";
+    const char *cases[] = {"wrong 5 wrong_reps 2", "wrong 5 wrong_reps 12", "wrong 5"};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 DEVICE "shape 8x8x8\n"
+                        "impl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 %s q1_ms 2\n"
+                        "impl reference median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 wrong 0\n",
+                 cases[i]);
+        strbuf_t out = {0};
+        int ok;
+        cr_assert_float_eq(score_of(text, &out, &ok), 0, 1e-9, "%s", sb_str(&out));
+        cr_assert(strstr(sb_str(&out), "FAILED: 5 wrong elements in the timed outputs"), "%s",
+                  sb_str(&out));
+        cr_assert_eq(strstr(sb_str(&out), hint) != NULL, i == 0, "case %d: %s", i, sb_str(&out));
+        sb_free(&out);
+    }
+    perf_result_t r;
+    char err[256];
+    cr_assert_eq(perf_parse("shape 8x8x8\nimpl student median_ms 2 mean_ms 2 rse 0 reps 12 gflops 5 "
+                            "wrong 5 wrong_reps 13\n",
+                            &r, err, sizeof err),
+                 -1, "more wrong rounds than rounds");
+}

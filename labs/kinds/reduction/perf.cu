@@ -39,9 +39,10 @@
  * stdout: "key value" lines: the device (timing.h), the protocol, then per
  * shape "shape N", "copy_gbs", "reps", "stop", "seconds" and one line per
  * implementation, "impl NAME median_ms M mean_ms M rse R reps K gbs G wrong W
- * q1_ms Q gated 0|1 host_bound H" (gbs: the 8 n bytes of A and B over the
- * first quartile's time; wrong: the timed reps whose result was wrong;
- * host_bound: the gated reps timed by their launch call, timing_gated_ms).
+ * q1_ms Q gated 0|1 host_bound H wrong_reps W" (gbs: the 8 n bytes of A and
+ * B over the first quartile's time; wrong and wrong_reps: the timed reps
+ * whose result was wrong; host_bound: the gated reps timed by their launch
+ * call, timing_gated_ms).
  * Exit status (harness.h): 0 ok (wrong results are reported, not fatal),
  * 2 bad usage, 3 a CUDA error, a failing student launch included. */
 #include <limits.h>
@@ -378,9 +379,9 @@ static void report_impl(const bench_t *b, int impl)
     double bytes = 8.0 * b->n; /* A and B, read once */
     /* the rate is the first quartile's (grader/score/perf.c) */
     harness_result("impl %s median_ms %.6g mean_ms %.6g rse %.4g reps %d gbs %.6g wrong %d "
-                   "q1_ms %.6g gated %d host_bound %d\n",
+                   "q1_ms %.6g gated %d host_bound %d wrong_reps %d\n",
            IMPL_NAME[impl], st.median, st.mean, st.rse, b->reps, bytes / (st.q1 * 1e6),
-           b->wrong[impl], st.q1, g_gated[impl], b->host_bound[impl]);
+           b->wrong[impl], st.q1, g_gated[impl], b->host_bound[impl], b->wrong[impl]);
 }
 
 static void run_shape(int n, const options_t *o, cudaEvent_t ev[N_IMPL][2])
