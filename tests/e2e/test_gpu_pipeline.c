@@ -152,17 +152,19 @@ Test(gpu_pipeline, a_kept_product_handed_back_scores_no_performance_points, .tim
     rm_rf(s.dir);
 }
 
-/* crash_on_one_shape.cu passes both datasets and crashes on the timing's
- * shape of 33 rows: the reference, timed by the same program just after,
- * runs, so the crash is the student's: no performance points, and why. */
-Test(gpu_pipeline, a_timing_that_crashes_in_the_students_code_is_the_students, .timeout = 300)
+/* submission, graded with a performance test of shape, passes both datasets
+ * and its timing fails, with why in the performance test's output: the
+ * reference, timed by the same program just after, runs, so the failure is
+ * the student's: no performance points, and why. */
+static void expect_the_students_failed_timing(const char *shape, const char *submission,
+                                              const char *why)
 {
-    setup_t s = make_setup("33x40x56");
-    run_result_t r = grade_gpu(&s, "nvcc", SUB "crash_on_one_shape.cu");
+    setup_t s = make_setup(shape);
+    run_result_t r = grade_gpu(&s, "nvcc", submission);
     json_object *j = graded(&s, &r);
     json_object *perf = performance_test(j);
     cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
-    cr_expect(strstr(text(perf, "output"), "killed by signal 11"), "%s", text(perf, "output"));
+    cr_expect(strstr(text(perf, "output"), why), "%s", text(perf, "output"));
     cr_expect(strstr(text(perf, "output"), "(the lab's reference, timed by the same program on "
                                            "GPU 0 just after, ran: the failure is the submission's)"),
               "%s", text(perf, "output"));
@@ -171,27 +173,24 @@ Test(gpu_pipeline, a_timing_that_crashes_in_the_students_code_is_the_students, .
     rm_rf(s.dir);
 }
 
-/* hangs_on_large_shapes.cu passes both datasets and never ends at the
- * timing's shape: the timing program's watchdog ends it at the shape's time
- * cap (1 s here), naming the launch, instead of the grader's limit for the
- * whole timing (61 s here) holding the GPU; the reference then times fine. */
+/* crash_on_one_shape.cu crashes on the timing's shape of 33 rows. */
+Test(gpu_pipeline, a_timing_that_crashes_in_the_students_code_is_the_students, .timeout = 300)
+{
+    expect_the_students_failed_timing("33x40x56", SUB "crash_on_one_shape.cu",
+                                      "killed by signal 11");
+}
+
+/* hangs_on_large_shapes.cu never ends at the timing's shape: the timing
+ * program's watchdog ends it at the shape's time cap (1 s here), naming the
+ * launch, instead of the grader's limit for the whole timing (61 s here)
+ * holding the GPU. */
 Test(gpu_pipeline, a_kernel_that_never_ends_at_the_timing_shape_is_stopped_at_its_time_cap,
      .timeout = 300)
 {
-    setup_t s = make_setup("48x40x56");
-    run_result_t r = grade_gpu(&s, "nvcc", SUB "hangs_on_large_shapes.cu");
-    json_object *j = graded(&s, &r);
-    json_object *perf = performance_test(j);
-    cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
-    cr_expect(strstr(text(perf, "output"), "cugrade: perf: a warm-up launch of "
-                                           "launchMatrixMultiplyShared (the student's kernel) at "
-                                           "48x40x56 ran past 1 s, the shape's time cap"),
-              "%s", text(perf, "output"));
-    cr_expect(strstr(text(perf, "output"), "the failure is the submission's"), "%s",
-              text(perf, "output"));
-    json_object_put(j);
-    run_result_free(&r);
-    rm_rf(s.dir);
+    expect_the_students_failed_timing("48x40x56", SUB "hangs_on_large_shapes.cu",
+                                      "cugrade: perf: a warm-up launch of "
+                                      "launchMatrixMultiplyShared (the student's kernel) at "
+                                      "48x40x56 ran past 1 s, the shape's time cap");
 }
 
 /* A timing program that fails before any student code runs, for everyone:
