@@ -90,7 +90,8 @@ static json_object *performance_test(json_object *r)
     json_object *tests = json_object_object_get(r, "tests");
     for (size_t i = 0; i < json_object_array_length(tests); i++) {
         json_object *t = json_object_array_get_idx(tests, i);
-        if (strncmp(json_object_get_string(json_object_object_get(t, "name")), "performance", 11) == 0)
+        const char *name = json_object_get_string(json_object_object_get(t, "name"));
+        if (strncmp(name, "performance", 11) == 0)
             return t;
     }
     cr_assert_fail("no performance test in %s", json_object_to_json_string(r));
@@ -165,8 +166,9 @@ static void expect_the_students_failed_timing(const char *shape, const char *sub
     json_object *perf = performance_test(j);
     cr_expect_eq(number(perf, "score"), 0, "%s", text(perf, "output"));
     cr_expect(strstr(text(perf, "output"), why), "%s", text(perf, "output"));
-    cr_expect(strstr(text(perf, "output"), "(the lab's reference, timed by the same program on "
-                                           "GPU 0 just after, ran: the failure is the submission's)"),
+    cr_expect(strstr(text(perf, "output"), "(the lab's reference, timed by the same program "
+                                           "on GPU 0 just after, ran: the failure is the "
+                                           "submission's)"),
               "%s", text(perf, "output"));
     json_object_put(j);
     run_result_free(&r);
