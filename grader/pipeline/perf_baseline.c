@@ -133,11 +133,10 @@ static int keep_report(const char *report, int gpu, const char *out_path, char *
 }
 
 /* The reference's timing program built and run (how) in a scratch folder of
- * its own; then keep (NULL: nothing), given its report. 0, or -1 (err). */
-static int time_reference(const grade_opts_t *o, reference_timing_t how,
-                          int (*keep)(const grade_opts_t *o, const char *report, void *ctx,
-                                      char *err, size_t errlen),
-                          void *ctx, char *err, size_t errlen)
+ * its own; with out_path, its report kept there as the baseline file and read
+ * back into result. 0, or -1 (err). */
+static int time_reference(const grade_opts_t *o, reference_timing_t how, const char *out_path,
+                          perf_result_t *result, char *err, size_t errlen)
 {
     grading_inputs_t in;
     if (load_inputs(o, &in, err, errlen) != 0)
@@ -153,8 +152,13 @@ static int time_reference(const grade_opts_t *o, reference_timing_t how,
     int rc = build_reference_timing(o, &in, scratch, &br, err, errlen);
     if (rc == 0)
         rc = run_reference_timing(o, &in, br.program, scratch, report, how, err, errlen);
-    if (rc == 0 && keep)
-        rc = keep(o, report, ctx, err, errlen);
+    if (rc == 0 && out_path)
+        rc = keep_report(report, o->gpu_index, out_path, err, errlen);
+    if (rc == 0 && out_path) {
+        int gpu;
+        double at;
+        rc = perf_baseline_read(out_path, result, &gpu, &at, err, errlen);
+    }
     build_result_free(&br);
     rm_rf(scratch);
     unlink(report);
@@ -162,30 +166,10 @@ static int time_reference(const grade_opts_t *o, reference_timing_t how,
     return rc;
 }
 
-typedef struct {
-    const char *out_path;
-    perf_result_t *result;
-} baseline_out_t;
-
-/* The baseline file from the report, read back into the result. */
-static int keep_baseline(const grade_opts_t *o, const char *report, void *ctx, char *err,
-                         size_t errlen)
-{
-    const baseline_out_t *b = ctx;
-    int rc = keep_report(report, o->gpu_index, b->out_path, err, errlen);
-    if (rc == 0) {
-        int gpu;
-        double at;
-        rc = perf_baseline_read(b->out_path, b->result, &gpu, &at, err, errlen);
-    }
-    return rc;
-}
-
 int perf_baseline_time(const grade_opts_t *o, const char *out_path, perf_result_t *result,
                        char *err, size_t errlen)
 {
-    baseline_out_t b = {out_path, result};
-    return time_reference(o, TIMING_BASELINE, keep_baseline, &b, err, errlen);
+    return time_reference(o, TIMING_BASELINE, out_path, result, err, errlen);
 }
 
 int perf_reference_times(const grade_opts_t *o, char *err, size_t errlen)
