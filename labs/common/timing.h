@@ -114,7 +114,18 @@ typedef struct {
     int gate;                /* --gate: 1 on (the default), 0 off */
 } timing_options_t;
 
-static inline uint64_t timing_random64(void);
+/* 64 bits from the kernel's random source (the time and the process if it
+ * has none). */
+static inline uint64_t timing_random64(void)
+{
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, 0) == (ssize_t)sizeof v)
+        return v;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+           ((uint64_t)getpid() << 40);
+}
 
 /* The defaults, with the kind's own tolerance. */
 static inline timing_options_t timing_options(double rtol, double atol)
@@ -430,19 +441,6 @@ static inline void timing_gate_free(void)
  * no timed launch sees inputs any launch saw before. Where a round's outputs
  * are re-checked in part, the part is drawn with timing_random64 once the
  * round's launches have ended, when no code of the submission runs. */
-
-/* 64 bits from the kernel's random source (the time and the process if it
- * has none). */
-static inline uint64_t timing_random64(void)
-{
-    uint64_t v = 0;
-    if (getrandom(&v, sizeof v, 0) == (ssize_t)sizeof v)
-        return v;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
-           ((uint64_t)getpid() << 40);
-}
 
 /* The stream of input `which` (0, 1: A, B) of round `round` (-1: the
  * warm-up) from the seed; timing_mix64 makes a stream's values. */
