@@ -2,9 +2,11 @@
  * function keeps the product it computed and, called again with the same
  * matrices (the same pointers and shape), copies the kept product into C
  * instead of computing it: a device-to-device copy of M x N floats, hundreds
- * of times faster than the product. Every dataset is a first call, so every
- * dataset passes; only repeated calls, as a timing makes, are served from
- * the copy.
+ * of times faster than the product. It keeps one product for each set of
+ * inputs it has seen, so that a timing that interleaves several shapes'
+ * rounds is served from the copies too. Every dataset is a first call, so
+ * every dataset passes; only repeated calls, as a timing makes, are served
+ * from a copy.
  *
  * Expected verdict: the timing program makes the inputs anew for every round
  * (labs/common/timing.h, fresh inputs), so a copy served for a later round is
@@ -37,38 +39,55 @@ __global__ void matrixMultiplyShared(const float *A, const float *B, float *C,
         C[row * numCColumns + col] = sum;
 }
 
-/* What the last call computed, and for which inputs. */
-static const float *keptA, *keptB;
-static int keptRows, keptInner, keptCols;
-static float *kept;
-static size_t keptRoom;
+/* What earlier calls computed, one entry for each set of inputs (pointers and
+ * shape), the oldest given up for a new one: a timing of several shapes
+ * interleaves their rounds, so the last call alone would seldom be the same
+ * matrices, and the datasets before it (in the same process on a GPU) are
+ * many first calls. */
+#define KEPT_MAX 16
+typedef struct {
+    const float *A, *B;
+    int rows, inner, cols;
+    float *product;
+} kept_t;
+static kept_t kept[KEPT_MAX];
+static int keptCount, keptNext;
+
+static kept_t *keptFor(const float *A, const float *B, int rows, int inner, int cols)
+{
+    for (int i = 0; i < keptCount; ++i)
+        if (kept[i].A == A && kept[i].B == B && kept[i].rows == rows && kept[i].inner == inner &&
+            kept[i].cols == cols)
+            return &kept[i];
+    return NULL;
+}
 
 void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
                                 int numARows, int numAColumns, int numBRows, int numBColumns,
                                 int numCRows, int numCColumns)
 {
     size_t bytes = (size_t)numCRows * numCColumns * sizeof(float);
-    if (kept && deviceA == keptA && deviceB == keptB && numARows == keptRows &&
-        numAColumns == keptInner && numBColumns == keptCols) {
-        cudaMemcpyAsync(deviceC, kept, bytes, cudaMemcpyDeviceToDevice, 0);
+    kept_t *k = keptFor(deviceA, deviceB, numARows, numAColumns, numBColumns);
+    if (k) {
+        cudaMemcpyAsync(deviceC, k->product, bytes, cudaMemcpyDeviceToDevice, 0);
         return;
     }
     dim3 block(TILE_WIDTH, TILE_WIDTH);
     dim3 grid((numCColumns + TILE_WIDTH - 1) / TILE_WIDTH, (numCRows + TILE_WIDTH - 1) / TILE_WIDTH);
     matrixMultiplyShared<<<grid, block>>>(deviceA, deviceB, deviceC, numARows, numAColumns,
                                           numBRows, numBColumns, numCRows, numCColumns);
-    if (bytes > keptRoom) {
-        cudaFree(kept);
-        kept = NULL;
-        keptRoom = 0;
-        if (cudaMalloc((void **)&kept, bytes) != cudaSuccess)
-            return;
-        keptRoom = bytes;
-    }
-    cudaMemcpyAsync(kept, deviceC, bytes, cudaMemcpyDeviceToDevice, 0);
-    keptA = deviceA;
-    keptB = deviceB;
-    keptRows = numARows;
-    keptInner = numAColumns;
-    keptCols = numBColumns;
+    k = &kept[keptNext];
+    keptNext = (keptNext + 1) % KEPT_MAX;
+    if (keptCount < KEPT_MAX)
+        ++keptCount;
+    cudaFree(k->product);
+    k->A = NULL;
+    if (cudaMalloc((void **)&k->product, bytes) != cudaSuccess)
+        return;
+    cudaMemcpyAsync(k->product, deviceC, bytes, cudaMemcpyDeviceToDevice, 0);
+    k->A = deviceA;
+    k->B = deviceB;
+    k->rows = numARows;
+    k->inner = numAColumns;
+    k->cols = numBColumns;
 }

@@ -3,7 +3,9 @@
  * rounds after its first; the warm-up makes two), computes nothing: a kernel
  * writes zeros over A, which it is given, and over C. A re-check that reads
  * the inputs as the kernel left them finds C = 0 = A.B for the zeroed A, and
- * a write of M x N floats is timed as a product.
+ * a write of M x N floats is timed as a product. It counts the calls for each
+ * set of inputs, so that a timing that interleaves several shapes' rounds is
+ * served zeros too.
  *
  * Expected verdict: every dataset passes (each is a first call); the timing
  * makes each round's inputs again before it re-checks them
@@ -45,20 +47,37 @@ __global__ void zeroInputAndOutput(float *A, int nA, float *C, int nC)
         C[i] = 0.0f;
 }
 
-static const float *lastA;
-static int lastRows, lastInner, lastCols, calls;
+/* How often each set of inputs (A and the shape) was given, the oldest given
+ * up for a new one: a timing of several shapes interleaves their rounds, so
+ * the last call alone would seldom be the same matrices, and the datasets
+ * before it (in the same process on a GPU) are many first calls. */
+#define COUNTED_MAX 16
+typedef struct {
+    const float *A;
+    int rows, inner, cols, calls;
+} counted_t;
+static counted_t counted[COUNTED_MAX];
+static int countedCount, countedNext;
+
+/* This call's number among the calls with these inputs (1: the first). */
+static int callNumber(const float *A, int rows, int inner, int cols)
+{
+    for (int i = 0; i < countedCount; ++i)
+        if (counted[i].A == A && counted[i].rows == rows && counted[i].inner == inner &&
+            counted[i].cols == cols)
+            return ++counted[i].calls;
+    counted[countedNext] = (counted_t){A, rows, inner, cols, 1};
+    countedNext = (countedNext + 1) % COUNTED_MAX;
+    if (countedCount < COUNTED_MAX)
+        ++countedCount;
+    return 1;
+}
 
 void launchMatrixMultiplyShared(const float *deviceA, const float *deviceB, float *deviceC,
                                 int numARows, int numAColumns, int numBRows, int numBColumns,
                                 int numCRows, int numCColumns)
 {
-    int same = deviceA == lastA && numARows == lastRows && numAColumns == lastInner &&
-               numBColumns == lastCols;
-    calls = same ? calls + 1 : 1;
-    lastA = deviceA;
-    lastRows = numARows;
-    lastInner = numAColumns;
-    lastCols = numBColumns;
+    int calls = callNumber(deviceA, numARows, numAColumns, numBColumns);
     if (calls > 3) {
         int nA = numARows * numAColumns, nC = numCRows * numCColumns;
         int n = nA > nC ? nA : nC;
