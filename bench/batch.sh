@@ -125,6 +125,7 @@ partial() {
     sed -n '/^gpu:/p' "$tmp/merge.log" # none on the emulator
 }
 t0=$(date +%s.%N)
+m0=$(python3 -c 'import time; print(time.monotonic())') # the GPU queue's clock
 cpu0=$(cpu_ticks)
 rc=0
 if [ -n "${BENCH_DEADLINE_S:-}" ]; then
@@ -161,11 +162,16 @@ steady=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk '{ t
           if (hi - lo >= 2 && t[hi] > t[lo])
               printf "steady throughput (results %d to %d of %d, %.1f s apart): %.1f submissions/minute\n",
                      lo, hi, NR, t[hi] - t[lo], (hi - lo) * 60 / (t[hi] - t[lo]) }')
+# when the results came: what the batch's start and end cost against its middle
+results_at=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk -v a="$t0" '{ t[NR] = $1 - a }
+    END { if (NR < 1) exit; lo = int(NR * 0.1 + 0.999); hi = int(NR * 0.9); if (lo < 1) lo = 1; if (hi < 1) hi = 1
+          printf "results written, in s after the batch'"'"'s start: #1 %.1f, #%d %.1f, #%d %.1f, #%d %.1f\n",
+                 t[1], lo, t[lo], hi, t[hi], NR, t[NR] }')
 
 # where each GPU's time went (its queue's log; the --resume run below starts a new one)
 gpu_split=""
 if compgen -G "$tmp/out/.gpu-queue/gpu*.holds" >/dev/null; then
-    gpu_split=$(python3 "$bench_root/bench/gpu_holds_split.py" "$tmp/out/.gpu-queue") ||
+    gpu_split=$(python3 "$bench_root/bench/gpu_holds_split.py" "$tmp/out/.gpu-queue" "$m0") ||
         bench_fail "bench/gpu_holds_split.py could not read the GPU queue's logs"
 fi
 
@@ -191,5 +197,6 @@ awk -v n="$n" -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
     printf "regrade of the unchanged class (--resume): %.2f s (target < 30 s)\n", c - b }' ||
     bench_fail "the batch took no measurable time ($t0 to $t1)"
 [ -z "$steady" ] || echo "$steady"
+[ -z "$results_at" ] || echo "$results_at"
 [ -z "$gpu_split" ] || echo "$gpu_split" | sed 's/^/gpu time: /'
 [ -z "$cpu" ] || echo "$cpu"

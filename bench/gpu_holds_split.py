@@ -6,7 +6,10 @@ waited for it (the drain: the shared holders finishing while newcomers are
 kept out), shared with no timed run waiting, and held by nobody, between
 its first request and its last release.
 
-Usage: bench/gpu_holds_split.py QUEUE_DIR    (a batch's .gpu-queue folder)
+Usage: bench/gpu_holds_split.py QUEUE_DIR [ORIGIN]
+  QUEUE_DIR: a batch's .gpu-queue folder; ORIGIN: the batch's start on
+  CLOCK_MONOTONIC (the log's clock, grader/util/util.c now_seconds), to say
+  when each GPU's first request and last release came after it.
 
 Prints one line a GPU; exit 1 when the folder holds no log."""
 import glob
@@ -15,7 +18,8 @@ import sys
 
 
 def split(lines):
-    """Seconds alone, drained, shared, idle, and the span, of one log."""
+    """Seconds alone, drained, shared and idle, the first request and the
+    last release, and the number of holds, of one log."""
     holds = []
     for line in lines:
         f = line.split()
@@ -49,13 +53,14 @@ def split(lines):
                 total["idle"] += dt
         count[kind] += step
         last = t
-    return total, end - start, len(holds)
+    return total, start, end, len(holds)
 
 
 def main(argv):
-    if len(argv) != 2:
+    if len(argv) not in (2, 3):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
+    origin = float(argv[2]) if len(argv) == 3 else None
     logs = sorted(glob.glob(os.path.join(argv[1], "gpu*.holds")))
     shown = 0
     for path in logs:
@@ -63,10 +68,14 @@ def main(argv):
             r = split(f.readlines())
         if not r:
             continue
-        total, span, n = r
+        total, start, end, n = r
+        span = end - start
         name = os.path.basename(path)[: -len(".holds")]
         parts = ", ".join(f"{k} {v:.1f} s ({100 * v / span:.0f}%)" for k, v in total.items())
-        print(f"{name}: {n} holds over {span:.1f} s: {parts}")
+        when = ""
+        if origin is not None:
+            when = f"; from {start - origin:.1f} s to {end - origin:.1f} s after the batch's start"
+        print(f"{name}: {n} holds over {span:.1f} s: {parts}{when}")
         shown += 1
     return 0 if shown else 1
 

@@ -59,6 +59,10 @@ Test(bench, batch_sh_passes_with_a_pretend_batch_that_grades_right)
     cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
     assert_has(r, "verdicts: all as expected");
     assert_has(r, "throughput: 2 submissions in ");
+    /* when the results came: of 2, the 10% and 90% marks are both the first */
+    assert_has(r, "results written, in s after the batch's start: #1 ");
+    assert_has(r, ", #1 ");
+    assert_has(r, ", #2 ");
     assert_has(r, "cores busy over the batch"); /* how busy the CPU was: /proc/stat */
     run_result_free(&r);
     rm_rf(f.dir);
@@ -245,8 +249,9 @@ Test(bench, batch_verdicts_shows_the_gpu_programs_starts_inside_the_phases)
 }
 
 /* bench/gpu_holds_split.py: a GPU's time from its queue's log, alone, drained
- * (shared while a timed run waits), shared and idle; a folder without a log
- * is an error. */
+ * (shared while a timed run waits), shared and idle; given the batch's start,
+ * when its first request and last release came after it; a folder without a
+ * log is an error. */
 Test(bench, gpu_holds_split_divides_a_gpus_time)
 {
     fakes_t f = fakes();
@@ -256,13 +261,15 @@ Test(bench, gpu_holds_split_divides_a_gpus_time)
              "set -e; cd %s; mkdir -p q empty\n"
              "printf '0.0 0.0 2.0 S 1 a\\n1.0 2.0 3.0 X 2 b\\n4.0 4.0 5.0 S 3 c\\n' > q/gpu0.holds\n"
              "python3 %s/bench/gpu_holds_split.py q\n"
+             "python3 %s/bench/gpu_holds_split.py q -1.5\n"
              "if python3 %s/bench/gpu_holds_split.py empty; then echo 'empty: exit 0'; fi\n",
-             f.dir, cwd, cwd);
+             f.dir, cwd, cwd, cwd);
     char *argv[] = {"/bin/sh", "-c", script, NULL};
     run_result_t r = run_script(argv, NULL);
     cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
     assert_has(r, "gpu0: 3 holds over 5.0 s: alone 1.0 s (20%), drain 1.0 s (20%), "
-                  "shared 2.0 s (40%), idle 1.0 s (20%)");
+                  "shared 2.0 s (40%), idle 1.0 s (20%)\n");
+    assert_has(r, "idle 1.0 s (20%); from 1.5 s to 6.5 s after the batch's start\n");
     cr_assert_null(strstr(r.output, "empty: exit 0"), "%s", r.output);
     run_result_free(&r);
     rm_rf(f.dir);
