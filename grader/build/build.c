@@ -93,7 +93,10 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
         sb_appendf(log, "cannot cache the lab driver: %s\n", err);
         return -1;
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
+    if (temp_path_for(tmp, sizeof tmp, obj, ".o") != 0) {
+        sb_appendf(log, "cannot cache the lab driver: %s: path too long\n", obj);
+        return -1;
+    }
     snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
     char arch[64];
     snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
@@ -452,11 +455,14 @@ int build_tool(const char *root, backend_t backend, const char *src_rel, char *o
         rc = -1;
     } else if (build_mtime(out) < build_mtime(src) || build_mtime(out) < build_mtime(cc)) {
         char tmp[PATH_MAX + 32];
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+        int named = temp_path_for(tmp, sizeof tmp, out, "");
         snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
         char *emu_argv[] = {cc, "-O2", src, "-o", tmp, NULL};
         char *gpu_argv[] = {cc, "-O2", arch, src, "-o", tmp, NULL};
-        if (mkdir_p(dir, err, sizeof err) != 0) {
+        if (named != 0) {
+            sb_appendf(&sb, "%s: path too long\n", out);
+            rc = -1;
+        } else if (mkdir_p(dir, err, sizeof err) != 0) {
             sb_appendf(&sb, "%s\n", err);
             rc = -1;
         } else {

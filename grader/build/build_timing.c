@@ -32,7 +32,10 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
         sb_appendf(log, "cugrade: %s\n", err);
         return -1;
     }
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.o", obj, (long)getpid());
+    if (temp_path_for(tmp, sizeof tmp, obj, ".o") != 0) {
+        sb_appendf(log, "cugrade: %s: path too long\n", obj);
+        return -1;
+    }
     snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
     snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
     char *argv[32] = {(char *)cc, "-c", "-O3", "-lineinfo", arch, inc};

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +92,18 @@ int fail(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+int temp_path_for(char *out, size_t outlen, const char *path, const char *suffix)
+{
+    static atomic_uint made;
+    unsigned k = atomic_fetch_add(&made, 1);
+    int n = snprintf(out, outlen, "%s.tmp.%ld.%u%s", path, (long)getpid(), k, suffix);
+    return n >= 0 && (size_t)n < outlen ? 0 : -1;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
     char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+    if (temp_path_for(tmp, sizeof tmp, path, "") != 0)
         return fail(err, errlen, "%s: path too long", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)

@@ -45,6 +45,12 @@ int path_join(char *dst, size_t dstlen, const char *a, const char *b);
 const char *path_base(const char *path);
 /* The folder of a path into out: "." for a bare name, "/" for one in the root. */
 void path_dir(const char *path, char *out, size_t outlen);
+/* A temporary name beside path, to be renamed over it: path ".tmp." the
+ * process's id "." a number no other call of this process gets, then suffix
+ * (a compiler's ".o"). Threads of one process that make the same file at once
+ * (the baselines of several GPUs filling the build caches) write apart.
+ * -1 when it does not fit. */
+int temp_path_for(char *out, size_t outlen, const char *path, const char *suffix);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);

@@ -2,7 +2,10 @@
  * a live one survives every sweep, one whose owner died is removed by the
  * next, and nothing else is touched (a folder without an owner file, one
  * kept, a file, a link to a stale folder elsewhere). Owners that die are
- * forked children that make a folder and _exit. */
+ * forked children that make a folder and _exit. And the temporary names a
+ * file is made under before it is renamed over its place (temp_path_for):
+ * never the same twice in a process, so threads that make the same file at
+ * once do not write into one. */
 #include <criterion/criterion.h>
 
 #include "util/tmpdir.h"
@@ -185,4 +188,19 @@ Test(tmpdir, a_normal_exit_takes_its_lock_file_along)
     waitpid(pid, &status, 0);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     cr_assert_eq(count_locks(), 0);
+}
+
+Test(temp_path, each_call_names_a_file_of_its_own_beside_the_path)
+{
+    char a[128], b[128], prefix[64];
+    cr_assert_eq(temp_path_for(a, sizeof a, "/x/build/timing.o", ".o"), 0);
+    cr_assert_eq(temp_path_for(b, sizeof b, "/x/build/timing.o", ".o"), 0);
+    snprintf(prefix, sizeof prefix, "/x/build/timing.o.tmp.%ld.", (long)getpid());
+    cr_assert_eq(strncmp(a, prefix, strlen(prefix)), 0, "%s", a);
+    cr_assert_eq(strncmp(b, prefix, strlen(prefix)), 0, "%s", b);
+    cr_assert_str_eq(a + strlen(a) - 2, ".o");
+    cr_assert_str_neq(a, b, "two calls, one name: %s", a);
+    char small[24];
+    cr_assert_eq(temp_path_for(small, sizeof small, "/x/build/timing.o", ".o"), -1,
+                 "a name that does not fit is refused, not cut");
 }
