@@ -15,31 +15,6 @@
 #include <string.h>
 #include <time.h>
 
-void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir)
-{
-    memset(b, 0, sizeof *b);
-    b->o = o;
-    b->interval_s = o->perf_retime_s > 0 ? o->perf_retime_s : 120;
-    pthread_mutex_init(&b->list_lock, NULL);
-    pthread_mutex_init(&b->first_lock, NULL);
-    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
-        pthread_mutex_init(&b->lock[g], NULL);
-    if (ngpu <= 0)
-        return;
-    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
-                      .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir};
-    b->wanted = perf_baseline_wanted(&g);
-    if (o->shard_count > 0) /* a shard's GPUs are its own (a Slurm task's, on its node) */
-        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline/shard%d", o->out_dir, o->shard_index);
-    else
-        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", o->out_dir);
-    snprintf(b->queue_dir, sizeof b->queue_dir, "%s", queue_dir);
-    b->timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b->timings);
-    if (!b->timings || mkdir_p(b->dir, NULL, 0) != 0)
-        b->wanted = 0;
-    sandbox_available(); /* its lazy probe made here, before the workers' threads */
-}
-
 static void file_of(const baselines_t *b, int gpu, char *path, size_t pathlen)
 {
     snprintf(path, pathlen, "%s/gpu%d.report", b->dir, gpu);
@@ -64,7 +39,7 @@ static void remember(baselines_t *b, int gpu, const perf_result_t *r)
     pthread_mutex_unlock(&b->list_lock);
 }
 
-/* Times GPU gpu's baseline; 0, or -1 (said on out). */
+/* Times GPU gpu's baseline with the lab's timing program; 0, or -1 (said on out). */
 static int time_one(baselines_t *b, int gpu, FILE *out)
 {
     const batch_opts_t *o = b->o;
@@ -88,20 +63,43 @@ static int time_one(baselines_t *b, int gpu, FILE *out)
     return rc;
 }
 
+void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir)
+{
+    memset(b, 0, sizeof *b);
+    b->o = o;
+    b->time_gpu = time_one;
+    b->interval_s = o->perf_retime_s > 0 ? o->perf_retime_s : 120;
+    pthread_mutex_init(&b->list_lock, NULL);
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b->lock[g], NULL);
+    if (ngpu <= 0)
+        return;
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
+                      .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir};
+    b->wanted = perf_baseline_wanted(&g);
+    if (o->shard_count > 0) /* a shard's GPUs are its own (a Slurm task's, on its node) */
+        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline/shard%d", o->out_dir, o->shard_index);
+    else
+        snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", o->out_dir);
+    snprintf(b->queue_dir, sizeof b->queue_dir, "%s", queue_dir);
+    b->timings = calloc(BASELINE_MAX_TIMINGS, sizeof *b->timings);
+    if (!b->timings || mkdir_p(b->dir, NULL, 0) != 0)
+        b->wanted = 0;
+    sandbox_available(); /* its lazy probe made here, before the workers' threads */
+}
+
 const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen, FILE *out)
 {
     if (!b->wanted || gpu < 0 || gpu >= BASELINE_MAX_GPUS)
         return NULL;
     pthread_mutex_lock(&b->lock[gpu]);
     if (b->latest[gpu] == 0 && !b->failed[gpu]) { /* the first: everyone on this GPU waits */
-        pthread_mutex_lock(&b->first_lock);
-        b->failed[gpu] = time_one(b, gpu, out) != 0;
-        pthread_mutex_unlock(&b->first_lock);
+        b->failed[gpu] = b->time_gpu(b, gpu, out) != 0; /* each GPU's beside the others' */
         b->latest[gpu] = now_seconds();
     } else if (!b->failed[gpu] && now_seconds() - b->latest[gpu] >= b->interval_s) {
         b->latest[gpu] = now_seconds(); /* claimed: the others go on with the previous one */
         pthread_mutex_unlock(&b->lock[gpu]);
-        int failed = time_one(b, gpu, out) != 0;
+        int failed = b->time_gpu(b, gpu, out) != 0;
         pthread_mutex_lock(&b->lock[gpu]);
         b->failed[gpu] = failed;
     }

@@ -29,7 +29,9 @@ typedef struct {
     int nshapes;
 } baseline_timing_t;
 
-typedef struct {
+typedef struct baselines baselines_t;
+
+struct baselines {
     int wanted;                 /* gpu backend, a performance test with points */
     double interval_s;          /* re-timed when its latest timing is older */
     const batch_opts_t *o;
@@ -38,12 +40,14 @@ typedef struct {
     pthread_mutex_t lock[BASELINE_MAX_GPUS];
     double latest[BASELINE_MAX_GPUS];  /* 0: none yet */
     int failed[BASELINE_MAX_GPUS];     /* its timing failed: the children time it themselves */
-    pthread_mutex_t first_lock; /* first timings one GPU at a time: they fill the shared build
-                                 * caches, whose temporary names are per process */
     pthread_mutex_t list_lock;
     baseline_timing_t *timings;
     int ntimings;
-} baselines_t;
+    /* Times GPU gpu's baseline into its file; 0, or -1 said on out. The
+     * timing program on that GPU; a test's stand-in. Each GPU's first timing
+     * runs beside the others'. */
+    int (*time_gpu)(baselines_t *b, int gpu, FILE *out);
+};
 
 /* Readies the baselines of a batch of o on ngpu GPUs (0: none wanted). */
 void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir);

@@ -3,12 +3,15 @@
  * and time is max/min - 1 per shape, written to perf-baselines.json (a
  * shard's to perf-baselines-shardK.json, so tasks sharing a results folder
  * keep each its own), printed, and gathered for summary.json; a batch with
- * no baseline to make gives its children none. */
+ * no baseline to make gives its children none; each GPU's first baseline is
+ * timed beside the others', not after them. */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "batch/batch.h"
 #include "batch/batch_baseline.h"
@@ -123,4 +126,61 @@ Test(batch_baseline, a_peek_tells_ready_none_and_not_yet_without_waiting)
     cr_assert_str_eq(path, "");
     b.wanted = 0;
     cr_assert_eq(baselines_peek(&b, 0, path, sizeof path), 0, "not wanted: none to use");
+}
+
+/* A stand-in for the timing program: GPU 0's and GPU 1's first timings each
+ * wait (up to 20 s) until the other has begun, and say whether they met. */
+static pthread_mutex_t meet_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t meet_cond = PTHREAD_COND_INITIALIZER;
+static int begun, met[2];
+
+static int time_when_both_begin(baselines_t *b, int gpu, FILE *out)
+{
+    (void)b;
+    (void)out;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 20;
+    pthread_mutex_lock(&meet_lock);
+    begun++;
+    pthread_cond_broadcast(&meet_cond);
+    int rc = 0;
+    while (begun < 2 && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&meet_cond, &meet_lock, &until);
+    met[gpu] = begun == 2;
+    pthread_mutex_unlock(&meet_lock);
+    return 0;
+}
+
+typedef struct {
+    baselines_t *b;
+    int gpu;
+    char path[PATH_MAX];
+    const char *given;
+} first_call_t;
+
+static void *ensure_on(void *arg)
+{
+    first_call_t *c = arg;
+    c->given = baselines_ensure(c->b, c->gpu, c->path, sizeof c->path, NULL);
+    return NULL;
+}
+
+Test(batch_baseline, each_gpus_first_timing_runs_beside_the_others, .timeout = 60)
+{
+    batch_opts_t o = {0};
+    baselines_t b = {.o = &o, .wanted = 1, .interval_s = 120, .time_gpu = time_when_both_begin};
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b.lock[g], NULL);
+    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    first_call_t calls[2] = {{.b = &b, .gpu = 0}, {.b = &b, .gpu = 1}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, ensure_on, &calls[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    cr_assert(met[0] && met[1], "GPU 0's and GPU 1's first timings did not run at once "
+                                "(met: %d, %d)", met[0], met[1]);
+    for (int i = 0; i < 2; i++)
+        cr_assert_not_null(calls[i].given, "GPU %d's baseline given", i);
 }
