@@ -29,6 +29,19 @@ fail() {
             tail -n 15 "$f" >&2 || true
         done
     fi
+    # the tasks' own logs, and what the first result says, so that a failure
+    # on a CI machine can be read from its log alone
+    if [ -n "${OUT:-}" ] && [ -d "$OUT/.slurm" ]; then
+        for f in "$OUT"/.slurm/*.log; do
+            echo "---- $f" >&2
+            tail -n 15 "$f" >&2 || true
+        done
+        first=$(find "$OUT" -mindepth 2 -maxdepth 2 -name results.json | sort | head -n 1)
+        if [ -n "$first" ]; then
+            echo "---- $first (first 40 lines)" >&2
+            head -n 40 "$first" >&2 || true
+        fi
+    fi
     exit 1
 }
 
