@@ -216,6 +216,8 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     return &j->jail;
 }
 
+/* 0; -1 the compiler failed (the submission's error); -2 its sandbox did
+ * not start (a grader fault). */
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
                            const char *obj, strbuf_t *log, char *failed, size_t failedlen)
 {
@@ -271,7 +273,7 @@ static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char
     if (rc != 0 || !text) {
         if (rc == 0)
             sb_appendf(log, "cugrade: cannot read the preprocessed submission: %s\n", err);
-        return rc != 0 ? -1 : -2;
+        return rc == -1 ? -1 : -2; /* -2: its sandbox did not start, or no output to read */
     }
     path_dir(src, folder, sizeof folder);
     snprintf(common, sizeof common, "%s/labs/common", ctx->root);
@@ -364,7 +366,7 @@ static int check_student_object(const char *src, const char *obj, strbuf_t *log,
 }
 
 /* Links the student's object with the harness's (the lab's driver, or for a
- * program-style lab wb.h's file I/O). */
+ * program-style lab wb.h's file I/O): 0, -1 or -2 as compile_student. */
 static int link_program(const build_ctx_t *ctx, const char *cc, const char *driver_obj,
                         const char *student_obj, const char *program, strbuf_t *log, char *failed,
                         size_t failedlen)
@@ -409,18 +411,17 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         if (checked == 0)
             checked = check_student_source(ctx, cc, student_src, &log, out);
         if (checked == 0)
-            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen) != 0
-                          ? -1
-                          : build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log,
-                                              out);
+            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen);
+        if (checked == 0)
+            checked = build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log, out);
         if (checked == 0)
             checked = check_student_object(student_src, student_obj, &log, out);
         if (checked == 0)
             checked = link_program(ctx, cc, driver_obj, student_obj, out->program, &log, cmd,
-                                   cmdlen) != 0
-                          ? -1
-                          : build_check_rules(ctx, RULES_AT_PROGRAM, student_src, out->program,
-                                              &log, out);
+                                   cmdlen);
+        if (checked == 0)
+            checked = build_check_rules(ctx, RULES_AT_PROGRAM, student_src, out->program, &log,
+                                        out);
         if (checked == -2)
             out->internal_error = 1;
         out->ok = checked == 0;

@@ -70,6 +70,14 @@ static void explain_failure(const run_result_t *res, const run_spec_t *spec, str
     }
 }
 
+/* bwrap's own failure (it writes "bwrap: WHY" and exits 1 before the
+ * command runs), as the first thing a jailed run wrote. */
+static int sandbox_did_not_start(const run_result_t *res)
+{
+    return res->exited && res->exit_code == 1 && res->output &&
+           strncmp(res->output, "bwrap: ", 7) == 0;
+}
+
 int tool_run(char *const *argv, double timeout_s, const tool_limits_t *lim, strbuf_t *log,
              char *failed, size_t failedlen)
 {
@@ -99,14 +107,18 @@ int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
     run_result_t res;
     run_one(&spec, &res);
     int ok = res.exited && res.exit_code == 0;
+    int jail_failed = !ok && jail && sandbox_did_not_start(&res);
     if (!ok && failed)
         argv_line(argv, failed, failedlen);
-    if (!ok) /* first: the report shows a long log's first lines */
+    if (jail_failed)
+        sb_appendf(log, "cugrade: the sandbox did not start (bwrap failed before the compiler "
+                   "ran): a grader fault, not the submission's\n");
+    else if (!ok) /* first: the report shows a long log's first lines */
         explain_failure(&res, &spec, log);
     sb_append(log, res.output ? res.output : "");
     if (res.output_truncated)
         sb_appendf(log, "\n[compiler output cut after %zu of %s%zu bytes]\n", res.output_len,
                    res.output_stopped ? "more than " : "", res.output_total);
     run_result_free(&res);
-    return ok ? 0 : -1;
+    return ok ? 0 : jail_failed ? -2 : -1;
 }

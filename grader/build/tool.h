@@ -56,7 +56,11 @@ typedef struct {
     const char *const *ro_paths;
 } tool_jail_t;
 
-/* tool_run, in jail (NULL: outside the sandbox, for the harness's files). */
+/* tool_run, in jail (NULL: outside the sandbox, for the harness's files).
+ * -2 when the jail's sandbox did not start (bwrap's own "bwrap: ..." as the
+ * first thing the run wrote, and its exit status 1): a grader fault, never
+ * the submission's compile error. A compiler's first line names a file, so a
+ * submission cannot make it begin so. */
 int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
                 const tool_limits_t *lim, strbuf_t *log, char *failed, size_t failedlen);
 

@@ -5,7 +5,9 @@
  * a failing nvcc on PATH, a reference that does not build or fails. Grading
  * must then exit 2 with "cannot grade" and what failed, and write no score;
  * a batch must stop before anyone is graded, or mark the students it could
- * not grade "not graded" and leave them to --resume. A student's compile
+ * not grade "not graded" and leave them to --resume. A compile jail whose
+ * sandbox does not start (a bwrap on PATH that fails as bwrap does, at one
+ * step of the student's build) is a grader fault too. A student's compile
  * error with a healthy toolchain stays the student's, and the canary that
  * tells the two apart is paid once (its stamp). Runs from the repository
  * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
@@ -400,4 +402,79 @@ Test(grader_fault, mid_batch_faults_leave_students_not_graded_for_resume, .timeo
               r.output);
     run_result_free(&r);
     rm_rf(t.dir);
+}
+
+/* ---- 6. the compile jail's sandbox does not start --------------------------- */
+
+/* A bwrap that fails as bwrap does ("bwrap: WHY", exit 1) when its command
+ * line matches the pattern, and else runs the real one (both written into
+ * the script: the sandbox is started with an environment of its own). */
+static void write_fake_bwrap(const char *script, const char *pattern, const char *real)
+{
+    char text[8192];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "case \"$*\" in %s)\n"
+             "    echo 'bwrap: Creating new namespace failed: No space left on device' >&2; exit 1;;\n"
+             "esac\n"
+             "exec '%s' \"$@\"\n",
+             pattern, real);
+    write_text(script, text);
+    cr_assert_eq(chmod(script, 0755), 0);
+}
+
+/* Grades a copy of the reference (victim.cu) in this checkout, with the
+ * canary skipped, so that only the student's build meets the failing
+ * sandbox, at the step `pattern`. (Not in a make_tree tree: its bin/ is a
+ * link out of the sandbox's view, where the real bwrap cannot mount the
+ * compiler.) */
+static void expect_a_sandbox_fault_at(const char *pattern)
+{
+    char real[4096];
+    if (find_program("bwrap", real, sizeof real) != 0)
+        cr_skip_test("no bwrap here: the compile jail runs without a sandbox");
+    char dir[64] = "/tmp/cugrade-fault-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char bin[128], script[160], victim[128], json[128], path_env[4400];
+    snprintf(bin, sizeof bin, "%s/fakebin", dir);
+    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
+    snprintf(script, sizeof script, "%s/bwrap", bin);
+    write_fake_bwrap(script, pattern, real);
+    snprintf(victim, sizeof victim, "%s/victim.cu", dir);
+    char *text = read_file("reference/lab3/matmul.cu", NULL, NULL, 0);
+    cr_assert_not_null(text);
+    write_text(victim, text);
+    free(text);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    const char *path = getenv("PATH");
+    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "emu", "--checks", "none",
+                    "--color", "never", "--datasets", ONE_DATASET, "--json", json, victim, NULL};
+    char *env[] = {path_env, "CUGRADE_CANARY=skip", NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 120, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(exited_with(&r, 2), "a sandbox that did not start (%s) graded the student:\n%s",
+              pattern, r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade"), "%s", r.output);
+    cr_assert(strstr(r.output, "the sandbox did not start"), "%s", r.output);
+    cr_assert(strstr(r.output, "bwrap: Creating new namespace failed"), "%s", r.output);
+    cr_assert(!strstr(r.output, "does not compile") && !is_file(json), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(dir);
+}
+
+Test(grader_fault, a_sandbox_that_does_not_start_to_preprocess_is_no_students_zero, .timeout = 120)
+{
+    expect_a_sandbox_fault_at("*victim.cu\\ -o\\ */student.i*");
+}
+
+Test(grader_fault, a_sandbox_that_does_not_start_to_compile_is_no_students_zero, .timeout = 120)
+{
+    expect_a_sandbox_fault_at("*victim.cu\\ -o\\ */student.o*");
+}
+
+Test(grader_fault, a_sandbox_that_does_not_start_to_link_is_no_students_zero, .timeout = 120)
+{
+    expect_a_sandbox_fault_at("*/student.o\\ -o\\ */program*");
 }
