@@ -156,17 +156,19 @@ got=$(batch_summary "$tmp/first.log")
 
 # the steady rate: the middle 80% of the results written (each results.json is
 # renamed into place when its grading ends), without the start, when nothing
-# has ended yet, and the last stragglers, whose share shrinks as a class grows
-steady=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk '{ t[NR] = $1 }
+# has ended yet, and the last stragglers, whose share shrinks as a class grows;
+# the results' times read once, for it and for when the results came
+find "$tmp/out" -name results.json -printf '%T@\n' | sort -n >"$tmp/written.txt"
+steady=$(awk '{ t[NR] = $1 }
     END { lo = int(NR * 0.1 + 0.999); hi = int(NR * 0.9); if (lo < 1) lo = 1
           if (hi - lo >= 2 && t[hi] > t[lo])
               printf "steady throughput (results %d to %d of %d, %.1f s apart): %.1f submissions/minute\n",
-                     lo, hi, NR, t[hi] - t[lo], (hi - lo) * 60 / (t[hi] - t[lo]) }')
+                     lo, hi, NR, t[hi] - t[lo], (hi - lo) * 60 / (t[hi] - t[lo]) }' "$tmp/written.txt")
 # when the results came: what the batch's start and end cost against its middle
-results_at=$(find "$tmp/out" -name results.json -printf '%T@\n' | sort -n | awk -v a="$t0" '{ t[NR] = $1 - a }
+results_at=$(awk -v a="$t0" '{ t[NR] = $1 - a }
     END { if (NR < 1) exit; lo = int(NR * 0.1 + 0.999); hi = int(NR * 0.9); if (lo < 1) lo = 1; if (hi < 1) hi = 1
           printf "results written, in s after the batch'"'"'s start: #1 %.1f, #%d %.1f, #%d %.1f, #%d %.1f\n",
-                 t[1], lo, t[lo], hi, t[hi], NR, t[NR] }')
+                 t[1], lo, t[lo], hi, t[hi], NR, t[NR] }' "$tmp/written.txt")
 
 # where each GPU's time went (its queue's log; the --resume run below starts a new one)
 gpu_split=""

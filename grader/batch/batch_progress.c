@@ -38,22 +38,6 @@ void progress_eta(const progress_t *p, double now, char *buf, size_t len)
     snprintf(buf, len, "eta %s", d);
 }
 
-static void draw_bar(progress_t *p);
-
-/* On a tty the bar is there from the start, so that every finished line,
- * the first included, is written over a bar erased first. */
-void progress_start(progress_t *p, FILE *out, int total, int timed)
-{
-    memset(p, 0, sizeof *p);
-    p->out = out;
-    p->tty = isatty(fileno(out));
-    p->total = total;
-    p->timed = timed;
-    p->t0 = now_seconds();
-    if (p->tty && total > 0)
-        draw_bar(p);
-}
-
 static void draw_bar(progress_t *p)
 {
     char bar[BAR_WIDTH + 1], eta[48], elapsed[32];
@@ -67,6 +51,20 @@ static void draw_bar(progress_t *p)
     fprintf(p->out, "\r\033[K[%s] %d/%d  %s elapsed, %s", bar, p->done, p->total, elapsed, eta);
     fflush(p->out);
     p->bar_shown = 1;
+}
+
+/* On a tty the bar is there from the start, so that every finished line,
+ * the first included, is written over a bar erased first. */
+void progress_start(progress_t *p, FILE *out, int total, int timed)
+{
+    memset(p, 0, sizeof *p);
+    p->out = out;
+    p->tty = isatty(fileno(out));
+    p->total = total;
+    p->timed = timed;
+    p->t0 = now_seconds();
+    if (p->tty && total > 0)
+        draw_bar(p);
 }
 
 static void erase_bar(progress_t *p)
