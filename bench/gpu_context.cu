@@ -2,13 +2,23 @@
  * its kernel, the costs a batch's list runs and crash lanes pay per process
  * (bench/gpu_context.sh runs many side by side): the driver's start
  * (cudaGetDeviceCount, which makes no context), the CUDA context
- * (cudaFree(0)), then one small dataset's round trip (three cudaMalloc, two
- * copies in, a kernel, a copy out, three cudaFree), then the context's end
- * (cudaDeviceReset, which a process's exit does otherwise). Prints
- * "CONTEXT_ms ROUND_TRIP_ms INIT_ms END_ms"; exit 1 with the CUDA error when
- * a call fails. */
+ * (cudaFree(0)), then the datasets' round trips, then the context's end
+ * (cudaDeviceReset, which a process's exit does otherwise).
+ *
+ *   gpu_context                 one small dataset: three cudaMalloc, two
+ *                               copies in, a kernel, a copy out, three cudaFree
+ *   gpu_context --list each     lab 3's list run: its 20 shipped shapes and 8
+ *                               more, each with its own cudaMalloc, events and
+ *                               cudaFree, as labs/kinds/matmul/driver.cu does
+ *   gpu_context --list reuse    the same list, its buffers and events made once
+ *                               for the largest shape and reused
+ *
+ * Prints "CONTEXT_ms ROUND_TRIPS_ms INIT_ms END_ms"; exit 1 with the CUDA
+ * error when a call fails or a product is wrong. */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define CHECK(call)                                                                   \
@@ -34,37 +44,135 @@ __global__ void add(const float *a, const float *b, float *c, int n)
         c[i] = a[i] + b[i];
 }
 
-int main(void)
+__global__ void matmul(const float *A, const float *B, float *C, int M, int K, int N)
+{
+    int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= M || c >= N)
+        return;
+    float s = 0.0f;
+    for (int k = 0; k < K; k++)
+        s += A[r * K + k] * B[k * N + c];
+    C[r * N + c] = s;
+}
+
+/* datasets/lab3/manifest.txt's shapes (M K N), then 8 like the hidden ones */
+static const int SHAPES[][3] = {
+    {64, 64, 64},    {48, 48, 48},    {128, 128, 128}, {128, 64, 256},  {100, 128, 64},
+    {256, 300, 256}, {256, 256, 257}, {100, 128, 56},  {1, 200, 1},     {64, 1, 48},
+    {40, 7, 33},     {97, 89, 101},   {417, 210, 519}, {200, 100, 256}, {129, 257, 65},
+    {16, 16, 16},    {32, 32, 32},    {1, 1, 1},       {2, 1000, 3},    {65, 33, 17},
+    {300, 200, 100}, {77, 333, 99},   {256, 256, 256}, {199, 201, 203}, {33, 500, 47},
+    {400, 400, 400}, {5, 123, 321},   {321, 77, 5}};
+enum { NSHAPES = sizeof SHAPES / sizeof SHAPES[0], MAXF = 520 * 520 };
+
+static float ha[MAXF], hb[MAXF], hc[MAXF];
+
+/* One dataset's round trip; with reuse, into the buffers and events given. */
+static int dataset(const int *s, int reuse, float **buf, cudaEvent_t *ev)
+{
+    int M = s[0], K = s[1], N = s[2];
+    size_t a = (size_t)M * K * 4, b = (size_t)K * N * 4, c = (size_t)M * N * 4;
+    float *d[3];
+    cudaEvent_t e[2];
+    if (reuse) {
+        memcpy(d, buf, sizeof d);
+        memcpy(e, ev, sizeof e);
+    } else {
+        CHECK(cudaMalloc((void **)&d[0], a));
+        CHECK(cudaMalloc((void **)&d[1], b));
+        CHECK(cudaMalloc((void **)&d[2], c));
+        CHECK(cudaEventCreate(&e[0]));
+        CHECK(cudaEventCreate(&e[1]));
+    }
+    CHECK(cudaMemcpy(d[0], ha, a, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d[1], hb, b, cudaMemcpyHostToDevice));
+    CHECK(cudaMemset(d[2], 0xff, c));
+    CHECK(cudaEventRecord(e[0]));
+    matmul<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(d[0], d[1], d[2], M, K, N);
+    CHECK(cudaGetLastError());
+    CHECK(cudaEventRecord(e[1]));
+    CHECK(cudaMemcpy(hc, d[2], c, cudaMemcpyDeviceToHost));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
+    if (!(hc[0] == (float)K)) { /* every element of A and B is 1 */
+        fprintf(stderr, "gpu_context: %dx%dx%d: C[0] = %g, not %d\n", M, K, N, hc[0], K);
+        return 1;
+    }
+    if (!reuse) {
+        for (int i = 0; i < 3; i++)
+            CHECK(cudaFree(d[i]));
+        for (int i = 0; i < 2; i++)
+            CHECK(cudaEventDestroy(e[i]));
+    }
+    return 0;
+}
+
+static int list_run(int reuse)
+{
+    float *buf[3] = {NULL, NULL, NULL};
+    cudaEvent_t ev[2];
+    if (reuse) {
+        for (int i = 0; i < 3; i++)
+            CHECK(cudaMalloc((void **)&buf[i], MAXF * sizeof(float)));
+        CHECK(cudaEventCreate(&ev[0]));
+        CHECK(cudaEventCreate(&ev[1]));
+    }
+    for (int k = 0; k < NSHAPES; k++)
+        if (dataset(SHAPES[k], reuse, buf, ev) != 0)
+            return 1;
+    if (reuse) {
+        for (int i = 0; i < 3; i++)
+            CHECK(cudaFree(buf[i]));
+        CHECK(cudaEventDestroy(ev[0]));
+        CHECK(cudaEventDestroy(ev[1]));
+    }
+    return 0;
+}
+
+static int one_dataset(void)
 {
     enum { N = 128 * 128 };
-    static float ha[N], hb[N], hc[N];
     for (int i = 0; i < N; i++)
         ha[i] = (float)i, hb[i] = 1.0f;
+    float *a, *b, *c;
+    CHECK(cudaMalloc((void **)&a, N * sizeof(float)));
+    CHECK(cudaMalloc((void **)&b, N * sizeof(float)));
+    CHECK(cudaMalloc((void **)&c, N * sizeof(float)));
+    CHECK(cudaMemcpy(a, ha, N * sizeof(float), cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, hb, N * sizeof(float), cudaMemcpyHostToDevice));
+    add<<<(N + 255) / 256, 256>>>(a, b, c, N);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(hc, c, N * sizeof(float), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+    if (!(hc[N - 1] == (float)(N - 1) + 1.0f)) {
+        fprintf(stderr, "gpu_context: wrong sum %g\n", hc[N - 1]);
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int list = argc == 3 && strcmp(argv[1], "--list") == 0;
+    if (argc != 1 && !(list && (strcmp(argv[2], "each") == 0 || strcmp(argv[2], "reuse") == 0))) {
+        fprintf(stderr, "usage: gpu_context [--list each|reuse]\n");
+        return 2;
+    }
+    if (list)
+        for (int i = 0; i < MAXF; i++)
+            ha[i] = hb[i] = 1.0f;
     double t_start = now_ms();
     int devices = 0;
     CHECK(cudaGetDeviceCount(&devices));
     double t0 = now_ms();
     CHECK(cudaFree(0));
     double t1 = now_ms();
-    float *a, *b, *c;
-    CHECK(cudaMalloc((void **)&a, sizeof ha));
-    CHECK(cudaMalloc((void **)&b, sizeof hb));
-    CHECK(cudaMalloc((void **)&c, sizeof hc));
-    CHECK(cudaMemcpy(a, ha, sizeof ha, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(b, hb, sizeof hb, cudaMemcpyHostToDevice));
-    add<<<(N + 255) / 256, 256>>>(a, b, c, N);
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(hc, c, sizeof hc, cudaMemcpyDeviceToHost));
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
-    double t2 = now_ms();
-    if (!(hc[N - 1] == (float)(N - 1) + 1.0f)) {
-        fprintf(stderr, "gpu_context: wrong sum %g\n", hc[N - 1]);
+    if ((list ? list_run(strcmp(argv[2], "reuse") == 0) : one_dataset()) != 0)
         return 1;
-    }
-    double t3 = now_ms();
+    double t2 = now_ms();
     CHECK(cudaDeviceReset());
-    printf("%.1f %.1f %.1f %.1f\n", t1 - t0, t2 - t1, t0 - t_start, now_ms() - t3);
+    printf("%.1f %.1f %.1f %.1f\n", t1 - t0, t2 - t1, t0 - t_start, now_ms() - t2);
     return 0;
 }

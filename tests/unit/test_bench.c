@@ -465,16 +465,18 @@ Test(bench, cpu_capacity_sh_measures_the_cores_it_may_use_and_refuses_more)
 
 /* bench/gpu_context.sh with a pretend GPU and a pretend nvcc whose program
  * prints its four times: every case's line, the context's end among them,
- * and the processes a second; a program that fails fails the bench (exit 1,
- * its error shown) before any rate. */
+ * and the processes a second with their round trips, the list runs' too
+ * (alone with "lists"); a program that fails fails the bench (exit 1, its
+ * error shown) before any rate, and so does one that prints nothing. */
 Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
 {
     fakes_t f = fakes();
     write_text(in(&f, 0, "nvidia-smi"),
                "#!/bin/sh\ncase \"$*\" in *-L*) echo 'GPU 0: pretend (UUID: GPU-0)';;\n"
                "*) echo '0, pretend, Enabled, Default, 1 MHz';; esac\n", 1);
-    const char *program[] = {"echo '10.0 2.0 5.0 1.5'", "echo 'gpu_context: pretend failure' >&2; exit 1"};
-    for (int fail = 0; fail < 2; fail++) {
+    const char *program[] = {"echo '10.0 2.0 5.0 1.5'", "echo 'gpu_context: pretend failure' >&2; exit 1",
+                             "exit 0"};
+    for (int fail = 0; fail < 3; fail++) {
         char nvcc[600];
         snprintf(nvcc, sizeof nvcc,
                  "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
@@ -493,6 +495,21 @@ Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
                           "context ms: median    10.0");
             assert_has(r, "end ms: mean    1.5");
             assert_has(r, "on GPU 0                                   80 processes in");
+            assert_has(r, "a second; round trips ms: median     2.0 mean     2.0 max     2.0");
+            assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: each)");
+            assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: reuse)");
+            run_result_free(&r);
+            char *lists[] = {"bench/gpu_context.sh", "1", "lists", NULL};
+            r = run_script(lists, env);
+            cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+            assert_lacks(r, "context ms");
+            assert_lacks(r, "5 processes each");
+            assert_has(r, "buffers and events: reuse), 16 workers a GPU, 5 each\non GPU 0 ");
+        } else if (fail == 2) {
+            cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+            assert_has(r, "printed no times");
+            assert_lacks(r, "nan");
+            assert_lacks(r, "a second");
         } else {
             cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
             assert_has(r, "gpu_context: pretend failure");
