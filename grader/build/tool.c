@@ -70,14 +70,6 @@ static void explain_failure(const run_result_t *res, const run_spec_t *spec, str
     }
 }
 
-/* bwrap's own failure (it writes "bwrap: WHY" and exits 1 before the
- * command runs), as the first thing a jailed run wrote. */
-static int sandbox_did_not_start(const run_result_t *res)
-{
-    return res->exited && res->exit_code == 1 && res->output &&
-           strncmp(res->output, "bwrap: ", 7) == 0;
-}
-
 int tool_run(char *const *argv, double timeout_s, const tool_limits_t *lim, strbuf_t *log,
              char *failed, size_t failedlen)
 {
@@ -107,7 +99,7 @@ int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
     run_result_t res;
     run_one(&spec, &res);
     int ok = res.exited && res.exit_code == 0;
-    int jail_failed = !ok && jail && sandbox_did_not_start(&res);
+    int jail_failed = !ok && jail && res.sandbox_failed; /* bwrap's, before the compiler */
     if (!ok && failed)
         argv_line(argv, failed, failedlen);
     if (jail_failed)

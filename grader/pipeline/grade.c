@@ -502,9 +502,27 @@ static void record_phase_times(grade_run_t *run, const double *t)
     sb_free(&sb);
 }
 
+/* A sandbox that did not start for one of the submission's runs since
+ * `before` (runner.h run_sandbox_failures) makes the grading a grader fault:
+ * that run's verdict (a dataset failed, a check without evidence, no
+ * timing) would be the machine's, not the student's. */
+static int sandbox_fault_since(int before, grade_run_t *run)
+{
+    char why[512];
+    int n = run_sandbox_failures(why, sizeof why) - before;
+    if (n <= 0)
+        return 0;
+    snprintf(run->error, sizeof run->error,
+             "the sandbox did not start for %d of the submission's runs (bwrap failed before "
+             "the program ran; the first: %s): a fault of the grading machine, not the "
+             "submission's", n, why);
+    return 1;
+}
+
 int grade_submission(const grade_opts_t *o, grade_run_t *run)
 {
     memset(run, 0, sizeof *run);
+    int sandbox_failures_before = run_sandbox_failures(NULL, 0);
     double t[5] = {now_seconds()};
     grading_inputs_t in;
     if (load_inputs(o, &in, run->error, sizeof run->error) != 0)
@@ -542,6 +560,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     checked_build_end(&cb);
     t[3] = now_seconds();
     fault = fault || grade_measure_performance(o, run, &in, &tail) != 0;
+    fault = fault || sandbox_fault_since(sandbox_failures_before, run);
     grade_perf_tail_free(&tail);
     t[4] = now_seconds();
     runs_free(runs, in.njobs);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ typedef struct {
     char **wrapped; /* the bwrap argv of a sandboxed spec, or NULL */
     pid_t pid;     /* 0 once reaped */
     int fd;        /* -1 once closed */
+    int started_fd; /* wrapped: the start pipe's reading end (sandbox.h), else -1 */
     double start, deadline, reaped_at;
     size_t cap;
     strbuf_t out;
@@ -162,9 +164,17 @@ static void apply_limits(const run_spec_t *spec)
         set_limit(RLIMIT_FSIZE, spec->file_limit_bytes, spec->file_limit_bytes);
 }
 
-/* In the child: never returns. */
-static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t parent)
+/* In the child: never returns. started_w: the start pipe's writing end
+ * (wrapped only, else -1), which the sandbox gets as SANDBOX_STARTED_FD. */
+static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, int started_w,
+                       pid_t parent)
 {
+    /* above every descriptor placed below, until its own place last */
+    int started = started_w >= 0 ? fcntl(started_w, F_DUPFD, 64) : -1;
+    if (started_w >= 0 && started < 0) {
+        dprintf(out_fd, "cugrade: cannot keep the sandbox's start pipe: %s\n", strerror(errno));
+        _exit(127);
+    }
     if (spec->sandboxed) {
         setsid(); /* new session and process group: no controlling terminal */
         sandbox_apply_rlimits();
@@ -203,6 +213,10 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
         open_report(spec->report_path);
     for (char *const *e = spec->extra_env; e && *e; e++)
         putenv(*e);
+    if (started >= 0) {
+        dup2(started, SANDBOX_STARTED_FD); /* without FD_CLOEXEC: bwrap passes it on */
+        close(started);
+    }
     if (wrapped)
         execv(wrapped[0], wrapped);
     else
@@ -211,17 +225,32 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, pid_t
     _exit(127);
 }
 
+static void close_pair(int p[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (p[i] >= 0)
+            close(p[i]);
+}
+
 static int start_child(child_t *c)
 {
-    int fds[2];
+    int fds[2], started[2] = {-1, -1};
     memset(c->res, 0, sizeof *c->res);
     c->cap = c->spec->output_cap ? c->spec->output_cap : RUN_OUTPUT_CAP_DEFAULT;
+    c->started_fd = -1;
     if (pipe2(fds, O_CLOEXEC) != 0) {
         c->res->output = strdup("cugrade: pipe failed");
         return -1;
     }
     pid_t parent = getpid();
     c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd, c->spec->write_dir, c->spec->ro_paths) : NULL;
+    if (c->wrapped && pipe2(started, O_CLOEXEC) != 0) {
+        sandbox_argv_free(c->wrapped);
+        c->wrapped = NULL;
+        close_pair(fds);
+        c->res->output = strdup("cugrade: pipe failed");
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0) {
@@ -229,14 +258,21 @@ static int start_child(child_t *c)
         c->wrapped = NULL;
     }
     if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
+        close_pair(fds);
+        close_pair(started);
         c->res->output = strdup("cugrade: fork failed");
         return -1;
     }
     if (pid == 0) {
         close(fds[0]);
-        exec_child(c->spec, c->wrapped, fds[1], parent);
+        if (started[0] >= 0)
+            close(started[0]);
+        exec_child(c->spec, c->wrapped, fds[1], started[1], parent);
+    }
+    if (started[1] >= 0) {
+        close(started[1]);
+        fcntl(started[0], F_SETFL, O_NONBLOCK);
+        c->started_fd = started[0];
     }
     if (!c->spec->sandboxed)
         setpgid(pid, pid); /* also done in the child; whichever runs first wins */
@@ -289,6 +325,52 @@ static void drain(child_t *c)
     }
 }
 
+static pthread_mutex_t sandbox_failures_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sandbox_failures;
+static char sandbox_failure_why[512];
+
+int run_sandbox_failures(char *why, size_t whylen)
+{
+    pthread_mutex_lock(&sandbox_failures_lock);
+    int n = sandbox_failures;
+    if (why && whylen)
+        snprintf(why, whylen, "%s", sandbox_failure_why);
+    pthread_mutex_unlock(&sandbox_failures_lock);
+    return n;
+}
+
+/* Reaped: whether its sandbox started (the byte on the start pipe). One
+ * that the runner killed (its time, its output) may not have got that far,
+ * and is the run's as before. */
+static void check_started(child_t *c)
+{
+    if (c->started_fd < 0)
+        return;
+    char b;
+    ssize_t n;
+    while ((n = read(c->started_fd, &b, 1)) < 0 && errno == EINTR)
+        ;
+    close(c->started_fd);
+    c->started_fd = -1;
+    c->res->sandbox_failed = n != 1 && !c->res->timed_out && !c->res->output_stopped;
+}
+
+/* Finished: a sandbox that did not start is counted, with the first one's
+ * program and bwrap's first line. */
+static void count_sandbox_failure(const child_t *c)
+{
+    if (!c->res->sandbox_failed)
+        return;
+    pthread_mutex_lock(&sandbox_failures_lock);
+    if (sandbox_failures++ == 0) {
+        const char *out = c->res->output && *c->res->output ? c->res->output
+                                                             : "(bwrap said nothing)";
+        snprintf(sandbox_failure_why, sizeof sandbox_failure_why, "%s: %.*s", c->spec->argv[0],
+                 (int)strcspn(out, "\n"), out);
+    }
+    pthread_mutex_unlock(&sandbox_failures_lock);
+}
+
 static void reap(child_t *c)
 {
     int status;
@@ -308,6 +390,7 @@ static void reap(child_t *c)
         c->res->signaled = 1;
         c->res->term_signal = WTERMSIG(status);
     }
+    check_started(c);
     /* Leave nothing of the group behind (daemonised grandchildren aside). */
     kill(-c->pid, SIGKILL);
     track_group(c->pid, 0);
@@ -347,6 +430,7 @@ static void finish(child_t *c)
     c->res->output_len = c->out.len;
     c->res->output_truncated = c->res->output_total > c->out.len;
     c->res->output = sb_detach(&c->out);
+    count_sandbox_failure(c);
 }
 
 static int is_done(const child_t *c) { return c->pid == 0 && c->fd < 0; }
@@ -363,6 +447,7 @@ int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_para
             c->spec = &specs[next];
             c->res = &results[next];
             c->fd = -1;
+            c->started_fd = -1;
             next++;
             if (budget_used_up(c) || start_child(c) != 0) {
                 finished++;
@@ -416,6 +501,9 @@ void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size
                  "datasets was used up by the datasets before it", spec->budget_s);
     else if (!r->started)
         snprintf(buf, buflen, "could not be started");
+    else if (r->sandbox_failed)
+        snprintf(buf, buflen, "did not start: its sandbox could not be set up (bwrap failed "
+                 "before the program ran; the machine's fault, not the program's)");
     else if (r->timed_out && r->budget_out)
         snprintf(buf, buflen, "exceeded the time limit (the submission's budget of %g s for all "
                  "its datasets ran out) and was killed", spec->budget_s);

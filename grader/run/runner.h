@@ -88,6 +88,9 @@ typedef struct {
     size_t output_total;  /* bytes the program wrote */
     int output_truncated; /* output_total > output_len */
     int output_stopped;   /* killed for printing more than stop_after_bytes */
+    int sandbox_failed;   /* sandboxed, it ended by itself before its sandbox started
+                           * (sandbox.h SANDBOX_STARTED_FD): not the program's doing;
+                           * bwrap's reason is the output */
 } run_result_t;
 
 /* Runs n programs, at most max_parallel at a time, and waits for all.
@@ -102,6 +105,11 @@ int run_one(const run_spec_t *spec, run_result_t *result);
 void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size_t buflen);
 
 void run_result_free(run_result_t *r);
+
+/* How many sandboxed runs of this process ended before their sandbox
+ * started (sandbox_failed), and the first one's program and bwrap's reason
+ * in why: a grading that had one is not the submission's (grade.c). */
+int run_sandbox_failures(char *why, size_t whylen);
 
 /* Kill every child process group still running (for signal handlers). */
 void run_kill_all(void);

@@ -393,6 +393,13 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
     add(argv, &n, "--chdir");
     add(argv, &n, cwd);
     add(argv, &n, "--");
+    /* the start's byte, then the program in the shell's place, without the
+     * descriptor and with the environment it was given (dash adds PWD) */
+    add(argv, &n, "/bin/sh");
+    add(argv, &n, "-c");
+    add(argv, &n, "printf . >&" SANDBOX_STARTED_FD_TEXT "; unset PWD; exec \"$@\" "
+                  SANDBOX_STARTED_FD_TEXT ">&-");
+    add(argv, &n, "cugrade-sandbox");
     for (char *const *a = program_argv; *a; a++)
         add(argv, &n, *a);
     return argv;

@@ -14,6 +14,15 @@
 #define SANDBOX_NPROC_LIMIT 512L                /* fallback: processes (not for root) */
 #define SANDBOX_TMP_BYTES "67108864"            /* the size of its private /tmp (a tmpfs) */
 
+/* The descriptor on which a sandboxed run says that it started: inside the
+ * sandbox, once bwrap has set it up, /bin/sh writes one byte to it and runs
+ * the program with it closed (the program never has it). A run that ends by
+ * itself with no byte there never got past bwrap's setup (a namespace, a
+ * mount it could not make): the machine's fault, whatever bwrap's exit
+ * status, which a program could also exit with (runner.h, sandbox_failed). */
+#define SANDBOX_STARTED_FD 8
+#define SANDBOX_STARTED_FD_TEXT "8"
+
 /* 1 if bwrap is on PATH, not disabled, and a trial run succeeds (cached). */
 int sandbox_available(void);
 

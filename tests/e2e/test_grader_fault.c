@@ -478,3 +478,45 @@ Test(grader_fault, a_sandbox_that_does_not_start_to_link_is_no_students_zero, .t
 {
     expect_a_sandbox_fault_at("*/student.o\\ -o\\ */program*");
 }
+
+/* The student's program, run on a dataset: before, its "exited with status
+ * 1" and bwrap's words as its output failed the dataset. */
+Test(grader_fault, a_sandbox_that_does_not_start_for_a_dataset_is_no_students_zero,
+     .timeout = 120)
+{
+    expect_a_sandbox_fault_at("*/program\\ */input0.bin*");
+}
+
+/* Host code that writes bwrap's words and exits 1 started in its sandbox:
+ * its dataset fails, as the student's, and nothing is called a fault. */
+Test(grader_fault, a_submission_that_writes_bwraps_words_is_graded, .timeout = 120)
+{
+    char real[4096];
+    if (find_program("bwrap", real, sizeof real) != 0)
+        cr_skip_test("no bwrap here: the runs have no sandbox to start");
+    char dir[64] = "/tmp/cugrade-fault-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char victim[128], json[128];
+    snprintf(victim, sizeof victim, "%s/victim.cu", dir);
+    write_text(victim, "#include <stdio.h>\n#include <stdlib.h>\n"
+                       "void launchMatrixMultiplyShared(const float *A, const float *B, float *C,\n"
+                       "    int a, int b, int c, int d, int e, int f) {\n"
+                       "    (void)A; (void)B; (void)C; (void)a; (void)b; (void)c; (void)d; (void)e;"
+                       " (void)f;\n"
+                       "    fprintf(stderr, \"bwrap: Creating new namespace failed: No space left "
+                       "on device\\n\");\n"
+                       "    exit(1);\n}\n");
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "emu", "--checks", "none",
+                    "--color", "never", "--datasets", ONE_DATASET, "--json", json, victim, NULL};
+    char *env[] = {"CUGRADE_CANARY=skip", NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 120, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(!strstr(r.output, "the sandbox did not start"), "%s", r.output);
+    cr_assert(strstr(r.output, "exited with status 1"), "%s", r.output);
+    cr_assert(is_file(json), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(dir);
+}

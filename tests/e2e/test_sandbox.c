@@ -204,3 +204,49 @@ Test(sandbox, a_submission_in_tmp_itself_compiles, .timeout = 200)
     cr_expect(passed(test_named(&g, "dataset 0 ")), "%s", g.run.output);
     release(&g);
 }
+
+/* ---- whether a sandbox started (sandbox.h SANDBOX_STARTED_FD) ------------- */
+
+static run_result_t run_sandboxed(const char *script, double timeout_s)
+{
+    char dir[] = "/tmp/cugrade-sbx-run-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    run_spec_t spec = {.argv = argv, .cwd = dir, .timeout_s = timeout_s, .sandboxed = 1};
+    run_result_t r;
+    run_one(&spec, &r);
+    rm_rf(dir);
+    return r;
+}
+
+/* A program that exits 1 after writing what bwrap writes when it fails is
+ * still the program's: it started, and the start's byte says so. Its
+ * environment has no PWD from the shell that starts it, nor the descriptor. */
+Test(sandbox, a_program_that_prints_bwraps_words_and_exits_1_is_the_programs, .timeout = 60)
+{
+    skip_without_sandbox();
+    int before = run_sandbox_failures(NULL, 0);
+    run_result_t r = run_sandboxed("echo 'bwrap: Creating new namespace failed: No space left on "
+                                   "device' >&2; env | grep -c '^PWD=' || true; "
+                                   "ls /proc/self/fd; exit 1", 30);
+    cr_assert(r.exited && r.exit_code == 1, "%s", r.output);
+    cr_assert_eq(r.sandbox_failed, 0, "%s", r.output);
+    cr_assert(strstr(r.output, "\n0\n"), "the shell's PWD reached the program: %s", r.output);
+    cr_assert(!strstr(r.output, "\n" SANDBOX_STARTED_FD_TEXT "\n"),
+              "the program has the start descriptor: %s", r.output);
+    cr_assert_eq(run_sandbox_failures(NULL, 0), before);
+    run_result_free(&r);
+}
+
+/* A program the runner stops at its time limit is the program's, whether or
+ * not its sandbox had started by then. */
+Test(sandbox, a_program_stopped_at_its_limit_is_not_a_sandbox_failure, .timeout = 60)
+{
+    skip_without_sandbox();
+    int before = run_sandbox_failures(NULL, 0);
+    run_result_t r = run_sandboxed("sleep 30", 0.5);
+    cr_assert(r.timed_out, "%s", r.output);
+    cr_assert_eq(r.sandbox_failed, 0);
+    cr_assert_eq(run_sandbox_failures(NULL, 0), before);
+    run_result_free(&r);
+}
