@@ -150,9 +150,26 @@ while read -r id _; do
 done <"$tmp/kinds.txt"
 [ ${#missing[@]} -eq 0 ] || bench_fail "$((n - ${#missing[@]})) of $n submissions have a results.json \
 (none for ${missing[*]:0:10}${missing[10]:+ ...})" "$tmp/first.log"
+# show_cannot_grade: each submission the batch could not grade (its
+# results.json the batch's stand-in): its kind, why, and its run.log's end,
+# so that a failure on a lent machine can be read from the bench's output.
+show_cannot_grade() {
+    local f id
+    for f in "$tmp"/out/*/results.json; do
+        grep -q '"could not grade' "$f" || continue
+        id=$(basename "$(dirname "$f")")
+        printf '%s: could not grade %s (%s): %s\n' "$bench_self" "$id" \
+            "$(awk -v id="$id" '$1 == id { print $2 }' "$tmp/kinds.txt")" \
+            "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["extra_data"]["batch_error"])' "$f" 2>&1)" >&2
+        tail -n 15 "$(dirname "$f")/run.log" 2>/dev/null | sed 's/^/    | /' >&2
+    done
+}
 want="batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written"
 got=$(batch_summary "$tmp/first.log")
-[ "$got" = "$want" ] || bench_fail "the batch's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/first.log"
+if [ "$got" != "$want" ]; then
+    show_cannot_grade
+    bench_fail "the batch's summary is \"${got:-(none)}\", not \"$want\"" "$tmp/first.log"
+fi
 
 # the steady rate: the middle 80% of the results written (each results.json is
 # renamed into place when its grading ends), without the start, when nothing

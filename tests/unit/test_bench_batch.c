@@ -33,6 +33,12 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "  [ $mode = nothing ] && break\n"
                "  mkdir -p \"$out/${d##*/}\"\n"
                "  echo \"{\\\"score\\\": 90, \\\"tests\\\": [$tests]}\" > \"$out/${d##*/}/results.json\"\n"
+               "  if [ $mode = cannot ] && [ ${d##*/} = s001 ]; then\n"
+               "    echo '{\"score\": 0, \"tests\": [{\"name\": \"grading\", \"status\": \"failed\", "
+               "\"output\": \"could not grade: cugrade run crashed\"}], \"extra_data\": {\"batch_error\": "
+               "\"crashed: killed by signal 11 (Segmentation fault)\"}}' > \"$out/s001/results.json\"\n"
+               "    echo 'pretend: the last words of the grading' > \"$out/s001/run.log\"\n"
+               "  fi\n"
                "  [ $mode = slow ] && exec sleep 60\n"
                "done\n"
                "if [ $mode = cannot ]; then\n"
@@ -131,6 +137,11 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
         run_result_t r = run_batch_bench(fake_batch_grader(&f, cases[i].mode), fake_emucc(&f, ""), fake_lib(&f));
         cr_assert_eq(status(&r), 1, "%s: exit %d: %s", cases[i].mode, status(&r), r.output);
         assert_has(r, cases[i].says);
+        if (strcmp(cases[i].mode, "cannot") == 0) { /* which, why, and its log's end */
+            assert_has(r, "could not grade s001 (tile32): crashed: killed by signal 11 "
+                          "(Segmentation fault)\n    | pretend: the last words of the grading");
+            assert_lacks(r, "could not grade s000");
+        }
         assert_lacks(r, "throughput");
         assert_lacks(r, "submissions/minute");
         assert_lacks(r, "--resume):");
