@@ -62,3 +62,20 @@ canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backen
     return (canary_ctx_t){.root = o->root, .lab = &in->lab, .rub = &in->rub, .refs = in->refs,
                           .nds = in->nds, .backend = b, .checks = checks};
 }
+
+/* A failure is charged to the student only once the lab's reference passes
+ * with the same toolchain (b, checks): 0 if it does; -1, a grader fault in
+ * run->error, if not. */
+int grade_vouch(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in, backend_t b,
+                int checks)
+{
+    canary_ctx_t c = canary_of(o, in, b, checks);
+    canary_result_t res;
+    if (canary_vouch(&c, &res, run->error, sizeof run->error) != 0)
+        return -1;
+    char text[256];
+    snprintf(text, sizeof text, "the lab's reference passed %s on the %s backend (%s %.1f s)",
+             res.dataset, backend_name(b), res.cached ? "cached," : "ran in", res.seconds);
+    measured_add_note(&run->measured, b == run->backend ? "canary" : "canary_emu", text);
+    return 0;
+}

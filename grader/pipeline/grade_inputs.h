@@ -11,6 +11,7 @@
 #include "pipeline/grade_opts.h"
 #include "course/lab.h"
 #include "course/rubric.h"
+#include "pipeline/grade_run.h"
 #include "pipeline/hidden_set.h"
 
 typedef struct {
@@ -38,5 +39,11 @@ int rubric_has_checks(const lab_rubric_t *rub);
 /* The canary of these inputs' lab and datasets on backend b (emu: checks as
  * the student's file is built). */
 canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backend_t b, int checks);
+
+/* A failure is charged to the student only once the lab's reference passes
+ * with the same toolchain (b, checks): 0 if it does, with the canary's note
+ * in run->measured; -1, a grader fault in run->error, if not. */
+int grade_vouch(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in, backend_t b,
+                int checks);
 
 #endif

@@ -220,3 +220,8 @@ void runs_free(ds_run_t *runs, int n)
     }
     free(runs);
 }
+
+double runs_not_after(double budget_s)
+{
+    return budget_s > 0 ? now_seconds() + budget_s : 0;
+}

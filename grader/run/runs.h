@@ -27,6 +27,10 @@ void job_test_name(const ds_job_t *j, char *buf, size_t len);
  * PROG -e EXPECTED -i IN0.raw,IN1.raw -o OUT.raw -t TYPE, like libwb's runs,
  * with copies of the dataset's own .raw inputs and an EXPECTED path that
  * does not exist (the grader compares OUT itself). */
+/* When the dataset runs starting now must have finished, for a budget of
+ * budget_s (runs_how_t not_after; 0: no budget). */
+double runs_not_after(double budget_s);
+
 ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how);
 void runs_free(ds_run_t *runs, int n);
 
