@@ -207,12 +207,16 @@ typedef struct {
     char *argv[HARNESS_LIST_MAX_FIELDS + 2]; /* argv[0] is the driver's own */
 } harness_dataset_t;
 
-/* What the watchdog watches: the dataset running and when its limit ends
- * (CLOCK_MONOTONIC seconds; 0 while none runs). */
+/* What the watchdog watches: a deadline (CLOCK_MONOTONIC seconds; 0 while
+ * disarmed) and the line it writes once that has passed, before it ends the
+ * process: a list's dataset time-out marker (to stdout and the report
+ * channel) or the timing's time cap (timing.h, to stderr). */
 typedef struct {
     pthread_mutex_t lock;
-    int index;
+    int started;
     double deadline;
+    int marker; /* the line is a marker: stdout and the report channel */
+    char line[256];
 } harness_watch_t;
 
 /* The watchdog thread runs no student code; should the driver ever be built
@@ -225,7 +229,7 @@ typedef struct {
 
 static inline harness_watch_t *harness_watch(void)
 {
-    static harness_watch_t w = {PTHREAD_MUTEX_INITIALIZER, -1, 0.0};
+    static harness_watch_t w = {PTHREAD_MUTEX_INITIALIZER, 0, 0.0, 0, ""};
     return &w;
 }
 
@@ -368,17 +372,9 @@ static inline void harness_marker(const char *line)
     harness_report(line, strlen(line));
 }
 
-static inline void harness_watch_set(int index, double deadline)
-{
-    harness_watch_t *w = harness_watch();
-    pthread_mutex_lock(&w->lock);
-    w->index = index;
-    w->deadline = deadline;
-    pthread_mutex_unlock(&w->lock);
-}
-
-/* Ends the process when the running dataset passes its deadline. It decides
- * and exits holding the lock, so a dataset either ends or times out. */
+/* Ends the process when the deadline passes, writing the armed line with
+ * write(2) alone (a stuck main thread may hold stdio's lock). It decides and
+ * exits holding the lock, so what it watches either ends or times out. */
 static inline HARNESS_NOT_INSTRUMENTED void *harness_watchdog(void *unused)
 {
     (void)unused;
@@ -388,15 +384,59 @@ static inline HARNESS_NOT_INSTRUMENTED void *harness_watchdog(void *unused)
         nanosleep(&nap, NULL);
         pthread_mutex_lock(&w->lock);
         if (w->deadline > 0 && harness_now() >= w->deadline) {
-            char line[64];
-            int n = snprintf(line, sizeof line, "\ncugrade-dataset-timeout %d\n", w->index);
-            harness_write_all(STDOUT_FILENO, line, (size_t)n);
-            harness_report(line, (size_t)n);
+            size_t n = strlen(w->line);
+            harness_write_all(w->marker ? STDOUT_FILENO : STDERR_FILENO, w->line, n);
+            if (w->marker)
+                harness_report(w->line, n);
             _exit(HARNESS_EXIT_TIMEOUT);
         }
         pthread_mutex_unlock(&w->lock);
     }
     return NULL;
+}
+
+/* Starts the watchdog's thread once; -1 if it cannot be. Call with the
+ * watch's lock held. */
+static inline int harness_watch_start_locked(harness_watch_t *w)
+{
+    if (w->started)
+        return 0;
+    pthread_t t;
+    if (pthread_create(&t, NULL, harness_watchdog, NULL) != 0)
+        return -1;
+    pthread_detach(t);
+    w->started = 1;
+    return 0;
+}
+
+/* Arms the watchdog: past deadline it writes the line (printf-style; a
+ * marker goes to stdout and the report channel, else to stderr) and ends the
+ * process with HARNESS_EXIT_TIMEOUT. -1 if its thread cannot start. */
+static inline int harness_watch_arm(double deadline, int marker, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int harness_watch_arm(double deadline, int marker, const char *fmt, ...)
+{
+    harness_watch_t *w = harness_watch();
+    pthread_mutex_lock(&w->lock);
+    int rc = harness_watch_start_locked(w);
+    if (rc == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->line, sizeof w->line, fmt, ap);
+        va_end(ap);
+        w->marker = marker;
+        w->deadline = deadline;
+    }
+    pthread_mutex_unlock(&w->lock);
+    return rc;
+}
+
+static inline void harness_watch_disarm(void)
+{
+    harness_watch_t *w = harness_watch();
+    pthread_mutex_lock(&w->lock);
+    w->deadline = 0;
+    pthread_mutex_unlock(&w->lock);
 }
 
 /* Fills d from one LIST line (split in place); -1 if it is malformed. */
@@ -492,12 +532,14 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
 {
     int n;
     harness_dataset_t *list = harness_read_list(path, prog, &n);
-    pthread_t watchdog;
-    if (pthread_create(&watchdog, NULL, harness_watchdog, NULL) != 0) {
+    harness_watch_t *watch = harness_watch();
+    pthread_mutex_lock(&watch->lock);
+    int watched = harness_watch_start_locked(watch);
+    pthread_mutex_unlock(&watch->lock);
+    if (watched != 0) {
         fprintf(stderr, "cugrade: cannot start the watchdog thread\n");
         return HARNESS_EXIT_IO;
     }
-    pthread_detach(watchdog);
     /* Create the CUDA context before the first dataset's clock starts: on a
      * busy GPU that alone can take seconds, which a separate run pays outside
      * its kernel too. (An error here shows again in the first dataset.) */
@@ -515,7 +557,7 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         snprintf(line, sizeof line, "\ncugrade-dataset-begin %d\n", k);
         harness_marker(line);
         double start = harness_now();
-        harness_watch_set(k, start + d->limit_s);
+        harness_watch_arm(start + d->limit_s, 1, "\ncugrade-dataset-timeout %d\n", k);
         jmp_buf escape;
         /* 3: a CUDA error that left the context usable; HARNESS_CRASH_BASE +
          * a signal: the student's code crashed (harness_crash.h) */
@@ -531,7 +573,7 @@ static inline int harness_run_list(char *prog, const char *path, harness_dataset
         if (status > HARNESS_CRASH_BASE)
             harness_crash_settle(status - HARNESS_CRASH_BASE); /* under the watchdog still */
         double wall = harness_now() - start;
-        harness_watch_set(-1, 0.0);
+        harness_watch_disarm();
         if (status > HARNESS_CRASH_BASE)
             snprintf(line, sizeof line, "\ncugrade-dataset-signal %d %.6f %d\n", k, wall,
                      status - HARNESS_CRASH_BASE);

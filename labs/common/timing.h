@@ -467,72 +467,28 @@ __device__ static inline uint64_t timing_mix64(uint64_t x)
  * ends the program with HARNESS_EXIT_TIMEOUT, and the grader's vouch
  * (grader/pipeline/grade_perf.c) finds the failure the submission's. */
 
-typedef struct {
-    pthread_mutex_t lock;
-    int started;
-    double deadline;    /* CLOCK_MONOTONIC seconds; 0: disarmed */
-    double limit_s;
-    char what[160];
-} timing_watch_t;
-
-static inline timing_watch_t *timing_watch_state(void)
-{
-    static timing_watch_t w = {PTHREAD_MUTEX_INITIALIZER, 0, 0.0, 0.0, ""};
-    return &w;
-}
-
-static inline void *timing_watchdog(void *unused)
-{
-    (void)unused;
-    timing_watch_t *w = timing_watch_state();
-    for (;;) {
-        struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-        pthread_mutex_lock(&w->lock);
-        if (w->deadline > 0 && harness_now() >= w->deadline) {
-            fprintf(stderr, "cugrade: perf: %s ran past %g s, the shape's time cap (--time-cap-s):"
-                            " the timing stops here\n", w->what, w->limit_s);
-            fflush(stderr);
-            _exit(HARNESS_EXIT_TIMEOUT);
-        }
-        pthread_mutex_unlock(&w->lock);
-    }
-    return NULL;
-}
-
-/* Arms the watchdog: limit_s from now (none if it is not > 0), what
+/* Arms harness.h's watchdog: limit_s from now (none if it is not > 0), what
  * (printf-style) names what runs. */
 static inline void timing_watch_arm(double limit_s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline void timing_watch_arm(double limit_s, const char *fmt, ...)
 {
-    timing_watch_t *w = timing_watch_state();
     if (!(limit_s > 0))
         return;
-    pthread_mutex_lock(&w->lock);
-    if (!w->started) {
-        pthread_t t;
-        if (pthread_create(&t, NULL, timing_watchdog, NULL) != 0) {
-            fprintf(stderr, "cugrade: perf: cannot start the watchdog thread\n");
-            exit(HARNESS_EXIT_CUDA);
-        }
-        pthread_detach(t);
-        w->started = 1;
-    }
+    char what[160];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->what, sizeof w->what, fmt, ap);
+    vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    w->limit_s = limit_s;
-    w->deadline = harness_now() + limit_s;
-    pthread_mutex_unlock(&w->lock);
+    if (harness_watch_arm(harness_now() + limit_s, 0,
+                          "cugrade: perf: %s ran past %g s, the shape's time cap (--time-cap-s):"
+                          " the timing stops here\n", what, limit_s) != 0) {
+        fprintf(stderr, "cugrade: perf: cannot start the watchdog thread\n");
+        exit(HARNESS_EXIT_CUDA);
+    }
 }
 
-static inline void timing_watch_disarm(void)
-{
-    timing_watch_t *w = timing_watch_state();
-    pthread_mutex_lock(&w->lock);
-    w->deadline = 0;
-    pthread_mutex_unlock(&w->lock);
-}
+static inline void timing_watch_disarm(void) { harness_watch_disarm(); }
 
 /* ---- statistics: timing_stats.h ------------------------------------------- */
 
