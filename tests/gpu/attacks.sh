@@ -65,6 +65,23 @@ grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="$node" \
     CUDA_VISIBLE_DEVICES=7 CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
 verdict one_gpu "its GPU's device file alone: all pass" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and r['extra_data'].get('perf_ratio', 0) > 0"
+# a kernel that never ends at the timing's shape alone (it passes the small
+# datasets): the timing's watchdog (labs/common/harness.h) ends the program at
+# the shape's time cap, naming the launch, instead of the grader's limit for
+# the whole timing holding the GPU alone (tests/e2e/test_gpu_pipeline.c's
+# case, on a GPU: two small datasets and a rubric of one 48x40x56 shape)
+for s in 0:16x16x16 1:17x9x13; do
+    bin/cugrade dataset --lab lab3 --shape "${s#*:}" --seed 7 --out "$out/small/${s%%:*}" \
+        > "$out/small.log" 2>&1 || { echo "GRADER FAULT: dataset ${s#*:}:"; cat "$out/small.log"; exit 2; }
+done
+printf '%s\n' '{"version": 1, "labs": {"lab3": {"compile": {"name": "compiles", "points": 0},
+    "datasets": {"points": 1, "time_limit_s": 30}, "hidden": {"count": 0},
+    "performance": {"points": 10, "shapes": ["48x40x56"], "zero_at": 0.5, "full_at": 0.9,
+    "time_cap_s": 1}}}}' > "$out/small-rubric.json"
+grade time_cap lab3 tests/submissions/lab3/hangs_on_large_shapes.cu -- \
+    --rubric "$out/small-rubric.json" --datasets "$out/small"
+verdict time_cap "hangs at the timing's shape: its cap" \
+    "x['datasets_passed'] == x['datasets_total'] == 2 and t['performance']['score'] == 0 and 'at 48x40x56 ran past 1 s, the shape\\'s time cap' in t['performance']['output'] and 'the failure is the submission\\'s' in t['performance']['output']"
 grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \
