@@ -145,6 +145,9 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
     run_spec_t specs[NTOOLS];
     const char *which[NTOOLS];
     char *shown[] = {run->argv[0], NULL}; /* the student's program, besides the tool */
+    /* the driver's arrays without their guards (labs/common/harness_device.h):
+     * a read past one is memcheck's to see, not a read of a guard */
+    static char *const unguarded[] = {"CUGRADE_GUARDS=off", NULL};
     run_result_t results[NTOOLS];
     int nspecs = 0;
     for (int t = 0; t < NTOOLS; t++) {
@@ -161,7 +164,8 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
         which[nspecs] = tool_names[t];
         specs[nspecs++] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
                                        .output_cap = 512 * 1024, .sandboxed = 1,
-                                       .ro_paths = (const char *const *)shown};
+                                       .ro_paths = (const char *const *)shown,
+                                       .extra_env = unguarded};
     }
     run_many(specs, results, nspecs, nspecs); /* the tools at once */
     for (int t = 0; t < nspecs; t++) {

@@ -7,6 +7,7 @@
  * with its turns on the GPU's queue.
  * Runs from the repository root. */
 #include <limits.h>
+#include <math.h>
 
 #include "matbin.h"
 #include "run/gpu_turn.h"
@@ -202,9 +203,10 @@ typedef struct {
     char list[128];
 } driver_t;
 
-/* Builds the lab 3 driver with submission on the emulator, and writes the
- * inputs of two small datasets (4x3 * 3x5, 2x2 * 2x2) into its folder. */
-static void build_driver(driver_t *d, const char *submission)
+/* Builds the lab 3 driver with submission on the emulator (with define, a
+ * -D option, unless NULL), and writes the inputs of two small datasets (4x3 *
+ * 3x5, 2x2 * 2x2, every element 1) into its folder. */
+static void build_driver_with(driver_t *d, const char *submission, const char *define)
 {
     snprintf(d->dir, sizeof d->dir, "/tmp/cugrade-drv-XXXXXX");
     cr_assert_not_null(mkdtemp(d->dir));
@@ -212,7 +214,7 @@ static void build_driver(driver_t *d, const char *submission)
     snprintf(d->list, sizeof d->list, "%s/datasets.list", d->dir);
     char *argv[] = {"bin/emucc", "-O2", "-Ilabs/common", "-DCUGRADE_LAUNCH=launchMatrixMultiplyShared",
                     "labs/kinds/matmul/driver.cu",
-                    (char *)submission, "-o", d->program, NULL};
+                    (char *)submission, "-o", d->program, (char *)define, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = 120};
     run_result_t r;
     run_one(&spec, &r);
@@ -231,6 +233,11 @@ static void build_driver(driver_t *d, const char *submission)
     }
 }
 
+static void build_driver(driver_t *d, const char *submission)
+{
+    build_driver_with(d, submission, NULL);
+}
+
 static run_result_t run_driver(const driver_t *d, const char *arg1, const char *arg2)
 {
     char *argv[] = {(char *)d->program, (char *)arg1, (char *)arg2, NULL};
@@ -238,6 +245,19 @@ static run_result_t run_driver(const driver_t *d, const char *arg1, const char *
     run_result_t r;
     run_one(&spec, &r);
     return r;
+}
+
+/* d's driver on a list of two of its datasets, first then second, each
+ * under limit_s. */
+static run_result_t run_two_datasets(const driver_t *d, int limit_s, int first, int second)
+{
+    char text[512];
+    int n = 0, k[2] = {first, second};
+    for (int i = 0; i < 2; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%d %s/a%d.bin %s/b%d.bin %s/c%d.bin\n",
+                      limit_s, d->dir, k[i], d->dir, k[i], d->dir, k[i]);
+    write_text(d->list, text);
+    return run_driver(d, "--each", d->list);
 }
 
 Test(grouped, list_mode_runs_every_dataset_between_its_markers, .timeout = 300)
@@ -285,11 +305,7 @@ Test(grouped, the_watchdog_ends_the_driver_at_the_datasets_limit, .timeout = 300
 {
     driver_t d;
     build_driver(&d, SUB "endless_kernel.cu");
-    char text[512];
-    snprintf(text, sizeof text, "1 %s/a0.bin %s/b0.bin %s/c0.bin\n1 %s/a1.bin %s/b1.bin %s/c1.bin\n",
-             d.dir, d.dir, d.dir, d.dir, d.dir, d.dir);
-    write_text(d.list, text);
-    run_result_t r = run_driver(&d, "--each", d.list);
+    run_result_t r = run_two_datasets(&d, 1, 0, 1);
     cr_assert(r.exited && r.exit_code == 124, "not the watchdog's status: %s", r.output);
     cr_assert(strstr(r.output, "\ncugrade-dataset-begin 0\n"), "%s", r.output);
     cr_assert(strstr(r.output, "\ncugrade-dataset-timeout 0\n"), "%s", r.output);
@@ -359,5 +375,66 @@ Test(grouped, list_mode_asks_one_shared_turn_and_waits_outside_the_datasets_cloc
     cr_assert_eq(st.shares, 1, "one shared turn for the list, got %d", st.shares);
     cr_assert(st.waited_s >= 1.0, "it waited %.2f s behind the timed run", st.waited_s);
     run_result_free(&x.r);
+    rm_rf(d.dir);
+}
+
+/* ---- the guards around the driver's arrays (labs/common/harness_device.h) -- */
+
+/* Runs d's driver on dataset 0 alone (CUGRADE_GUARDS=guards unless NULL)
+ * into NAME.bin; returns its 20 floats (malloc'd). */
+static float *dataset0_alone(const driver_t *d, const char *name, const char *guards)
+{
+    char c[160], env[64];
+    snprintf(c, sizeof c, "%s/%s.bin", d->dir, name);
+    snprintf(env, sizeof env, "CUGRADE_GUARDS=%s", guards ? guards : "");
+    char *argv[] = {(char *)d->program, "a0.bin", "b0.bin", c, NULL};
+    char *extra[] = {env, NULL};
+    run_spec_t spec = {.argv = argv, .cwd = d->dir, .timeout_s = 60,
+                       .extra_env = guards ? extra : NULL};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    run_result_free(&r);
+    float *data;
+    matbin_header_t h;
+    cr_assert_eq(matbin_read(c, &data, &h), 0);
+    cr_assert_eq(h.rows * h.cols, 20u);
+    return data;
+}
+
+/* unguarded_loads.cu's tile loads read past A and B when K (3) is not a
+ * multiple of its tile (16). With the guards, what it reads there is the
+ * guard's 3.39e38, whatever the run: every element of C is huge or infinite,
+ * and the same, bit for bit, alone and after another dataset in a list. The
+ * emulator builds the driver without guards (its checks must see such a
+ * read), so the test builds it with -DHARNESS_GUARDS=1; CUGRADE_GUARDS=off
+ * (compute-sanitizer's runs) takes them away again. */
+Test(grouped, a_read_past_an_input_finds_its_guard_in_every_run, .timeout = 300)
+{
+    driver_t d;
+    build_driver_with(&d, SUB "unguarded_loads.cu", "-DHARNESS_GUARDS=1");
+    float *alone = dataset0_alone(&d, "alone", NULL);
+    for (int i = 0; i < 20; i++)
+        cr_expect(isinf(alone[i]) || alone[i] > 1e30f, "C[%d] = %g: not the guard's doing", i,
+                  alone[i]);
+
+    run_result_t r = run_two_datasets(&d, 30, 1, 0);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    run_result_free(&r);
+    char c0[160];
+    snprintf(c0, sizeof c0, "%s/c0.bin", d.dir);
+    float *listed;
+    matbin_header_t h;
+    cr_assert_eq(matbin_read(c0, &listed, &h), 0);
+    cr_expect_eq(memcmp(listed, alone, 20 * sizeof(float)), 0, "in a list, C differs");
+
+    float *off = dataset0_alone(&d, "off", "off");
+    int guard_like = 0;
+    for (int i = 0; i < 20; i++)
+        guard_like += isinf(off[i]) || off[i] > 1e30f;
+    cr_expect_eq(guard_like, 0, "CUGRADE_GUARDS=off: %d elements still read a guard", guard_like);
+    free(alone);
+    free(listed);
+    free(off);
     rm_rf(d.dir);
 }

@@ -65,6 +65,16 @@ grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="$node" \
     CUDA_VISIBLE_DEVICES=7 CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
 verdict one_gpu "its GPU's device file alone: all pass" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and r['extra_data'].get('perf_ratio', 0) > 0"
+# tile loads without their bounds checks read past A and B wherever K is not
+# a multiple of the tile: what they find there is the driver's guard
+# (labs/common/harness_device.h), the same in a list as in a process a
+# dataset, so such a kernel fails those datasets, and only those, either way
+grade unguarded lab3 tests/submissions/lab3/unguarded_loads.cu
+grade unguarded_sep lab3 tests/submissions/lab3/unguarded_loads.cu -- --dataset-runs separate
+verdict unguarded "reads past A, B: fails where K%16, in lists" \
+    "all((int(d['name'].split('(')[1].split('x')[1]) % 16 != 0) == (d['score'] == 0) for d in r['tests'] if d['name'].startswith(('dataset', 'hidden')))"
+verdict unguarded_sep "... and the same alone" \
+    "r['score'] == json.load(open('$out/unguarded.json'))['score'] and [d['score'] for d in r['tests']] == [d['score'] for d in json.load(open('$out/unguarded.json'))['tests']]"
 # a kernel that never ends at the timing's shape alone (it passes the small
 # datasets): the timing's watchdog (labs/common/harness.h) ends the program at
 # the shape's time cap, naming the launch, instead of the grader's limit for
@@ -90,8 +100,12 @@ verdict timing "forged timing line: not counted" \
 # same inputs: every dataset passes, every timed output is wrong (the inputs
 # are new every round), no performance points
 grade memo_product lab3 tests/attacks/memoizes_product.cu
-verdict memo_product "kept product: timed outputs wrong" \
-    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+# (memo_product: a dataset whose shape came before in the list finds its
+# arrays where the earlier one's were, the guarded allocations being reused
+# in place, and is served the earlier product: it fails, and the timing is
+# not scored; else every dataset passes and the timed outputs are wrong)
+verdict memo_product "kept product: no performance points" \
+    "t['performance']['score'] == 0 and (('wrong elements in the timed outputs' in t['performance']['output'] and x['datasets_passed'] == x['datasets_total']) or any('elements wrong' in d.get('output', '') for d in r['tests']))"
 grade skip_rows lab3 tests/attacks/skips_rows_when_repeated.cu
 verdict skip_rows "rows skipped when repeated: wrong" \
     "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"

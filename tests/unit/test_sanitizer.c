@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "score/checks.h"
 #include "run/sanitizer.h"
@@ -73,4 +74,42 @@ Test(sanitizer, names_the_tools_of_a_set_for_the_report)
     cr_assert_str_eq(buf, "memcheck, racecheck, synccheck and initcheck");
     sanitizer_tools_named(0, buf, sizeof buf);
     cr_assert_str_eq(buf, "");
+}
+
+/* compute-sanitizer's runs see the driver's arrays as they are, without the
+ * guards (labs/common/harness_device.h) that would make a read past an array
+ * a read of its guard, which memcheck cannot see: the grader sets
+ * CUGRADE_GUARDS=off for them. A stand-in compute-sanitizer on PATH (in the
+ * sandbox, as the real one runs) reports the memcheck fixture's read past A
+ * only when it was given that. */
+Test(sanitizer, runs_the_driver_without_its_guards)
+{
+    char dir[] = "/tmp/cugrade-sanitizer-XXXXXX", tool[PATH_MAX];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(tool, sizeof tool, "%s/compute-sanitizer", dir);
+    char *report = fixture("memcheck.txt");
+    FILE *f = fopen(tool, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\n[ \"$CUGRADE_GUARDS\" = off ] || exit 0\ncat <<'REPORT'\n%sREPORT\n",
+            report);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(chmod(tool, 0755), 0);
+    char path[8192];
+    snprintf(path, sizeof path, "%s:%s", dir, getenv("PATH"));
+    setenv("PATH", path, 1);
+    setenv("CUGRADE_SANDBOX_RO", dir, 1);
+    setenv("CUGRADE_GUARDS", "on", 1); /* the TA's: not what the tool's runs get */
+
+    ds_run_t run;
+    memset(&run, 0, sizeof run);
+    snprintf(run.dir, sizeof run.dir, "%s", dir);
+    run.argv[0] = "/bin/true";
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(sanitizer_check_run(&run, 30, SANITIZER_MEMCHECK, &r), 0);
+    cr_assert_eq(r.nfindings, 1, "the tool's run had CUGRADE_GUARDS=off");
+    cr_assert_str_eq(r.findings[0].kind, "global-oob");
+    emu_report_free(&r);
+    free(report);
+    cr_assert_eq(rm_rf(dir), 0);
 }

@@ -16,9 +16,10 @@
  * A (M x K) and B (K x N) are the dataset's inputs, converted by the grader
  * from libwb .raw files to matbin (labs/common/matbin.h). The driver copies
  * them to the device, poisons C's device buffer (every float becomes the
- * never-written NaN pattern), times the student's launch function
- * with CUDA events, copies C back and writes it with the elapsed milliseconds
- * to C.bin. The grader compares C.bin with the expected output, which never
+ * never-written NaN pattern; each array lies between guards, so that a read
+ * past one finds the same in every run: harness_device.h), times the
+ * student's launch function with CUDA events, copies C back and writes it
+ * with the elapsed milliseconds to C.bin. The grader compares C.bin with the expected output, which never
  * reaches this process: a submission cannot read the answer.
  *
  * Exit status (see harness.h): 0 ok, 2 harness I/O error, 3 CUDA error;
@@ -31,7 +32,7 @@
 
 #include <cuda_runtime.h>
 
-#include "harness.h"
+#include "harness_device.h"
 #include "launch.h"
 
 #ifndef CUGRADE_LAUNCH
@@ -45,15 +46,6 @@ void CUGRADE_LAUNCH(MATMUL_LAUNCH_PARAMS);
 static size_t matrix_bytes(int rows, int cols)
 {
     return (size_t)rows * (size_t)cols * sizeof(float);
-}
-
-/* A device copy of a host matrix. */
-static float *to_device(const float *host, int rows, int cols)
-{
-    float *dev = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&dev, matrix_bytes(rows, cols)));
-    HARNESS_CHECK(cudaMemcpy(dev, host, matrix_bytes(rows, cols), cudaMemcpyHostToDevice));
-    return dev;
 }
 
 /* Calls the student's launch function on dC and returns the kernel time in
@@ -83,19 +75,17 @@ static float timed_launch(const float *dA, const float *dB, float *dC, int M, in
  * and the kernel time. */
 static float *multiply(const float *A, const float *B, int M, int K, int N, float *elapsed_ms)
 {
-    float *dA = to_device(A, M, K);
-    float *dB = to_device(B, K, N);
-    float *dC = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&dC, matrix_bytes(M, N)));
-    harness_poison(dC, matrix_bytes(M, N));
+    float *dA = (float *)harness_to_device(A, matrix_bytes(M, K));
+    float *dB = (float *)harness_to_device(B, matrix_bytes(K, N));
+    float *dC = (float *)harness_output(matrix_bytes(M, N));
 
     *elapsed_ms = timed_launch(dA, dB, dC, M, K, N);
 
     float *C = (float *)harness_malloc(matrix_bytes(M, N));
     HARNESS_CHECK(cudaMemcpy(C, dC, matrix_bytes(M, N), cudaMemcpyDeviceToHost));
-    HARNESS_CHECK(cudaFree(dA));
-    HARNESS_CHECK(cudaFree(dB));
-    HARNESS_CHECK(cudaFree(dC));
+    harness_device_free(dA);
+    harness_device_free(dB);
+    harness_device_free(dC);
     return C;
 }
 

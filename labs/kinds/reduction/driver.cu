@@ -17,8 +17,9 @@
  * cols floats (any shape: a matbin side is at most 2^20, so a long vector
  * comes as a matrix), the same n for both. The driver copies them to the
  * device, poisons the n floats of the partial sums' device buffer (every
- * float becomes the never-written NaN pattern), times the student's launch
- * function with CUDA events, checks the count it returned (1..n), copies back
+ * float becomes the never-written NaN pattern; each array lies between
+ * guards: harness_device.h), times the student's launch function with CUDA
+ * events, checks the count it returned (1..n), copies back
  * that many partial sums and writes them with the elapsed milliseconds to
  * P.bin, a 1 x count matrix. The grader sums them in double and compares the
  * sum with the expected dot product, which never reaches this process.
@@ -34,7 +35,7 @@
 
 #include <cuda_runtime.h>
 
-#include "harness.h"
+#include "harness_device.h"
 
 #ifndef CUGRADE_LAUNCH
 #error "compile with -DCUGRADE_LAUNCH=<the lab's launch function> (lab.json \"launch\")"
@@ -48,15 +49,6 @@ int CUGRADE_LAUNCH(const float *deviceA, const float *deviceB, float *devicePart
 static size_t vector_bytes(size_t n)
 {
     return n * sizeof(float);
-}
-
-/* A device copy of a host vector. */
-static float *to_device(const float *host, size_t n)
-{
-    float *dev = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&dev, vector_bytes(n)));
-    HARNESS_CHECK(cudaMemcpy(dev, host, vector_bytes(n), cudaMemcpyHostToDevice));
-    return dev;
 }
 
 /* Calls the student's launch function and returns the kernel time in
@@ -97,20 +89,18 @@ static void check_count(int count, int n)
  * them (malloc'd), their count and the kernel time. */
 static float *dot_product(const float *A, const float *B, int n, int *count, float *elapsed_ms)
 {
-    float *dA = to_device(A, (size_t)n);
-    float *dB = to_device(B, (size_t)n);
-    float *dPartial = NULL;
-    HARNESS_CHECK(cudaMalloc((void **)&dPartial, vector_bytes((size_t)n)));
-    harness_poison(dPartial, vector_bytes((size_t)n));
+    float *dA = (float *)harness_to_device(A, vector_bytes((size_t)n));
+    float *dB = (float *)harness_to_device(B, vector_bytes((size_t)n));
+    float *dPartial = (float *)harness_output(vector_bytes((size_t)n));
 
     *elapsed_ms = timed_launch(dA, dB, dPartial, n, count);
     check_count(*count, n);
 
     float *P = (float *)harness_malloc(vector_bytes((size_t)*count));
     HARNESS_CHECK(cudaMemcpy(P, dPartial, vector_bytes((size_t)*count), cudaMemcpyDeviceToHost));
-    HARNESS_CHECK(cudaFree(dA));
-    HARNESS_CHECK(cudaFree(dB));
-    HARNESS_CHECK(cudaFree(dPartial));
+    harness_device_free(dA);
+    harness_device_free(dB);
+    harness_device_free(dPartial);
     return P;
 }
 
