@@ -12,6 +12,12 @@
  *                               cudaFree, as labs/kinds/matmul/driver.cu does
  *   gpu_context --list reuse    the same list, its buffers and events made once
  *                               for the largest shape and reused
+ *   gpu_context --list guards   as each, every buffer between two 4 MiB guards
+ *                               set by one cudaMemset of the whole, as the
+ *                               drivers do (labs/common/harness_device.h)
+ *   gpu_context --list guards-reuse
+ *                               as reuse, the buffers between guards, each set
+ *                               whole again for every dataset
  *
  * Prints "CONTEXT_ms ROUND_TRIPS_ms INIT_ms END_ms"; exit 1 with the CUDA
  * error when a call fails or a product is wrong. */
@@ -67,62 +73,96 @@ enum { NSHAPES = sizeof SHAPES / sizeof SHAPES[0], MAXF = 520 * 520 };
 
 static float ha[MAXF], hb[MAXF], hc[MAXF];
 
-/* One dataset's round trip; with reuse, into the buffers and events given. */
-static int dataset(const int *s, int reuse, float **buf, cudaEvent_t *ev)
+#define GUARD ((size_t)4 << 20) /* labs/common/harness_device.h's HARNESS_GUARD_BYTES */
+
+/* How a list run keeps its buffers and events. */
+typedef struct {
+    int reuse;    /* made once for the largest shape */
+    size_t guard; /* each buffer between two guards of this many bytes */
+} list_how_t;
+
+/* A buffer of bytes between h's guards; its data at *d. */
+static int make_buffer(const list_how_t *h, size_t bytes, float **base, float **d)
+{
+    CHECK(cudaMalloc((void **)base, bytes + 2 * h->guard));
+    *d = (float *)((char *)*base + h->guard);
+    return 0;
+}
+
+/* Sets a buffer of bytes (h's guards around it) to fill: all of it, guards
+ * too, with guards; else its data alone, and an input not at all. */
+static int set_buffer(const list_how_t *h, float *base, size_t bytes, int fill)
+{
+    if (h->guard)
+        CHECK(cudaMemset(base, fill, bytes + 2 * h->guard));
+    else if (fill == 0xff)
+        CHECK(cudaMemset(base, fill, bytes));
+    return 0;
+}
+
+/* One dataset's round trip; with h->reuse, into the buffers (of cap bytes
+ * each) and events given. */
+static int dataset(const int *s, const list_how_t *h, float **base, size_t cap, cudaEvent_t *ev)
 {
     int M = s[0], K = s[1], N = s[2];
-    size_t a = (size_t)M * K * 4, b = (size_t)K * N * 4, c = (size_t)M * N * 4;
-    float *d[3];
+    size_t bytes[3] = {(size_t)M * K * 4, (size_t)K * N * 4, (size_t)M * N * 4};
+    float *b[3], *d[3];
     cudaEvent_t e[2];
-    if (reuse) {
-        memcpy(d, buf, sizeof d);
+    if (h->reuse) {
+        memcpy(b, base, sizeof b);
         memcpy(e, ev, sizeof e);
+        for (int i = 0; i < 3; i++)
+            d[i] = (float *)((char *)b[i] + h->guard);
     } else {
-        CHECK(cudaMalloc((void **)&d[0], a));
-        CHECK(cudaMalloc((void **)&d[1], b));
-        CHECK(cudaMalloc((void **)&d[2], c));
+        for (int i = 0; i < 3; i++)
+            if (make_buffer(h, bytes[i], &b[i], &d[i]) != 0)
+                return 1;
         CHECK(cudaEventCreate(&e[0]));
         CHECK(cudaEventCreate(&e[1]));
     }
-    CHECK(cudaMemcpy(d[0], ha, a, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(d[1], hb, b, cudaMemcpyHostToDevice));
-    CHECK(cudaMemset(d[2], 0xff, c));
+    for (int i = 0; i < 3; i++) /* the inputs' guards, the output's poison */
+        if (set_buffer(h, b[i], h->reuse ? cap : bytes[i], i < 2 ? 0x7f : 0xff) != 0)
+            return 1;
+    CHECK(cudaMemcpy(d[0], ha, bytes[0], cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(d[1], hb, bytes[1], cudaMemcpyHostToDevice));
     CHECK(cudaEventRecord(e[0]));
     matmul<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(d[0], d[1], d[2], M, K, N);
     CHECK(cudaGetLastError());
     CHECK(cudaEventRecord(e[1]));
-    CHECK(cudaMemcpy(hc, d[2], c, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hc, d[2], bytes[2], cudaMemcpyDeviceToHost));
     float ms;
     CHECK(cudaEventElapsedTime(&ms, e[0], e[1]));
     if (!(hc[0] == (float)K)) { /* every element of A and B is 1 */
         fprintf(stderr, "gpu_context: %dx%dx%d: C[0] = %g, not %d\n", M, K, N, hc[0], K);
         return 1;
     }
-    if (!reuse) {
+    if (!h->reuse) {
         for (int i = 0; i < 3; i++)
-            CHECK(cudaFree(d[i]));
+            CHECK(cudaFree(b[i]));
         for (int i = 0; i < 2; i++)
             CHECK(cudaEventDestroy(e[i]));
     }
     return 0;
 }
 
-static int list_run(int reuse)
+static int list_run(const list_how_t *h)
 {
-    float *buf[3] = {NULL, NULL, NULL};
+    float *base[3] = {NULL, NULL, NULL}, *unused;
     cudaEvent_t ev[2];
-    if (reuse) {
+    size_t cap = MAXF * sizeof(float);
+    if (h->reuse) {
         for (int i = 0; i < 3; i++)
-            CHECK(cudaMalloc((void **)&buf[i], MAXF * sizeof(float)));
+            if (make_buffer(h, cap, &base[i], &unused) != 0)
+                return 1;
         CHECK(cudaEventCreate(&ev[0]));
         CHECK(cudaEventCreate(&ev[1]));
     }
     for (int k = 0; k < NSHAPES; k++)
-        if (dataset(SHAPES[k], reuse, buf, ev) != 0)
+        if (dataset(SHAPES[k], h, base, cap, ev) != 0)
             return 1;
-    if (reuse) {
+    if (h->reuse) {
         for (int i = 0; i < 3; i++)
-            CHECK(cudaFree(buf[i]));
+            CHECK(cudaFree(base[i]));
         CHECK(cudaEventDestroy(ev[0]));
         CHECK(cudaEventDestroy(ev[1]));
     }
@@ -153,11 +193,25 @@ static int one_dataset(void)
     return 0;
 }
 
+/* "each", "reuse", "guards", "guards-reuse": how; else -1. */
+static int list_how(const char *mode, list_how_t *h)
+{
+    static const char *const modes[] = {"each", "reuse", "guards", "guards-reuse"};
+    for (int m = 0; m < 4; m++)
+        if (strcmp(mode, modes[m]) == 0) {
+            h->reuse = m % 2;
+            h->guard = m >= 2 ? GUARD : 0;
+            return 0;
+        }
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
+    list_how_t how;
     int list = argc == 3 && strcmp(argv[1], "--list") == 0;
-    if (argc != 1 && !(list && (strcmp(argv[2], "each") == 0 || strcmp(argv[2], "reuse") == 0))) {
-        fprintf(stderr, "usage: gpu_context [--list each|reuse]\n");
+    if (argc != 1 && !(list && list_how(argv[2], &how) == 0)) {
+        fprintf(stderr, "usage: gpu_context [--list each|reuse|guards|guards-reuse]\n");
         return 2;
     }
     if (list)
@@ -169,7 +223,7 @@ int main(int argc, char **argv)
     double t0 = now_ms();
     CHECK(cudaFree(0));
     double t1 = now_ms();
-    if ((list ? list_run(strcmp(argv[2], "reuse") == 0) : one_dataset()) != 0)
+    if ((list ? list_run(&how) : one_dataset()) != 0)
         return 1;
     double t2 = now_ms();
     CHECK(cudaDeviceReset());

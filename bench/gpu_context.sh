@@ -12,8 +12,9 @@
 # host gets through a second, which bounds a batch's GPU programs. And the
 # same with each process a lab 3 list run (28 datasets, `gpu_context --list`):
 # every dataset making and freeing its buffers and events, as the matmul
-# driver does, against making them once: do a list's driver calls wait for
-# the other GPUs' processes?
+# driver did, against making them once: do a list's driver calls wait for
+# the other GPUs' processes? And both with every buffer between two 4 MiB
+# guards, as the drivers now make them (labs/common/harness_device.h).
 # Usage: bench/gpu_context.sh [G [lists]]   (G: GPUs to load at once; default:
 # all; "lists": the list runs' case alone)
 # Exit 0 when every process ran; 1 when one failed (its error is printed);
@@ -143,7 +144,7 @@ if [ -z "$only" ]; then
     sustained "on GPU 0" 0 16 5
     [ "$g" -lt 2 ] || sustained "on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16 5
 fi
-for mode in each reuse; do
+for mode in each reuse guards guards-reuse; do
     echo "lab 3 list runs (28 datasets a process, buffers and events: $mode), 16 workers a GPU, 5 each"
     sustained "on GPU 0" 0 16 5 --list "$mode"
     [ "$g" -lt 2 ] || sustained "on each of $g GPUs" "$(seq -s, 0 $((g - 1)))" 16 5 --list "$mode"

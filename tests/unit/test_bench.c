@@ -466,7 +466,7 @@ Test(bench, cpu_capacity_sh_measures_the_cores_it_may_use_and_refuses_more)
 /* bench/gpu_context.sh with a pretend GPU and a pretend nvcc whose program
  * prints its four times: every case's line, the context's end among them,
  * and the processes a second with their round trips, the list runs' too
- * (alone with "lists"); a program that fails fails the bench (exit 1, its
+ * (their four ways with buffers; alone with "lists"); a program that fails fails the bench (exit 1, its
  * error shown) before any rate, and so does one that prints nothing. */
 Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
 {
@@ -498,6 +498,9 @@ Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
             assert_has(r, "a second; round trips ms: median     2.0 mean     2.0 max     2.0");
             assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: each)");
             assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: reuse)");
+            assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: guards)");
+            assert_has(r, "lab 3 list runs (28 datasets a process, buffers and events: "
+                          "guards-reuse)");
             run_result_free(&r);
             char *lists[] = {"bench/gpu_context.sh", "1", "lists", NULL};
             r = run_script(lists, env);
@@ -505,6 +508,7 @@ Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
             assert_lacks(r, "context ms");
             assert_lacks(r, "5 processes each");
             assert_has(r, "buffers and events: reuse), 16 workers a GPU, 5 each\non GPU 0 ");
+            assert_has(r, "buffers and events: guards-reuse), 16 workers a GPU, 5 each\non GPU 0 ");
         } else if (fail == 2) {
             cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
             assert_has(r, "printed no times");
