@@ -7,9 +7,8 @@
  * rounds is served from the copies too. Each dataset is a first call on the
  * emulator, so every dataset passes there; only repeated calls, as a timing
  * makes, are served from a copy. On a GPU, a list's dataset of a shape seen
- * before can find its arrays where the earlier one's were (the driver's
- * guarded allocations, labs/common/harness_device.h, reused in place) and is
- * served the earlier product.
+ * before is given the same arrays (the driver keeps them from one dataset to
+ * the next: labs/common/harness_device.h) and is served the earlier product.
  *
  * Expected verdict: the timing program makes the inputs anew for every round
  * (labs/common/timing.h, fresh inputs), so a copy served for a later round is

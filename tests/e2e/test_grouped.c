@@ -380,14 +380,27 @@ Test(grouped, list_mode_asks_one_shared_turn_and_waits_outside_the_datasets_cloc
 
 /* ---- the guards around the driver's arrays (labs/common/harness_device.h) -- */
 
-/* Runs d's driver on dataset 0 alone (CUGRADE_GUARDS=guards unless NULL)
- * into NAME.bin; returns its 20 floats (malloc'd). */
-static float *dataset0_alone(const driver_t *d, const char *name, const char *guards)
+/* The floats of the output file path (malloc'd), *n of them. */
+static float *read_output(const char *path, unsigned *n)
 {
-    char c[160], env[64];
+    float *data;
+    matbin_header_t h;
+    cr_assert_eq(matbin_read(path, &data, &h), 0, "no output %s", path);
+    *n = h.rows * h.cols;
+    return data;
+}
+
+/* Runs d's driver on dataset k alone (CUGRADE_GUARDS=guards unless NULL)
+ * into NAME.bin; returns its floats (malloc'd), *n of them. */
+static float *dataset_alone(const driver_t *d, int k, const char *name, const char *guards,
+                            unsigned *n)
+{
+    char a[32], b[32], c[160], env[64];
+    snprintf(a, sizeof a, "a%d.bin", k);
+    snprintf(b, sizeof b, "b%d.bin", k);
     snprintf(c, sizeof c, "%s/%s.bin", d->dir, name);
     snprintf(env, sizeof env, "CUGRADE_GUARDS=%s", guards ? guards : "");
-    char *argv[] = {(char *)d->program, "a0.bin", "b0.bin", c, NULL};
+    char *argv[] = {(char *)d->program, a, b, c, NULL};
     char *extra[] = {env, NULL};
     run_spec_t spec = {.argv = argv, .cwd = d->dir, .timeout_s = 60,
                        .extra_env = guards ? extra : NULL};
@@ -395,46 +408,89 @@ static float *dataset0_alone(const driver_t *d, const char *name, const char *gu
     run_one(&spec, &r);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     run_result_free(&r);
-    float *data;
-    matbin_header_t h;
-    cr_assert_eq(matbin_read(c, &data, &h), 0);
-    cr_assert_eq(h.rows * h.cols, 20u);
-    return data;
+    return read_output(c, n);
 }
 
-/* unguarded_loads.cu's tile loads read past A and B when K (3) is not a
- * multiple of its tile (16). With the guards, what it reads there is the
- * guard's 3.39e38, whatever the run: every element of C is huge or infinite,
- * and the same, bit for bit, alone and after another dataset in a list. The
- * emulator builds the driver without guards (its checks must see such a
- * read), so the test builds it with -DHARNESS_GUARDS=1; CUGRADE_GUARDS=off
- * (compute-sanitizer's runs) takes them away again. */
+/* How many of x[0..n) a read of a guard made: huge or infinite. */
+static int guard_made(const float *x, unsigned n)
+{
+    int made = 0;
+    for (unsigned i = 0; i < n; i++)
+        made += isinf(x[i]) || x[i] > 1e30f;
+    return made;
+}
+
+/* unguarded_loads.cu's tile loads read past A and B when K (3 and 2 here) is
+ * not a multiple of its tile (16). With the guards, what it reads there is
+ * the guard's 3.39e38, whatever the run: every element of C is huge or
+ * infinite, and the same, bit for bit, alone and in a list after another
+ * dataset, whose arrays (kept for the next: labs/common/harness_device.h)
+ * were smaller (dataset 1 then 0) or larger (0 then 1). The emulator builds
+ * the driver without guards (its checks must see such a read), so the test
+ * builds it with -DHARNESS_GUARDS=1; CUGRADE_GUARDS=off (compute-sanitizer's
+ * runs) takes them away again. */
 Test(grouped, a_read_past_an_input_finds_its_guard_in_every_run, .timeout = 300)
 {
     driver_t d;
     build_driver_with(&d, SUB "unguarded_loads.cu", "-DHARNESS_GUARDS=1");
-    float *alone = dataset0_alone(&d, "alone", NULL);
-    for (int i = 0; i < 20; i++)
-        cr_expect(isinf(alone[i]) || alone[i] > 1e30f, "C[%d] = %g: not the guard's doing", i,
-                  alone[i]);
-
-    run_result_t r = run_two_datasets(&d, 30, 1, 0);
-    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    run_result_free(&r);
-    char c0[160];
-    snprintf(c0, sizeof c0, "%s/c0.bin", d.dir);
-    float *listed;
-    matbin_header_t h;
-    cr_assert_eq(matbin_read(c0, &listed, &h), 0);
-    cr_expect_eq(memcmp(listed, alone, 20 * sizeof(float)), 0, "in a list, C differs");
-
-    float *off = dataset0_alone(&d, "off", "off");
-    int guard_like = 0;
-    for (int i = 0; i < 20; i++)
-        guard_like += isinf(off[i]) || off[i] > 1e30f;
-    cr_expect_eq(guard_like, 0, "CUGRADE_GUARDS=off: %d elements still read a guard", guard_like);
-    free(alone);
-    free(listed);
+    for (int first = 0; first < 2; first++) {
+        int second = 1 - first;
+        unsigned n, m;
+        float *alone = dataset_alone(&d, second, "alone", NULL, &n);
+        cr_expect_eq(guard_made(alone, n), (int)n, "dataset %d: not every element the guard's",
+                     second);
+        run_result_t r = run_two_datasets(&d, 30, first, second);
+        cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+        run_result_free(&r);
+        char c[160];
+        snprintf(c, sizeof c, "%s/c%d.bin", d.dir, second);
+        float *listed = read_output(c, &m);
+        cr_expect(m == n && memcmp(listed, alone, n * sizeof(float)) == 0,
+                  "dataset %d after %d in a list: C differs from alone", second, first);
+        free(alone);
+        free(listed);
+    }
+    unsigned n;
+    float *off = dataset_alone(&d, 0, "off", "off", &n);
+    cr_expect_eq(guard_made(off, n), 0, "CUGRADE_GUARDS=off: elements still read a guard");
     free(off);
     rm_rf(d.dir);
+}
+
+/* A launch function whose kernel copies into C what lies just past A (C[i]
+ * = A[M*K + i]): the guard byte, 0x7F in each of its bytes, in every run.
+ * In a list after a larger dataset, the arrays it is given are that
+ * dataset's, kept (harness_device.h): what lies past its A is within their
+ * room, which must hold the guard byte again, not the earlier dataset's A. */
+Test(grouped, past_a_kept_array_lies_the_guard_not_the_dataset_before, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-pastA-XXXXXX", sub[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/matmul.cu", dir);
+    write_text(sub,
+               "__global__ void copyPastA(const float *A, float *C, int past, int n)\n"
+               "{\n    int i = threadIdx.x;\n    if (i < n)\n        C[i] = A[past + i];\n}\n"
+               "void launchMatrixMultiplyShared(const float *A, const float *B, float *C,\n"
+               "    int ar, int ac, int br, int bc, int cr, int cc)\n"
+               "{\n    (void)B; (void)br; (void)bc;\n"
+               "    copyPastA<<<1, 64>>>(A, C, ar * ac, cr * cc);\n}\n");
+    driver_t d;
+    build_driver_with(&d, sub, "-DHARNESS_GUARDS=1");
+    run_result_t r = run_two_datasets(&d, 30, 0, 1);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    run_result_free(&r);
+    for (int k = 0; k < 2; k++) {
+        char c[160];
+        snprintf(c, sizeof c, "%s/c%d.bin", d.dir, k);
+        unsigned n;
+        float *x = read_output(c, &n);
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t bits;
+            memcpy(&bits, &x[i], sizeof bits);
+            cr_expect_eq(bits, 0x7F7F7F7Fu, "dataset %d: C[%u] = %g, not the guard", k, i, x[i]);
+        }
+        free(x);
+    }
+    rm_rf(d.dir);
+    rm_rf(dir);
 }

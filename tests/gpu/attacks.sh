@@ -100,10 +100,10 @@ verdict timing "forged timing line: not counted" \
 # same inputs: every dataset passes, every timed output is wrong (the inputs
 # are new every round), no performance points
 grade memo_product lab3 tests/attacks/memoizes_product.cu
-# (memo_product: a dataset whose shape came before in the list finds its
-# arrays where the earlier one's were, the guarded allocations being reused
-# in place, and is served the earlier product: it fails, and the timing is
-# not scored; else every dataset passes and the timed outputs are wrong)
+# (memo_product: a dataset whose shape came before in the list is given the
+# same arrays, the driver keeping them from one dataset to the next, and is
+# served the earlier product: it fails, and the timing is not scored; else
+# every dataset passes and the timed outputs are wrong)
 verdict memo_product "kept product: no performance points" \
     "t['performance']['score'] == 0 and (('wrong elements in the timed outputs' in t['performance']['output'] and x['datasets_passed'] == x['datasets_total']) or any('elements wrong' in d.get('output', '') for d in r['tests']))"
 grade skip_rows lab3 tests/attacks/skips_rows_when_repeated.cu

@@ -85,22 +85,25 @@ static void check_count(int count, int n)
     exit(HARNESS_EXIT_CONTRACT);
 }
 
+/* A, B and the partial sums on the device, kept from one dataset to the next
+ * (harness_device.h). */
+static harness_array_t device_arrays[3];
+
 /* The partial sums of A . B on the device with the student's kernel; returns
  * them (malloc'd), their count and the kernel time. */
 static float *dot_product(const float *A, const float *B, int n, int *count, float *elapsed_ms)
 {
-    float *dA = (float *)harness_to_device(A, vector_bytes((size_t)n));
-    float *dB = (float *)harness_to_device(B, vector_bytes((size_t)n));
-    float *dPartial = (float *)harness_output(vector_bytes((size_t)n));
+    float *dA = (float *)harness_to_device(&device_arrays[0], A, vector_bytes((size_t)n));
+    float *dB = (float *)harness_to_device(&device_arrays[1], B, vector_bytes((size_t)n));
+    float *dPartial = (float *)harness_output(&device_arrays[2], vector_bytes((size_t)n));
 
     *elapsed_ms = timed_launch(dA, dB, dPartial, n, count);
     check_count(*count, n);
 
     float *P = (float *)harness_malloc(vector_bytes((size_t)*count));
     HARNESS_CHECK(cudaMemcpy(P, dPartial, vector_bytes((size_t)*count), cudaMemcpyDeviceToHost));
-    harness_device_free(dA);
-    harness_device_free(dB);
-    harness_device_free(dPartial);
+    for (int i = 0; i < 3; i++)
+        harness_array_done(&device_arrays[i]);
     return P;
 }
 
