@@ -415,11 +415,12 @@ static int make_hidden_set(batch_opts_t *o, hidden_set_t *hs, FILE *out)
 /* The canary and the hidden set, the first time someone is to be graded
  * (a batch that only re-scores runs neither). rescored: how many were
  * re-scored already, for the message if the canary fails. */
-static int ready_to_grade(batch_opts_t *o, hidden_set_t *hs, int *ready, int rescored, FILE *out)
+static int ready_to_grade(batch_opts_t *o, hidden_set_t *hs, const char *gpu_queue, int *ready,
+                          int rescored, FILE *out)
 {
     if (*ready)
         return 0;
-    if (batch_preflight(o, rescored, out) != 0 || make_hidden_set(o, hs, out) != 0)
+    if (batch_preflight(o, gpu_queue, rescored, out) != 0 || make_hidden_set(o, hs, out) != 0)
         return -1;
     *ready = 1;
     return 0;
@@ -429,13 +430,14 @@ static int ready_to_grade(batch_opts_t *o, hidden_set_t *hs, int *ready, int res
  * grading of the rest (p->todo, which takes the ones that could not be
  * re-scored). Returns how many were re-scored, or -1 when nobody can be
  * graded and nothing was written. */
-static int rescore_then_ready(batch_opts_t *o, batch_plan_t *p, hidden_set_t *hs, FILE *out)
+static int rescore_then_ready(batch_opts_t *o, batch_plan_t *p, hidden_set_t *hs,
+                              const char *gpu_queue, FILE *out)
 {
     int ready = 0;
-    if (p->ntodo > 0 && ready_to_grade(o, hs, &ready, 0, out) != 0)
+    if (p->ntodo > 0 && ready_to_grade(o, hs, gpu_queue, &ready, 0, out) != 0)
         return -1; /* nothing written for anyone */
     int rescored = batch_rescore(o, p->rescore, p->nrescore, p->todo, &p->ntodo, out);
-    if (p->ntodo > 0 && ready_to_grade(o, hs, &ready, rescored, out) != 0) {
+    if (p->ntodo > 0 && ready_to_grade(o, hs, gpu_queue, &ready, rescored, out) != 0) {
         p->ntodo = 0; /* those keep their old results until they can be graded */
         p->failed = 1;
         if (rescored == 0)
@@ -474,9 +476,17 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     fprintf(out, "\n");
     fflush(out);
     hidden_set_t hidden = {0};
-    int rescored = rescore_then_ready(o, &p, &hidden, out);
+    /* every GPU's first baseline, timed beside the canary and the staging */
+    int early = p.ntodo > 0 && gpus.ngpu > 0;
+    if (early) {
+        baselines_init(baselines, o, gpus.ngpu, gpus.queue_dir);
+        baselines_start_first(baselines, gpus.ngpu, out);
+    }
+    int rescored = rescore_then_ready(o, &p, &hidden, gpus.ngpu > 0 ? gpus.queue_dir : NULL, out);
     int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;
     if (rescored < 0) {
+        baselines_join_first(baselines);
+        baselines_free(baselines);
         free(rescore);
         free(todo);
         free(jobs);
@@ -484,7 +494,8 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
         return EXIT_CANNOT_GRADE;
     }
     q.total = p.ntodo;
-    baselines_init(baselines, o, q.total > 0 ? gpus.ngpu : 0, gpus.queue_dir);
+    if (!early)
+        baselines_init(baselines, o, q.total > 0 ? gpus.ngpu : 0, gpus.queue_dir);
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
         q.total = 0;
@@ -501,7 +512,8 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
             "%d not written, %.1f s\n", q.done - q.failed - q.cannot - q.not_graded, rescored,
             q.cannot, p.skipped, q.failed, now_seconds() - t0);
     batch_fault_summary(q.not_graded, q.first_fault, out);
-    if (baselines_write(baselines, o->out_dir, out, err, sizeof err) != 0)
+    baselines_join_first(baselines);
+    if (q.total > 0 && baselines_write(baselines, o->out_dir, out, err, sizeof err) != 0)
         fprintf(out, "cugrade batch: %s\n", err);
     baselines_free(baselines);
     free(baselines);

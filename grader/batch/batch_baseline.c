@@ -111,6 +111,43 @@ const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen
     return path;
 }
 
+typedef struct {
+    baselines_t *b;
+    int gpu;
+} first_arg_t;
+
+static void *time_first(void *arg)
+{
+    first_arg_t *a = arg;
+    char path[PATH_MAX + 32];
+    baselines_ensure(a->b, a->gpu, path, sizeof path, a->b->first_out);
+    free(a);
+    return NULL;
+}
+
+void baselines_start_first(baselines_t *b, int ngpu, FILE *out)
+{
+    b->first_out = out;
+    for (int gpu = 0; b->wanted && gpu < ngpu && gpu < BASELINE_MAX_GPUS; gpu++) {
+        first_arg_t *a = malloc(sizeof *a);
+        if (!a)
+            return; /* the workers time the rest, as they come */
+        *a = (first_arg_t){.b = b, .gpu = gpu};
+        if (pthread_create(&b->first[b->nfirst], NULL, time_first, a) != 0) {
+            free(a);
+            return;
+        }
+        b->nfirst++;
+    }
+}
+
+void baselines_join_first(baselines_t *b)
+{
+    for (int i = 0; i < b->nfirst; i++)
+        pthread_join(b->first[i], NULL);
+    b->nfirst = 0;
+}
+
 int baselines_peek(baselines_t *b, int gpu, char *path, size_t pathlen)
 {
     path[0] = '\0';

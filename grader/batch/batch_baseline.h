@@ -47,6 +47,10 @@ struct baselines {
      * timing program on that GPU; a test's stand-in. Each GPU's first timing
      * runs beside the others'. */
     int (*time_gpu)(baselines_t *b, int gpu, FILE *out);
+    /* baselines_start_first's threads, one a GPU, and what each is given */
+    pthread_t first[BASELINE_MAX_GPUS];
+    int nfirst;
+    FILE *first_out;
 };
 
 /* Readies the baselines of a batch of o on ngpu GPUs (0: none wanted). */
@@ -56,6 +60,14 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
  * (the caller, a worker, waits for that); NULL when there is none to use
  * (not wanted, or its timing failed: said once on out). */
 const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen, FILE *out);
+
+/* Starts every GPU's first timing now, each in a thread of its own, beside
+ * what the batch does meanwhile (its canary, whose GPU runs take their turns
+ * in the same queues, the hidden datasets, the staging), so that the workers
+ * find the baselines made, or wait for them as for any first timing;
+ * baselines_join_first waits for the threads. Nothing when none is wanted. */
+void baselines_start_first(baselines_t *b, int ngpu, FILE *out);
+void baselines_join_first(baselines_t *b);
 
 /* Without waiting: 1 with path set when GPU gpu's baseline is there to use;
  * 0 when there is none to use (not wanted, or its timing failed; path "");

@@ -16,10 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-int batch_preflight(const batch_opts_t *o, int rescored, FILE *out)
+int batch_preflight(const batch_opts_t *o, const char *gpu_queue, int rescored, FILE *out)
 {
     grade_opts_t g = {.root = o->root, .lab = o->lab, .datasets_dir = o->datasets_dir,
-                      .rubric_path = o->rubric_path, .checks = o->checks};
+                      .rubric_path = o->rubric_path, .checks = o->checks,
+                      .gpu_queue = gpu_queue, .gpu_index = 0};
     char done[512], err[4096];
     if (backend_parse(o->backend, &g.backend) != 0)
         g.backend = BACKEND_AUTO;

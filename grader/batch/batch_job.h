@@ -112,10 +112,12 @@ int batch_rescore(const batch_opts_t *o, job_t **jobs, int n, job_t **todo, int 
 
 /* ---- grader faults (batch_fault.c) ---- */
 
-/* Runs the canary once before anyone is graded (grade_preflight); on a
- * grader fault prints what failed (and that only the `rescored` re-scored
- * submissions' results were written) and returns -1. */
-int batch_preflight(const batch_opts_t *o, int rescored, FILE *out);
+/* Runs the canary once before anyone is graded (grade_preflight; on a GPU
+ * its run takes its turn in GPU 0's queue of gpu_queue, unless NULL, as the
+ * baselines timed beside it do); on a grader fault prints what failed (and
+ * that only the `rescored` re-scored submissions' results were written) and
+ * returns -1. */
+int batch_preflight(const batch_opts_t *o, const char *gpu_queue, int rescored, FILE *out);
 
 /* Marks j not graded: its child exited 2 (cause NULL: the reason is read
  * from its output), or it is identical to cause, which was not graded. Any

@@ -306,7 +306,7 @@ static int run_reference(const canary_ctx_t *c, const ds_job_t *job, const char 
                          const char *scratch, const char *ref, char *err, size_t errlen)
 {
     runs_how_t how = {.lab = c->lab, .program = program, .scratch = scratch, .prefix = "canary",
-                      .max_parallel = 1};
+                      .max_parallel = 1, .gpu_queue = c->gpu_queue, .gpu_index = c->gpu_index};
     if (c->backend == BACKEND_GPU)
         how.limit_cap = c->rub->gpu_time_limit_s;
     ds_run_t *runs = runs_execute(job, 1, &how);

@@ -31,6 +31,8 @@ typedef struct {
     int nds;
     backend_t backend;         /* resolved: EMU or GPU */
     int checks;                /* emu: build like `emucc --checks` (as the student's file is) */
+    const char *gpu_queue;     /* on a GPU, the run takes its turn in this queue (gpuqueue.h) */
+    int gpu_index;             /* of GPU gpu_index; NULL: none */
 } canary_ctx_t;
 
 typedef struct {

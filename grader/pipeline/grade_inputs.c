@@ -60,7 +60,8 @@ int rubric_has_checks(const lab_rubric_t *rub)
 canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backend_t b, int checks)
 {
     return (canary_ctx_t){.root = o->root, .lab = &in->lab, .rub = &in->rub, .refs = in->refs,
-                          .nds = in->nds, .backend = b, .checks = checks};
+                          .nds = in->nds, .backend = b, .checks = checks,
+                          .gpu_queue = o->gpu_queue, .gpu_index = o->gpu_index};
 }
 
 /* A failure is charged to the student only once the lab's reference passes

@@ -225,6 +225,20 @@ static json_object *batch_results(const char *out, const char *id)
     return j;
 }
 
+/* How many of a holds log's lines (run/gpuqueue.c: "REQUESTED GRANTED
+ * RELEASED S|X PID LABEL") are the batch's own ("-": no child's) of kind use. */
+static int batch_holds(const char *log, char use)
+{
+    int n = 0;
+    for (const char *line = log; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
+        char kind, label[128];
+        if (sscanf(line, "%*f %*f %*f %c %*d %127s", &kind, label) == 2 && kind == use &&
+            strcmp(label, "-") == 0)
+            n++;
+    }
+    return n;
+}
+
 /* Each GPU's baseline (the reference, its untiled baseline and cuBLAS,
  * timed once on it) is what its submissions are measured against; the
  * summary keeps both GPUs' timings and the spread between them; the kept
@@ -282,6 +296,21 @@ Test(gpu_pipeline, a_batch_on_two_gpus_times_each_submission_against_its_gpus_ba
     cr_expect_eq(seen, 3, "one baseline each of GPU 0 and GPU 1: %s",
                  json_object_to_json_string(bases));
     json_object_put(sum);
+    /* the batch's own holds (label "-"): each GPU's baseline (its shared turn,
+     * then alone), timed beside the canary, whose run, unless its stamp
+     * vouched for it, took one more shared turn in GPU 0's queue */
+    int shared[2];
+    for (int gpu = 0; gpu < 2; gpu++) {
+        snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.holds", out, gpu);
+        char *log = read_file(path, NULL, NULL, 0);
+        cr_assert_not_null(log, "GPU %d's queue has no log", gpu);
+        cr_expect_eq(batch_holds(log, 'X'), 1, "GPU %d's baseline: %s", gpu, log);
+        shared[gpu] = batch_holds(log, 'S');
+        free(log);
+    }
+    int ran = strstr(r.output, "on the gpu backend (ran in ") != NULL;
+    cr_expect_eq(shared[0], shared[1] + ran, "the canary %s: GPU 0's shared turns %d, GPU 1's %d",
+                 ran ? "ran" : "was vouched for by its stamp", shared[0], shared[1]);
     run_result_free(&r);
     rm_rf(s.dir);
 }

@@ -7,6 +7,7 @@
  * timed beside the others', not after them. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,4 +184,47 @@ Test(batch_baseline, each_gpus_first_timing_runs_beside_the_others, .timeout = 6
                                 "(met: %d, %d)", met[0], met[1]);
     for (int i = 0; i < 2; i++)
         cr_assert_not_null(calls[i].given, "GPU %d's baseline given", i);
+}
+
+/* A stand-in timing that counts its calls (on the calling thread's own
+ * GPU's count), taking a moment, as the timing program does. */
+static atomic_int timed_calls[BASELINE_MAX_GPUS];
+
+static int time_and_count(baselines_t *b, int gpu, FILE *out)
+{
+    (void)b;
+    (void)out;
+    struct timespec nap = {0, 50 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    atomic_fetch_add(&timed_calls[gpu], 1);
+    return 0;
+}
+
+/* baselines_start_first times every GPU's first baseline in threads of its
+ * own, beside the caller (the batch's canary): a worker asking for one
+ * afterwards is given it without a timing of its own, and each GPU is timed
+ * once. */
+Test(batch_baseline, the_first_timings_start_beside_the_caller_and_are_made_once, .timeout = 60)
+{
+    batch_opts_t o = {0};
+    baselines_t b = {.o = &o, .wanted = 1, .interval_s = 120, .time_gpu = time_and_count};
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b.lock[g], NULL);
+    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    double t0 = now_seconds();
+    baselines_start_first(&b, 3, NULL);
+    cr_expect_lt(now_seconds() - t0, 0.04, "the caller waited for the timings");
+    cr_expect_eq(b.nfirst, 3);
+    char path[PATH_MAX];
+    for (int g = 0; g < 3; g++)
+        cr_assert_not_null(baselines_ensure(&b, g, path, sizeof path, NULL), "GPU %d's", g);
+    baselines_join_first(&b);
+    for (int g = 0; g < 3; g++)
+        cr_expect_eq(atomic_load(&timed_calls[g]), 1, "GPU %d timed %d times", g,
+                     atomic_load(&timed_calls[g]));
+    cr_expect_eq(atomic_load(&timed_calls[3]), 0, "a GPU the batch does not have was timed");
+    /* none wanted: no thread */
+    baselines_t none = {.o = &o, .time_gpu = time_and_count};
+    baselines_start_first(&none, 3, NULL);
+    cr_expect_eq(none.nfirst, 0);
 }
