@@ -104,13 +104,22 @@ Test(batch_baseline, nothing_timed_nothing_written_and_no_baseline_given)
     cr_assert_null(baselines_ensure(&b, 0, path, sizeof path, NULL), "not wanted: none given");
 }
 
+/* b, wanted, for a batch of o, timed by time_gpu (NULL: never), its files
+ * under the test's folder. */
+static void wanted_baselines(baselines_t *b, const batch_opts_t *o,
+                             int (*time_gpu)(baselines_t *, int, FILE *))
+{
+    *b = (baselines_t){.o = o, .wanted = 1, .interval_s = 120, .time_gpu = time_gpu};
+    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
+        pthread_mutex_init(&b->lock[g], NULL);
+    snprintf(b->dir, sizeof b->dir, "%s/.perf-baseline", dir);
+}
+
 Test(batch_baseline, a_peek_tells_ready_none_and_not_yet_without_waiting)
 {
     batch_opts_t o = {0};
-    baselines_t b = {.o = &o, .wanted = 1};
-    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
-        pthread_mutex_init(&b.lock[g], NULL);
-    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    baselines_t b;
+    wanted_baselines(&b, &o, NULL);
     char path[PATH_MAX] = "old";
     cr_assert_eq(baselines_peek(&b, 1, path, sizeof path), -1, "not timed yet");
     cr_assert_str_eq(path, "");
@@ -170,10 +179,8 @@ static void *ensure_on(void *arg)
 Test(batch_baseline, each_gpus_first_timing_runs_beside_the_others, .timeout = 60)
 {
     batch_opts_t o = {0};
-    baselines_t b = {.o = &o, .wanted = 1, .interval_s = 120, .time_gpu = time_when_both_begin};
-    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
-        pthread_mutex_init(&b.lock[g], NULL);
-    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    baselines_t b;
+    wanted_baselines(&b, &o, time_when_both_begin);
     first_call_t calls[2] = {{.b = &b, .gpu = 0}, {.b = &b, .gpu = 1}};
     pthread_t t[2];
     for (int i = 0; i < 2; i++)
@@ -207,10 +214,8 @@ static int time_and_count(baselines_t *b, int gpu, FILE *out)
 Test(batch_baseline, the_first_timings_start_beside_the_caller_and_are_made_once, .timeout = 60)
 {
     batch_opts_t o = {0};
-    baselines_t b = {.o = &o, .wanted = 1, .interval_s = 120, .time_gpu = time_and_count};
-    for (int g = 0; g < BASELINE_MAX_GPUS; g++)
-        pthread_mutex_init(&b.lock[g], NULL);
-    snprintf(b.dir, sizeof b.dir, "%s/.perf-baseline", dir);
+    baselines_t b;
+    wanted_baselines(&b, &o, time_and_count);
     double t0 = now_seconds();
     baselines_start_first(&b, 3, NULL);
     cr_expect_lt(now_seconds() - t0, 0.04, "the caller waited for the timings");
