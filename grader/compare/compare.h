@@ -41,6 +41,8 @@ typedef enum {
     HINT_GRID_TOO_SMALL,    /* the unwritten elements are exactly the last partial tile rows/cols */
     HINT_BOUNDARY_WRONG,    /* wrong (written) elements only in the last partial tile rows/cols */
     HINT_HYPOTHESIS,        /* a classic wrong program reproduces the output (hypotheses.h) */
+    HINT_FOREIGN_VALUES,    /* elements no sum of the inputs' products can be
+                             * (compare_explainer_t.bound); failure key all- or some-wrong */
     HINT_PARTLY_UNWRITTEN,  /* some elements never written, not in a boundary pattern */
     HINT_ALL_WRONG,         /* every element wrong */
     HINT_SOME_WRONG         /* anything else */
@@ -87,6 +89,10 @@ typedef struct {
 typedef struct {
     void (*explain)(const void *inputs, const matrix_t *exp, const matrix_t *got, tolerance_t tol,
                     int tile_width, hypothesis_result_t *h);
+    /* The largest magnitude an output element can have as a sum of the
+     * inputs' products, whatever elements a wrong kernel pairs (matmul: K
+     * max|A| max|B|); NULL: unknown. */
+    double (*bound)(const void *inputs);
     const void *inputs;
 } compare_explainer_t;
 

@@ -202,6 +202,8 @@ static void compare_failure(const compare_result_t *cr, char *failure, size_t le
     };
     if (cr->hint == HINT_HYPOTHESIS)
         snprintf(failure, len, "hypothesis:%s", cr->hypothesis);
+    else if (cr->hint == HINT_FOREIGN_VALUES) /* its error pattern: with the others' */
+        snprintf(failure, len, "%s", cr->wrong == cr->total ? "all-wrong" : "some-wrong");
     else
         snprintf(failure, len, "%s", names[cr->hint]);
 }

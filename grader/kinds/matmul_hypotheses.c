@@ -358,7 +358,23 @@ static void explain_matmul(const void *inputs, const matrix_t *exp, const matrix
     hypotheses_explain(in->a, in->b, exp, got, tol, tile_width, h);
 }
 
+static double max_magnitude(const matrix_t *m)
+{
+    double top = 0;
+    for (size_t i = 0; i < (size_t)m->rows * m->cols; i++)
+        top = fabs((double)m->data[i]) > top ? fabs((double)m->data[i]) : top;
+    return top;
+}
+
+/* K max|A| max|B|: no element of A times B, however a kernel pairs them,
+ * is larger. */
+static double product_bound(const void *inputs)
+{
+    const matmul_inputs_t *in = inputs;
+    return (double)in->a->cols * max_magnitude(in->a) * max_magnitude(in->b);
+}
+
 compare_explainer_t matmul_explainer(const matmul_inputs_t *in)
 {
-    return (compare_explainer_t){.explain = explain_matmul, .inputs = in};
+    return (compare_explainer_t){.explain = explain_matmul, .bound = product_bound, .inputs = in};
 }

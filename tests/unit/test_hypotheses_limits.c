@@ -305,3 +305,50 @@ Test(hypothesis, long_k_still_tries_every_mistake, .timeout = 60)
                      "phases-partial",
                      PHRASES("k = 0..4975 only", "only the first 311 phases are summed"));
 }
+
+/* ---- elements no sum of A's and B's products can be ------------------------------------------- */
+
+static double largest(const matrix_t *m)
+{
+    double top = 0;
+    for (int i = 0; i < m->rows * m->cols; i++)
+        top = fabs(m->data[i]) > top ? fabs(m->data[i]) : top;
+    return top;
+}
+
+/* An infinite element and one of 3.39e38 (what a read of the drivers' guard
+ * makes, labs/common/harness_device.h) cannot come from A and B, however a
+ * kernel pairs their elements: the hint says so, with the bound (K max|A|
+ * max|B|), and names what can add in something else; a hidden dataset's hint
+ * leaves the bound out. A wrong element within the bound's reach, or the
+ * poison, is not such a value. */
+Test(no_match, values_beyond_any_sum_of_products_are_named)
+{
+    mm_t p = problem(100, 128, 64, 0);
+    matrix_t got = copy_of(&p.exp);
+    got.data[3 * 64 + 4] = INFINITY;
+    got.data[9 * 64 + 1] = 3.39e38f;
+    compare_result_t cr = compare_with_inputs(&p, &got);
+    cr_assert_eq(cr.hint, HINT_FOREIGN_VALUES, "%s", cr.hint_text);
+    char bound[64];
+    snprintf(bound, sizeof bound, "(at most %.3g)", 128 * largest(&p.a) * largest(&p.b));
+    cr_assert_not_null(strstr(cr.hint_text, "2 of 6400 elements are NaN, infinite or beyond any "
+                                            "sum of A's and B's products "),
+                       "%s", cr.hint_text);
+    cr_assert_not_null(strstr(cr.hint_text, bound), "%s not in: %s", bound, cr.hint_text);
+    cr_assert_not_null(strstr(cr.hint_text, "a read past their ends"), "%s", cr.hint_text);
+    cr_assert_null(strstr(cr.hint_hidden, "at most"), "%s", cr.hint_hidden);
+    cr_assert_not_null(strstr(cr.hint_hidden, "a read past their ends"), "%s", cr.hint_hidden);
+
+    got.data[3 * 64 + 4] = p.exp.data[3 * 64 + 4]; /* within reach: 1000 times an element */
+    got.data[9 * 64 + 1] = 1000 * p.exp.data[9 * 64 + 1];
+    cr = compare_with_inputs(&p, &got);
+    cr_assert_eq(cr.hint, HINT_SOME_WRONG, "%s", cr.hint_text);
+
+    uint32_t poison = POISON_BITS; /* never written: said as such, not as a foreign value */
+    memcpy(&got.data[9 * 64 + 1], &poison, sizeof poison);
+    cr = compare_with_inputs(&p, &got);
+    cr_assert_eq(cr.hint, HINT_PARTLY_UNWRITTEN, "%s", cr.hint_text);
+    free(got.data);
+    free_problem(&p);
+}
