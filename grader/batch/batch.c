@@ -446,6 +446,23 @@ static int rescore_then_ready(batch_opts_t *o, batch_plan_t *p, hidden_set_t *hs
     return rescored;
 }
 
+/* The batch's first line: how many, how many at once, on which GPUs. */
+static void print_banner(const batch_plan_t *p, const gpu_plan_t *gpus, int njobs, FILE *out)
+{
+    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "
+            "(skipped); %d at once", p->ntodo + p->nrescore + p->skipped, p->ntodo, p->nrescore,
+            p->skipped, njobs);
+    if (gpus->ngpu > 0) {
+        int alone = gpus->isolated && sandbox_available();
+        fprintf(out, " on %d GPU(s) (built for %s%s), one timing queue each%s (%s)", gpus->ngpu,
+                gpus->arch, alone ? "; each child's sandbox shows its GPU alone" : "",
+                gpus->choose ? "; a submission takes the GPU fewest are on once it is built" : "",
+                gpus->queue_dir);
+    }
+    fprintf(out, "\n");
+    fflush(out);
+}
+
 /* Plans, re-scores and grades the listed submissions, then the class files. */
 static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out)
 {
@@ -463,28 +480,9 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     int njobs = o->jobs > 0 ? o->jobs : cpu_count();
     q.gpus = &gpus;
     q.baselines = baselines;
-    fprintf(out, "cugrade batch: %d submission(s), %d to grade, %d to re-score, %d unchanged "
-            "(skipped); %d at once", p.ntodo + p.nrescore + p.skipped, p.ntodo, p.nrescore,
-            p.skipped, njobs);
-    if (gpus.ngpu > 0) {
-        int alone = gpus.isolated && sandbox_available();
-        fprintf(out, " on %d GPU(s) (built for %s%s), one timing queue each%s (%s)", gpus.ngpu,
-                gpus.arch, alone ? "; each child's sandbox shows its GPU alone" : "",
-                gpus.choose ? "; a submission takes the GPU fewest are on once it is built" : "",
-                gpus.queue_dir);
-    }
-    fprintf(out, "\n");
-    fflush(out);
+    print_banner(&p, &gpus, njobs, out);
     hidden_set_t hidden = {0};
-    /* every GPU's first baseline, timed beside the canary and the staging
-     * (CUGRADE_BASELINE_FIRST=lazy: by each GPU's first worker, as before; to
-     * compare, docs/batch.md) */
-    const char *first = getenv("CUGRADE_BASELINE_FIRST");
-    int early = p.ntodo > 0 && gpus.ngpu > 0 && !(first && strcmp(first, "lazy") == 0);
-    if (early) {
-        baselines_init(baselines, o, gpus.ngpu, gpus.queue_dir);
-        baselines_start_first(baselines, gpus.ngpu, out);
-    }
+    int early = p.ntodo > 0 && baselines_start_early(baselines, o, gpus.ngpu, gpus.queue_dir, out);
     int rescored = rescore_then_ready(o, &p, &hidden, gpus.ngpu > 0 ? gpus.queue_dir : NULL, out);
     int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;
     if (rescored < 0) {

@@ -148,6 +148,17 @@ void baselines_join_first(baselines_t *b)
     b->nfirst = 0;
 }
 
+int baselines_start_early(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir,
+                          FILE *out)
+{
+    const char *first = getenv("CUGRADE_BASELINE_FIRST");
+    if (ngpu <= 0 || (first && strcmp(first, "lazy") == 0))
+        return 0;
+    baselines_init(b, o, ngpu, queue_dir);
+    baselines_start_first(b, ngpu, out);
+    return 1;
+}
+
 int baselines_peek(baselines_t *b, int gpu, char *path, size_t pathlen)
 {
     path[0] = '\0';

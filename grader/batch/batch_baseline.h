@@ -69,6 +69,14 @@ const char *baselines_ensure(baselines_t *b, int gpu, char *path, size_t pathlen
 void baselines_start_first(baselines_t *b, int ngpu, FILE *out);
 void baselines_join_first(baselines_t *b);
 
+/* At a batch's start, when someone is to be graded: readies b and starts
+ * the first timings (baselines_start_first) on ngpu GPUs: 1; 0 with no GPU
+ * or with CUGRADE_BASELINE_FIRST=lazy (each GPU's first worker times it once
+ * the canary and the staging are done, as before: to compare, docs/batch.md),
+ * b then left for the caller to ready. */
+int baselines_start_early(baselines_t *b, const batch_opts_t *o, int ngpu, const char *queue_dir,
+                          FILE *out);
+
 /* Without waiting: 1 with path set when GPU gpu's baseline is there to use;
  * 0 when there is none to use (not wanted, or its timing failed; path "");
  * -1 while its first timing is still to come or under way. */
