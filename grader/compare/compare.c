@@ -250,12 +250,10 @@ static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matri
     return 1;
 }
 
-/* Written elements no sum of the inputs' products can be: NaN, infinite, or
- * over a million times the explainer's bound. The kernel then added in
- * something that is not an element of the inputs; on a GPU a read past an
- * input finds its guard (labs/common/harness_device.h: 3.39e38). */
-#define FOREIGN_FACTOR 1e6
-
+/* Written elements no sum of the inputs' products can be (compare.h's
+ * foreign values). The kernel then added in something that is not an element
+ * of the inputs; on a GPU a read past an input finds its guard
+ * (labs/common/harness_device.h: 3.39e38). */
 static int foreign_hint(compare_result_t *r, const matrix_t *got, const compare_explainer_t *ex)
 {
     if (!ex || !ex->bound)
@@ -264,12 +262,12 @@ static int foreign_hint(compare_result_t *r, const matrix_t *got, const compare_
     long n = 0, total = (long)got->rows * got->cols;
     for (long k = 0; k < total; k++) {
         float g = got->data[k];
-        n += !matbin_is_poison(g) && (!isfinite(g) || fabs((double)g) > FOREIGN_FACTOR * bound);
+        n += !matbin_is_poison(g) &&
+             (!isfinite(g) || fabs((double)g) > COMPARE_FOREIGN_FACTOR * bound);
     }
     if (n == 0)
         return 0;
-    const char *why = "the kernel added in something not in A or B (a read past their ends, "
-                      "where a GPU has 3.39e38; unwritten shared memory; a sum not set to 0)";
+    const char *why = COMPARE_FOREIGN_CAUSES;
     set_hint(r, HINT_FOREIGN_VALUES,
              "%ld of %ld elements are NaN, infinite or beyond any sum of A's and B's products "
              "(at most %.3g): %s", n, total, bound, why);

@@ -83,6 +83,15 @@ typedef struct {
     int sampled;             /* 1: a large output, verified on a sample of elements */
 } hypothesis_result_t;
 
+/* An output value no sum of the inputs' products can be: NaN, infinite, or
+ * over COMPARE_FOREIGN_FACTOR times the kind's bound (compare_explainer_t's:
+ * the largest sum of products, however a kernel pairs or repeats them); and
+ * what can add in such a value, for the hints. */
+#define COMPARE_FOREIGN_FACTOR 1e6
+#define COMPARE_FOREIGN_CAUSES                                                                   \
+    "the kernel added in something not in A or B (a read past their ends, where a GPU has "    \
+    "3.39e38; shared memory no thread wrote; a sum not set to 0)"
+
 /* A kind's diagnosis by hypothesis: computes what classic wrong programs
  * would have written from the dataset's inputs and fills h with those that
  * reproduce got on every written element. */

@@ -337,6 +337,18 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
              v->sum, v->expected, v->tol, uncounted);
 }
 
+/* n max|A| max|B|: no sum of A's and B's products is larger, however a
+ * kernel pairs them (compare.h's foreign values). */
+static double product_bound(const reduction_view_t *v)
+{
+    double a = 0, b = 0;
+    for (long i = 0; i < v->n; i++) {
+        a = fabs((double)v->a[i]) > a ? fabs((double)v->a[i]) : a;
+        b = fabs((double)v->b[i]) > b ? fabs((double)v->b[i]) : b;
+    }
+    return (double)v->n * a * b;
+}
+
 /* The summary line: the sum against the expected one. */
 static void summarize(const reduction_view_t *v, long poisoned, compare_result_t *r)
 {
@@ -406,11 +418,11 @@ static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, c
                  "%ld of the %ld partial sums the launch function returned were never written "
                  "(partial[%ld] still holds the NaN poison): return exactly the number of blocks "
                  "that write a sum", poisoned, v.count, first);
-    } else if (!isfinite(v.sum)) {
-        r->nonfinite = 1;
-        set_hint(r, HINT_SOME_WRONG, "", "a partial sum is NaN or infinite, and every input "
-                 "and every product of them is finite: the kernel added in something that is "
-                 "not one of the products");
+    } else if (!isfinite(v.sum) || fabs(v.sum) > COMPARE_FOREIGN_FACTOR * product_bound(&v)) {
+        r->nonfinite = !isfinite(v.sum);
+        set_hint(r, HINT_SOME_WRONG, "", "the partial sums add up to %g, which no sum of A's "
+                 "and B's products can be (at most %.3g in size): " COMPARE_FOREIGN_CAUSES, v.sum,
+                 product_bound(&v));
     } else {
         explain(&v, lab->tile_width, r);
     }

@@ -242,8 +242,8 @@ static const lab_case_t no_bounds_check = {
     "some-wrong",
     "likely cause: an access outside an array (below)",
     {{0, NULL, "FAILED: the one partial sum returned is nan, expected "},
-     {0, NULL, "hint: a partial sum is NaN or infinite, and every input and every product of "
-               "them is finite"},
+     {0, NULL, "hint: the partial sums add up to nan, which no sum of A's and B's products can "
+               "be (at most "},
      {5, NULL, "emulator error (global-oob): Out-of-bounds read of A in kernel dotProductShared"}},
 };
 
