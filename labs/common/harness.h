@@ -11,8 +11,10 @@
  *   harness_read_matrix(path, &rows, &cols) read an input matrix (malloc'd)
  *   harness_write_matrix(path, data, rows, cols, elapsed_ms)
  *                                           write the output matrix
- *   harness_poison(dptr, bytes)             fill a device output buffer with
- *                                           the never-written NaN pattern
+ *   harness_to_device, harness_output,      the device arrays: inputs, and the
+ *   harness_array_done                      output filled with the never-written
+ *                                           NaN pattern, between guards
+ *                                           (harness_device.h)
  *   harness_malloc(bytes)                   malloc that never returns NULL
  *   harness_main(argc, argv, run_dataset)   main(): one dataset, or a list of
  *                                           them in one process (below)
@@ -181,14 +183,6 @@ static inline void harness_write_matrix(const char *path, const float *data, int
     }
 }
 
-/* Fills a device buffer with POISON_BYTE so that every float in it holds
- * POISON_BITS, a NaN no kernel computes: the grader reports elements still
- * holding it as "never written". Exits with status 3 on a CUDA error. */
-static inline void harness_poison(void *dptr, size_t bytes)
-{
-    harness_check(cudaMemset(dptr, POISON_BYTE, bytes), "cudaMemset (poisoning the output)",
-                  __FILE__, __LINE__);
-}
 
 /* ---- list mode: several datasets in one process (see the top of this file) */
 
