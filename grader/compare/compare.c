@@ -250,6 +250,14 @@ static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matri
     return 1;
 }
 
+double compare_largest(const float *x, size_t n)
+{
+    double top = 0;
+    for (size_t i = 0; i < n; i++)
+        top = fabs((double)x[i]) > top ? fabs((double)x[i]) : top;
+    return top;
+}
+
 /* Written elements no sum of the inputs' products can be (compare.h's
  * foreign values). The kernel then added in something that is not an element
  * of the inputs; on a GPU a read past an input finds its guard

@@ -88,6 +88,9 @@ typedef struct {
  * the largest sum of products, however a kernel pairs or repeats them); and
  * what can add in such a value, for the hints. */
 #define COMPARE_FOREIGN_FACTOR 1e6
+
+/* The largest |x[i]| of n values (0 for none): for a kind's bound. */
+double compare_largest(const float *x, size_t n);
 #define COMPARE_FOREIGN_CAUSES                                                                   \
     "the kernel added in something not in A or B (a read past their ends, where a GPU has "    \
     "3.39e38; shared memory no thread wrote; a sum not set to 0)"

@@ -360,10 +360,7 @@ static void explain_matmul(const void *inputs, const matrix_t *exp, const matrix
 
 static double max_magnitude(const matrix_t *m)
 {
-    double top = 0;
-    for (size_t i = 0; i < (size_t)m->rows * m->cols; i++)
-        top = fabs((double)m->data[i]) > top ? fabs((double)m->data[i]) : top;
-    return top;
+    return compare_largest(m->data, (size_t)m->rows * m->cols);
 }
 
 /* K max|A| max|B|: no element of A times B, however a kernel pairs them,

@@ -341,12 +341,20 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
  * kernel pairs them (compare.h's foreign values). */
 static double product_bound(const reduction_view_t *v)
 {
-    double a = 0, b = 0;
-    for (long i = 0; i < v->n; i++) {
-        a = fabs((double)v->a[i]) > a ? fabs((double)v->a[i]) : a;
-        b = fabs((double)v->b[i]) > b ? fabs((double)v->b[i]) : b;
-    }
-    return (double)v->n * a * b;
+    return (double)v->n * compare_largest(v->a, (size_t)v->n) * compare_largest(v->b, (size_t)v->n);
+}
+
+/* A sum no sum of A's and B's products can be (NaN, infinite, or over
+ * COMPARE_FOREIGN_FACTOR times the bound): said, 1; else 0. */
+static int foreign_sum(const reduction_view_t *v, compare_result_t *r)
+{
+    double bound = product_bound(v);
+    if (isfinite(v->sum) && !(fabs(v->sum) > COMPARE_FOREIGN_FACTOR * bound))
+        return 0;
+    r->nonfinite = !isfinite(v->sum);
+    return set_hint(r, HINT_SOME_WRONG, "", "the partial sums add up to %g, which no sum of "
+                    "A's and B's products can be (at most %.3g in size): " COMPARE_FOREIGN_CAUSES,
+                    v->sum, bound);
 }
 
 /* The summary line: the sum against the expected one. */
@@ -418,12 +426,7 @@ static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, c
                  "%ld of the %ld partial sums the launch function returned were never written "
                  "(partial[%ld] still holds the NaN poison): return exactly the number of blocks "
                  "that write a sum", poisoned, v.count, first);
-    } else if (!isfinite(v.sum) || fabs(v.sum) > COMPARE_FOREIGN_FACTOR * product_bound(&v)) {
-        r->nonfinite = !isfinite(v.sum);
-        set_hint(r, HINT_SOME_WRONG, "", "the partial sums add up to %g, which no sum of A's "
-                 "and B's products can be (at most %.3g in size): " COMPARE_FOREIGN_CAUSES, v.sum,
-                 product_bound(&v));
-    } else {
+    } else if (!foreign_sum(&v, r)) {
         explain(&v, lab->tile_width, r);
     }
 }
