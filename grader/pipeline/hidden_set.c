@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Dataset i of the set: its shape's family in turn, its values' kind and
  * the generator's seed all drawn from the dataset's own seed. */
@@ -64,6 +65,19 @@ static int list_set(hidden_set_t *hs, int count, char *err, size_t errlen)
     return 0;
 }
 
+/* The first thing a fresh checkout's `make grade` says, within 80 columns:
+ * the secret's path from the current folder when it lies inside it. */
+static void say_secret_made(const char *path)
+{
+    char cwd[PATH_MAX];
+    const char *shown = path;
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n > 1 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+        shown = path + n + 1;
+    fprintf(stderr, "cugrade: made the hidden datasets' secret (keep it private; a new one gives\n"
+                    "  new hidden datasets): %s\n", shown);
+}
+
 /* Makes dir (mode 0700, not there before) and the set in it. */
 static int make_set(const grade_opts_t *o, const lab_t *lab, int count, hidden_set_t *hs,
                     char *err, size_t errlen)
@@ -72,8 +86,7 @@ static int make_set(const grade_opts_t *o, const lab_t *lab, int count, hidden_s
     int rc = s ? hidden_secret_load(o->root, o->hidden_seed, s, err, errlen)
                : fail(err, errlen, "out of memory");
     if (rc == 0 && s->created)
-        fprintf(stderr, "cugrade: made the hidden datasets' secret %s (keep it private; a new "
-                        "one gives new hidden datasets)\n", s->path);
+        say_secret_made(s->path);
     if (rc == 0)
         rc = hidden_set_generate(s, o->lab, lab, count, hs->dir, err, errlen);
     if (s)

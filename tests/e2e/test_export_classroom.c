@@ -112,10 +112,17 @@ Test(export_classroom, make_grade_and_the_workflow_step_grade_the_starter, .time
     cr_assert(ok(&r), "the workflow: %s", r.output);
     run_result_free(&r);
 
+    /* the score, and the line saying the secret was made: within 80 columns too */
     r = sh(s.dir, "env -u CUGRADE_HIDDEN_SEED_FILE make -j2 grade 2>&1 | "
-                  "grep -E '^ *Score: ' | tail -n 1", NULL, 900);
+                  "grep -E -A1 '^ *Score: |^cugrade: made the hidden' | grep -v '^--$'", NULL, 900);
     cr_assert(ok(&r), "make grade: %s", r.output);
     cr_expect(strstr(r.output, "Score: 0 / 110") != NULL, "the stub's score line: %s", r.output);
+    cr_expect(strstr(r.output, "cugrade: made the hidden datasets' secret") != NULL, "%s", r.output);
+    for (const char *line = r.output; *line;) {
+        size_t len = strcspn(line, "\n");
+        cr_expect_leq(len, 80, "a line of %zu columns: %.*s", len, (int)len, line);
+        line += len + (line[len] != '\0');
+    }
     run_result_free(&r);
     char seed[256];
     snprintf(seed, sizeof seed, "%s/.cugrade/hidden-seed", s.dir);
