@@ -75,24 +75,12 @@ static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
                  ctx->lab->name);
 }
 
-/* Builds the lab driver object unless an up-to-date one is cached. It is
- * compiled to a private name and renamed, so concurrent graders never see a
- * half-written object. */
-static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size_t objlen,
-                         strbuf_t *log, char *failed, size_t failedlen)
+/* Compiles the lab driver src into obj: to a private name, then renamed, so
+ * concurrent graders never see a half-written object. */
+static int compile_driver(const build_ctx_t *ctx, const char *cc, const char *src, const char *obj,
+                          strbuf_t *log, char *failed, size_t failedlen)
 {
-    char src[PATH_MAX];
-    driver_source(ctx, src, sizeof src);
-    driver_cache_path(ctx, obj, objlen);
-    if (build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src))
-        return 0;
-    char dir[PATH_MAX], tmp[PATH_MAX + 32], inc[PATH_MAX + 8], err[512];
-    snprintf(dir, sizeof dir, "%s", obj);
-    *strrchr(dir, '/') = '\0';
-    if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cannot cache the lab driver: %s\n", err);
-        return -1;
-    }
+    char tmp[PATH_MAX + 32], inc[PATH_MAX + 8];
     if (temp_path_for(tmp, sizeof tmp, obj, ".o") != 0) {
         sb_appendf(log, "cannot cache the lab driver: %s: path too long\n", obj);
         return -1;
@@ -113,12 +101,10 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     argv[n++] = inc;
     for (int i = 0; i < nflags; i++)
         argv[n++] = flags[i];
-    char *rest[] = {src, "-o", tmp, NULL};
+    char *rest[] = {(char *)src, "-o", tmp, NULL};
     memcpy(argv + n, rest, sizeof rest);
     strbuf_t dlog = {0};
-    int rc = tool_run(argv, ctx->timeout_s,
-                      &tool_harness_limits, &dlog,
-                      failed, failedlen);
+    int rc = tool_run(argv, ctx->timeout_s, &tool_harness_limits, &dlog, failed, failedlen);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     if (rc != 0) {
@@ -128,6 +114,32 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
                    backend_name(ctx->backend), sb_str(&dlog));
     }
     sb_free(&dlog);
+    return rc;
+}
+
+/* Builds the lab driver object unless an up-to-date one is cached, one
+ * grader at a time: those that start together wait for the first and find
+ * it made. */
+static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size_t objlen,
+                         strbuf_t *log, char *failed, size_t failedlen)
+{
+    char src[PATH_MAX];
+    driver_source(ctx, src, sizeof src);
+    driver_cache_path(ctx, obj, objlen);
+    if (build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src))
+        return 0;
+    char dir[PATH_MAX], err[512];
+    snprintf(dir, sizeof dir, "%s", obj);
+    *strrchr(dir, '/') = '\0';
+    if (mkdir_p(dir, err, sizeof err) != 0) {
+        sb_appendf(log, "cannot cache the lab driver: %s\n", err);
+        return -1;
+    }
+    int lock = file_lock(obj);
+    int rc = build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src)
+                 ? 0
+                 : compile_driver(ctx, cc, src, obj, log, failed, failedlen);
+    file_unlock(lock);
     return rc;
 }
 

@@ -15,23 +15,20 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Compiles src into the cached object obj (unless up to date) with the given
- * extra flags; the object is written under a private name and renamed. */
-static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
-                             char *const *flags, int nflags, const char *obj, strbuf_t *log,
-                             char *failed, size_t failedlen)
+/* Whether the cached object obj is newer than everything it is made of. */
+static int up_to_date(const build_ctx_t *ctx, const char *cc, const char *src, const char *obj)
 {
     double obj_time = build_mtime(obj);
-    if (obj_time >= build_mtime(src) && obj_time >= build_mtime(cc) &&
-        obj_time >= harness_common_mtime(ctx->root) && obj_time >= harness_lab_mtime(ctx->lab))
-        return 0;
-    char dir[PATH_MAX], tmp[PATH_MAX + 32], arch[64], inc[PATH_MAX + 8], err[512];
-    snprintf(dir, sizeof dir, "%s", obj);
-    *strrchr(dir, '/') = '\0';
-    if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cugrade: %s\n", err);
-        return -1;
-    }
+    return obj_time >= build_mtime(src) && obj_time >= build_mtime(cc) &&
+           obj_time >= harness_common_mtime(ctx->root) && obj_time >= harness_lab_mtime(ctx->lab);
+}
+
+/* The compile itself: written under a private name and renamed. */
+static int compile_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
+                              char *const *flags, int nflags, const char *obj, strbuf_t *log,
+                              char *failed, size_t failedlen)
+{
+    char tmp[PATH_MAX + 32], arch[64], inc[PATH_MAX + 8];
     if (temp_path_for(tmp, sizeof tmp, obj, ".o") != 0) {
         sb_appendf(log, "cugrade: %s: path too long\n", obj);
         return -1;
@@ -50,6 +47,29 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     unlink(tmp);
+    return rc;
+}
+
+/* Compiles src into the cached object obj (unless up to date) with the given
+ * extra flags, one grader at a time: the others wait and find it made. */
+static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
+                             char *const *flags, int nflags, const char *obj, strbuf_t *log,
+                             char *failed, size_t failedlen)
+{
+    if (up_to_date(ctx, cc, src, obj))
+        return 0;
+    char dir[PATH_MAX], err[512];
+    snprintf(dir, sizeof dir, "%s", obj);
+    *strrchr(dir, '/') = '\0';
+    if (mkdir_p(dir, err, sizeof err) != 0) {
+        sb_appendf(log, "cugrade: %s\n", err);
+        return -1;
+    }
+    int lock = file_lock(obj);
+    int rc = up_to_date(ctx, cc, src, obj)
+                 ? 0
+                 : compile_gpu_object(ctx, cc, src, flags, nflags, obj, log, failed, failedlen);
+    file_unlock(lock);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +99,31 @@ int temp_path_for(char *out, size_t outlen, const char *path, const char *suffix
     unsigned k = atomic_fetch_add(&made, 1);
     int n = snprintf(out, outlen, "%s.tmp.%ld.%u%s", path, (long)getpid(), k, suffix);
     return n >= 0 && (size_t)n < outlen ? 0 : -1;
+}
+
+int file_lock(const char *path)
+{
+    char lock[PATH_MAX];
+    int n = snprintf(lock, sizeof lock, "%s.lock", path);
+    if (n < 0 || (size_t)n >= sizeof lock)
+        return -1;
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    int rc;
+    while ((rc = flock(fd, LOCK_EX)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void file_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len, char *err, size_t errlen)

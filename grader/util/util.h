@@ -51,6 +51,13 @@ void path_dir(const char *path, char *out, size_t outlen);
  * (the baselines of several GPUs filling the build caches) write apart.
  * -1 when it does not fit. */
 int temp_path_for(char *out, size_t outlen, const char *path, const char *suffix);
+/* Waits for, then takes, the right to make path, a file several graders may
+ * make at once (a cached object): an exclusive flock on path ".lock", which
+ * file_unlock or the process's end drops. Those that waited find it made
+ * instead of all compiling it together. The descriptor, or -1 when the lock
+ * cannot be had (the caller goes on without it). */
+int file_lock(const char *path);
+void file_unlock(int fd);
 
 /* Monotonic clock in seconds. */
 double now_seconds(void);

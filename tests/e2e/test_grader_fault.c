@@ -233,6 +233,59 @@ Test(grader_fault, broken_nvcc_is_told_from_a_compile_error_by_the_canary, .time
     rm_rf(t.dir);
 }
 
+/* Three gradings that start together on a cold build cache compile the lab
+ * driver once: the others wait for it and find it made (a batch's first
+ * children, each compiling the cached objects anew, took 5 s each on an
+ * H200 host). The fake nvcc takes a second over the driver and logs each
+ * compile of it; the rest fails, a grader fault, after the driver. */
+static const char slow_driver_nvcc[] =
+    "#!/bin/sh\n"
+    "case \"$*\" in *driver.cu*) sleep 1; echo driver >> \"$FAKE_NVCC_LOG\"\n"
+    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
+    "echo \"nvcc fatal   : not this one\" >&2\n"
+    "exit 1\n";
+
+Test(grader_fault, gradings_started_together_compile_the_cached_driver_once, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char bin[128], script[160], path_env[4400], log_env[192], log[160];
+    snprintf(bin, sizeof bin, "%s/fakebin", t.dir);
+    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
+    snprintf(script, sizeof script, "%s/nvcc", bin);
+    write_text(script, slow_driver_nvcc);
+    cr_assert_eq(chmod(script, 0755), 0);
+    const char *path = getenv("PATH");
+    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+    snprintf(log, sizeof log, "%s/driver-compiles", t.dir);
+    snprintf(log_env, sizeof log_env, "FAKE_NVCC_LOG=%s", log);
+    enum { N = 3 };
+    char json[N][160];
+    char *argv[N][20];
+    char *envp[] = {t.env_root, path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=", NULL};
+    run_spec_t specs[N];
+    run_result_t results[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(json[i], sizeof json[i], "%s/r%d.json", t.dir, i);
+        char *a[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
+                     "none", "--datasets", ONE_DATASET, "--json", json[i],
+                     SUB "compile_error.cu", NULL};
+        memcpy(argv[i], a, sizeof a);
+        specs[i] = (run_spec_t){.argv = argv[i], .extra_env = envp, .timeout_s = 60,
+                                .output_cap = 1 << 20};
+    }
+    run_many(specs, results, N, N);
+    for (int i = 0; i < N; i++) {
+        cr_assert(exited_with(&results[i], 2), "%s", results[i].output);
+        run_result_free(&results[i]);
+    }
+    size_t len = 0;
+    char *text = read_file(log, &len, NULL, 0);
+    cr_assert_not_null(text, "the driver was never compiled");
+    cr_assert_str_eq(text, "driver\n", "compiled more than once: %s", text);
+    free(text);
+    rm_rf(t.dir);
+}
+
 /* ---- 3. the lab's reference fails -------------------------------------------- */
 
 Test(grader_fault, a_reference_that_does_not_build_is_no_students_zero, .timeout = 120)
