@@ -411,6 +411,10 @@ static double budget_end(const child_t *c)
 
 static void enforce_deadline(child_t *c, double t)
 {
+    if (c->pid > 0 && c->spec->cancel && atomic_load(c->spec->cancel)) {
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+    }
     double budget = budget_end(c);
     int budget_first = budget > 0 && budget < c->deadline;
     if (c->pid > 0 && t >= (budget_first ? budget : c->deadline) && !c->res->timed_out) {

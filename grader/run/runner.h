@@ -8,6 +8,7 @@
 #ifndef CUGRADE_RUNNER_H
 #define CUGRADE_RUNNER_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #define RUN_OUTPUT_CAP_DEFAULT (64 * 1024)
@@ -65,6 +66,9 @@ typedef struct {
      * block. NULL: nothing to call. */
     void (*ended)(void *ctx);
     void *ended_ctx;
+    /* Set non-zero by another thread: the program is stopped (killed, its
+     * result worth nothing; runs_ahead.c's retry no longer wanted). NULL: never. */
+    const atomic_int *cancel;
 } run_spec_t;
 
 /* Where the child finds run_spec_t's pass_fds. */

@@ -4,6 +4,7 @@
  * crashes one a process side by side (lanes). */
 #include "run/runs_grouped.h"
 #include "run/group_split.h"
+#include "run/runs_ahead.h"
 #include "run/runs_separate.h"
 #include "util/util.h"
 
@@ -11,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GROUP_SLACK_S 10.0                /* a group process's start and exit, beyond its limits */
 #define GROUP_OUTPUT_CAP_MIN (4u << 20)   /* output kept of a group process, at least */
-#define GROUP_ARGV_MAX 64                 /* a group process's arguments, the tail's too */
 #define TAIL_MARK "\ncugrade-timing-begin\n" /* before the timing tail (harness.h) */
 
 int group_open(group_t *g, const runs_how_t *how)
@@ -33,8 +34,8 @@ int group_open(group_t *g, const runs_how_t *how)
 /* Tabs and line breaks would break the list's lines. */
 static int listable(const char *s) { return !strpbrk(s, "\t\n\r"); }
 
-/* LIMIT_S, "--" and the run's arguments, tab-separated. */
-static int write_list(const group_t *g, const ds_run_t *runs, const int *index, int n)
+int group_write_list(const group_t *g, const ds_run_t *runs, const int *index, int n,
+                     const char *out_suffix)
 {
     strbuf_t sb = {0};
     int ok = 1;
@@ -42,7 +43,8 @@ static int write_list(const group_t *g, const ds_run_t *runs, const int *index, 
         const ds_run_t *r = &runs[index[i]];
         sb_appendf(&sb, "%.9g\t--", r->spec.timeout_s);
         for (int a = 1; r->argv[a]; a++) {
-            sb_appendf(&sb, "\t%s", r->argv[a]);
+            int out = out_suffix && r->argv[a] == r->out_path;
+            sb_appendf(&sb, "\t%s%s", r->argv[a], out ? out_suffix : "");
             ok = ok && listable(r->argv[a]);
         }
         sb_append(&sb, "\n");
@@ -52,13 +54,9 @@ static int write_list(const group_t *g, const ds_run_t *runs, const int *index, 
     return ok ? 0 : -1;
 }
 
-/* A group process's spec (argv and shown are its storage): its limit is the
- * sum of its datasets' (the watchdog stops each at its own) and some slack,
- * and with the timing tail (tail) the tail's; its output cap the sum of
- * theirs, or more. */
-static run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *index, int n,
-                             const runs_how_t *how, int tail, char *argv[GROUP_ARGV_MAX],
-                             const char *shown[2])
+run_spec_t group_spec(const group_t *g, const ds_run_t *runs, const int *index, int n,
+                      const runs_how_t *how, int tail, char *argv[GROUP_ARGV_MAX],
+                      const char *shown[2])
 {
     int a = 0;
     argv[a++] = (char *)how->program, argv[a++] = "--each", argv[a++] = (char *)g->list;
@@ -330,7 +328,7 @@ static int open_lane(lane_t *l, const group_t *g, int k, const ds_run_t *runs, c
     l->g = *g;
     snprintf(l->g.list, sizeof l->g.list, "%.4000s.lane%d", g->list, k);
     snprintf(l->g.report, sizeof l->g.report, "%.4000s.lane%d", g->report, k);
-    return write_list(&l->g, runs, one, 1);
+    return group_write_list(&l->g, runs, one, 1, NULL);
 }
 
 /* A program that crashed on dataset after dataset (a host segfault, a launch
@@ -398,13 +396,18 @@ static int count_timeouts(const ds_run_t *runs, const int *index, int n)
     return k;
 }
 
-/* The runs index[0..n) grouped, again and again until each has a result. */
+/* The runs index[0..n) grouped, again and again until each has a result.
+ * After a time-out the next process may have begun already, beside the one
+ * that timed out (runs_ahead.h): then it is the next. */
 void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *caller_how,
                         const group_t *g)
 {
     runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
-    int crashes = 0, timeouts = 0;
+    int crashes = 0, timeouts = 0, taken = 0; /* taken: proc and its group came from ahead */
     int tail = how->tail_args && how->tail && how->tail_judge && on_a_gpu(how);
+    run_result_t proc;
+    group_t retry;
+    double paused = 0;
     if (how->tail)
         memset(how->tail, 0, sizeof *how->tail);
     for (int from = 0; from < n;) {
@@ -415,33 +418,44 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
                 runs_forget_attempt(&runs[pending[i]]);
                 runs[pending[i]].result = runs_not_run_after(timeouts);
             }
-            return;
+            break;
         }
         if (crashes >= LANES_AFTER_CRASHES && np > 1 && lane_width(how) > 0) {
             run_in_lanes(runs, pending, np, how, g, lane_width(how));
-            return;
+            break;
         }
         /* one dataset left runs alone, but on a GPU still in the list mode,
          * which makes its CUDA context before the dataset's clock starts */
-        if ((np == 1 && !on_a_gpu(how)) || write_list(g, runs, pending, np) != 0) {
+        if (!taken &&
+            ((np == 1 && !on_a_gpu(how)) || group_write_list(g, runs, pending, np, NULL) != 0)) {
             runs_separately(runs, pending, np, how);
-            return;
+            break;
         }
-        for (int i = 0; i < np; i++)
-            runs_forget_attempt(&runs[pending[i]]);
-        run_result_t proc;
-        double paused;
-        int with_tail = tail && from == 0; /* the first process, which runs every dataset */
-        if (with_tail)
-            how->tail->offered = 1;
-        run_group(g, runs, pending, np, how, with_tail, &proc, &paused);
+        const group_t *ran = taken ? &retry : g;
+        ahead_t ahead = {.watching = 0};
+        if (!taken) {
+            for (int i = 0; i < np; i++)
+                runs_forget_attempt(&runs[pending[i]]);
+            int with_tail = tail && from == 0; /* the first process, which runs every dataset */
+            if (with_tail)
+                how->tail->offered = 1;
+            ahead_watch(&ahead, g, runs, pending, np, how, timeouts);
+            run_group(g, runs, pending, np, how, with_tail, &proc, &paused);
+            ahead_stop(&ahead);
+        }
+        taken = 0;
         if (how->not_after > 0)
             how->not_after += paused;
-        next_step_t next = settle_group(g, runs, pending, np, &proc, &settled);
+        next_step_t next = settle_group(ran, runs, pending, np, &proc, &settled);
         run_result_free(&proc);
+        if (ran == &retry)
+            unlink(retry.report); /* split into the runs' own reports */
+        int timed_out = next == NEXT_GROUP && settled > 0 &&
+                        runs_timed_out(&runs[pending[settled - 1]].result);
+        taken = ahead_take(&ahead, settled, timed_out, &proc, &retry, &paused);
         if (next == NEXT_ALL_SEPARATELY) {
             runs_separately(runs, pending, np, how);
-            return;
+            break;
         }
         if (next == NEXT_FIRST_ALONE) { /* it overflowed the group's output cap on its own */
             runs_separately(runs, pending, 1, how);
@@ -452,5 +466,7 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
         timeouts += count_timeouts(runs, pending, settled);
         from += settled;
     }
+    if (taken) /* not needed after all */
+        run_result_free(&proc);
 }
 

@@ -4,6 +4,7 @@
  * once, and the CUDA default every child gets. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <signal.h>
@@ -205,5 +206,33 @@ Test(runner, cuda_contexts_get_one_work_queue_unless_the_caller_says_otherwise)
     unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
     cr_assert_str_eq(r.output, "queues=8\n");
+    run_result_free(&r);
+}
+
+static void *cancel_soon(void *arg)
+{
+    usleep(200000);
+    atomic_store((atomic_int *)arg, 1);
+    return NULL;
+}
+
+/* Another thread's cancel stops a program (and what it started) at once,
+ * long before its limit. */
+Test(runner, a_cancel_from_another_thread_stops_the_program, .timeout = 30)
+{
+    atomic_int cancel;
+    atomic_init(&cancel, 0);
+    char *argv[] = {"/bin/sh", "-c", "sleep 20 & sleep 20", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 25, .cancel = &cancel};
+    pthread_t t;
+    cr_assert_eq(pthread_create(&t, NULL, cancel_soon, &cancel), 0);
+    double t0 = now_seconds();
+    run_result_t r;
+    run_one(&spec, &r);
+    double took = now_seconds() - t0;
+    pthread_join(t, NULL);
+    cr_expect(took < 5, "took %.1f s", took);
+    cr_expect(r.signaled && r.term_signal == SIGKILL && !r.timed_out, "signaled %d (%d)",
+              r.signaled, r.term_signal);
     run_result_free(&r);
 }

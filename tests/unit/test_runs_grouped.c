@@ -153,3 +153,134 @@ Test(runs_grouped, off_a_gpu_with_one_core_crashes_run_one_after_another, .timeo
     cr_expect_eq(lanes_written(), 0);
     free_case(&c);
 }
+
+/* ---- the retry started ahead of a time-out (runs_ahead.h) ---- */
+
+/* A stand-in list driver: each dataset of its list begins; one whose number
+ * is in hang runs to its limit and the watchdog's marker ends the process
+ * (in a retry begun ahead, one in ahead_hang too), one in slow takes 1.5 s
+ * first (past half the limit, within it); the others write their process id
+ * to their output and end. */
+static void write_list_driver(char *path, size_t len, const char *hang, const char *slow,
+                              const char *ahead_hang)
+{
+    snprintf(path, len, "%s/driver", dir);
+    char text[2048];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "if [ -n \"$CUGRADE_TURN_FDS\" ]; then\n"
+             "    printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"
+             "fi\n"
+             "k=0; tab=$(printf '\\t')\n"
+             "while IFS=$tab read -r limit dash out; do\n"
+             "    printf '\\ncugrade-dataset-begin %%d\\n' $k\n"
+             "    printf '\\ncugrade-dataset-begin %%d\\n' $k >&3\n"
+             "    n=${out##*/out-}; n=${n%%%%.bin*}\n"
+             "    h=' %s '; case $out in *.ahead) h=\"$h %s \";; esac\n"
+             "    case $h in *\" $n \"*) sleep $limit\n"
+             "        printf '\\ncugrade-dataset-timeout %%d\\n' $k >&3; exit 124;; esac\n"
+             "    case ' %s ' in *\" $n \"*) sleep 1.5;; esac\n"
+             "    echo $$ > \"$out\"\n"
+             "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k\n"
+             "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k >&3\n"
+             "    k=$((k+1))\n"
+             "done < \"$2\"\n",
+             hang, ahead_hang, slow);
+    char err[256];
+    cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
+    chmod(path, 0755);
+}
+
+#define LIMIT_S 2.0
+
+/* The case on a GPU (no queue), each dataset's limit LIMIT_S, two time-outs
+ * at most (a GPU's rubric default); the stand-in told what to do. */
+static double run_ahead_case(case_t *c, const char *hang, const char *slow,
+                             const char *ahead_hang)
+{
+    prepare(c);
+    write_list_driver(c->program, sizeof c->program, hang, slow, ahead_hang);
+    for (int k = 0; k < NDS; k++)
+        c->runs[k].spec.timeout_s = LIMIT_S;
+    runs_how_t how = {.max_parallel = 1, .on_gpu = 1, .timeouts_max = 2};
+    return run_case(c, &how);
+}
+
+/* Who wrote dataset k's output (a process id), or "" when nobody did. */
+static void writer(const case_t *c, int k, char *out, size_t len)
+{
+    char *text = read_file(c->runs[k].out_path, NULL, NULL, 0);
+    snprintf(out, len, "%s", text ? text : "");
+    free(text);
+}
+
+static int ahead_files_left(void)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "%s/*.ahead", dir);
+    glob_t gl;
+    int n = glob(pattern, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
+    globfree(&gl);
+    snprintf(pattern, sizeof pattern, "%s/*/*.ahead", dir);
+    n += glob(pattern, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
+    globfree(&gl);
+    return n;
+}
+
+static int ended_well(const run_result_t *r) { return r->exited && r->exit_code == 0; }
+
+/* A kernel that never ends: its second time-out comes half a limit after
+ * the first (the retry began beside it), not a limit and a start after. */
+Test(runs_grouped, a_hung_kernels_retry_begins_before_its_time_out, .timeout = 60)
+{
+    case_t c;
+    double took = run_ahead_case(&c, "2 3 4 5 6 7", "", "");
+    for (int k = 0; k < 2; k++)
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
+    cr_expect(c.runs[2].result.timed_out && c.runs[3].result.timed_out);
+    for (int k = 4; k < NDS; k++)
+        cr_expect(!c.runs[k].result.started && c.runs[k].result.budget_out,
+                  "dataset %d: not run after two time-outs", k);
+    cr_expect(took < 2.6 * LIMIT_S / 2 + 0.8, "took %.2f s: the retry began after the time-out",
+              took);
+    free_case(&c);
+}
+
+/* Hung on one dataset only: the retry begun ahead is the rest's grading;
+ * its outputs moved into place, nothing of it left beside them. */
+Test(runs_grouped, the_retry_begun_ahead_grades_the_rest, .timeout = 60)
+{
+    case_t c;
+    run_ahead_case(&c, "2", "", "");
+    cr_expect(c.runs[2].result.timed_out);
+    char first[32], retry[32], w[32];
+    writer(&c, 0, first, sizeof first);
+    writer(&c, 3, retry, sizeof retry);
+    cr_expect(first[0] && retry[0] && strcmp(first, retry) != 0, "%s / %s", first, retry);
+    for (int k = 3; k < NDS; k++) {
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
+        writer(&c, k, w, sizeof w);
+        cr_expect_str_eq(w, retry, "dataset %d written by the retry", k);
+    }
+    cr_expect_eq(ahead_files_left(), 0);
+    free_case(&c);
+}
+
+/* Slow but in time: the retry begun at half the limit is stopped and
+ * forgotten (here it would hang: the grading does not wait for it); the
+ * first process grades every dataset. */
+Test(runs_grouped, a_slow_dataset_keeps_its_process_and_the_retry_is_forgotten, .timeout = 60)
+{
+    case_t c;
+    double took = run_ahead_case(&c, "", "2", "3");
+    cr_expect(took < LIMIT_S + 0.5, "took %.2f s: the grading waited for the retry", took);
+    char first[32], w[32];
+    writer(&c, 0, first, sizeof first);
+    for (int k = 0; k < NDS; k++) {
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
+        writer(&c, k, w, sizeof w);
+        cr_expect_str_eq(w, first, "dataset %d written by the first process", k);
+    }
+    cr_expect_eq(ahead_files_left(), 0);
+    free_case(&c);
+}

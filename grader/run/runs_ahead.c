@@ -1,0 +1,230 @@
+/* runs_ahead.c - a group process's retry started ahead of its time-out.
+ *
+ * On a GPU a kernel that never ends holds its GPU until the harness's
+ * watchdog stops it at its dataset's limit (lab 3: 3 s), and every timed run
+ * of the queue waits for it. runs_grouped.c then runs the datasets after it
+ * in a new process, which hangs again on the next: two limits one after the
+ * other, plus a CUDA context's start between them, half of a class's GPU time
+ * on an H200 (docs/benchmarks.md). Here, once a dataset has run for half its
+ * limit, the datasets after it start in a second process beside the first;
+ * if the first then times out there, the second is its retry, begun a half
+ * limit early, and the two hangs overlap. If the dataset ends in time after
+ * all, the second is stopped and forgotten: the first goes on as before.
+ *
+ * The retry is the same fresh process runs_grouped.c would have started:
+ * the same datasets, limits, budget, sandbox and GPU turns, only earlier. It
+ * writes its outputs beside the runs' own (OUT.ahead), moved into place only
+ * when it is taken, so the two never write the same file. */
+#include "run/runs_ahead.h"
+#include "run/group_split.h"
+#include "run/runs_separate.h"
+#include "util/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define AHEAD_POLL_US 50000 /* how often the watched report channel is read */
+
+static void ahead_out_path(const ds_run_t *r, char *out, size_t outlen)
+{
+    snprintf(out, outlen, "%s%s", r->out_path, AHEAD_OUT_SUFFIX);
+}
+
+/* Where the watched process is: the position in a->index of the dataset it
+ * is in (began, not ended; -1: none), and whether the one at position k
+ * ended by itself (its end marker, or a crash or CUDA error that ended only
+ * it), as against a time-out or not yet. */
+static int dataset_in_progress(const ahead_t *a, int k, int *k_ended)
+{
+    *k_ended = 0;
+    size_t len = 0;
+    char *report = read_file(a->g->report, &len, NULL, 0);
+    if (!report)
+        return -1;
+    group_part_t *parts = calloc((size_t)a->n, sizeof *parts);
+    int at = -1;
+    if (parts) {
+        group_split(report, len, 0, parts, a->n);
+        for (int i = 0; i < a->n && at < 0; i++)
+            if (parts[i].state == GROUP_STOPPED)
+                at = i;
+        *k_ended = k >= 0 && parts[k].state == GROUP_ENDED;
+        group_parts_free(parts, a->n);
+    }
+    free(parts);
+    free(report);
+    return at;
+}
+
+/* Prepares the retry of a->index[from..n) unless the watched process has
+ * ended; 0 when it is to run. Under a->lock. */
+static int prepare_retry(ahead_t *a, int from)
+{
+    if (a->ended)
+        return -1;
+    a->retry = *a->g;
+    snprintf(a->retry.list, sizeof a->retry.list, "%.4000s%s", a->g->list, AHEAD_OUT_SUFFIX);
+    snprintf(a->retry.report, sizeof a->retry.report, "%.4000s%s", a->g->report,
+             AHEAD_OUT_SUFFIX);
+    const int *rest = a->index + from;
+    int nrest = a->n - from;
+    if (group_write_list(&a->retry, a->runs, rest, nrest, AHEAD_OUT_SUFFIX) != 0)
+        return -1;
+    for (int i = 0; i < nrest; i++) {
+        char path[PATH_MAX + 16];
+        ahead_out_path(&a->runs[rest[i]], path, sizeof path);
+        unlink(path);
+    }
+    a->spec = group_spec(&a->retry, a->runs, rest, nrest, a->how, 0, a->argv, a->shown);
+    a->spec.cancel = &a->cancel;
+    a->from = from;
+    return 0;
+}
+
+/* Runs the prepared retry with its own GPU turns, as run_group does. */
+static void *run_retry(void *arg)
+{
+    ahead_t *a = arg;
+    gpu_turns_t *turns = gpu_turns_open(a->how->gpu_queue, a->how->gpu_index, &a->st);
+    if (!turns) {
+        run_one(&a->spec, &a->proc);
+        return NULL;
+    }
+    gpu_turns_give(turns, &a->spec);
+    run_one(&a->spec, &a->proc);
+    gpu_turns_close(turns, &a->spec);
+    a->turns = 1;
+    return NULL;
+}
+
+static int watched_ended(ahead_t *a)
+{
+    pthread_mutex_lock(&a->lock);
+    int ended = a->ended;
+    pthread_mutex_unlock(&a->lock);
+    return ended;
+}
+
+/* Starts the retry of the datasets after position at, unless the watched
+ * process has ended; 0 when it runs. */
+static int start_retry(ahead_t *a, int at)
+{
+    pthread_mutex_lock(&a->lock);
+    int go = prepare_retry(a, at + 1) == 0;
+    if (go && pthread_create(&a->retry_thread, NULL, run_retry, a) != 0) {
+        go = 0;
+        a->from = -1;
+    }
+    a->retrying = go;
+    pthread_mutex_unlock(&a->lock);
+    return go ? 0 : -1;
+}
+
+/* Until the watched process ends: once one dataset has run half its limit,
+ * the retry starts; once that dataset ends after all, the retry is stopped
+ * (the first process goes on, and its timing must not wait for the retry's
+ * GPU turn). */
+static void *watch(void *arg)
+{
+    ahead_t *a = arg;
+    int seen = -1, retried_at = -1;
+    double since = 0;
+    while (!watched_ended(a)) {
+        int k_ended;
+        int at = dataset_in_progress(a, retried_at, &k_ended);
+        double t = now_seconds();
+        if (retried_at >= 0) {
+            if (k_ended) { /* in time after all: the first process goes on */
+                atomic_store(&a->cancel, 1);
+                return NULL;
+            }
+        } else if (at != seen) {
+            seen = at;
+            since = t;
+        } else if (at >= 0 && at + 1 < a->n &&
+                   t - since >= a->runs[a->index[at]].spec.timeout_s / 2) {
+            if (start_retry(a, at) != 0)
+                return NULL;
+            retried_at = at;
+        }
+        usleep(AHEAD_POLL_US);
+    }
+    return NULL;
+}
+
+void ahead_watch(ahead_t *a, const group_t *g, ds_run_t *runs, const int *index, int n,
+                 const runs_how_t *how, int timeouts)
+{
+    memset(a, 0, sizeof *a);
+    a->from = -1;
+    int retry_allowed = how->timeouts_max <= 0 || timeouts + 1 < how->timeouts_max;
+    if (!how->on_gpu && !runs_have_queue(how))
+        return;
+    if (n < 2 || !retry_allowed)
+        return;
+    *a = (ahead_t){.g = g, .runs = runs, .index = index, .n = n, .how = how, .from = -1};
+    atomic_init(&a->cancel, 0);
+    unlink(g->report); /* what the watched process writes, not an earlier one's */
+    pthread_mutex_init(&a->lock, NULL);
+    a->watching = pthread_create(&a->thread, NULL, watch, a) == 0;
+    if (!a->watching)
+        pthread_mutex_destroy(&a->lock);
+}
+
+void ahead_stop(ahead_t *a)
+{
+    if (!a->watching)
+        return;
+    pthread_mutex_lock(&a->lock);
+    a->ended = 1;
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* Moves the retry's outputs over the runs' own (take) or removes them. */
+static void settle_outputs(const ahead_t *a, int take)
+{
+    for (int i = a->from; i < a->n; i++) {
+        const ds_run_t *r = &a->runs[a->index[i]];
+        char path[PATH_MAX + 16];
+        ahead_out_path(r, path, sizeof path);
+        if (take) {
+            runs_forget_attempt(r);
+            rename(path, r->out_path);
+        } else {
+            unlink(path);
+        }
+    }
+}
+
+int ahead_take(ahead_t *a, int settled, int timed_out, run_result_t *proc, group_t *retry,
+               double *paused_s)
+{
+    if (!a->watching)
+        return 0;
+    ahead_stop(a);
+    int take = a->from >= 0 && a->from == settled && timed_out;
+    if (!take)
+        atomic_store(&a->cancel, 1);
+    pthread_join(a->thread, NULL);
+    if (a->retrying)
+        pthread_join(a->retry_thread, NULL);
+    pthread_mutex_destroy(&a->lock);
+    a->watching = 0;
+    if (a->turns)
+        runs_add_stats(a->how, &a->st);
+    if (a->from < 0)
+        return 0;
+    settle_outputs(a, take);
+    unlink(a->retry.list);
+    if (!take) {
+        unlink(a->retry.report);
+        run_result_free(&a->proc);
+        return 0;
+    }
+    *proc = a->proc;
+    *retry = a->retry;
+    *paused_s = a->turns ? a->st.paused_s : 0;
+    return 1;
+}
