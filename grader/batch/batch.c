@@ -8,6 +8,7 @@
 #include "batch/archive.h"
 #include "batch/batch.h"
 #include "batch/batch_baseline.h"
+#include "batch/batch_warm.h"
 #include "batch/batch_job.h"
 #include "batch/batch_progress.h"
 #include "batch/gpu_holds.h"
@@ -482,10 +483,13 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     q.baselines = baselines;
     print_banner(&p, &gpus, njobs, out);
     hidden_set_t hidden = {0};
+    batch_warm_t warm; /* the timing objects made beside the canary */
+    batch_warm_start(&warm, o, p.ntodo > 0 ? gpus.ngpu : 0);
     int early = p.ntodo > 0 && baselines_start_early(baselines, o, gpus.ngpu, gpus.queue_dir, out);
     int rescored = rescore_then_ready(o, &p, &hidden, gpus.ngpu > 0 ? gpus.queue_dir : NULL, out);
     int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;
     if (rescored < 0) {
+        batch_warm_join(&warm);
         baselines_join_first(baselines);
         baselines_free(baselines);
         free(rescore);
@@ -502,6 +506,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
         q.total = 0;
     }
     stage_all(o, &gpus, todo, q.total);
+    batch_warm_join(&warm);
     q.ntodo = graded_first(todo, q.total);
     progress_start(&q.progress, out, q.total, q.ntodo);
     run_queue(&q, njobs);

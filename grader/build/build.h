@@ -24,6 +24,12 @@ int build_timing_program(const build_ctx_t *ctx, build_result_t *out);
  * outputs pass, the timing in one process and one CUDA context. */
 int build_timed_driver(const build_ctx_t *ctx, build_result_t *out);
 
+/* GPU only: makes the cached objects of both (the timing program's and the
+ * timed driver's), side by side, unless they are made: a batch does it
+ * while its canary runs, so that its first children do not wait for them.
+ * Nothing is said of a failure; each build that needs the object says it. */
+void build_timing_caches(const build_ctx_t *ctx);
+
 /* Builds a standalone program (e.g. tools/devquery.cu) for a backend into
  * <root>/build/<backend>/<name>, unless an up-to-date one is there. The
  * program path goes into out; compiler messages into *log (malloc'd). */

@@ -286,6 +286,50 @@ Test(grader_fault, gradings_started_together_compile_the_cached_driver_once, .ti
     rm_rf(t.dir);
 }
 
+/* A GPU batch compiles the lab's timing objects beside its canary, before
+ * any child needs them (each of a cold batch's first children waited 5 s for
+ * them): with an nvcc that compiles anything and links nothing, the canary
+ * fails, and by then perf.cu and the timed driver were compiled. */
+static const char logging_nvcc[] =
+    "#!/bin/sh\n"
+    "case \" $* \" in *\" -c \"*) echo \"$*\" >> \"$FAKE_NVCC_LOG\"\n"
+    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
+    "echo \"nvcc fatal   : cannot link\" >&2\n"
+    "exit 1\n";
+
+Test(grader_fault, a_gpu_batch_compiles_the_timing_objects_beside_its_canary, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"}};
+    char subs[128], out[128], bin[128], script[160], path_env[4400], log_env[192], log[160];
+    make_class(&t, students, 1, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    snprintf(bin, sizeof bin, "%s/fakebin", t.dir);
+    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
+    snprintf(script, sizeof script, "%s/nvcc", bin);
+    write_text(script, logging_nvcc);
+    cr_assert_eq(chmod(script, 0755), 0);
+    const char *path = getenv("PATH");
+    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+    snprintf(log, sizeof log, "%s/compiles", t.dir);
+    snprintf(log_env, sizeof log_env, "FAKE_NVCC_LOG=%s", log);
+    const char *env[] = {path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
+                         "CUGRADE_NVCC_ARCH=sm_90", NULL};
+    const char *args[] = {"batch", "--lab", "lab3", "--backend", "gpu", "--jobs", "1",
+                          "--datasets", ONE_DATASET, "--out", out, subs, NULL};
+    run_result_t r = cugrade(&t, args, env);
+    cr_assert(exited_with(&r, 2), "the canary cannot link: %s", r.output);
+    cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    char *text = read_file(log, NULL, NULL, 0);
+    cr_assert_not_null(text, "nothing was compiled");
+    cr_expect(strstr(text, "/kinds/matmul/perf.cu -o") != NULL, "perf.cu not compiled:\n%s",
+              text);
+    cr_expect(strstr(text, "-DCUGRADE_TIMING_TAIL") != NULL, "no timed driver:\n%s", text);
+    free(text);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
 /* ---- 3. the lab's reference fails -------------------------------------------- */
 
 Test(grader_fault, a_reference_that_does_not_build_is_no_students_zero, .timeout = 120)
