@@ -186,16 +186,32 @@ static const char fake_nvcc[] =
     "echo \"nvcc fatal   : Unsupported gpu architecture 'compute_native'\" >&2\n"
     "exit 1\n";
 
-static run_result_t grade_with_fake_nvcc(const tree_t *t, const char *json, int driver_ok)
+/* An nvcc of text first on the PATH of tree t's gradings: path_env gets
+ * "PATH=<t>/fakebin:$PATH". */
+static void fake_nvcc_on_path(const tree_t *t, const char *text, char *path_env, size_t len)
 {
-    char bin[128], script[160], path_env[4400];
+    char bin[128], script[160];
     snprintf(bin, sizeof bin, "%s/fakebin", t->dir);
     cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
     snprintf(script, sizeof script, "%s/nvcc", bin);
-    write_text(script, fake_nvcc);
+    write_text(script, text);
     cr_assert_eq(chmod(script, 0755), 0);
     const char *path = getenv("PATH");
-    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+    snprintf(path_env, len, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
+}
+
+/* Where a fake nvcc logs (<t>/name), and its FAKE_NVCC_LOG= entry. */
+static void fake_nvcc_log(const tree_t *t, const char *name, char *log, size_t loglen,
+                          char *log_env, size_t envlen)
+{
+    snprintf(log, loglen, "%s/%s", t->dir, name);
+    snprintf(log_env, envlen, "FAKE_NVCC_LOG=%s", log);
+}
+
+static run_result_t grade_with_fake_nvcc(const tree_t *t, const char *json, int driver_ok)
+{
+    char path_env[4400];
+    fake_nvcc_on_path(t, fake_nvcc, path_env, sizeof path_env);
     const char *env[] = {path_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
                          driver_ok ? "FAKE_NVCC_DRIVER_OK=1" : "FAKE_NVCC_DRIVER_OK=0", NULL};
     return grade_in(t, "gpu", SUB "compile_error.cu", json, env);
@@ -248,16 +264,9 @@ static const char slow_driver_nvcc[] =
 Test(grader_fault, gradings_started_together_compile_the_cached_driver_once, .timeout = 120)
 {
     tree_t t = make_tree(1, NULL);
-    char bin[128], script[160], path_env[4400], log_env[192], log[160];
-    snprintf(bin, sizeof bin, "%s/fakebin", t.dir);
-    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
-    snprintf(script, sizeof script, "%s/nvcc", bin);
-    write_text(script, slow_driver_nvcc);
-    cr_assert_eq(chmod(script, 0755), 0);
-    const char *path = getenv("PATH");
-    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
-    snprintf(log, sizeof log, "%s/driver-compiles", t.dir);
-    snprintf(log_env, sizeof log_env, "FAKE_NVCC_LOG=%s", log);
+    char path_env[4400], log_env[192], log[160];
+    fake_nvcc_on_path(&t, slow_driver_nvcc, path_env, sizeof path_env);
+    fake_nvcc_log(&t, "driver-compiles", log, sizeof log, log_env, sizeof log_env);
     enum { N = 3 };
     char json[N][160];
     char *argv[N][20];
@@ -301,18 +310,11 @@ Test(grader_fault, a_gpu_batch_compiles_the_timing_objects_beside_its_canary, .t
 {
     tree_t t = make_tree(1, NULL);
     const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"}};
-    char subs[128], out[128], bin[128], script[160], path_env[4400], log_env[192], log[160];
+    char subs[128], out[128], path_env[4400], log_env[192], log[160];
     make_class(&t, students, 1, subs, sizeof subs);
     snprintf(out, sizeof out, "%s/out", t.dir);
-    snprintf(bin, sizeof bin, "%s/fakebin", t.dir);
-    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
-    snprintf(script, sizeof script, "%s/nvcc", bin);
-    write_text(script, logging_nvcc);
-    cr_assert_eq(chmod(script, 0755), 0);
-    const char *path = getenv("PATH");
-    snprintf(path_env, sizeof path_env, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
-    snprintf(log, sizeof log, "%s/compiles", t.dir);
-    snprintf(log_env, sizeof log_env, "FAKE_NVCC_LOG=%s", log);
+    fake_nvcc_on_path(&t, logging_nvcc, path_env, sizeof path_env);
+    fake_nvcc_log(&t, "compiles", log, sizeof log, log_env, sizeof log_env);
     const char *env[] = {path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
                          "CUGRADE_NVCC_ARCH=sm_90", NULL};
     const char *args[] = {"batch", "--lab", "lab3", "--backend", "gpu", "--jobs", "1",

@@ -94,16 +94,19 @@ static double run_case(case_t *c, runs_how_t *how)
     return now_seconds() - t0;
 }
 
-/* How many lane lists the grouped runs wrote next to the program. */
-static int lanes_written(void)
+/* How many files of the test's folder match pattern (below it). */
+static int files_matching(const char *pattern)
 {
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "%s/*.list.lane*", dir);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, pattern);
     glob_t gl;
-    int n = glob(pattern, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
+    int n = glob(path, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
     globfree(&gl);
     return n;
 }
+
+/* How many lane lists the grouped runs wrote next to the program. */
+static int lanes_written(void) { return files_matching("*.list.lane*"); }
 
 static void expect_each_crashed(const case_t *c)
 {
@@ -214,18 +217,8 @@ static void writer(const case_t *c, int k, char *out, size_t len)
     free(text);
 }
 
-static int ahead_files_left(void)
-{
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "%s/*.ahead", dir);
-    glob_t gl;
-    int n = glob(pattern, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
-    globfree(&gl);
-    snprintf(pattern, sizeof pattern, "%s/*/*.ahead", dir);
-    n += glob(pattern, 0, NULL, &gl) == 0 ? (int)gl.gl_pathc : 0;
-    globfree(&gl);
-    return n;
-}
+/* What a retry begun ahead wrote (its list, report and outputs) and left. */
+static int ahead_files_left(void) { return files_matching("*.ahead") + files_matching("*/*.ahead"); }
 
 static int ended_well(const run_result_t *r) { return r->exited && r->exit_code == 0; }
 
