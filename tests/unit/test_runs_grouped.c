@@ -161,9 +161,10 @@ Test(runs_grouped, off_a_gpu_with_one_core_crashes_run_one_after_another, .timeo
 
 /* A stand-in list driver: each dataset of its list begins; one whose number
  * is in hang runs to its limit and the watchdog's marker ends the process
- * (in a retry begun ahead, one in ahead_hang too), one in slow takes 1.5 s
- * first (past half the limit, within it); the others write their process id
- * to their output and end. */
+ * (in a retry begun ahead, one in ahead_hang too); one in slow takes 1.5 s
+ * first (past half the limit, within it), in a retry 0.3 s like the others
+ * there, each traced in ahead-trace; the others write their process id to
+ * their output and end. */
 static void write_list_driver(char *path, size_t len, const char *hang, const char *slow,
                               const char *ahead_hang)
 {
@@ -182,13 +183,14 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
              "    h=' %s '; case $out in *.ahead) h=\"$h %s \";; esac\n"
              "    case $h in *\" $n \"*) sleep $limit\n"
              "        printf '\\ncugrade-dataset-timeout %%d\\n' $k >&3; exit 124;; esac\n"
-             "    case ' %s ' in *\" $n \"*) sleep 1.5;; esac\n"
+             "    case $out in *.ahead) echo $n >> %s/ahead-trace; sleep 0.3;;\n"
+             "        *) case ' %s ' in *\" $n \"*) sleep 1.5;; esac;; esac\n"
              "    echo $$ > \"$out\"\n"
              "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k\n"
              "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k >&3\n"
              "    k=$((k+1))\n"
              "done < \"$2\"\n",
-             hang, ahead_hang, slow);
+             hang, ahead_hang, dir, slow);
     char err[256];
     cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
     chmod(path, 0755);
@@ -274,6 +276,30 @@ Test(runs_grouped, a_slow_dataset_keeps_its_process_and_the_retry_is_forgotten, 
         writer(&c, k, w, sizeof w);
         cr_expect_str_eq(w, first, "dataset %d written by the first process", k);
     }
+    cr_expect_eq(ahead_files_left(), 0);
+    free_case(&c);
+}
+
+/* The retry is stopped as soon as the dataset it was begun for ends, not
+ * when the first process ends (on a GPU the first's timing would wait for
+ * the retry's turn): a dataset 2 and a dataset 5 that each take 1.5 s, a
+ * retry begun at 1 s whose datasets take 0.3 s each: stopped at 1.5 s it
+ * began 2 of its 5, at the first's end (3 s) all 5. */
+Test(runs_grouped, the_retry_stops_once_its_dataset_ends_in_time, .timeout = 60)
+{
+    case_t c;
+    run_ahead_case(&c, "", "2 5", "");
+    for (int k = 0; k < NDS; k++)
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
+    char trace[128];
+    snprintf(trace, sizeof trace, "%s/ahead-trace", dir);
+    char *text = read_file(trace, NULL, NULL, 0);
+    cr_assert_not_null(text, "no retry was begun");
+    int begun = 0;
+    for (const char *p = text; *p; p++)
+        begun += *p == '\n';
+    cr_expect(begun >= 1 && begun <= 3, "the retry began %d of its datasets:\n%s", begun, text);
+    free(text);
     cr_expect_eq(ahead_files_left(), 0);
     free_case(&c);
 }
