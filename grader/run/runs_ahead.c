@@ -33,12 +33,12 @@ static void ahead_out_path(const ds_run_t *r, char *out, size_t outlen)
 }
 
 /* Where the watched process is: the position in a->index of the dataset it
- * is in (began, not ended; -1: none), and whether the one at position k
- * ended by itself (its end marker, or a crash or CUDA error that ended only
- * it), as against a time-out or not yet. */
-static int dataset_in_progress(const ahead_t *a, int k, int *k_ended)
+ * is in (began, not ended; -1: none), whether its first dataset began, and
+ * whether the one at position k ended by itself (its end marker, or a crash
+ * or CUDA error that ended only it), as against a time-out or not yet. */
+static int dataset_in_progress(const ahead_t *a, int k, int *began, int *k_ended)
 {
-    *k_ended = 0;
+    *k_ended = *began = 0;
     size_t len = 0;
     char *report = read_file(a->g->report, &len, NULL, 0);
     if (!report)
@@ -51,6 +51,7 @@ static int dataset_in_progress(const ahead_t *a, int k, int *k_ended)
             if (parts[i].state == GROUP_STOPPED)
                 at = i;
         *k_ended = k >= 0 && parts[k].state == GROUP_ENDED;
+        *began = parts[0].state != GROUP_NOT_BEGUN;
         group_parts_free(parts, a->n);
     }
     free(parts);
@@ -79,6 +80,8 @@ static int prepare_retry(ahead_t *a, int from)
     }
     a->spec = group_spec(&a->retry, a->runs, rest, nrest, a->how, 0, a->argv, a->shown);
     a->spec.cancel = &a->cancel;
+    if (a->spec.not_after > 0) /* the first's start and wait for the GPU: not the budget's, */
+        a->spec.not_after += a->paused_s; /* as a retry after it would be credited them */
     a->from = from;
     return 0;
 }
@@ -132,9 +135,11 @@ static void *watch(void *arg)
     int seen = -1, retried_at = -1;
     double since = 0;
     while (!watched_ended(a)) {
-        int k_ended;
-        int at = dataset_in_progress(a, retried_at, &k_ended);
+        int began, k_ended;
+        int at = dataset_in_progress(a, retried_at, &began, &k_ended);
         double t = now_seconds();
+        if (began && !a->paused_s)
+            a->paused_s = t - a->watched_from; /* its first dataset began: it held the GPU */
         if (retried_at >= 0) {
             if (k_ended) { /* in time after all: the first process goes on */
                 atomic_store(&a->cancel, 1);
@@ -164,7 +169,8 @@ void ahead_watch(ahead_t *a, const group_t *g, ds_run_t *runs, const int *index,
         return;
     if (n < 2 || !retry_allowed)
         return;
-    *a = (ahead_t){.g = g, .runs = runs, .index = index, .n = n, .how = how, .from = -1};
+    *a = (ahead_t){.g = g, .runs = runs, .index = index, .n = n, .how = how, .from = -1,
+                   .watched_from = now_seconds()};
     atomic_init(&a->cancel, 0);
     unlink(g->report); /* what the watched process writes, not an earlier one's */
     pthread_mutex_init(&a->lock, NULL);

@@ -18,6 +18,9 @@ typedef struct {
     int n;
     const runs_how_t *how;
     int watching;           /* the watching thread was started */
+    double watched_from;    /* when the watched process was about to start */
+    double paused_s;        /* from then to its first dataset's begin (its start and its wait
+                             * for the GPU, which its budget is not charged; 0: not yet) */
     pthread_t thread;
     pthread_mutex_t lock;
     int ended;              /* the watched process ended: nothing more starts (lock) */

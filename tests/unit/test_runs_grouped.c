@@ -165,6 +165,8 @@ Test(runs_grouped, off_a_gpu_with_one_core_crashes_run_one_after_another, .timeo
  * first (past half the limit, within it), in a retry 0.3 s like the others
  * there, each traced in ahead-trace; the others write their process id to
  * their output and end. */
+static double list_driver_start_s; /* each process's start (its CUDA context) */
+
 static void write_list_driver(char *path, size_t len, const char *hang, const char *slow,
                               const char *ahead_hang)
 {
@@ -172,6 +174,7 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
     char text[2048];
     snprintf(text, sizeof text,
              "#!/bin/sh\n"
+             "sleep %.2f\n"
              "if [ -n \"$CUGRADE_TURN_FDS\" ]; then\n"
              "    printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"
              "fi\n"
@@ -190,7 +193,7 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
              "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k >&3\n"
              "    k=$((k+1))\n"
              "done < \"$2\"\n",
-             hang, ahead_hang, dir, slow);
+             list_driver_start_s, hang, ahead_hang, dir, slow);
     char err[256];
     cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
     chmod(path, 0755);
@@ -201,13 +204,14 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
 /* The case on a GPU (no queue), each dataset's limit LIMIT_S, two time-outs
  * at most (a GPU's rubric default); the stand-in told what to do. */
 static double run_ahead_case(case_t *c, const char *hang, const char *slow,
-                             const char *ahead_hang)
+                             const char *ahead_hang, double budget_s)
 {
     prepare(c);
     write_list_driver(c->program, sizeof c->program, hang, slow, ahead_hang);
     for (int k = 0; k < NDS; k++)
         c->runs[k].spec.timeout_s = LIMIT_S;
-    runs_how_t how = {.max_parallel = 1, .on_gpu = 1, .timeouts_max = 2};
+    runs_how_t how = {.max_parallel = 1, .on_gpu = 1, .timeouts_max = 2, .budget_s = budget_s};
+    how.not_after = budget_s > 0 ? now_seconds() + budget_s : 0;
     return run_case(c, &how);
 }
 
@@ -229,7 +233,7 @@ static int ended_well(const run_result_t *r) { return r->exited && r->exit_code 
 Test(runs_grouped, a_hung_kernels_retry_begins_before_its_time_out, .timeout = 60)
 {
     case_t c;
-    double took = run_ahead_case(&c, "2 3 4 5 6 7", "", "");
+    double took = run_ahead_case(&c, "2 3 4 5 6 7", "", "", 0);
     for (int k = 0; k < 2; k++)
         cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
     cr_expect(c.runs[2].result.timed_out && c.runs[3].result.timed_out);
@@ -246,7 +250,7 @@ Test(runs_grouped, a_hung_kernels_retry_begins_before_its_time_out, .timeout = 6
 Test(runs_grouped, the_retry_begun_ahead_grades_the_rest, .timeout = 60)
 {
     case_t c;
-    run_ahead_case(&c, "2", "", "");
+    run_ahead_case(&c, "2", "", "", 0);
     cr_expect(c.runs[2].result.timed_out);
     char first[32], retry[32], w[32];
     writer(&c, 0, first, sizeof first);
@@ -267,7 +271,7 @@ Test(runs_grouped, the_retry_begun_ahead_grades_the_rest, .timeout = 60)
 Test(runs_grouped, a_slow_dataset_keeps_its_process_and_the_retry_is_forgotten, .timeout = 60)
 {
     case_t c;
-    double took = run_ahead_case(&c, "", "2", "3");
+    double took = run_ahead_case(&c, "", "2", "3", 0);
     cr_expect(took < LIMIT_S + 0.5, "took %.2f s: the grading waited for the retry", took);
     char first[32], w[32];
     writer(&c, 0, first, sizeof first);
@@ -288,7 +292,7 @@ Test(runs_grouped, a_slow_dataset_keeps_its_process_and_the_retry_is_forgotten, 
 Test(runs_grouped, the_retry_stops_once_its_dataset_ends_in_time, .timeout = 60)
 {
     case_t c;
-    run_ahead_case(&c, "", "2 5", "");
+    run_ahead_case(&c, "", "2 5", "", 0);
     for (int k = 0; k < NDS; k++)
         cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
     char trace[128];
@@ -301,5 +305,23 @@ Test(runs_grouped, the_retry_stops_once_its_dataset_ends_in_time, .timeout = 60)
     cr_expect(begun >= 1 && begun <= 3, "the retry began %d of its datasets:\n%s", begun, text);
     free(text);
     cr_expect_eq(ahead_files_left(), 0);
+    free_case(&c);
+}
+
+/* The first process's start (1 s here, a CUDA context's) is not the
+ * budget's: a retry after its time-out was credited it, and one begun ahead
+ * is too. Budget 3 s; the first's datasets begin at 1 s, dataset 2 hangs;
+ * the retry begins at 2 s, its datasets at 3 s, 0.3 s each: by 4.5 s, within
+ * 3 + 1 + 1 s, not 3 + 1 s. */
+Test(runs_grouped, a_retry_begun_ahead_is_not_charged_the_firsts_start, .timeout = 60)
+{
+    case_t c;
+    list_driver_start_s = 1.0;
+    run_ahead_case(&c, "2", "", "", 3.0);
+    list_driver_start_s = 0;
+    cr_expect(c.runs[2].result.timed_out);
+    for (int k = 3; k < NDS; k++)
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d: budget out %d", k,
+                  c.runs[k].result.budget_out);
     free_case(&c);
 }
