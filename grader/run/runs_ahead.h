@@ -4,7 +4,7 @@
 #define CUGRADE_RUNS_AHEAD_H
 
 #include "run/gpu_turn.h"
-#include "run/runs_grouped.h"
+#include "run/group.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
