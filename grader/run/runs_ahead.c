@@ -162,16 +162,12 @@ static void *watch(void *arg)
 void ahead_watch(ahead_t *a, const group_t *g, ds_run_t *runs, const int *index, int n,
                  const runs_how_t *how, int timeouts)
 {
-    memset(a, 0, sizeof *a);
-    a->from = -1;
-    int retry_allowed = how->timeouts_max <= 0 || timeouts + 1 < how->timeouts_max;
-    if (!how->on_gpu && !runs_have_queue(how))
-        return;
-    if (n < 2 || !retry_allowed)
-        return;
     *a = (ahead_t){.g = g, .runs = runs, .index = index, .n = n, .how = how, .from = -1,
                    .watched_from = now_seconds()};
     atomic_init(&a->cancel, 0);
+    int retry_allowed = how->timeouts_max <= 0 || timeouts + 1 < how->timeouts_max;
+    if (!runs_on_a_gpu(how) || n < 2 || !retry_allowed)
+        return;
     unlink(g->report); /* what the watched process writes, not an earlier one's */
     pthread_mutex_init(&a->lock, NULL);
     a->watching = pthread_create(&a->thread, NULL, watch, a) == 0;

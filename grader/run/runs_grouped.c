@@ -15,9 +15,6 @@
 
 #define TAIL_MARK "\ncugrade-timing-begin\n" /* before the timing tail (harness.h) */
 
-/* On a GPU: each process makes a CUDA context (its start credited to the
- * budget by its turns) and waits for the GPU, not the cores. */
-static int on_a_gpu(const runs_how_t *how) { return how->on_gpu || runs_have_queue(how); }
 
 /* ---- the timing tail: the datasets, then the timing, in one process ---- */
 
@@ -99,7 +96,8 @@ static void run_group(const group_t *g, const ds_run_t *runs, const int *index, 
     const char *shown[2];
     run_spec_t spec = group_spec(g, runs, index, n, how, tail, argv, shown);
     gpu_turn_stats_t st;
-    gpu_turns_t *turns = on_a_gpu(how) ? gpu_turns_open(how->gpu_queue, how->gpu_index, &st) : NULL;
+    gpu_turns_t *turns =
+        runs_on_a_gpu(how) ? gpu_turns_open(how->gpu_queue, how->gpu_index, &st) : NULL;
     if (!turns) { /* a timing tail never asked for is answered by nobody: no tail */
         run_one(&spec, proc);
         if (tail)
@@ -254,7 +252,7 @@ typedef struct {
 /* How many lanes side by side: 0 where lanes would not save time. */
 static int lane_width(const runs_how_t *how)
 {
-    int width = on_a_gpu(how) ? LANES_ON_A_GPU : how->max_parallel;
+    int width = runs_on_a_gpu(how) ? LANES_ON_A_GPU : how->max_parallel;
     return width >= 2 ? width : 0;
 }
 
@@ -289,7 +287,8 @@ static void run_in_lanes(ds_run_t *runs, const int *index, int n, const runs_how
         }
         runs_forget_attempt(&runs[index[i]]);
         specs[nlanes] = group_spec(&l->g, runs, &index[i], 1, how, 0, l->argv, l->shown);
-        if (on_a_gpu(how) && (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
+        if (runs_on_a_gpu(how) &&
+            (l->turns = gpu_turns_open(how->gpu_queue, how->gpu_index, &l->st)))
             gpu_turns_give(l->turns, &specs[nlanes]);
         in_lane[nlanes++] = index[i];
     }
@@ -340,7 +339,7 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
 {
     runs_how_t moved = *caller_how, *how = &moved; /* its budget's end moves on by the waits */
     int crashes = 0, timeouts = 0, taken = 0; /* taken: proc and its group came from ahead */
-    int tail = how->tail_args && how->tail && how->tail_judge && on_a_gpu(how);
+    int tail = how->tail_args && how->tail && how->tail_judge && runs_on_a_gpu(how);
     run_result_t proc;
     group_t retry;
     double paused = 0;
@@ -363,7 +362,7 @@ void runs_grouped(ds_run_t *runs, const int *index, int n, const runs_how_t *cal
         /* one dataset left runs alone, but on a GPU still in the list mode,
          * which makes its CUDA context before the dataset's clock starts */
         if (!taken &&
-            ((np == 1 && !on_a_gpu(how)) || group_write_list(g, runs, pending, np, NULL) != 0)) {
+            ((np == 1 && !runs_on_a_gpu(how)) || group_write_list(g, runs, pending, np, NULL) != 0)) {
             runs_separately(runs, pending, np, how);
             break;
         }

@@ -27,6 +27,8 @@ int runs_have_queue(const runs_how_t *how)
     return how->gpu_queue && how->gpu_queue[0];
 }
 
+int runs_on_a_gpu(const runs_how_t *how) { return how->on_gpu || runs_have_queue(how); }
+
 void runs_add_stats(const runs_how_t *how, const gpu_turn_stats_t *st)
 {
     if (!how->gpu_stats)

@@ -13,6 +13,10 @@ size_t runs_output_cap(const ds_run_t *r);
 void runs_forget_attempt(const ds_run_t *r);
 /* Whether the runs use a GPU's queue. */
 int runs_have_queue(const runs_how_t *how);
+/* Whether they run on a GPU, in a queue or not: each process makes a CUDA
+ * context (its start credited to the budget by its turns) and waits for
+ * the GPU, not the cores. */
+int runs_on_a_gpu(const runs_how_t *how);
 /* Adds one program's waits and holds to how->gpu_stats (if kept). */
 void runs_add_stats(const runs_how_t *how, const gpu_turn_stats_t *st);
 /* Whether a run ran past its own time limit (not the budget's end). */
