@@ -128,14 +128,9 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
     driver_cache_path(ctx, obj, objlen);
     if (build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src))
         return 0;
-    char dir[PATH_MAX], err[512];
-    snprintf(dir, sizeof dir, "%s", obj);
-    *strrchr(dir, '/') = '\0';
-    if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cannot cache the lab driver: %s\n", err);
+    int lock = build_cache_lock(obj, "cannot cache the lab driver: ", log);
+    if (lock == BUILD_CACHE_NO_DIR)
         return -1;
-    }
-    int lock = file_lock(obj);
     int rc = build_mtime(obj) >= driver_inputs_mtime(ctx, cc, src)
                  ? 0
                  : compile_driver(ctx, cc, src, obj, log, failed, failedlen);

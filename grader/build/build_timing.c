@@ -59,14 +59,9 @@ static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char 
 {
     if (up_to_date(ctx, cc, src, obj))
         return 0;
-    char dir[PATH_MAX], err[512];
-    snprintf(dir, sizeof dir, "%s", obj);
-    *strrchr(dir, '/') = '\0';
-    if (mkdir_p(dir, err, sizeof err) != 0) {
-        sb_appendf(log, "cugrade: %s\n", err);
+    int lock = build_cache_lock(obj, "cugrade: ", log);
+    if (lock == BUILD_CACHE_NO_DIR)
         return -1;
-    }
-    int lock = file_lock(obj);
     int rc = up_to_date(ctx, cc, src, obj)
                  ? 0
                  : compile_gpu_object(ctx, cc, src, flags, nflags, obj, log, failed, failedlen);

@@ -23,6 +23,17 @@ double build_mtime(const char *path)
     return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec * 1e-9;
 }
 
+int build_cache_lock(const char *obj, const char *prefix, strbuf_t *log)
+{
+    char dir[PATH_MAX], err[512];
+    path_dir(obj, dir, sizeof dir);
+    if (mkdir_p(dir, err, sizeof err) != 0) {
+        sb_appendf(log, "%s%s\n", prefix, err);
+        return BUILD_CACHE_NO_DIR;
+    }
+    return file_lock(obj);
+}
+
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN])
 {
     int n = 0;

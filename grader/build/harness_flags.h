@@ -7,6 +7,7 @@
 #define CUGRADE_HARNESS_FLAGS_H
 
 #include "course/lab.h"
+#include "util/util.h"
 
 #define HARNESS_MAX_FLAGS 2
 #define HARNESS_FLAG_LEN 128
@@ -16,6 +17,14 @@ const char *build_nvcc_arch(void);
 
 /* The modification time of path in seconds, -1 when it is not there. */
 double build_mtime(const char *path);
+
+#define BUILD_CACHE_NO_DIR (-2) /* build_cache_lock: the object's folder cannot be made */
+
+/* Makes the folder of the cached object obj and waits for the right to make
+ * obj (file_lock), so that one grader at a time compiles it and the others
+ * find it made: the lock, for file_unlock (-1: none to be had, go on
+ * without), or BUILD_CACHE_NO_DIR, said on log after prefix. */
+int build_cache_lock(const char *obj, const char *prefix, strbuf_t *log);
 
 /* The lab's flags for every compile of its driver and timing program;
  * returns how many (at most HARNESS_MAX_FLAGS). */
