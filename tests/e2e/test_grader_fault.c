@@ -11,74 +11,11 @@
  * error with a healthy toolchain stays the student's, and the canary that
  * tells the two apart is paid once (its stamp). Runs from the repository
  * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
-#include "e2e.h"
+#include "tree_case.h"
 
 #include <sys/wait.h>
 
 #include <sys/stat.h>
-
-#define ONE_DATASET "datasets/lab3/17"
-
-typedef struct {
-    char dir[64];    /* everything of one test */
-    char root[128];  /* the cugrade tree */
-    char env_root[160];
-} tree_t;
-
-static void link_to_checkout(const char *root, const char *name)
-{
-    char cwd[4096], from[4200], to[256];
-    cr_assert_not_null(getcwd(cwd, sizeof cwd));
-    snprintf(from, sizeof from, "%s/%s", cwd, name);
-    snprintf(to, sizeof to, "%s/%s", root, name);
-    cr_assert_eq(symlink(from, to), 0, "cannot link %s", to);
-}
-
-/* A tree with this checkout's tools and lab; with_runtime: link
- * build/libcugrade_emu.a; reference: the text of reference/lab3/matmul.cu
- * (NULL: this checkout's). */
-static tree_t make_tree(int with_runtime, const char *reference)
-{
-    tree_t t;
-    snprintf(t.dir, sizeof t.dir, "/tmp/cugrade-fault-XXXXXX");
-    cr_assert_not_null(mkdtemp(t.dir));
-    snprintf(t.root, sizeof t.root, "%s/tree", t.dir);
-    snprintf(t.env_root, sizeof t.env_root, "CUGRADE_ROOT=%s", t.root);
-    char path[256];
-    snprintf(path, sizeof path, "%s/reference/lab3", t.root);
-    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
-    snprintf(path, sizeof path, "%s/build", t.root);
-    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
-    const char *shared[] = {"bin", "emu", "labs", "datasets", "rubric.json", NULL};
-    for (int i = 0; shared[i]; i++)
-        link_to_checkout(t.root, shared[i]);
-    if (with_runtime)
-        link_to_checkout(t.root, "build/libcugrade_emu.a");
-    char *text = reference ? strdup(reference)
-                           : read_file("reference/lab3/matmul.cu", NULL, NULL, 0);
-    cr_assert_not_null(text);
-    snprintf(path, sizeof path, "%s/reference/lab3/matmul.cu", t.root);
-    write_text(path, text);
-    free(text);
-    return t;
-}
-
-/* bin/cugrade ARGS... in tree t, with extra environment. */
-static run_result_t cugrade(const tree_t *t, const char *const *args, const char *const *env)
-{
-    char *argv[40] = {"bin/cugrade"}, *envp[8] = {(char *)t->env_root};
-    int n = 1, k = 1;
-    for (int i = 0; args[i]; i++)
-        argv[n++] = (char *)args[i];
-    argv[n] = NULL;
-    for (int i = 0; env && env[i]; i++)
-        envp[k++] = (char *)env[i];
-    envp[k] = NULL;
-    run_spec_t spec = {.argv = argv, .extra_env = envp, .timeout_s = 120, .output_cap = 1 << 20};
-    run_result_t r;
-    run_one(&spec, &r);
-    return r;
-}
 
 /* `cugrade run` of one submission on one dataset, results into json. */
 static run_result_t grade_in(const tree_t *t, const char *backend, const char *submission,
@@ -90,31 +27,9 @@ static run_result_t grade_in(const tree_t *t, const char *backend, const char *s
     return cugrade(t, args, env);
 }
 
-static int exited_with(const run_result_t *r, int code)
-{
-    return r->exited && r->exit_code == code;
-}
-
 static void json_path(const tree_t *t, char *out, size_t len)
 {
     snprintf(out, len, "%s/r.json", t->dir);
-}
-
-/* A class: one folder per student with lab3/matmul.cu copied from files. */
-static void make_class(const tree_t *t, const char *const (*students)[2], int n, char *subs,
-                       size_t len)
-{
-    snprintf(subs, len, "%s/subs", t->dir);
-    for (int i = 0; i < n; i++) {
-        char path[256];
-        snprintf(path, sizeof path, "%s/%s/lab3", subs, students[i][0]);
-        cr_assert_eq(mkdir_p(path, NULL, 0), 0);
-        char *text = read_file(students[i][1], NULL, NULL, 0);
-        cr_assert_not_null(text);
-        snprintf(path, sizeof path, "%s/%s/lab3/matmul.cu", subs, students[i][0]);
-        write_text(path, text);
-        free(text);
-    }
 }
 
 static run_result_t batch_in(const tree_t *t, const char *subs, const char *out, int resume,
@@ -186,28 +101,6 @@ static const char fake_nvcc[] =
     "echo \"nvcc fatal   : Unsupported gpu architecture 'compute_native'\" >&2\n"
     "exit 1\n";
 
-/* An nvcc of text first on the PATH of tree t's gradings: path_env gets
- * "PATH=<t>/fakebin:$PATH". */
-static void fake_nvcc_on_path(const tree_t *t, const char *text, char *path_env, size_t len)
-{
-    char bin[128], script[160];
-    snprintf(bin, sizeof bin, "%s/fakebin", t->dir);
-    cr_assert_eq(mkdir_p(bin, NULL, 0), 0);
-    snprintf(script, sizeof script, "%s/nvcc", bin);
-    write_text(script, text);
-    cr_assert_eq(chmod(script, 0755), 0);
-    const char *path = getenv("PATH");
-    snprintf(path_env, len, "PATH=%s:%s", bin, path ? path : "/usr/bin:/bin");
-}
-
-/* Where a fake nvcc logs (<t>/name), and its FAKE_NVCC_LOG= entry. */
-static void fake_nvcc_log(const tree_t *t, const char *name, char *log, size_t loglen,
-                          char *log_env, size_t envlen)
-{
-    snprintf(log, loglen, "%s/%s", t->dir, name);
-    snprintf(log_env, envlen, "FAKE_NVCC_LOG=%s", log);
-}
-
 static run_result_t grade_with_fake_nvcc(const tree_t *t, const char *json, int driver_ok)
 {
     char path_env[4400];
@@ -245,89 +138,6 @@ Test(grader_fault, broken_nvcc_is_told_from_a_compile_error_by_the_canary, .time
     cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
     cr_assert(strstr(r.output, "nvcc fatal"), "%s", r.output);
     cr_assert(!is_file(json), "a results.json was written");
-    run_result_free(&r);
-    rm_rf(t.dir);
-}
-
-/* Three gradings that start together on a cold build cache compile the lab
- * driver once: the others wait for it and find it made (a batch's first
- * children, each compiling the cached objects anew, took 5 s each on an
- * H200 host). The fake nvcc takes a second over the driver and logs each
- * compile of it; the rest fails, a grader fault, after the driver. */
-static const char slow_driver_nvcc[] =
-    "#!/bin/sh\n"
-    "case \"$*\" in *driver.cu*) sleep 1; echo driver >> \"$FAKE_NVCC_LOG\"\n"
-    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
-    "echo \"nvcc fatal   : not this one\" >&2\n"
-    "exit 1\n";
-
-Test(grader_fault, gradings_started_together_compile_the_cached_driver_once, .timeout = 120)
-{
-    tree_t t = make_tree(1, NULL);
-    char path_env[4400], log_env[192], log[160];
-    fake_nvcc_on_path(&t, slow_driver_nvcc, path_env, sizeof path_env);
-    fake_nvcc_log(&t, "driver-compiles", log, sizeof log, log_env, sizeof log_env);
-    enum { N = 3 };
-    char json[N][160];
-    char *argv[N][20];
-    char *envp[] = {t.env_root, path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=", NULL};
-    run_spec_t specs[N];
-    run_result_t results[N];
-    for (int i = 0; i < N; i++) {
-        snprintf(json[i], sizeof json[i], "%s/r%d.json", t.dir, i);
-        char *a[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
-                     "none", "--datasets", ONE_DATASET, "--json", json[i],
-                     SUB "compile_error.cu", NULL};
-        memcpy(argv[i], a, sizeof a);
-        specs[i] = (run_spec_t){.argv = argv[i], .extra_env = envp, .timeout_s = 60,
-                                .output_cap = 1 << 20};
-    }
-    run_many(specs, results, N, N);
-    for (int i = 0; i < N; i++) {
-        cr_assert(exited_with(&results[i], 2), "%s", results[i].output);
-        run_result_free(&results[i]);
-    }
-    size_t len = 0;
-    char *text = read_file(log, &len, NULL, 0);
-    cr_assert_not_null(text, "the driver was never compiled");
-    cr_assert_str_eq(text, "driver\n", "compiled more than once: %s", text);
-    free(text);
-    rm_rf(t.dir);
-}
-
-/* A GPU batch compiles the lab's timing objects beside its canary, before
- * any child needs them (each of a cold batch's first children waited 5 s for
- * them): with an nvcc that compiles anything and links nothing, the canary
- * fails, and by then perf.cu and the timed driver were compiled. */
-static const char logging_nvcc[] =
-    "#!/bin/sh\n"
-    "case \" $* \" in *\" -c \"*) echo \"$*\" >> \"$FAKE_NVCC_LOG\"\n"
-    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
-    "echo \"nvcc fatal   : cannot link\" >&2\n"
-    "exit 1\n";
-
-Test(grader_fault, a_gpu_batch_compiles_the_timing_objects_beside_its_canary, .timeout = 120)
-{
-    tree_t t = make_tree(1, NULL);
-    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"}};
-    char subs[128], out[128], path_env[4400], log_env[192], log[160];
-    make_class(&t, students, 1, subs, sizeof subs);
-    snprintf(out, sizeof out, "%s/out", t.dir);
-    fake_nvcc_on_path(&t, logging_nvcc, path_env, sizeof path_env);
-    fake_nvcc_log(&t, "compiles", log, sizeof log, log_env, sizeof log_env);
-    const char *env[] = {path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
-                         "CUGRADE_NVCC_ARCH=sm_90", NULL};
-    const char *args[] = {"batch", "--lab", "lab3", "--backend", "gpu", "--jobs", "1",
-                          "--datasets", ONE_DATASET, "--out", out, subs, NULL};
-    run_result_t r = cugrade(&t, args, env);
-    cr_assert(exited_with(&r, 2), "the canary cannot link: %s", r.output);
-    cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
-    char *text = read_file(log, NULL, NULL, 0);
-    cr_assert_not_null(text, "nothing was compiled");
-    cr_expect(strstr(text, "/kinds/matmul/perf.cu -o") != NULL, "perf.cu not compiled:\n%s",
-              text);
-    cr_expect(strstr(text, "-DCUGRADE_TIMING_TAIL") != NULL, "no timed driver:\n%s", text);
-    free(text);
     run_result_free(&r);
     rm_rf(t.dir);
 }

@@ -228,6 +228,17 @@ static int ahead_files_left(void) { return files_matching("*.ahead") + files_mat
 
 static int ended_well(const run_result_t *r) { return r->exited && r->exit_code == 0; }
 
+/* Datasets from..NDS-1 ended well, their outputs written by process pid. */
+static void expect_written_by(const case_t *c, int from, const char *pid, const char *who)
+{
+    char w[32];
+    for (int k = from; k < NDS; k++) {
+        cr_expect(ended_well(&c->runs[k].result), "dataset %d", k);
+        writer(c, k, w, sizeof w);
+        cr_expect_str_eq(w, pid, "dataset %d written by the %s", k, who);
+    }
+}
+
 /* A kernel that never ends: its second time-out comes half a limit after
  * the first (the retry began beside it), not a limit and a start after. */
 Test(runs_grouped, a_hung_kernels_retry_begins_before_its_time_out, .timeout = 60)
@@ -252,15 +263,11 @@ Test(runs_grouped, the_retry_begun_ahead_grades_the_rest, .timeout = 60)
     case_t c;
     run_ahead_case(&c, "2", "", "", 0);
     cr_expect(c.runs[2].result.timed_out);
-    char first[32], retry[32], w[32];
+    char first[32], retry[32];
     writer(&c, 0, first, sizeof first);
     writer(&c, 3, retry, sizeof retry);
     cr_expect(first[0] && retry[0] && strcmp(first, retry) != 0, "%s / %s", first, retry);
-    for (int k = 3; k < NDS; k++) {
-        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
-        writer(&c, k, w, sizeof w);
-        cr_expect_str_eq(w, retry, "dataset %d written by the retry", k);
-    }
+    expect_written_by(&c, 3, retry, "retry");
     cr_expect_eq(ahead_files_left(), 0);
     free_case(&c);
 }
@@ -273,13 +280,9 @@ Test(runs_grouped, a_slow_dataset_keeps_its_process_and_the_retry_is_forgotten, 
     case_t c;
     double took = run_ahead_case(&c, "", "2", "3", 0);
     cr_expect(took < LIMIT_S + 0.5, "took %.2f s: the grading waited for the retry", took);
-    char first[32], w[32];
+    char first[32];
     writer(&c, 0, first, sizeof first);
-    for (int k = 0; k < NDS; k++) {
-        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
-        writer(&c, k, w, sizeof w);
-        cr_expect_str_eq(w, first, "dataset %d written by the first process", k);
-    }
+    expect_written_by(&c, 0, first, "first process");
     cr_expect_eq(ahead_files_left(), 0);
     free_case(&c);
 }
