@@ -33,22 +33,34 @@ static void remove_dir(void) { rm_rf(dir); }
 
 TestSuite(runs_grouped, .init = make_dir, .fini = remove_dir);
 
+/* A stand-in driver's start: %.2f seconds (its CUDA context), then its
+ * shared turn when it is given turns. */
+#define STAND_IN_START                                                                     \
+    "#!/bin/sh\n"                                                                           \
+    "sleep %.2f\n"                                                                          \
+    "if [ -n \"$CUGRADE_TURN_FDS\" ]; then\n"                                               \
+    "    printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"    \
+    "fi\n"
+
+/* Writes text to the stand-in driver at path, executable. */
+static void install_driver(const char *path, const char *text)
+{
+    char err[256];
+    cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
+    chmod(path, 0755);
+}
+
 /* The stand-in driver at dir/driver: starts in start_s seconds. */
 static void write_driver(char *path, size_t len, double start_s)
 {
     snprintf(path, len, "%s/driver", dir);
-    char text[1024], err[256];
+    char text[1024];
     snprintf(text, sizeof text,
-             "#!/bin/sh\n"
-             "sleep %.2f\n"
-             "if [ -n \"$CUGRADE_TURN_FDS\" ]; then\n"
-             "    printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"
-             "fi\n"
+             STAND_IN_START
              "printf '\\ncugrade-dataset-begin 0\\n'; printf '\\ncugrade-dataset-begin 0\\n' >&3\n"
              "kill -SEGV $$\n",
              start_s);
-    cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
-    chmod(path, 0755);
+    install_driver(path, text);
 }
 
 typedef struct {
@@ -173,11 +185,7 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
     snprintf(path, len, "%s/driver", dir);
     char text[2048];
     snprintf(text, sizeof text,
-             "#!/bin/sh\n"
-             "sleep %.2f\n"
-             "if [ -n \"$CUGRADE_TURN_FDS\" ]; then\n"
-             "    printf S >&5; c=$(dd bs=1 count=1 <&4 2>/dev/null); [ \"$c\" = G ] || exit 5\n"
-             "fi\n"
+             STAND_IN_START
              "k=0; tab=$(printf '\\t')\n"
              "while IFS=$tab read -r limit dash out; do\n"
              "    printf '\\ncugrade-dataset-begin %%d\\n' $k\n"
@@ -194,9 +202,7 @@ static void write_list_driver(char *path, size_t len, const char *hang, const ch
              "    k=$((k+1))\n"
              "done < \"$2\"\n",
              list_driver_start_s, hang, ahead_hang, dir, slow);
-    char err[256];
-    cr_assert_eq(write_file_atomic(path, text, strlen(text), err, sizeof err), 0, "%s", err);
-    chmod(path, 0755);
+    install_driver(path, text);
 }
 
 #define LIMIT_S 2.0
