@@ -5,10 +5,10 @@
  * of the queue waits for it. runs_grouped.c then runs the datasets after it
  * in a new process, which hangs again on the next: two limits one after the
  * other, plus a CUDA context's start between them, half of a class's GPU time
- * on an H200 (docs/benchmarks.md). Here, once a dataset has run for half its
- * limit, the datasets after it start in a second process beside the first;
- * if the first then times out there, the second is its retry, begun a half
- * limit early, and the two hangs overlap. If the dataset ends in time after
+ * on an H200 (docs/benchmarks.md). Here, once a dataset has run for a share
+ * of its limit (ahead_at), the datasets after it start in a second process
+ * beside the first; if the first then times out there, the second is its
+ * retry, begun early, and the two hangs overlap. If the dataset ends in time after
  * all, the second is stopped and forgotten: the first goes on as before.
  *
  * The retry is the same fresh process runs_grouped.c would have started:
@@ -26,6 +26,21 @@
 #include <unistd.h>
 
 #define AHEAD_POLL_US 50000 /* how often the watched report channel is read */
+
+/* When the retry starts: once a dataset has run this share of its limit.
+ * Earlier saves a hung kernel's GPU more of its first limit and costs a
+ * process (a CUDA context) for a dataset that ends in time after all;
+ * CUGRADE_AHEAD_AT (a share in (0, 1)) sets it for measuring both
+ * (docs/benchmarks.md). */
+#define AHEAD_AT_DEFAULT 0.5
+
+static double ahead_at(void)
+{
+    const char *v = getenv("CUGRADE_AHEAD_AT");
+    char *end;
+    double at = v && *v ? strtod(v, &end) : 0;
+    return v && *v && *end == '\0' && at > 0 && at < 1 ? at : AHEAD_AT_DEFAULT;
+}
 
 static void ahead_out_path(const ds_run_t *r, char *out, size_t outlen)
 {
@@ -125,15 +140,15 @@ static int start_retry(ahead_t *a, int at)
     return go ? 0 : -1;
 }
 
-/* Until the watched process ends: once one dataset has run half its limit,
- * the retry starts; once that dataset ends after all, the retry is stopped
+/* Until the watched process ends: once one dataset has run ahead_at() of its
+ * limit, the retry starts; once that dataset ends after all, the retry is stopped
  * (the first process goes on, and its timing must not wait for the retry's
  * GPU turn). */
 static void *watch(void *arg)
 {
     ahead_t *a = arg;
     int seen = -1, retried_at = -1;
-    double since = 0;
+    double since = 0, share = ahead_at();
     while (!watched_ended(a)) {
         int began, k_ended;
         int at = dataset_in_progress(a, retried_at, &began, &k_ended);
@@ -149,7 +164,7 @@ static void *watch(void *arg)
             seen = at;
             since = t;
         } else if (at >= 0 && at + 1 < a->n &&
-                   t - since >= a->runs[a->index[at]].spec.timeout_s / 2) {
+                   t - since >= a->runs[a->index[at]].spec.timeout_s * share) {
             if (start_retry(a, at) != 0)
                 return NULL;
             retried_at = at;

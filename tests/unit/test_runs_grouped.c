@@ -262,6 +262,28 @@ Test(runs_grouped, a_hung_kernels_retry_begins_before_its_time_out, .timeout = 6
     free_case(&c);
 }
 
+/* CUGRADE_AHEAD_AT sets the share of the limit the retry waits for: at a
+ * fifth the second time-out comes a fifth of a limit after the first (2.4 s
+ * here), at half a half (3 s); a value that is not a share is not taken. */
+static double hung_kernel_with_ahead_at(const char *share)
+{
+    setenv("CUGRADE_AHEAD_AT", share, 1);
+    case_t c;
+    double took = run_ahead_case(&c, "2 3 4 5 6 7", "", "", 0);
+    unsetenv("CUGRADE_AHEAD_AT");
+    cr_expect(c.runs[2].result.timed_out && c.runs[3].result.timed_out);
+    free_case(&c);
+    return took;
+}
+
+Test(runs_grouped, the_retry_begins_at_the_share_of_the_limit_asked_for, .timeout = 60)
+{
+    double fifth = hung_kernel_with_ahead_at("0.2");
+    cr_expect(fifth < 1.2 * LIMIT_S + 0.4, "took %.2f s at a fifth", fifth);
+    double bad = hung_kernel_with_ahead_at("0.2x");
+    cr_expect(bad >= 1.5 * LIMIT_S, "took %.2f s with a bad share: not half", bad);
+}
+
 /* Hung on one dataset only: the retry begun ahead is the rest's grading;
  * its outputs moved into place, nothing of it left beside them. */
 Test(runs_grouped, the_retry_begun_ahead_grades_the_rest, .timeout = 60)
