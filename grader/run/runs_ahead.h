@@ -39,7 +39,7 @@ typedef struct {
 
 /* Before group process g runs runs[index[0..n)] on a GPU: watches its
  * report channel (g->report, emptied here), and once one dataset has run for
- * a share of its time limit (half; CUGRADE_AHEAD_AT) with datasets after it, runs those in a retry
+ * a share of its time limit (a sixth; CUGRADE_AHEAD_AT) with datasets after it, runs those in a retry
  * process beside it (its outputs at OUT AHEAD_OUT_SUFFIX). Watches only when
  * a retry could follow a time-out there: on a GPU, two datasets or more,
  * timeouts (so far) + 1 below how->timeouts_max (or no maximum). */
