@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,15 @@ extern char **environ;
 #define MAX_ARGS 512
 #define MAX_RO 32
 
+/* Threads share what follows: a grading builds a sandbox for its emulator
+ * build, a retry and its datasets at once, while another hides a folder; a
+ * batch times its baselines while it makes the hidden datasets. probe_lock
+ * guards the probes' answers, hidden_lock the hidden folders (appended,
+ * never removed: a string read under the lock stays valid after it). */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static char bwrap_path[PATH_MAX];
 static int available = -1;
+static pthread_mutex_t hidden_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *hidden[MAX_HIDDEN];
 static int secret_hidden[MAX_HIDDEN]; /* hidden[i] by sandbox_hide_dir, not as a results folder only */
 static int nhidden;
@@ -109,9 +117,12 @@ static int trial_run(const char *const *option_args)
 
 int sandbox_available(void)
 {
+    pthread_mutex_lock(&probe_lock);
     if (available < 0)
         available = !disabled_by_env() && find_bwrap() && trial_run(NULL);
-    return available;
+    int yes = available;
+    pthread_mutex_unlock(&probe_lock);
+    return yes;
 }
 
 const char *sandbox_description(void)
@@ -129,15 +140,16 @@ static void hide(const char *dir, int secret)
     char real[PATH_MAX];
     if (!dir || !realpath(dir, real) || !is_dir(real) || strcmp(real, "/") == 0)
         return;
+    pthread_mutex_lock(&hidden_lock);
     int i = 0;
     while (i < nhidden && strcmp(hidden[i], real) != 0)
         i++;
-    if (i == nhidden) {
-        if (nhidden == MAX_HIDDEN)
-            return;
-        hidden[nhidden++] = strdup(real);
-    }
-    secret_hidden[i] = secret_hidden[i] || secret;
+    char *copy = i == nhidden && nhidden < MAX_HIDDEN ? strdup(real) : NULL;
+    if (copy) /* counted only once it is there */
+        hidden[nhidden++] = copy;
+    if (i < nhidden)
+        secret_hidden[i] = secret_hidden[i] || secret;
+    pthread_mutex_unlock(&hidden_lock);
 }
 
 void sandbox_hide_dir(const char *dir) { hide(dir, 1); }
@@ -168,9 +180,12 @@ static int bwrap_unsets(void)
 {
     static int unsets = -1;
     static const char *const option[] = {"--unsetenv", "CUGRADE_TRIAL", NULL};
+    pthread_mutex_lock(&probe_lock);
     if (unsets < 0)
         unsets = trial_run(option);
-    return unsets;
+    int yes = unsets;
+    pthread_mutex_unlock(&probe_lock);
+    return yes;
 }
 
 static const char *device_dir = "/dev"; /* another only in tests */
@@ -350,9 +365,11 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     }
     m[nm++] = (mount_t){"--bind", writable, writable};
     shown[ns++] = (char *)writable;
+    pthread_mutex_lock(&hidden_lock);
     for (int i = 0; i < nhidden; i++)
         if (covered(hidden[i], shown, ns) && !shown_itself(i, ro))
             m[nm++] = (mount_t){"--tmpfs", NULL, hidden[i]};
+    pthread_mutex_unlock(&hidden_lock);
     qsort(m, (size_t)nm, sizeof *m, by_place);
     for (int i = 0; i < nm; i++) {
         add(argv, n, m[i].how);
