@@ -1,5 +1,6 @@
 /* main.c - bin/cugrade: dispatch to a subcommand. */
 #include "cli/commands.h"
+#include "util/crash.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ static void usage(FILE *to)
 
 int main(int argc, char **argv)
 {
+    crash_report_install(); /* a crash of cugrade's own says so, with its stack */
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -13,6 +13,7 @@
  * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
 #include "tree_case.h"
 
+#include <signal.h>
 #include <sys/wait.h>
 
 #include <sys/stat.h>
@@ -121,6 +122,30 @@ Test(grader_fault, broken_nvcc_fails_the_lab_driver_not_the_student, .timeout = 
     cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
     cr_assert(strstr(r.output, "nvcc fatal") && strstr(r.output, "command: "), "%s", r.output);
     cr_assert(!strstr(r.output, "compiles") && !is_file(json), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* cugrade's own crash (grader/util/crash.c): said to be the grader's, with
+ * its stack, and still an end by the signal, which a batch counts as a
+ * grading that could not be made. The nvcc here crashes the cugrade that
+ * runs it (SIGSEGV, as a bug in cugrade would). */
+Test(grader_fault, a_crash_of_cugrade_itself_says_it_is_the_graders, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char json[128], path_env[4400];
+    json_path(&t, json, sizeof json);
+    fake_nvcc_on_path(&t, "#!/bin/sh\nkill -SEGV $PPID\nsleep 5\nexit 1\n", path_env,
+                      sizeof path_env);
+    const char *env[] = {path_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=", NULL};
+    run_result_t r = grade_in(&t, "gpu", SUB "compile_error.cu", json, env);
+    cr_expect(r.signaled && r.term_signal == SIGSEGV, "ended: exited %d (%d), signal %d:\n%s",
+              r.exited, r.exit_code, r.term_signal, r.output);
+    cr_expect(strstr(r.output, "cugrade: cannot grade: the grader itself crashed (signal 11, a "
+                               "bug in cugrade, not the submission's fault)"),
+              "%s", r.output);
+    cr_expect(strstr(r.output, "bin/cugrade(") != NULL, "no frame of cugrade's:\n%s", r.output);
+    cr_expect(!is_file(json));
     run_result_free(&r);
     rm_rf(t.dir);
 }
