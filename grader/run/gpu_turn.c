@@ -108,16 +108,21 @@ static void leave(gpu_turns_t *t)
 /* A "T": the judge's answer, once; from a "G" on, the turns are the tail's. */
 static char judge_tail(gpu_turns_t *t)
 {
-    if (!t->tail || t->tail->asked)
+    pthread_mutex_lock(&t->clock_lock); /* what gpu_turns_offer_tail set, seen whole */
+    gpu_tail_t *tail = t->tail;
+    gpu_tail_judge_fn judge = t->judge;
+    void *judge_ctx = t->judge_ctx;
+    pthread_mutex_unlock(&t->clock_lock);
+    if (!tail || tail->asked)
         return 'N';
-    t->tail->asked = 1;
-    if (!t->judge(t->judge_ctx))
+    tail->asked = 1;
+    if (!judge(judge_ctx))
         return 'N';
     pthread_mutex_lock(&t->clock_lock);
-    t->tail->began = now_seconds();
-    t->tail->granted = 1;
+    tail->began = now_seconds();
+    tail->granted = 1;
     pthread_mutex_unlock(&t->clock_lock);
-    t->cur = &t->tail->st;
+    t->cur = &tail->st;
     return 'G';
 }
 
@@ -216,9 +221,11 @@ gpu_turns_t *gpu_turns_open(const char *queue_dir, int gpu, gpu_turn_stats_t *st
 void gpu_turns_offer_tail(gpu_turns_t *t, gpu_tail_judge_fn judge, void *ctx, gpu_tail_t *tail)
 {
     memset(tail, 0, sizeof *tail);
+    pthread_mutex_lock(&t->clock_lock); /* the keeper, started already, reads them */
     t->judge = judge;
     t->judge_ctx = ctx;
     t->tail = tail;
+    pthread_mutex_unlock(&t->clock_lock);
 }
 
 void gpu_turns_give(gpu_turns_t *t, run_spec_t *spec)
