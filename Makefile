@@ -13,6 +13,8 @@
 #                   (tests/attacks/) and the challenge lab (its reference's
 #                   score against cuBLAS, the rule on the SASS) on the GPU backend
 #   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
+#   make race-check the grader's threads under ThreadSanitizer: a small batch on
+#                   the emulator's GPU path (tools/race_check.sh, a few minutes)
 
 CC       ?= gcc
 CXX      ?= g++
@@ -56,7 +58,7 @@ REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
 EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
-.PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test clean
+.PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
 all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
@@ -185,6 +187,9 @@ gpu-build:
 gpu-test: all
 	tests/gpu/attacks.sh
 	tests/gpu/challenge.sh
+
+race-check: all
+	tools/race_check.sh
 
 include tests/fuzz/fuzz.mk
 

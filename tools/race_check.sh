@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# tools/race_check.sh - the grader's threads under ThreadSanitizer (make
+# race-check): bin/cugrade built with -fsanitize=thread (bin/cugrade-tsan),
+# then a small class graded by it on the GPU path with the emulator standing
+# in for nvcc and the device (tests/fixtures/nvcc_emu, one pretend GPU), so
+# that every thread of a batch and of its gradings runs: the workers, the
+# baselines' timing, an emulator build beside the GPU datasets, the GPU turns'
+# keepers, a hung kernel's retry begun ahead. Performance is timed at one
+# small shape (a rubric of its own), the emulator being slow.
+# Exit 0: every submission graded and no report; 1: a report (printed) or
+# a submission not graded; 2: it could not run (no compiler with TSan).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+root=$PWD
+tmp=$(mktemp -d /tmp/cugrade-race-XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+cc=${CC:-cc}
+flags=$(pkg-config --cflags --libs json-c libarchive nettle libpng 2>/dev/null) ||
+    { echo "race_check: pkg-config does not know json-c, libarchive, nettle, libpng" >&2; exit 2; }
+# shellcheck disable=SC2086  # the flags are words
+if ! "$cc" -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Igrader -Ilabs/common -Iemu/rewrite \
+    grader/*/*.c -o bin/cugrade-tsan $flags -lm -ldl -lpthread 2>"$tmp/cc.log"; then
+    echo "race_check: $cc could not build bin/cugrade-tsan:" >&2
+    tail -20 "$tmp/cc.log" >&2
+    exit 2
+fi
+
+# the class: one copy of each kind
+for entry in reference:reference/lab3/matmul.cu untiled:tests/submissions/lab3/untiled.cu \
+    endless:tests/submissions/lab3/endless_kernel.cu \
+    barrier:tests/submissions/lab3/missing_second_barrier.cu \
+    segfault:tests/submissions/lab3/host_segfault.cu \
+    compile:tests/submissions/lab3/compile_error.cu; do
+    mkdir -p "$tmp/class/${entry%%:*}/lab3"
+    cp "${entry#*:}" "$tmp/class/${entry%%:*}/lab3/matmul.cu"
+done
+python3 - "$root/rubric.json" "$tmp/rubric.json" <<'EOF' || exit 2
+import json, sys
+r = json.load(open(sys.argv[1]))
+perf = r["labs"]["lab3"]["performance"]
+perf["shapes"], perf["time_cap_s"] = ["64x64x64"], 1
+json.dump(r, open(sys.argv[2], "w"))
+EOF
+
+export CUGRADE_NVCC=$root/tests/fixtures/nvcc_emu/bin/nvcc CUGRADE_NVCC_ARCH=sm_emu_nvcc \
+    CUGRADE_SANDBOX_RO=$root/bin:$root/emu:$root/build CUGRADE_GPU_COUNT=1 CUGRADE_SRCCHECK=off
+export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 exitcode=0 log_path=$tmp/tsan"
+start=$(date +%s)
+bin/cugrade-tsan batch --lab lab3 --backend gpu --jobs 3 --rubric "$tmp/rubric.json" \
+    --out "$tmp/out" "$tmp/class" >"$tmp/batch.log" 2>&1
+rc=$?
+echo "race_check: a batch of 6 under ThreadSanitizer: exit $rc in $(( $(date +%s) - start )) s"
+failed=0
+if ls "$tmp"/tsan.* >/dev/null 2>&1; then
+    echo "race_check: FAILED: ThreadSanitizer reported $(cat "$tmp"/tsan.* | grep -c '^WARNING'):"
+    cat "$tmp"/tsan.*
+    failed=1
+fi
+summary=$(grep '^batch: ' "$tmp/batch.log" | head -1)
+case $summary in
+"batch: 6 graded, 0 re-scored, 0 could not grade,"*) ;;
+*)
+    echo "race_check: FAILED: not every submission was graded: ${summary:-(no summary)}"
+    tail -20 "$tmp/batch.log"
+    failed=1
+    ;;
+esac
+[ "$failed" = 0 ] && echo "race_check: no data race reported; every submission graded"
+exit "$failed"
