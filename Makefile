@@ -3,7 +3,8 @@
 #   make            build bin/cugrade, bin/emucc and the emulator library
 #   make grade      grade student/ (SUBMISSION=reference grades the reference;
 #                   VERBOSE=1 lists every dataset)
-#   make test       the whole test suite (Criterion), then the Slurm test
+#   make test       the whole test suite (Criterion), the race check (where
+#                   ThreadSanitizer runs), then the Slurm test
 #   make slurm-test tests/slurm/test_slurm.sh alone: cugrade batch --slurm on a
 #                   one-node Slurm of its own (root; installs Debian's slurm)
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
@@ -167,6 +168,7 @@ unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
 
 test: all unit-tests | deps
 	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)
+	tools/race_check.sh --if-usable
 	tests/slurm/test_slurm.sh
 
 slurm-test: all | deps
