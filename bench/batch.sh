@@ -140,6 +140,34 @@ else
 fi
 t1=$(date +%s.%N)
 cpu=$(cpu_line "$cpu0")
+# show_cannot_grade: each submission the batch could not grade (its
+# results.json the batch's stand-in) or left NOT GRADED (a grader fault, a
+# crash of its cugrade run included: a run.log and no results.json): its
+# kind, why, and its run.log's end, so that a failure on a lent machine can
+# be read from the bench's output.
+show_cannot_grade() {
+    local f id dir
+    for f in "$tmp"/out/*/results.json; do
+        [ -f "$f" ] || continue
+        grep -q '"could not grade' "$f" || continue
+        id=$(basename "$(dirname "$f")")
+        printf '%s: could not grade %s (%s): %s\n' "$bench_self" "$id" \
+            "$(awk -v id="$id" '$1 == id { print $2 }' "$tmp/kinds.txt")" \
+            "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["extra_data"]["batch_error"])' "$f" 2>&1)" >&2
+        tail -n 15 "$(dirname "$f")/run.log" 2>/dev/null | sed 's/^/    | /' >&2
+    done
+    for f in "$tmp"/out/*/run.log; do
+        [ -f "$f" ] || continue
+        dir=$(dirname "$f")
+        [ -f "$dir/results.json" ] && continue
+        id=$(basename "$dir")
+        printf '%s: NOT GRADED %s (%s): %s\n' "$bench_self" "$id" \
+            "$(awk -v id="$id" '$1 == id { print $2 }' "$tmp/kinds.txt")" \
+            "$(grep 'cugrade: cannot grade: ' "$f" | tail -n 1)" >&2
+        tail -n 25 "$f" | sed 's/^/    | /' >&2
+    done
+}
+if [ "$rc" -ne 0 ]; then show_cannot_grade; fi
 [ "$rc" -eq 0 ] || bench_fail "cugrade batch exited with status $rc (0: every submission got a results.json, \
 whatever its score; 2: some got none, or the class files could not be written; 64: bad options)" "$tmp/first.log"
 grep -E '^(cugrade batch|batch|class|gpu):' "$tmp/first.log" ||
@@ -150,20 +178,6 @@ while read -r id _; do
 done <"$tmp/kinds.txt"
 [ ${#missing[@]} -eq 0 ] || bench_fail "$((n - ${#missing[@]})) of $n submissions have a results.json \
 (none for ${missing[*]:0:10}${missing[10]:+ ...})" "$tmp/first.log"
-# show_cannot_grade: each submission the batch could not grade (its
-# results.json the batch's stand-in): its kind, why, and its run.log's end,
-# so that a failure on a lent machine can be read from the bench's output.
-show_cannot_grade() {
-    local f id
-    for f in "$tmp"/out/*/results.json; do
-        grep -q '"could not grade' "$f" || continue
-        id=$(basename "$(dirname "$f")")
-        printf '%s: could not grade %s (%s): %s\n' "$bench_self" "$id" \
-            "$(awk -v id="$id" '$1 == id { print $2 }' "$tmp/kinds.txt")" \
-            "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["extra_data"]["batch_error"])' "$f" 2>&1)" >&2
-        tail -n 15 "$(dirname "$f")/run.log" 2>/dev/null | sed 's/^/    | /' >&2
-    done
-}
 want="batch: $n graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written"
 got=$(batch_summary "$tmp/first.log")
 if [ "$got" != "$want" ]; then

@@ -121,7 +121,10 @@ static int finish_job(job_t *j, char *err, size_t errlen)
     if (wrote != 0)
         return -1;
     snprintf(path, sizeof path, "%s/results.json", j->res_dir);
-    if (r->exited && r->exit_code == EXIT_CANNOT_GRADE) /* a grader fault: no grade, no hash */
+    /* a grader fault: no grade, no hash. A child killed by a signal is one too:
+     * the student's code runs in processes of its own, never in cugrade run
+     * (which says so when it crashes: util/crash.h) */
+    if ((r->exited && r->exit_code == EXIT_CANNOT_GRADE) || r->signaled)
         return batch_not_graded(j, NULL, err, errlen);
     if (r->exited && r->exit_code == 0 && is_file(j->partial)) {
         char measured[PATH_MAX + 32];

@@ -39,16 +39,22 @@ int batch_preflight(const batch_opts_t *o, const char *gpu_queue, int rescored, 
     return 0;
 }
 
-/* The first line after "cugrade: cannot grade: " in a child's output, else
- * how it ended. */
+/* The line after the last "cugrade: cannot grade: " in a child's output (its
+ * own, which comes after anything of the submission's it shows), else how it
+ * ended. */
 static void fault_cause(const job_t *j, char *buf, size_t len)
 {
     static const char tag[] = "cugrade: cannot grade: ";
     const char *out = j->result.output ? j->result.output : "";
-    const char *p = strstr(out, tag);
+    const char *p = NULL;
+    for (const char *q = strstr(out, tag); q; q = strstr(q + 1, tag))
+        p = q;
     if (p) {
         p += sizeof tag - 1;
         snprintf(buf, len, "%.*s", (int)strcspn(p, "\n"), p);
+    } else if (j->result.signaled) {
+        snprintf(buf, len, "cugrade run was killed by signal %d (%s; see run.log)",
+                 j->result.term_signal, strsignal(j->result.term_signal));
     } else {
         snprintf(buf, len, "cugrade run exited with status 2 (see run.log)");
     }

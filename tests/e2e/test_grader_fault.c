@@ -13,6 +13,7 @@
  * root; one-dataset grading (datasets/lab3/17, 1x1x1) keeps it fast. */
 #include "tree_case.h"
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -334,6 +335,83 @@ Test(grader_fault, mid_batch_faults_leave_students_not_graded_for_resume, .timeo
     cr_assert(strstr(r.output, "2 to grade, 0 to re-score, 1 unchanged (skipped)"), "%s", r.output);
     cr_assert(strstr(r.output, "bob  23.5/43.5") && strstr(r.output, "carol  0/43.5"), "%s",
               r.output);
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* A child `cugrade run` that crashes (from outside here: SIGSEGV to bob's
+ * once it runs, as a bug of cugrade's would) is a grader fault: bob NOT
+ * GRADED with the crash's own line, no results.json, the batch's exit 2,
+ * and --resume grades him. */
+static int is_childs_cugrade_run(pid_t pid, const char *student)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    size_t len = 0;
+    char *cmd = read_file(path, &len, NULL, 0);
+    int yes = 0, run = 0;
+    for (size_t at = 0; cmd && at < len; at += strlen(cmd + at) + 1) {
+        run |= strcmp(cmd + at, "run") == 0;
+        yes |= run && strstr(cmd + at, student) != NULL;
+    }
+    free(cmd);
+    return yes;
+}
+
+static pid_t crash_the_grading_of(const char *student)
+{
+    pid_t watcher = fork();
+    cr_assert_geq(watcher, 0);
+    if (watcher != 0)
+        return watcher;
+    for (int waited_ms = 0; waited_ms < 120000; waited_ms += 5) {
+        DIR *d = opendir("/proc");
+        for (struct dirent *e; d && (e = readdir(d));) {
+            pid_t pid = (pid_t)atoi(e->d_name);
+            if (pid > 0 && is_childs_cugrade_run(pid, student)) {
+                usleep(300000); /* past main's first line */
+                kill(pid, SIGSEGV);
+                _exit(0);
+            }
+        }
+        if (d)
+            closedir(d);
+        usleep(5000);
+    }
+    _exit(1);
+}
+
+Test(grader_fault, a_child_grading_that_crashes_is_not_graded_and_resumed, .timeout = 180)
+{
+    tree_t t = make_tree(1, NULL);
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
+                                       {"bob", SUB "untiled.cu"}};
+    char subs[128], out[128];
+    make_class(&t, students, 2, subs, sizeof subs);
+    snprintf(out, sizeof out, "%s/out", t.dir);
+    pid_t watcher = crash_the_grading_of("/bob/");
+    run_result_t r = batch_in(&t, subs, out, 0, NULL);
+    int found;
+    waitpid(watcher, &found, 0);
+    cr_assert(WIFEXITED(found) && WEXITSTATUS(found) == 0, "bob's grading was not seen");
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "alice  23.5/43.5"), "%s", r.output);
+    cr_assert(strstr(r.output, "bob  NOT GRADED (grader fault: the grader itself crashed "
+                               "(signal 11"),
+              "%s", r.output);
+    cr_assert(!has_result(out, "bob", "results.json") && !has_result(out, "bob", "inputs.sha256"));
+    char log[160];
+    snprintf(log, sizeof log, "%s/bob/run.log", out);
+    char *text = read_file(log, NULL, NULL, 0);
+    cr_assert(text && strstr(text, "for a bug report:\n") && strstr(text, "cugrade("), "%s",
+              text ? text : "(no run.log)");
+    free(text);
+    run_result_free(&r);
+
+    r = batch_in(&t, subs, out, 1, NULL);
+    cr_assert(exited_with(&r, 0), "%s", r.output);
+    cr_assert(strstr(r.output, "1 to grade, 0 to re-score, 1 unchanged (skipped)"), "%s", r.output);
+    cr_assert(strstr(r.output, "bob  23.5/43.5"), "%s", r.output);
     run_result_free(&r);
     rm_rf(t.dir);
 }

@@ -9,6 +9,8 @@
  *   nothing  exit 0 and the right summary, but writes no results.json
  *   wrong    a results.json for every student that no verdict accepts
  *   cannot   right results, but the summary says 1 could not grade
+ *   crashed  s001's cugrade run crashed: NOT GRADED (a run.log, no
+ *            results.json), the summary says so, exit 2
  *   right    a results.json for every student that every verdict accepts
  *   slow     the right results.json for the first student, then sleeps (a
  *            batch stopped by BENCH_DEADLINE_S)
@@ -39,8 +41,17 @@ static const char *fake_batch_grader(fakes_t *f, const char *mode)
                "\"crashed: killed by signal 11 (Segmentation fault)\"}}' > \"$out/s001/results.json\"\n"
                "    echo 'pretend: the last words of the grading' > \"$out/s001/run.log\"\n"
                "  fi\n"
+               "  if [ $mode = crashed ] && [ ${d##*/} = s001 ]; then\n"
+               "    rm \"$out/s001/results.json\"\n"
+               "    printf 'cugrade: cannot grade: the grader itself crashed (signal 11, a bug)\\n"
+               "bin/cugrade(+0x2d77f)[0x55b75de7777f]\\n' > \"$out/s001/run.log\"\n"
+               "  fi\n"
                "  [ $mode = slow ] && exec sleep 60\n"
                "done\n"
+               "if [ $mode = crashed ]; then\n"
+               "  echo \"batch: $((n - 1)) graded, 0 re-scored, 0 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
+               "  echo 'batch: 1 submission(s) NOT GRADED because of a grader fault'; exit 2\n"
+               "fi\n"
                "if [ $mode = cannot ]; then\n"
                "  echo \"batch: $((n - 1)) graded, 0 re-scored, 1 could not grade, 0 skipped (unchanged), 0 not written, 0.1 s\"\n"
                "else\n"
@@ -131,6 +142,7 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
         {"wrong", "verdicts NOT as expected: s000 (reference), s001 (tile32)"},
         {"cannot", "FAILED: the batch's summary is \"batch: 1 graded, 0 re-scored, 1 could not grade, 0 skipped "
                    "(unchanged), 0 not written\", not \"batch: 2 graded, 0 re-scored, 0 could not grade"},
+        {"crashed", "FAILED: cugrade batch exited with status 2"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         fakes_t f = fakes();
@@ -141,6 +153,12 @@ Test(bench, batch_sh_prints_no_throughput_when_the_batch_is_not_right)
             assert_has(r, "could not grade s001 (tile32): crashed: killed by signal 11 "
                           "(Segmentation fault)\n    | pretend: the last words of the grading");
             assert_lacks(r, "could not grade s000");
+        }
+        if (strcmp(cases[i].mode, "crashed") == 0) { /* which, why, and its log */
+            assert_has(r, "NOT GRADED s001 (tile32): cugrade: cannot grade: the grader itself "
+                          "crashed (signal 11, a bug)\n    | cugrade: cannot grade:");
+            assert_has(r, "    | bin/cugrade(+0x2d77f)");
+            assert_lacks(r, "NOT GRADED s000");
         }
         assert_lacks(r, "throughput");
         assert_lacks(r, "submissions/minute");
