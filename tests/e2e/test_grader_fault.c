@@ -50,6 +50,15 @@ static int has_result(const char *out, const char *id, const char *file)
     return is_file(path);
 }
 
+/* A class of two in tree t: alice (the reference) and bob (the file bob);
+ * its folder in subs, the batch's results folder in out. */
+static void alice_and_bob(const tree_t *t, const char *bob, char *subs, char *out)
+{
+    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"}, {"bob", bob}};
+    make_class(t, students, 2, subs, 128);
+    snprintf(out, 128, "%s/out", t->dir);
+}
+
 /* ---- 1. the emulator runtime is missing ----------------------------------- */
 
 Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
@@ -72,18 +81,15 @@ Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
 Test(grader_fault, missing_runtime_stops_a_batch_before_anyone_is_graded, .timeout = 120)
 {
     tree_t t = make_tree(0, NULL);
-    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
-                                       {"bob", SUB "compile_error.cu"}};
     char subs[128], out[128];
-    make_class(&t, students, 2, subs, sizeof subs);
-    snprintf(out, sizeof out, "%s/out", t.dir);
+    alice_and_bob(&t, SUB "compile_error.cu", subs, out);
     run_result_t r = batch_in(&t, subs, out, 0, NULL);
     cr_assert(exited_with(&r, 2), "%s", r.output);
     cr_assert(strstr(r.output, "cannot grade: the emulator runtime"), "%s", r.output);
     cr_assert(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    static const char *const ids[] = {"alice", "bob"};
     for (int i = 0; i < 2; i++)
-        cr_assert(!has_result(out, students[i][0], "results.json"), "%s got a result",
-                  students[i][0]);
+        cr_assert(!has_result(out, ids[i], "results.json"), "%s got a result", ids[i]);
     cr_assert(!has_result(out, "", "gradebook.csv"), "a gradebook was written");
     run_result_free(&r);
     rm_rf(t.dir);
@@ -384,11 +390,8 @@ static pid_t crash_the_grading_of(const char *student)
 Test(grader_fault, a_child_grading_that_crashes_is_not_graded_and_resumed, .timeout = 180)
 {
     tree_t t = make_tree(1, NULL);
-    const char *const students[][2] = {{"alice", "reference/lab3/matmul.cu"},
-                                       {"bob", SUB "untiled.cu"}};
     char subs[128], out[128];
-    make_class(&t, students, 2, subs, sizeof subs);
-    snprintf(out, sizeof out, "%s/out", t.dir);
+    alice_and_bob(&t, SUB "untiled.cu", subs, out);
     pid_t watcher = crash_the_grading_of("/bob/");
     run_result_t r = batch_in(&t, subs, out, 0, NULL);
     int found;
