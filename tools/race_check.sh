@@ -2,9 +2,9 @@
 # tools/race_check.sh - the grader's threads under ThreadSanitizer (make
 # race-check): bin/cugrade built with -fsanitize=thread (bin/cugrade-tsan),
 # then a small class graded by it on the GPU path with the emulator standing
-# in for nvcc and the device (tests/fixtures/nvcc_emu, one pretend GPU), so
-# that every thread of a batch and of its gradings runs: the workers, the
-# baselines' timing, an emulator build beside the GPU datasets, the GPU turns'
+# in for nvcc and the device (tests/fixtures/nvcc_emu, two pretend GPUs), so
+# that every thread of a batch and of its gradings runs: the workers, each
+# GPU's baseline timing, an emulator build beside the GPU datasets, the GPU turns'
 # keepers, a hung kernel's retry begun ahead. Performance is timed at one
 # small shape (a rubric of its own), the emulator being slow.
 # Usage: tools/race_check.sh [--if-usable]
@@ -52,7 +52,8 @@ for entry in reference:reference/lab3/matmul.cu untiled:tests/submissions/lab3/u
     endless:tests/submissions/lab3/endless_kernel.cu \
     barrier:tests/submissions/lab3/missing_second_barrier.cu \
     segfault:tests/submissions/lab3/host_segfault.cu \
-    compile:tests/submissions/lab3/compile_error.cu; do
+    compile:tests/submissions/lab3/compile_error.cu tile32:tests/submissions/lab3/tile32.cu \
+    intdiv:tests/submissions/lab3/intdiv_grid.cu; do
     mkdir -p "$tmp/class/${entry%%:*}/lab3"
     cp "${entry#*:}" "$tmp/class/${entry%%:*}/lab3/matmul.cu"
 done
@@ -65,13 +66,13 @@ json.dump(r, open(sys.argv[2], "w"))
 EOF
 
 export CUGRADE_NVCC=$root/tests/fixtures/nvcc_emu/bin/nvcc CUGRADE_NVCC_ARCH=sm_emu_nvcc \
-    CUGRADE_SANDBOX_RO=$root/bin:$root/emu:$root/build CUGRADE_GPU_COUNT=1 CUGRADE_SRCCHECK=off
+    CUGRADE_SANDBOX_RO=$root/bin:$root/emu:$root/build CUGRADE_GPU_COUNT=2 CUGRADE_SRCCHECK=off
 export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 exitcode=0 log_path=$tmp/tsan"
 start=$(date +%s)
-bin/cugrade-tsan batch --lab lab3 --backend gpu --jobs 3 --rubric "$tmp/rubric.json" \
+bin/cugrade-tsan batch --lab lab3 --backend gpu --jobs 4 --rubric "$tmp/rubric.json" \
     --out "$tmp/out" "$tmp/class" >"$tmp/batch.log" 2>&1
 rc=$?
-echo "race_check: a batch of 6 under ThreadSanitizer: exit $rc in $(( $(date +%s) - start )) s"
+echo "race_check: a batch of 8 on 2 pretend GPUs under ThreadSanitizer: exit $rc in $(( $(date +%s) - start )) s"
 failed=0
 if ls "$tmp"/tsan.* >/dev/null 2>&1; then
     echo "race_check: FAILED: ThreadSanitizer reported $(cat "$tmp"/tsan.* | grep -c '^WARNING'):"
@@ -80,7 +81,7 @@ if ls "$tmp"/tsan.* >/dev/null 2>&1; then
 fi
 summary=$(grep '^batch: ' "$tmp/batch.log" | head -1)
 case $summary in
-"batch: 6 graded, 0 re-scored, 0 could not grade,"*) ;;
+"batch: 8 graded, 0 re-scored, 0 could not grade,"*) ;;
 *)
     echo "race_check: FAILED: not every submission was graded: ${summary:-(no summary)}"
     tail -20 "$tmp/batch.log"
