@@ -98,6 +98,11 @@ bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -lm -ldl -o $@
 
+# The same grader built with ThreadSanitizer, for tools/race_check.sh (make race-check).
+bin/cugrade-tsan: $(GRADER_SRC) $(GRADER_HDR) | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread $(GRADER_SRC) $(LIBS) -lm -ldl -lpthread -o $@
+
 # emucc shares the grader's file helpers (grader/util/util.c), from its library;
 # they hash with nettle (grader/util/sha256.c).
 bin/emucc: emu/tools/emucc.c $(wildcard emu/tools/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a $(B)/libcugrade.a

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/race_check.sh - the grader's threads under ThreadSanitizer (make
-# race-check): bin/cugrade built with -fsanitize=thread (bin/cugrade-tsan),
+# race-check): bin/cugrade built with -fsanitize=thread (make bin/cugrade-tsan),
 # then a small class graded by it on the GPU path with the emulator standing
 # in for nvcc and the device (tests/fixtures/nvcc_emu, two pretend GPUs), so
 # that every thread of a batch and of its gradings runs: the workers, each
@@ -37,12 +37,8 @@ printf 'int main(void) { return 0; }\n' >"$tmp/probe.c"
     cannot_run "$cc -fsanitize=thread cannot build a program: $(head -c 300 "$tmp/probe.log")"
 "$tmp/probe" >"$tmp/probe.log" 2>&1 ||
     cannot_run "a program built with it does not start: $(head -c 300 "$tmp/probe.log")"
-flags=$(pkg-config --cflags --libs json-c libarchive nettle libpng 2>/dev/null) ||
-    { echo "race_check: pkg-config does not know json-c, libarchive, nettle, libpng" >&2; exit 2; }
-# shellcheck disable=SC2086  # the flags are words
-if ! "$cc" -std=c11 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Igrader -Ilabs/common -Iemu/rewrite \
-    grader/*/*.c -o bin/cugrade-tsan $flags -lm -ldl -lpthread 2>"$tmp/cc.log"; then
-    echo "race_check: FAILED: $cc could not build bin/cugrade-tsan:" >&2
+if ! make -s bin/cugrade-tsan ${CC:+CC="$CC"} >"$tmp/cc.log" 2>&1; then
+    echo "race_check: FAILED: make could not build bin/cugrade-tsan:" >&2
     tail -20 "$tmp/cc.log" >&2
     exit 1
 fi
