@@ -23,7 +23,7 @@ static void fake_nvcc_log(const tree_t *t, const char *name, char *log, size_t l
 static const char slow_driver_nvcc[] =
     "#!/bin/sh\n"
     "case \"$*\" in *driver.cu*) sleep 1; echo driver >> \"$FAKE_NVCC_LOG\"\n"
-    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
+    "    " FAKE_NVCC_TOUCH_OUTPUT "exit 0;; esac\n"
     "echo \"nvcc fatal   : not this one\" >&2\n"
     "exit 1\n";
 
@@ -68,7 +68,7 @@ Test(build_cache, gradings_started_together_compile_the_cached_driver_once, .tim
 static const char logging_nvcc[] =
     "#!/bin/sh\n"
     "case \" $* \" in *\" -c \"*) echo \"$*\" >> \"$FAKE_NVCC_LOG\"\n"
-    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0;; esac\n"
+    "    " FAKE_NVCC_TOUCH_OUTPUT "exit 0;; esac\n"
     "echo \"nvcc fatal   : cannot link\" >&2\n"
     "exit 1\n";
 

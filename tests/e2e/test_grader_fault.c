@@ -105,7 +105,7 @@ static const char fake_nvcc[] =
     "#!/bin/sh\n"
     "# a broken nvcc; FAKE_NVCC_DRIVER_OK=1: it still 'compiles' the lab driver\n"
     "case \"$*\" in *driver.cu*) if [ \"$FAKE_NVCC_DRIVER_OK\" = 1 ]; then\n"
-    "    prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; exit 0; fi;; esac\n"
+    "    " FAKE_NVCC_TOUCH_OUTPUT "exit 0; fi;; esac\n"
     "echo \"nvcc fatal   : Unsupported gpu architecture 'compute_native'\" >&2\n"
     "exit 1\n";
 

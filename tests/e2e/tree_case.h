@@ -96,6 +96,10 @@ static inline void make_class(const tree_t *t, const char *const (*students)[2],
     }
 }
 
+/* A line of a fake nvcc's script: makes the empty file its -o names, as
+ * if it had compiled (then the script's own "exit 0"). */
+#define FAKE_NVCC_TOUCH_OUTPUT "prev=; for a; do [ \"$prev\" = -o ] && : > \"$a\"; prev=$a; done; "
+
 /* An nvcc of text first on the PATH of tree t's gradings: path_env gets
  * "PATH=<t>/fakebin:$PATH". */
 static inline void fake_nvcc_on_path(const tree_t *t, const char *text, char *path_env, size_t len)
