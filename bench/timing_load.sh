@@ -39,6 +39,10 @@ need_nvcc "bench/timing_load.sh compiles bench/gpu_starts.cu with it"
 
 tmp=$(mktemp -d /tmp/cugrade-bench-timing-XXXXXX)
 spinners=()
+# stop_load: ends the load's processes. Cleanup only (the EXIT trap, and after
+# a load's cases, once load_alive found every process still running): kill
+# fails for one that already ended (on an early exit), no step's failure and
+# no figure's, so it may.
 stop_load() {
     [ ${#spinners[@]} -eq 0 ] || kill "${spinners[@]}" 2>/dev/null || true
     spinners=()
