@@ -135,7 +135,7 @@ typedef struct {
 /* When the emulator found a bug that explains wrong results, say so: the
  * output pattern alone (e.g. "K is not a multiple of TILE_WIDTH") can
  * mislead when the real cause is a missing barrier. NULL when none. */
-static const cause_t *likely_cause(const char *report_path)
+static const cause_t *likely_cause(const emu_report_t *rep)
 {
     static const cause_t causes[] = {
         {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},
@@ -145,14 +145,11 @@ static const cause_t *likely_cause(const char *report_path)
         {"invalid-address", "an access through a pointer to no array (below)", 0},
         {"uninit-shared", "a read of shared memory no thread of the block wrote (below)", 0},
     };
-    emu_report_t rep;
-    emu_report_read(report_path, &rep);
     const cause_t *cause = NULL;
     for (size_t c = 0; c < sizeof causes / sizeof causes[0] && !cause; c++)
-        for (int i = 0; i < rep.nfindings && !cause; i++)
-            if (strcmp(rep.findings[i].kind, causes[c].kind) == 0)
+        for (int i = 0; i < rep->nfindings && !cause; i++)
+            if (strcmp(rep->findings[i].kind, causes[c].kind) == 0)
                 cause = &causes[c];
-    emu_report_free(&rep);
     return cause;
 }
 
@@ -278,30 +275,45 @@ static void append_wb_times(const ds_run_t *r, backend_t backend, strbuf_t *msg)
     free(text);
 }
 
+/* How many findings of each kind rep has (a program may make up kinds: one
+ * count a kind, O(1) each). */
+static void count_kinds(const emu_report_t *rep, strmap_t *total)
+{
+    for (int i = 0; i < rep->nfindings; i++) {
+        long *n = strmap_put(total, rep->findings[i].kind, NULL);
+        if (n)
+            ++*n;
+    }
+}
+
 /* The emulator's findings on this run, at most FINDINGS_SHOWN_PER_KIND of
  * each kind. They count against the checks (race-free, memory-safe, ...),
  * not against the dataset, whose verdict is the output's. */
-static void append_findings(const char *report_path, strbuf_t *msg)
+static void append_findings(const emu_report_t *rep, strbuf_t *msg)
 {
-    emu_report_t rep;
-    emu_report_read(report_path, &rep);
-    for (int i = 0; i < rep.nfindings; i++) {
-        const emu_finding_t *f = &rep.findings[i];
-        int same_before = 0, same_total = 0;
-        for (int k = 0; k < rep.nfindings; k++) {
-            if (strcmp(rep.findings[k].kind, f->kind) != 0)
-                continue;
-            same_before += k < i;
-            same_total++;
-        }
+    strmap_t total = {0}, before = {0};
+    count_kinds(rep, &total);
+    for (int i = 0; i < rep->nfindings; i++) {
+        const emu_finding_t *f = &rep->findings[i];
+        long *seen = strmap_put(&before, f->kind, NULL), *all = strmap_get(&total, f->kind);
+        long same_before = seen ? (*seen)++ : 0, same_total = all ? *all : 0;
         if (strcmp(f->severity, "info") == 0 || same_before >= FINDINGS_SHOWN_PER_KIND)
             continue;
         sb_appendf(msg, "emulator %s (%s): %s\n", f->severity, f->kind, f->message);
         if (same_before == FINDINGS_SHOWN_PER_KIND - 1 && same_total > FINDINGS_SHOWN_PER_KIND)
-            sb_appendf(msg, "(%d more %s findings not shown)\n", same_total - FINDINGS_SHOWN_PER_KIND,
-                       f->kind);
+            sb_appendf(msg, "(%ld more %s findings not shown)\n",
+                       same_total - FINDINGS_SHOWN_PER_KIND, f->kind);
     }
-    emu_report_free(&rep);
+    strmap_free(&total);
+    strmap_free(&before);
+}
+
+/* A run whose report was refused (emureport.h): the submission wrote to
+ * the grader's report channel, so nothing the run reported is trusted. */
+static void explain_refused(const emu_report_t *rep, strbuf_t *msg, char *failure, size_t len)
+{
+    sb_appendf(msg, "FAILED: %s: this run's results are not trusted\n", rep->refused_why);
+    snprintf(failure, len, "report-refused");
 }
 
 static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, size_t len)
@@ -357,7 +369,15 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
     int passed = 0;
     failure[0] = '\0';
     grade_attach_error_map(NULL); /* only a failed comparison leaves a map */
-    const cause_t *cause = likely_cause(r->diag_path);
+    emu_report_t rep;
+    emu_report_read(r->diag_path, &rep);
+    if (rep.refused) {
+        explain_refused(&rep, msg, failure, failure_len);
+        append_program_output(&r->result, r->job->hidden_index > 0, msg);
+        emu_report_free(&rep);
+        return 0;
+    }
+    const cause_t *cause = likely_cause(&rep);
     if (r->result.exited && r->result.exit_code == 0) {
         passed = judge_output(r, lab, backend, cause, msg, failure, failure_len);
     } else {
@@ -366,7 +386,8 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
             sb_appendf(msg, "likely cause: %s\n", cause->text);
     }
     append_wb_times(r, backend, msg);
-    append_findings(r->diag_path, msg);
+    append_findings(&rep, msg);
     append_program_output(&r->result, r->job->hidden_index > 0, msg);
+    emu_report_free(&rep);
     return passed;
 }

@@ -16,7 +16,9 @@
  * failure gets a short key of how a failing dataset failed, the same for
  * datasets that fail the same way ("hypothesis:b-transposed",
  * "grid-too-small", "timeout", "cuda-error:invalid-configuration", ...): the
- * terminal report groups datasets by it. "" when the dataset passed. */
+ * terminal report groups datasets by it. "" when the dataset passed. A run
+ * whose report channel was refused (run/emureport.h: more there than the
+ * emulator ever writes) fails, "report-refused", whatever its output. */
 int verdict_dataset(const ds_run_t *run, const lab_t *lab, backend_t backend, strbuf_t *msg,
                     char *failure, size_t failure_len);
 

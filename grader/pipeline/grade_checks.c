@@ -171,7 +171,9 @@ int grade_measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_
         not_run = unended_checked_runs(&e, runs, in->njobs);
     } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, cb, &e, &why, &fault,
                                             &unended)) == NULL &&
-               e.instrumented_runs == 0) { /* the emulator's runs gave no evidence */
+               e.instrumented_runs == 0 && !e.refused) {
+        /* the emulator's runs gave no evidence (none refused either: a refused
+         * report fails the checks whatever the sanitizer finds, checks.h) */
         gpu_slot_t slot;
         double t0 = now_seconds();
         grade_gpu_enter(o, GPU_SHARED, &slot);

@@ -132,20 +132,7 @@ void evidence_log_add(evidence_log_t *log, const char *label, const emu_report_t
     memset(run, 0, sizeof *run);
     run->label = dup_or_die(label);
     run->flop = flop;
-    emu_report_t *c = &run->report;
-    c->findings = calloc((size_t)r->nfindings + 1, sizeof *c->findings);
-    c->stats = calloc((size_t)r->nstats + 1, sizeof *c->stats);
-    if (!c->findings || !c->stats) {
-        fputs("cugrade: out of memory\n", stderr);
-        abort();
-    }
-    for (int i = 0; i < r->nfindings; i++) {
-        c->findings[i] = r->findings[i];
-        c->findings[i].message = dup_or_die(r->findings[i].message);
-    }
-    c->nfindings = r->nfindings;
-    memcpy(c->stats, r->stats, (size_t)r->nstats * sizeof *c->stats);
-    c->nstats = r->nstats;
+    emu_report_copy(&run->report, r);
 }
 
 void evidence_replay(check_evidence_t *e, const evidence_log_t *log)
@@ -167,11 +154,26 @@ void evidence_log_free(evidence_log_t *log)
     memset(log, 0, sizeof *log);
 }
 
+/* A refused report (emureport.h): the first one's why and dataset, and how
+ * many there were; the checks then fail on it (judge_refused). */
+static void add_refusal(check_evidence_t *e, const char *dataset_label, const char *why)
+{
+    e->runs++;
+    if (e->refused++ > 0)
+        return;
+    snprintf(e->refused_why, sizeof e->refused_why, "%s", why);
+    snprintf(e->refused_dataset, sizeof e->refused_dataset, "%s", dataset_label);
+}
+
 void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
                   double flop)
 {
     if (e->record)
         evidence_log_add(e->record, dataset_label, r, flop);
+    if (r->refused) {
+        add_refusal(e, dataset_label, r->refused_why);
+        return;
+    }
     int seen_here[CHECK_COUNT] = {0};
     for (int i = 0; i < r->nfindings; i++) {
         const emu_finding_t *f = &r->findings[i];
@@ -274,6 +276,16 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
     }
 }
 
+/* A check whose evidence includes a refused report: the submission wrote
+ * to the grader's report channel, so none of its checks is trusted. */
+static void judge_refused(const check_evidence_t *e, strbuf_t *out)
+{
+    sb_appendf(out, "FAILED: on %s, %s: its checks are not trusted\n", e->refused_dataset,
+               e->refused_why);
+    if (e->refused > 1)
+        sb_appendf(out, "(%d dataset runs' reports were refused)\n", e->refused);
+}
+
 void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char *not_run,
                   const char *unearned, grade_t *g)
 {
@@ -283,9 +295,11 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
             continue;
         strbuf_t out = {0};
         int ok = 0;
-        if (!not_run && e->instrumented_runs == 0)
+        if (!not_run && !e->refused && e->instrumented_runs == 0)
             not_run = "no kernel was launched, so there was nothing to check";
-        if (not_run)
+        if (e->refused)
+            judge_refused(e, &out);
+        else if (not_run)
             sb_appendf(&out, "not run: %s\n", not_run);
         else
             ok = judge((check_id_t)id, rule, e, &out);

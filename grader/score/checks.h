@@ -49,13 +49,18 @@ typedef struct {
     char *insight;                       /* coalescing / bank-conflict lines of the largest run */
     evidence_log_t *record;              /* not NULL: evidence_add keeps a copy of every report
                                           * there (not owned: evidence_free leaves it) */
+    int refused;                         /* runs whose report was refused (emureport.h): every
+                                          * check then fails, charged to the submission */
+    char refused_why[192];               /* the first one's why ... */
+    char refused_dataset[96];            /* ... and its dataset */
 } check_evidence_t;
 
 /* The check an emulator finding counts against, or CHECK_COUNT for none. */
 check_id_t check_for_finding(const char *kind);
 
 /* Adds one dataset run's report; flop is the dataset's arithmetic (2*M*N*K).
- * With e->record set, a copy of the report goes there too. */
+ * With e->record set, a copy of the report goes there too. A refused report
+ * (emureport.h) adds nothing but the refusal. */
 void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_report_t *r,
                   double flop);
 
@@ -68,6 +73,8 @@ void evidence_log_free(evidence_log_t *log);
 
 /* Adds one test per check present in the rubric. not_run: NULL when the
  * checks ran, else why they did not (the tests then score 0 and say so).
+ * After a refused report every check fails, saying which and why (the
+ * submission wrote to the grader's report channel), whatever not_run says.
  * unearned: why a clean check still scores nothing (e.g. no dataset passed,
  * so the stub's empty kernel earns no "race-free"), or NULL; failing checks
  * report their findings either way. */

@@ -5,7 +5,9 @@
  *             "shapes": [{"shape", "copy_gbs", "impls": [{"name",
  *             "median_ms", "mean_ms", "rse", "rate", "reps", "wrong"}]}]}
  *   reports: [{"label", "flop", "findings": [{"severity", "kind",
- *             "message"}], "stats": {"threads": 4096, ...}}]
+ *             "message"}], "stats": {"threads": 4096, ...}}], and a
+ *             refused report (emureport.h) "refused": why, with no
+ *             finding or statistic
  * Numbers are written so that they read back as the same doubles (jsonio.h). */
 #ifndef CUGRADE_MEASURED_PARTS_H
 #define CUGRADE_MEASURED_PARTS_H

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FINDINGS 100000
-#define MAX_STATS 4096
+#define MAX_FINDINGS EMU_REPORT_MAX_FINDINGS /* what emu_report_read keeps at most */
+#define MAX_STATS EMU_REPORT_MAX_STATS
 
 /* ---- the timing ---------------------------------------------------------------- */
 
@@ -164,6 +164,8 @@ static json_object *report_json(const evidence_run_t *run)
         json_object_object_add(stats, run->report.stats[i].key, jio_double(run->report.stats[i].value));
     json_object_object_add(o, "findings", findings);
     json_object_object_add(o, "stats", stats);
+    if (run->report.refused)
+        json_object_object_add(o, "refused", json_object_new_string(run->report.refused_why));
     return o;
 }
 
@@ -194,29 +196,36 @@ static int stats_from_json(const cfg_t *c, json_object *o, const char *where, em
     int n = json_object_object_length(stats);
     if (n > MAX_STATS)
         return cfg_fail(c, where, "stats", "more than %d entries", MAX_STATS);
-    r->stats = calloc((size_t)n + 1, sizeof *r->stats);
-    if (!r->stats)
-        return cfg_fail(c, where, "stats", "out of memory");
     char at[256];
     snprintf(at, sizeof at, "%s.stats", where);
     json_object_object_foreach(stats, key, value)
     {
         (void)value;
-        emu_stat_t *s = &r->stats[r->nstats];
-        if (strlen(key) >= sizeof s->key)
-            return cfg_fail(c, at, key, "name longer than %zu characters", sizeof s->key - 1);
-        snprintf(s->key, sizeof s->key, "%s", key);
-        if (jio_double_of(c, stats, at, key, &s->value) != 0)
+        double v;
+        if (strlen(key) >= sizeof r->stats[0].key)
+            return cfg_fail(c, at, key, "name longer than %zu characters",
+                            sizeof r->stats[0].key - 1);
+        if (jio_double_of(c, stats, at, key, &v) != 0)
             return -1;
-        r->nstats++;
+        emu_report_add_stat(r, key, v); /* n <= MAX_STATS: never refused */
     }
+    return 0;
+}
+
+/* A refused report's "refused": why (emureport.h); it keeps nothing else. */
+static int refusal_from_json(const cfg_t *c, json_object *o, const char *where, emu_report_t *r)
+{
+    char why[sizeof r->refused_why];
+    if (jio_text_of(c, o, where, "refused", why, sizeof why) != 0)
+        return -1;
+    emu_report_refuse(r, why);
     return 0;
 }
 
 /* One report into run (which the caller frees, whole or half read). */
 static int report_from_json(const cfg_t *c, json_object *o, const char *where, evidence_run_t *run)
 {
-    static const char *const known[] = {"label", "flop", "findings", "stats", NULL};
+    static const char *const known[] = {"label", "flop", "findings", "stats", "refused", NULL};
     json_object *findings;
     int n;
     char at[256];
@@ -228,6 +237,7 @@ static int report_from_json(const cfg_t *c, json_object *o, const char *where, e
     run->report.findings = calloc((size_t)n + 1, sizeof *run->report.findings);
     if (!run->report.findings)
         return cfg_fail(c, where, "findings", "out of memory");
+    run->report.findings_cap = n + 1;
     for (int i = 0; i < n; i++) {
         run->report.nfindings++; /* freed with the report even when half read */
         if (finding_from_json(c, json_object_array_get_idx(findings, (size_t)i),
@@ -235,7 +245,10 @@ static int report_from_json(const cfg_t *c, json_object *o, const char *where, e
                               &run->report.findings[i]) != 0)
             return -1;
     }
-    return stats_from_json(c, o, where, &run->report);
+    if (stats_from_json(c, o, where, &run->report) != 0)
+        return -1;
+    return json_object_object_get_ex(o, "refused", NULL) ? refusal_from_json(c, o, where, &run->report)
+                                                         : 0;
 }
 
 int evidence_log_from_json(const cfg_t *c, json_object *arr, const char *where, evidence_log_t *log)
