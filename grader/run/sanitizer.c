@@ -9,16 +9,30 @@
 
 static const char *const prefix = "========= ";
 
-static void add_finding(emu_report_t *r, const char *kind, const char *message)
+/* What sanitizer_parse has kept so far: each finding's message ("m\t"
+ * MESSAGE) and each access finding's kind and source line ("w\t" KIND "\t"
+ * LINE), so that telling a repeat costs O(1) whatever the output's length. */
+typedef struct {
+    emu_report_t *out;
+    strmap_t seen;
+} found_t;
+
+/* Whether key was seen before; it is from now on. */
+static int seen_before(found_t *found, const char *tag, const char *a, const char *b)
 {
-    for (int i = 0; i < r->nfindings; i++)
-        if (strcmp(r->findings[i].message, message) == 0)
-            return; /* one finding per distinct report */
-    r->findings = realloc(r->findings, (size_t)(r->nfindings + 1) * sizeof *r->findings);
-    emu_finding_t *f = &r->findings[r->nfindings++];
-    snprintf(f->severity, sizeof f->severity, "error");
-    snprintf(f->kind, sizeof f->kind, "%s", kind);
-    f->message = strdup(message);
+    strbuf_t key = {0};
+    sb_appendf(&key, "%s\t%s%s%s", tag, a, b ? "\t" : "", b ? b : "");
+    int added = 0;
+    strmap_put(&found->seen, sb_str(&key), &added);
+    sb_free(&key);
+    return !added;
+}
+
+static void add_finding(found_t *found, const char *kind, const char *message)
+{
+    if (seen_before(found, "m", message, NULL))
+        return; /* one finding per distinct report */
+    emu_report_add_finding(found->out, "error", kind, message);
 }
 
 /* "... in matmul.cu:43 ..." -> "matmul.cu:43" (or "" if none). */
@@ -55,7 +69,7 @@ static const char *next_line(const char *p, char *out, size_t len)
 }
 
 /* "Race reported between Write access at K+0x360 in f.cu:44" + "and Read access at ... in f.cu:47" */
-static void parse_race(const char *p, const char *first, emu_report_t *out)
+static void parse_race(const char *p, const char *first, found_t *out)
 {
     char writer[256], reader[256], second[512];
     source_of(first, writer, sizeof writer);
@@ -71,7 +85,7 @@ static void parse_race(const char *p, const char *first, emu_report_t *out)
 
 /* "Invalid __global__ read of size 4 bytes" / "Uninitialized __global__ memory read ..." */
 static void parse_access(const char *p, const char *first, const char *kind, const char *tool,
-                         emu_report_t *out)
+                         found_t *out)
 {
     char at[512] = "", by[512] = "", where[256] = "", detail[512] = "", line[512];
     const char *q = p;
@@ -88,15 +102,14 @@ static void parse_access(const char *p, const char *first, const char *kind, con
     snprintf(msg, sizeof msg, "compute-sanitizer %s on the GPU: %s at %s %s%s%s", tool, first,
              where[0] ? where : "?", by, detail[0] ? ": " : "", detail);
     /* one finding per source line: threads differ, the bug does not */
-    for (int i = 0; i < out->nfindings; i++)
-        if (strcmp(out->findings[i].kind, kind) == 0 && where[0] && strstr(out->findings[i].message, where))
-            return;
+    if (where[0] && seen_before(out, "w", kind, where))
+        return;
     add_finding(out, kind, msg);
 }
 
-int sanitizer_parse(const char *tool, const char *output, emu_report_t *out)
+/* One tool's output into found->out. */
+static void parse_tool(const char *tool, const char *output, found_t *out)
 {
-    int before = out->nfindings;
     for (const char *p = output; p && *p;) {
         const char *nl = strchr(p, '\n');
         size_t n = nl ? (size_t)(nl - p) : strlen(p);
@@ -113,6 +126,23 @@ int sanitizer_parse(const char *tool, const char *output, emu_report_t *out)
             parse_access(p, text, "barrier-divergence", tool, out);
         p = nl ? nl + 1 : NULL;
     }
+}
+
+/* Starts with the messages already in out (an earlier call's). */
+static void found_open(found_t *found, emu_report_t *out)
+{
+    *found = (found_t){.out = out};
+    for (int i = 0; i < out->nfindings; i++)
+        seen_before(found, "m", out->findings[i].message, NULL);
+}
+
+int sanitizer_parse(const char *tool, const char *output, emu_report_t *out)
+{
+    int before = out->nfindings;
+    found_t found;
+    found_open(&found, out);
+    parse_tool(tool, output, &found);
+    strmap_free(&found.seen);
     return out->nfindings - before;
 }
 
@@ -168,9 +198,12 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
                                        .extra_env = unguarded};
     }
     run_many(specs, results, nspecs, nspecs); /* the tools at once */
+    found_t found; /* one source line one finding, across the tools too */
+    found_open(&found, out);
     for (int t = 0; t < nspecs; t++) {
-        sanitizer_parse(which[t], results[t].output ? results[t].output : "", out);
+        parse_tool(which[t], results[t].output ? results[t].output : "", &found);
         run_result_free(&results[t]);
     }
+    strmap_free(&found.seen);
     return 0;
 }

@@ -10,7 +10,11 @@
 #include "run/runs.h"
 
 /* Parses one tool's output into findings (one per distinct source line),
- * appended to out. Returns the number added. */
+ * appended to out, in time linear in its lines (the program shares the
+ * tool's output and may print reports of its own). A repeated message is
+ * told from out's findings; a repeated source line only within this call
+ * (sanitizer_check_run tells them across its tools). Returns the number
+ * added. */
 int sanitizer_parse(const char *tool, const char *output, emu_report_t *out);
 
 /* The tools, as bits of a set. */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "score/checks.h"
@@ -51,6 +52,58 @@ Test(sanitizer, memcheck_gives_one_out_of_bounds_finding_per_source_line)
     cr_assert_eq(check_for_finding(r.findings[0].kind), CHECK_MEMORY_SAFE);
     emu_report_free(&r);
     free(text);
+}
+
+/* The process's CPU seconds, user and system. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* One memcheck report as the tool prints it, at forged.cu:LINE by thread X. */
+#define ACCESS_REPORT(LINE, X)                                                                     \
+    "========= Invalid __global__ read of size 4 bytes\n"                                         \
+    "=========     at k()+0x290 in forged.cu:" LINE "\n"                                          \
+    "=========     by thread (" X ",0,0) in block (0,0,0)\n"                                      \
+    "=========     Access to 0x7fba4e801720 is out of bounds\n"                                   \
+    "========= \n"
+
+/* The program shares the tool's output, so it can print reports of its own:
+ * 90,000 distinct source lines, each reported twice, cost time linear in
+ * them (telling a repeat searched every finding before: about 4e9 searches
+ * here), and still give one finding per line. */
+Test(sanitizer, many_reports_are_parsed_in_linear_time, .timeout = 120)
+{
+    enum { LINES = 90000 };
+    strbuf_t out = {0};
+    for (int copy = 0; copy < 2; copy++)
+        for (int i = 0; i < LINES; i++)
+            sb_appendf(&out, ACCESS_REPORT("%d", "%d"), i, copy);
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    double t0 = cpu_seconds();
+    int added = sanitizer_parse("memcheck", sb_str(&out), &r);
+    double spent = cpu_seconds() - t0;
+    cr_assert_eq(added, LINES, "one finding per source line");
+    cr_assert(!r.refused);
+    cr_assert(strstr(r.findings[LINES - 1].message, "forged.cu:89999 by thread (0,0,0)"), "%s",
+              r.findings[LINES - 1].message);
+    cr_assert_lt(spent, 10.0, "the grader spent %.2f s of CPU", spent);
+    emu_report_free(&r);
+    sb_free(&out);
+}
+
+/* Lines named alike are still apart: forged.cu:4 after forged.cu:43. */
+Test(sanitizer, a_source_line_that_begins_another_is_its_own_finding)
+{
+    const char *text = ACCESS_REPORT("43", "0") ACCESS_REPORT("4", "0");
+    emu_report_t r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(sanitizer_parse("memcheck", text, &r), 2);
+    emu_report_free(&r);
 }
 
 Test(sanitizer, a_clean_report_has_no_findings)
