@@ -341,6 +341,46 @@ Test(emu_report, the_dataset_of_a_refused_report_fails_with_why)
     free(run.result.output);
 }
 
+static void race_finding(long i, char *buf, size_t len)
+{
+    if (i == 0)
+        snprintf(buf, len, "warning\tlaunch\tone of another kind\n");
+    else
+        snprintf(buf, len, "error\trace\tRace on shared tileA (element %ld)\n", i);
+}
+
+/* A failed run's 100,000 findings (the most a report keeps): three of a
+ * kind shown and the rest counted, in time linear in them (counting a
+ * kind's findings for each finding took about 5e9 comparisons). */
+Test(emu_report, a_failed_runs_findings_are_shown_three_of_a_kind_in_linear_time, .timeout = 120)
+{
+    write_lines(EMU_REPORT_MAX_FINDINGS, race_finding);
+    ds_job_t job;
+    memset(&job, 0, sizeof job);
+    ds_run_t run;
+    memset(&run, 0, sizeof run);
+    run.job = &job;
+    run.started = 1;
+    snprintf(run.diag_path, sizeof run.diag_path, "%s", path);
+    run.result = (run_result_t){.started = 1, .exited = 1, .exit_code = 1, .output = strdup("")};
+    strbuf_t msg = {0};
+    char failure[64];
+    double t0 = cpu_seconds();
+    int passed = verdict_dataset(&run, NULL, BACKEND_EMU, &msg, failure, sizeof failure);
+    double spent = cpu_seconds() - t0;
+    unlink(path);
+    cr_assert_eq(passed, 0);
+    cr_assert_str_eq(failure, "exit:1");
+    const char *m = sb_str(&msg);
+    cr_assert(strstr(m, "emulator warning (launch): one of another kind\n"), "%s", m);
+    cr_assert(strstr(m, "emulator error (race): Race on shared tileA (element 3)\n"
+                        "(99996 more race findings not shown)\n"), "%s", m);
+    cr_assert_null(strstr(m, "(element 4)"), "%s", m);
+    cr_assert_lt(spent, 10.0, "the grader spent %.2f s of CPU", spent);
+    sb_free(&msg);
+    free(run.result.output);
+}
+
 /* measurements.json keeps the refusal, so a re-score fails the checks the
  * same way. */
 Test(emu_report, a_refusal_survives_measurements_json_and_rescores_the_same)
