@@ -53,27 +53,18 @@ static void ahead_out_path(const ds_run_t *r, char *out, size_t outlen)
 /* Where the watched process is: the position in a->index of the dataset it
  * is in (began, not ended; -1: none), whether its first dataset began, and
  * whether the one at position k ended by itself (its end marker, or a crash
- * or CUDA error that ended only it), as against a time-out or not yet. */
-static int dataset_in_progress(const ahead_t *a, int k, int *began, int *k_ended)
+ * or CUDA error that ended only it), as against a time-out or not yet. Reads
+ * only what the report channel gained since the last call (group_watch_t):
+ * a program that fills it costs the watch its bytes once, not every poll. */
+static int dataset_in_progress(ahead_t *a, int k, int *began, int *k_ended)
 {
-    *k_ended = *began = 0;
-    size_t len = 0;
-    char *report = read_file(a->g->report, &len, NULL, 0);
-    if (!report)
-        return -1;
-    group_part_t *parts = calloc((size_t)a->n, sizeof *parts);
+    group_watch_read(&a->watch, a->g->report);
     int at = -1;
-    if (parts) {
-        group_split(report, len, 0, parts, a->n);
-        for (int i = 0; i < a->n && at < 0; i++)
-            if (parts[i].state == GROUP_STOPPED)
-                at = i;
-        *k_ended = k >= 0 && parts[k].state == GROUP_ENDED;
-        *began = parts[0].state != GROUP_NOT_BEGUN;
-        group_parts_free(parts, a->n);
-    }
-    free(parts);
-    free(report);
+    for (int i = 0; i < a->n && at < 0; i++)
+        if (group_watch_state(&a->watch, i) == GROUP_STOPPED)
+            at = i;
+    *k_ended = k >= 0 && group_watch_state(&a->watch, k) == GROUP_ENDED;
+    *began = group_watch_state(&a->watch, 0) != GROUP_NOT_BEGUN;
     return at;
 }
 
@@ -187,10 +178,14 @@ void ahead_watch(ahead_t *a, const group_t *g, ds_run_t *runs, const int *index,
     if (!runs_on_a_gpu(how) || n < 2 || !retry_allowed)
         return;
     unlink(g->report); /* what the watched process writes, not an earlier one's */
+    if (group_watch_init(&a->watch, n) != 0)
+        return;
     pthread_mutex_init(&a->lock, NULL);
     a->watching = pthread_create(&a->thread, NULL, watch, a) == 0;
-    if (!a->watching)
+    if (!a->watching) {
         pthread_mutex_destroy(&a->lock);
+        group_watch_free(&a->watch);
+    }
 }
 
 void ahead_stop(ahead_t *a)
@@ -231,6 +226,7 @@ int ahead_take(ahead_t *a, int settled, int timed_out, run_result_t *proc, group
     if (a->retrying)
         pthread_join(a->retry_thread, NULL);
     pthread_mutex_destroy(&a->lock);
+    group_watch_free(&a->watch);
     a->watching = 0;
     if (a->turns)
         runs_add_stats(a->how, &a->st);

@@ -5,6 +5,7 @@
 
 #include "run/gpu_turn.h"
 #include "run/group.h"
+#include "run/group_split.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -22,6 +23,7 @@ typedef struct {
     double paused_s;        /* from then to its first dataset's begin (its start and its wait
                              * for the GPU, which its budget is not charged; 0: not yet) */
     pthread_t thread;
+    group_watch_t watch;    /* its report channel read so far (the watching thread's) */
     pthread_mutex_t lock;
     int ended;              /* the watched process ended: nothing more starts (lock) */
     atomic_int cancel;      /* the retry is not wanted: stop it */

@@ -2,10 +2,14 @@
  * process of the driver's list mode, labs/common/harness.h) at the driver's
  * markers: each dataset's own text and state, a dataset that never ended, the
  * watchdog's timeout, an output the runner cut, and lines that look like
- * markers but are the program's. */
+ * markers but are the program's; and the watch of a running process (the
+ * same states from the text fed as it grows, read from a file as it
+ * grows). */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run/group_split.h"
 #include "run/runs.h"
@@ -293,4 +297,143 @@ Test(group, a_timeout_after_a_signal_end_leaves_no_signal)
     cr_assert_eq(p[0].state, GROUP_TIMED_OUT);
     cr_assert_eq(p[0].term_signal, 0);
     group_parts_free(p, 2);
+}
+
+/* ---- the watch: the same states from a text fed as it grows ---------------------- */
+
+/* Texts of the cases above (and more), as a process writes them. */
+static const char *const watched[] = {
+    BEGIN(0) "hello 0\n" END(0, 0.250000) BEGIN(1) "hello 1\n" END(1, 1.5),
+    BEGIN(0) END(0, 0.1) BEGIN(1) "no newline" END(1, 0.1) BEGIN(2) "\n\n" END(2, 0.1),
+    BEGIN(0) "ok\n" END(0, 0.2) BEGIN(1) "cugrade: CUDA error after launch\n",
+    BEGIN(0) END(0, 0.2) BEGIN(1) "spinning\n" TIMEOUT(1) BEGIN(2) END(2, 0.1),
+    BEGIN(0) "\ncugrade-dataset-end 1 0.5\n\ncugrade-dataset-begin 1\n\ncugrade-dataset-end 0 "
+             "soon\n\ncugrade-dataset-end 0 1.0 extra\n\ncugrade-dataset-timeout 7\nx "
+             "cugrade-dataset-end 0 1.0\n" END(0, 0.2) BEGIN(1) END(1, 0.3),
+    BEGIN(0) "cugrade-dataset-end 0 9.0\n" END(0, 0.2),
+    "static init\n" BEGIN(0) "a\n" END(0, 0.1) "between\n" BEGIN(1) "b\n" END(1, 0.1) "at exit\n",
+    BEGIN(0) END(0, 0.1) "then hangs\n" TIMEOUT(0),
+    BEGIN(0) "cugrade: CUDA error\n" FAILED(0, 0.01, 3) BEGIN(1) "ok\n" END(1, 0.2) BEGIN(2)
+        FAILED(2, 0.02, 3),
+    BEGIN(0) FAILED(0, 0.01, 3) TIMEOUT(0),
+    BEGIN(0) "before\n" SIGNALLED(0, 0.03, 11) BEGIN(1) END(1, 0.2) BEGIN(2) SIGNALLED(2, 0.01, 8),
+    BEGIN(0) "\ncugrade-dataset-signal 0 0.1 65\n\ncugrade-dataset-failed 0 0.1 256\n"
+             "\ncugrade-dataset-end 0 0.10000000000000000000000000000000000000000000000000000000000000001\n"
+             END(0, 0.2),
+    BEGIN(0) "\ncugrade-dataset-\ncugrade-dataset-\n\ncugrade-dataset-end 0" END(0, 0.3),
+    "\n\n\n" BEGIN(0) "\n" END(0, 0.1) "\n" BEGIN(1) "\n",
+};
+
+/* Feeds text[0..len) in chunks of `step` bytes (0: growing 1, 2, 3, ...). */
+static void feed_in_chunks(group_watch_t *w, const char *text, size_t len, size_t step)
+{
+    size_t next = 1;
+    for (size_t at = 0; at < len;) {
+        size_t n = step ? step : next++;
+        if (n > len - at)
+            n = len - at;
+        group_watch_feed(w, text + at, n);
+        at += n;
+    }
+}
+
+/* The watch fed text[0..len) says what group_split says of it (not cut). */
+static void expect_same_states(const char *text, size_t len, size_t step)
+{
+    enum { N = 3 };
+    group_part_t p[N];
+    group_split(text, len, 0, p, N);
+    group_watch_t w;
+    cr_assert_eq(group_watch_init(&w, N), 0);
+    feed_in_chunks(&w, text, len, step);
+    for (int k = 0; k < N; k++) {
+        cr_assert_eq(group_watch_state(&w, k), p[k].state, "dataset %d of %zu bytes of:\n%s", k,
+                     len, text);
+        cr_assert(!(fabs(w.parts[k].wall_s - p[k].wall_s) > 0), "dataset %d", k);
+        cr_assert_eq(w.parts[k].exit_code, p[k].exit_code);
+        cr_assert_eq(w.parts[k].term_signal, p[k].term_signal);
+    }
+    cr_assert_eq(w.taken, len);
+    cr_assert_leq(w.pending.len, 128, "the watch keeps at most a marker line");
+    group_watch_free(&w);
+    group_parts_free(p, N);
+}
+
+/* Every prefix of every text, fed a byte at a time, in growing chunks and
+ * whole: the states of the text so far, as group_split gives them. */
+Test(group, a_watch_fed_any_prefix_in_any_chunks_has_group_splits_states)
+{
+    for (size_t t = 0; t < sizeof watched / sizeof *watched; t++) {
+        size_t len = strlen(watched[t]);
+        for (size_t prefix = 0; prefix <= len; prefix++)
+            for (size_t step = 0; step <= 3; step++)
+                expect_same_states(watched[t], prefix, step == 3 ? len + 1 : step);
+    }
+}
+
+/* Megabytes of the program's text without a marker: the watch keeps none of
+ * it, and still sees the marker after it. */
+Test(group, a_watch_keeps_nothing_of_long_text)
+{
+    group_watch_t w;
+    cr_assert_eq(group_watch_init(&w, 2), 0);
+    group_watch_feed(&w, BEGIN(0), strlen(BEGIN(0)));
+    char junk[4096];
+    memset(junk, 'x', sizeof junk);
+    for (int i = 0; i < 1024; i++) {
+        junk[i % sizeof junk] = i % 3 ? 'x' : '\n';
+        group_watch_feed(&w, junk, sizeof junk);
+        cr_assert_leq(w.pending.len, 128);
+    }
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_STOPPED);
+    group_watch_feed(&w, END(0, 0.5), strlen(END(0, 0.5)));
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_ENDED);
+    cr_assert_float_eq(w.parts[0].wall_s, 0.5, 1e-12);
+    cr_assert_eq(group_watch_state(&w, 1), GROUP_NOT_BEGUN);
+    group_watch_free(&w);
+}
+
+static void append_to(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "a");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* A report channel read as it grows: only its new bytes each time; a file
+ * replaced (the timing tail cut off by a rename) or gone starts again. */
+Test(group, a_watched_file_is_read_from_where_the_last_read_ended)
+{
+    char path[] = "/tmp/cugrade-watch-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    group_watch_t w;
+    cr_assert_eq(group_watch_init(&w, 2), 0);
+    group_watch_read(&w, path);
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_NOT_BEGUN);
+    append_to(path, BEGIN(0) "\ncugrade-dataset-end 0 0.");
+    group_watch_read(&w, path);
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_STOPPED);
+    append_to(path, "25\n" BEGIN(1));
+    group_watch_read(&w, path);
+    cr_assert_eq(w.taken, strlen(BEGIN(0) "\ncugrade-dataset-end 0 0.25\n" BEGIN(1)));
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_ENDED);
+    cr_assert_float_eq(w.parts[0].wall_s, 0.25, 1e-12);
+    cr_assert_eq(group_watch_state(&w, 1), GROUP_STOPPED);
+
+    char err[256], other[sizeof path + 8];
+    snprintf(other, sizeof other, "%s.new", path);
+    const char *again = BEGIN(0);
+    cr_assert_eq(write_file_atomic(other, again, strlen(again), err, sizeof err), 0, "%s", err);
+    cr_assert_eq(rename(other, path), 0);
+    group_watch_read(&w, path);
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_STOPPED, "read again from its start");
+    cr_assert_eq(group_watch_state(&w, 1), GROUP_NOT_BEGUN);
+
+    unlink(path);
+    group_watch_read(&w, path);
+    cr_assert_eq(group_watch_state(&w, 0), GROUP_NOT_BEGUN, "no report: nothing began");
+    group_watch_free(&w);
 }

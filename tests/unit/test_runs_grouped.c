@@ -14,6 +14,7 @@
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -365,5 +366,50 @@ Test(runs_grouped, a_retry_begun_ahead_is_not_charged_the_firsts_start, .timeout
     for (int k = 3; k < NDS; k++)
         cr_expect(ended_well(&c.runs[k].result), "dataset %d: budget out %d", k,
                   c.runs[k].result.budget_out);
+    free_case(&c);
+}
+
+/* The process's CPU seconds (the grader's threads), user and system. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* A program that fills its report channel (48 MB of text, as a hostile one
+ * could) and then spends 3 s in its first dataset, watched all that time:
+ * each read of the watch takes only the new bytes, so the grader spends
+ * well under a second of CPU (0.2 s here; reading and splitting the whole
+ * report every 50 ms took 2.1 s). */
+Test(runs_grouped, a_filled_report_channel_costs_the_watch_its_bytes_once, .timeout = 60)
+{
+    case_t c;
+    prepare(&c);
+    snprintf(c.program, sizeof c.program, "%s/driver", dir);
+    char text[1024];
+    snprintf(text, sizeof text,
+             STAND_IN_START
+             "head -c 48000000 /dev/zero | tr '\\000' x >&3\n"
+             "k=0; tab=$(printf '\\t')\n"
+             "while IFS=$tab read -r limit dash out; do\n"
+             "    printf '\\ncugrade-dataset-begin %%d\\n' $k >&3\n"
+             "    [ $k = 0 ] && sleep 3\n"
+             "    echo $$ > \"$out\"\n"
+             "    printf '\\ncugrade-dataset-end %%d 0.001\\n' $k >&3\n"
+             "    k=$((k+1))\n"
+             "done < \"$2\"\n",
+             0.0);
+    install_driver(c.program, text);
+    for (int k = 0; k < NDS; k++)
+        c.runs[k].spec.timeout_s = 30; /* no retry begins within the 3 s */
+    runs_how_t how = {.max_parallel = 1, .on_gpu = 1, .timeouts_max = 2};
+    double t0 = cpu_seconds();
+    run_case(&c, &how);
+    double spent = cpu_seconds() - t0;
+    for (int k = 0; k < NDS; k++)
+        cr_expect(ended_well(&c.runs[k].result), "dataset %d", k);
+    cr_expect_lt(spent, 1.0, "the grader spent %.2f s of CPU", spent);
     free_case(&c);
 }
