@@ -187,6 +187,7 @@ bench: all $(B)/bench/queue_scaling
 $(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
+$(B)/bench/report_channel: bench/report_channel.c $(B)/libcugrade.a | deps ; @mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
 
 gpu-build:
 	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"

@@ -1,5 +1,6 @@
 /* test_bench.c - the bench scripts (bench/run.sh, bench/rescore.sh,
- * bench/gpu_stability.sh, bench/gpu_scaling.sh; bench/batch.sh in
+ * bench/gpu_stability.sh, bench/gpu_scaling.sh, bench/report_channel.sh;
+ * bench/batch.sh in
  * test_bench_batch.c) must not
  * print a number they did not measure: a
  * missing binary is exit 2 and says which, a grade or batch that fails (or
@@ -525,5 +526,49 @@ Test(bench, gpu_context_sh_prints_each_case_and_the_sustained_rate_or_fails)
         }
         run_result_free(&r);
     }
+    rm_rf(f.dir);
+}
+
+/* bench/report_channel.sh prints the driver's three lines and the slowest,
+ * checked: a missing driver is exit 2 and says how to build it; a driver
+ * that fails, or prints a line without its seconds, fails the bench (exit 1)
+ * with no "slowest" line. */
+Test(bench, report_channel_sh_prints_checked_times_or_fails)
+{
+    fakes_t f = fakes();
+    static const char *const lines = "distinct: 9 lines, 0.010 s of grader CPU (refused)\n"
+                                     "repeated: 9 lines over 9 keys, 0.250 s of grader CPU (x)\n";
+    const char *drivers[] = {
+        "printf '%s'; echo 'findings: 100000 lines, 0.020 s of grader CPU (y)'",
+        "echo 'report_channel: FAILED: distinct: not refused' >&2; exit 1",
+        "printf '%s'; echo 'findings: 100000 lines, soon of grader CPU (y)'",
+    };
+    for (int i = 0; i < 3; i++) {
+        strbuf_t sb = {0};
+        sb_append(&sb, "#!/bin/sh\n");
+        sb_appendf(&sb, drivers[i], lines);
+        sb_append(&sb, "\n");
+        char bin[200];
+        snprintf(bin, sizeof bin, "REPORT_CHANNEL_BIN=%s", install_fake(&f, 0, "driver", &sb));
+        char *env[] = {bin, NULL};
+        char *argv[] = {"bench/report_channel.sh", "9", NULL};
+        run_result_t r = run_script(argv, env);
+        if (i == 0) {
+            cr_assert_eq(status(&r), 0, "exit %d: %s", status(&r), r.output);
+            assert_has(r, "repeated: 9 lines over 9 keys, 0.250 s of grader CPU (x)");
+            assert_has(r, "slowest: 0.250 s of grader CPU (target: within 2 s)");
+        } else {
+            cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
+            assert_has(r, i == 1 ? "not refused" : "'findings' line has no time");
+            assert_lacks(r, "slowest");
+        }
+        run_result_free(&r);
+    }
+    char *env[] = {"REPORT_CHANNEL_BIN=/nonexistent/report_channel", NULL};
+    char *argv[] = {"bench/report_channel.sh", NULL};
+    run_result_t r = run_script(argv, env);
+    cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
+    assert_has(r, "run make build/bench/report_channel first");
+    run_result_free(&r);
     rm_rf(f.dir);
 }
