@@ -9,28 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *grown_or_die(void *p, int *cap, int need, size_t size)
+/* p, or the end of the grader when it is NULL (out of memory). */
+static void *or_die(void *p)
+{
+    if (!p) {
+        fputs("cugrade: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+/* Room for at least need elements: the capacity doubled (or need). */
+static void *grown(void *p, int *cap, int need, size_t size)
 {
     int n = *cap > 0 ? 2 * *cap : 16;
     if (n < need)
         n = need;
-    void *q = realloc(p, (size_t)n * size);
-    if (!q) {
-        fputs("cugrade: out of memory\n", stderr);
-        abort();
-    }
     *cap = n;
-    return q;
-}
-
-static char *dup_or_die(const char *s)
-{
-    char *d = strdup(s);
-    if (!d) {
-        fputs("cugrade: out of memory\n", stderr);
-        abort();
-    }
-    return d;
+    return or_die(realloc(p, (size_t)n * size));
 }
 
 /* The position of key in r->stats, or -1: through the index, or by a linear
@@ -50,14 +46,8 @@ static int stat_position(const emu_report_t *r, const char *key)
 /* The index of stats set by hand, so that adding to them stays O(1). */
 static void index_stats(emu_report_t *r)
 {
-    for (int i = (int)strmap_count(&r->stat_index); i < r->nstats; i++) {
-        long *at = strmap_put(&r->stat_index, r->stats[i].key, NULL);
-        if (!at) {
-            fputs("cugrade: out of memory\n", stderr);
-            abort();
-        }
-        *at = i;
-    }
+    for (int i = (int)strmap_count(&r->stat_index); i < r->nstats; i++)
+        *(long *)or_die(strmap_put(&r->stat_index, r->stats[i].key, NULL)) = i;
 }
 
 int emu_report_add_stat(emu_report_t *r, const char *key, double value)
@@ -69,11 +59,7 @@ int emu_report_add_stat(emu_report_t *r, const char *key, double value)
     s.value = value;
     index_stats(r);
     int added;
-    long *at = strmap_put(&r->stat_index, s.key, &added);
-    if (!at) {
-        fputs("cugrade: out of memory\n", stderr);
-        abort();
-    }
+    long *at = or_die(strmap_put(&r->stat_index, s.key, &added));
     if (!added) {
         r->stats[*at].value += value;
         return 0;
@@ -86,7 +72,7 @@ int emu_report_add_stat(emu_report_t *r, const char *key, double value)
         return -1;
     }
     if (r->nstats >= r->stats_cap)
-        r->stats = grown_or_die(r->stats, &r->stats_cap, r->nstats + 1, sizeof *r->stats);
+        r->stats = grown(r->stats, &r->stats_cap, r->nstats + 1, sizeof *r->stats);
     *at = r->nstats;
     r->stats[r->nstats++] = s;
     return 0;
@@ -106,12 +92,12 @@ int emu_report_add_finding(emu_report_t *r, const char *severity, const char *ki
         return -1;
     }
     if (r->nfindings >= r->findings_cap)
-        r->findings = grown_or_die(r->findings, &r->findings_cap, r->nfindings + 1,
-                                   sizeof *r->findings);
+        r->findings = grown(r->findings, &r->findings_cap, r->nfindings + 1,
+                            sizeof *r->findings);
     emu_finding_t *f = &r->findings[r->nfindings++];
     snprintf(f->severity, sizeof f->severity, "%s", severity);
     snprintf(f->kind, sizeof f->kind, "%s", kind);
-    f->message = dup_or_die(message);
+    f->message = or_die(strdup(message));
     return 0;
 }
 
