@@ -257,16 +257,15 @@ group_state_t group_watch_state(const group_watch_t *w, int k)
     return k == w->expect && w->inside ? GROUP_STOPPED : GROUP_NOT_BEGUN;
 }
 
-/* Feeds the file's bytes from w->taken to its end, a chunk at a time. */
+/* Feeds the file's bytes from w->taken to its end, a chunk at a time (on
+ * the heap: the watch runs on a thread of its own). */
 static void feed_from(group_watch_t *w, int fd)
 {
-    char chunk[65536];
-    for (;;) {
-        ssize_t got = pread(fd, chunk, sizeof chunk, (off_t)w->taken);
-        if (got <= 0)
-            return;
+    enum { CHUNK = 65536 };
+    char *chunk = malloc(CHUNK);
+    for (ssize_t got; chunk && (got = pread(fd, chunk, CHUNK, (off_t)w->taken)) > 0;)
         group_watch_feed(w, chunk, (size_t)got);
-    }
+    free(chunk);
 }
 
 void group_watch_read(group_watch_t *w, const char *path)
