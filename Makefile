@@ -34,8 +34,10 @@ NETTLE_CFLAGS = $(eval NETTLE_CFLAGS := $$(shell pkg-config --cflags nettle 2>/d
 NETTLE_LIBS   = $(eval NETTLE_LIBS := $$(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle))$(NETTLE_LIBS)
 PNG_CFLAGS = $(eval PNG_CFLAGS := $$(shell pkg-config --cflags libpng 2>/dev/null))$(PNG_CFLAGS)
 PNG_LIBS   = $(eval PNG_LIBS := $$(shell pkg-config --libs libpng 2>/dev/null || echo -lpng16))$(PNG_LIBS)
+SECCOMP_CFLAGS = $(eval SECCOMP_CFLAGS := $$(shell pkg-config --cflags libseccomp 2>/dev/null))$(SECCOMP_CFLAGS)
+SECCOMP_LIBS   = $(eval SECCOMP_LIBS := $$(shell pkg-config --libs-only-L libseccomp 2>/dev/null) -Wl,-Bstatic -lseccomp -Wl,-Bdynamic)$(SECCOMP_LIBS)
 LIBS = $(JSON_LIBS) $(ARCHIVE_LIBS) $(NETTLE_LIBS) $(PNG_LIBS)
-LIB_CFLAGS = $(JSON_CFLAGS) $(ARCHIVE_CFLAGS) $(NETTLE_CFLAGS) $(PNG_CFLAGS)
+LIB_CFLAGS = $(JSON_CFLAGS) $(ARCHIVE_CFLAGS) $(NETTLE_CFLAGS) $(PNG_CFLAGS) $(SECCOMP_CFLAGS)
 
 WARN      := -Wall -Wextra -Werror
 CFLAGS    ?= -O2 -g
@@ -51,7 +53,12 @@ B := build
 GRADER_SRC  := $(wildcard grader/*/*.c)
 GRADER_HDR  := $(wildcard grader/*/*.h)
 GRADER_OBJ  := $(GRADER_SRC:%.c=$(B)/%.o)
-GRADER_LIBOBJ := $(filter-out $(B)/grader/cli/main.o,$(GRADER_OBJ))
+GRADER_LIBOBJ := $(filter-out $(B)/grader/cli/main.o $(B)/grader/jail/%,$(GRADER_OBJ))
+# bin/cugrade-jail: its own program (grader/jail/), linked with libseccomp
+# statically, so that it runs wherever the sandbox shows it (no library of
+# an unpacked .deb is seen inside bubblewrap)
+JAIL_OBJ    := $(filter $(B)/grader/jail/%,$(GRADER_OBJ))
+JAIL_LIBOBJ := $(filter-out $(B)/grader/jail/jail.o,$(JAIL_OBJ))
 
 # ---- the emulator: launch rewriter (C11), runtime (C++17 + asm), emucc -------
 REWRITE_SRC := $(wildcard emu/rewrite/*.c)
@@ -60,7 +67,7 @@ EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
-all: bin/cugrade bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
+all: bin/cugrade bin/cugrade-jail bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
@@ -98,10 +105,14 @@ bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $^ $(LIBS) -lm -ldl -o $@
 
+bin/cugrade-jail: $(JAIL_OBJ) $(B)/libcugrade.a
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $^ $(SECCOMP_LIBS) -o $@
+
 # The same grader built with ThreadSanitizer, for tools/race_check.sh (make race-check).
 bin/cugrade-tsan: $(GRADER_SRC) $(GRADER_HDR) | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread $(GRADER_SRC) $(LIBS) -lm -ldl -lpthread -o $@
+	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread $(filter-out grader/jail/%,$(GRADER_SRC)) $(LIBS) -lm -ldl -lpthread -o $@
 
 # emucc shares the grader's file helpers (grader/util/util.c), from its library;
 # they hash with nettle (grader/util/sha256.c).
@@ -139,6 +150,9 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcugrade.a | deps
 $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
+$(B)/tests/test_jail_%: tests/unit/test_jail_%.c $(JAIL_LIBOBJ) $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(JAIL_LIBOBJ) $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) $(SECCOMP_LIBS) -lm -ldl -o $@
 $(B)/tests/test_archive $(B)/tests/test_attack_archives: tests/attacks/archive_fixtures.h
 $(B)/tests/test_hypotheses_layout $(B)/tests/test_hypotheses_phases $(B)/tests/test_hypotheses_limits: tests/unit/hypotheses_case.h
 $(B)/tests/test_grouped $(B)/tests/test_grouped_crashes: tests/e2e/grouped_case.h
@@ -169,7 +183,13 @@ $(B)/emu-tests/test_emu_check%: emu/tests/test_emu_check%.cpp $(EMUT_CHECK_OBJ) 
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(EMUT_CHECK_OBJ) $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 
-unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN)
+# the red team's own program, started by the tests as a student's program is
+# (tests/e2e/test_sandbox_tiers.c); never run it outside a sandbox by hand
+$(B)/tests/sandbox_probe: tests/attacks/sandbox_probe.c | deps
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O1 $< -o $@
+
+unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN) $(B)/tests/sandbox_probe
 
 test: all unit-tests | deps
 	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)

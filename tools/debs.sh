@@ -22,7 +22,7 @@ set -euo pipefail
 # "grade": libjson-c-dev, libarchive-dev, libpng-dev, nettle-dev; zlib1g-dev
 # because libpng's .pc file names zlib's), and bubblewrap (the sandbox).
 PACKAGES=(libjson-c5 libjson-c-dev libarchive13 libarchive-dev libpng16-16 libpng-dev
-          zlib1g-dev libnettle8 nettle-dev bubblewrap)
+          zlib1g-dev libnettle8 nettle-dev libseccomp2 libseccomp-dev bubblewrap)
 
 die() {
     echo "tools/debs.sh: $*" >&2

@@ -63,7 +63,7 @@ Test(debs, fetch_downloads_the_libraries_the_grader_links_and_bubblewrap)
     cr_assert_not_null(log, "apt-get was not called");
     const char *want[] = {"libjson-c-dev", "libarchive-dev", "libpng-dev", "nettle-dev",
                           "libjson-c5",    "libarchive13",   "libpng16-16", "libnettle8",
-                          "zlib1g-dev",    "bubblewrap"};
+                          "zlib1g-dev",    "libseccomp-dev", "bubblewrap"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         cr_assert_not_null(strstr(log, want[i]), "%s not fetched: %s", want[i], log);
     snprintf(path, sizeof path, "%s/debs/nettle-dev_1_amd64.deb", dir);
