@@ -570,6 +570,10 @@ static int run_class(batch_opts_t *o, FILE *out)
         rc = EXIT_CANNOT_GRADE;
     }
     if (rc == EXIT_GRADED) {
+        /* the sandbox's second tier hides nothing by a view: the class and
+         * its results are the grader's alone (each child copies its own) */
+        sandbox_guard(o->submissions_dir);
+        sandbox_guard(o->out_dir);
         n = batch_keep_shard(o, names, ids, n, out);
         rc = grade_all(o, names, ids, n, out);
     }

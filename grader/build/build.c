@@ -9,6 +9,7 @@
  * object before it is linked (objcheck.h); the lab's rules (rules.h) at each
  * stage (build_rules.h). */
 #include "build/build.h"
+#include "build/readable_copy.h"
 #include "build/build_rules.h"
 #include "build/harness_flags.h"
 #include "build/objcheck.h"
@@ -189,7 +190,7 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
  * them. */
 typedef struct {
     char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
-    char emu_lib[PATH_MAX], emu_pch[PATH_MAX], cxx[PATH_MAX];
+    char emu_lib[PATH_MAX], emu_pch[PATH_MAX], cxx[PATH_MAX], copy[PATH_MAX], out_dir[PATH_MAX];
     const char *shown[9];
     tool_jail_t jail;
 } student_jail_t;
@@ -216,10 +217,18 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     snprintf(name, sizeof name, "%.*s", cxx ? (int)strcspn(cxx, " \t") : 0, cxx ? cxx : "");
     if (!name[0] || find_program(name, j->cxx, sizeof j->cxx) != 0)
         j->cxx[0] = '\0';
-    const char *shown[] = {j->src_dir, j->common, j->emu_inc, j->emu_lib, j->emu_pch, j->cxx,
-                           extra, NULL};
+    /* a folder the sandbox's uid cannot read: a copy of it, at its place */
+    char why[256];
+    int copied = readable_copy(j->src_dir, ctx->scratch, j->copy, sizeof j->copy, why,
+                                  sizeof why) == 1;
+    const char *shown[] = {copied ? j->common : j->src_dir, j->common, j->emu_inc, j->emu_lib,
+                           j->emu_pch, j->cxx, extra, NULL};
     memcpy(j->shown, shown, sizeof shown);
-    j->jail = (tool_jail_t){.cwd = j->cwd, .write_dir = ctx->scratch, .ro_paths = j->shown};
+    build_out_dir(ctx, j->out_dir, sizeof j->out_dir);
+    sandbox_cover_dir(ctx->scratch); /* only its build folder, writable, is shown in it */
+    j->jail = (tool_jail_t){.cwd = j->cwd, .write_dir = j->out_dir, .ro_paths = j->shown,
+                            .copy_from = copied ? j->copy : NULL,
+                            .copy_at = copied ? j->src_dir : NULL};
     return &j->jail;
 }
 
@@ -263,7 +272,9 @@ static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char
                               const char *prefix, strbuf_t *log, srccheck_result_t *r)
 {
     char out[PATH_MAX], folder[PATH_MAX], common[PATH_MAX], emu[PATH_MAX], err[256];
-    snprintf(out, sizeof out, "%.4000s/student.i", ctx->scratch);
+    char dir[PATH_MAX];
+    build_out_dir(ctx, dir, sizeof dir);
+    snprintf(out, sizeof out, "%.4000s/student.i", dir);
     student_cmd_t c;
     student_command(ctx, cc, src, out, 1, &c);
     tool_limits_t lim = tool_submission_limits(PREPROCESSED_LIMIT);
@@ -395,12 +406,40 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
                        log, failed, failedlen);
 }
 
+int build_out_dir(const build_ctx_t *ctx, char *dir, size_t len)
+{
+    if (snprintf(dir, len, "%s/build", ctx->scratch) >= (int)len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* The sandbox's second tier: a submission its uid cannot reach is built
+ * from a copy (readable_copy.h), and *src names it. 0, or -1 (a grader
+ * fault: the copy could not be made). */
+static int copy_if_unreachable(const build_ctx_t *ctx, const char **src, char *copied,
+                               size_t len, strbuf_t *log)
+{
+    char dir[PATH_MAX], why[512];
+    if (build_out_dir(ctx, dir, sizeof dir) != 0) {
+        sb_appendf(log, "cannot make the build folder %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int rc = readable_copy_in_place(*src, dir, copied, len, why, sizeof why);
+    if (rc < 0)
+        sb_appendf(log, "cannot copy the submission where the sandbox can read it: %s\n", why);
+    if (rc == 1)
+        *src = copied;
+    return rc < 0 ? -1 : 0;
+}
+
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out)
 {
     memset(out, 0, sizeof *out);
     double t0 = now_seconds();
     strbuf_t log = {0};
-    char cc[PATH_MAX], driver_obj[PATH_MAX], student_obj[PATH_MAX];
+    char cc[PATH_MAX], driver_obj[PATH_MAX], student_obj[PATH_MAX], copied[PATH_MAX];
     char *cmd = out->command;
     size_t cmdlen = sizeof out->command;
     if (compiler_path(ctx, cc, sizeof cc) != 0) {
@@ -409,9 +448,13 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         out->internal_error = 1;
     } else if (ensure_driver(ctx, cc, driver_obj, sizeof driver_obj, &log, cmd, cmdlen) != 0) {
         out->internal_error = 1;
+    } else if (copy_if_unreachable(ctx, &student_src, copied, sizeof copied, &log) != 0) {
+        out->internal_error = 1;
     } else {
-        snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
-        snprintf(out->program, sizeof out->program, "%s/program", ctx->scratch);
+        char dir[PATH_MAX];
+        build_out_dir(ctx, dir, sizeof dir);
+        snprintf(student_obj, sizeof student_obj, "%.4000s/student.o", dir);
+        snprintf(out->program, sizeof out->program, "%.4000s/program", dir);
         /* the lab's rules first at each stage, so a broken rule is named even where the
          * stage then fails (<mma.h> does not compile on the emulator) */
         int checked = build_check_rules(ctx, RULES_AT_SOURCE, student_src, student_src, &log, out);

@@ -7,13 +7,21 @@
 
 #include "build/build_ctx.h"
 
+#include <stddef.h>
+
+/* Where a build's outputs go: <scratch>/build (made 0700 if need be), the
+ * compile jail's only writable folder, so that the scratch folder itself,
+ * where the runs' report files lie, stays the grader's (run/sandbox.h).
+ * 0, or -1 (errno). */
+int build_out_dir(const build_ctx_t *ctx, char *dir, size_t len);
+
 
 int build_submission(const build_ctx_t *ctx, const char *student_src, build_result_t *out);
 void build_result_free(build_result_t *r);
 
 
 /* GPU only: links the lab's timing program (lab->timing_*) with the
- * student's object (from build_submission, in ctx->scratch) and the
+ * student's object (from build_submission, in build_out_dir) and the
  * reference and baseline kernels under renamed symbols, plus cuBLAS. The
  * timing program and the renamed kernels are built once and cached. */
 int build_timing_program(const build_ctx_t *ctx, build_result_t *out);

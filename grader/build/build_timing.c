@@ -174,7 +174,9 @@ static int link_timing(const build_ctx_t *ctx, int timed_driver, build_result_t 
     if (fault) {
         out->internal_error = 1; /* the lab's timing program or kernels: not the student's */
     } else {
-        snprintf(student_obj, sizeof student_obj, "%s/student.o", ctx->scratch);
+        char dir[PATH_MAX];
+        build_out_dir(ctx, dir, sizeof dir);
+        snprintf(student_obj, sizeof student_obj, "%.4000s/student.o", dir);
         snprintf(out->program, sizeof out->program, "%s/%s", ctx->scratch,
                  timed_driver ? "program-timed" : "timing");
         snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());

@@ -87,9 +87,12 @@ int tool_run_in(const tool_jail_t *jail, char *const *argv, double timeout_s,
     char *env[] = {tmpdir, NULL};
     if (jail) {
         spec.sandboxed = 1;
+        spec.tool = 1; /* the compilers run their own processes */
         spec.cwd = jail->cwd;
         spec.write_dir = jail->write_dir;
         spec.ro_paths = jail->ro_paths;
+        spec.copy_from = jail->copy_from;
+        spec.copy_at = jail->copy_at;
         /* the compilers' temporary files in the writable folder: the jail's
          * /tmp is read-only when the submission's own folder is /tmp */
         if (jail->write_dir && snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", jail->write_dir) <

@@ -50,10 +50,12 @@ int tool_run(char *const *argv, double timeout_s, const tool_limits_t *lim, strb
 
 /* The compile jail: a compiler that reads a submission runs in the sandbox
  * (run/sandbox.h), starting in cwd, writing only write_dir, reading only
- * the system, the CUDA toolkit and ro_paths (NULL-ended). */
+ * the system, the CUDA toolkit, ro_paths (NULL-ended) and copy_from at
+ * copy_at's place (NULL: none; readable_copy.h). */
 typedef struct {
     const char *cwd, *write_dir;
     const char *const *ro_paths;
+    const char *copy_from, *copy_at;
 } tool_jail_t;
 
 /* tool_run, in jail (NULL: outside the sandbox, for the harness's files).

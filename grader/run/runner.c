@@ -7,6 +7,7 @@
  * grace period). */
 #include "run/runner.h"
 #include "run/sandbox.h"
+#include "util/fds.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -31,10 +32,11 @@ extern char **environ;
 typedef struct {
     const run_spec_t *spec;
     run_result_t *res;
-    char **wrapped; /* the bwrap argv of a sandboxed spec, or NULL */
+    char **wrapped; /* the sandbox's argv of a sandboxed spec (sandbox.h), or NULL */
     pid_t pid;     /* 0 once reaped */
     int fd;        /* -1 once closed */
     int started_fd; /* wrapped: the start pipe's reading end (sandbox.h), else -1 */
+    int wrapped_bwrap; /* inside bubblewrap, which reports a signal as 128 + signal */
     double start, deadline, reaped_at;
     size_t cap;
     strbuf_t out;
@@ -164,6 +166,31 @@ static void apply_limits(const run_spec_t *spec)
         set_limit(RLIMIT_FSIZE, spec->file_limit_bytes, spec->file_limit_bytes);
 }
 
+/* The descriptors a child keeps besides 0, 1 and 2: the report channel,
+ * the passed ones, and (wrapped) the start pipe's. Returns how many. */
+static int kept_fds(const run_spec_t *spec, int wrapped, int keep[RUN_MAX_PASS_FDS + 2])
+{
+    int n = 0;
+    if (spec->report_path)
+        keep[n++] = RUN_REPORT_FD;
+    for (int i = 0; i < spec->npass_fds && i < RUN_MAX_PASS_FDS; i++)
+        keep[n++] = RUN_PASS_FD + i;
+    if (wrapped)
+        keep[n++] = SANDBOX_STARTED_FD;
+    return n;
+}
+
+/* In the child, second tier: the folders above what the program needs
+ * (sandbox_open_way). */
+static void open_the_way(const run_spec_t *spec)
+{
+    sandbox_open_way(spec->argv[0]);
+    sandbox_open_way(spec->cwd);
+    sandbox_open_way(spec->write_dir);
+    for (int i = 0; spec->ro_paths && spec->ro_paths[i]; i++)
+        sandbox_open_way(spec->ro_paths[i]);
+}
+
 /* In the child: never returns. started_w: the start pipe's writing end
  * (wrapped only, else -1), which the sandbox gets as SANDBOX_STARTED_FD. */
 static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, int started_w,
@@ -217,6 +244,18 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, int s
         dup2(started, SANDBOX_STARTED_FD); /* without FD_CLOEXEC: bwrap passes it on */
         close(started);
     }
+    /* nothing else: a descriptor another thread opened without O_CLOEXEC
+     * just before the fork would reach the program (the jail checks again) */
+    int keep[RUN_MAX_PASS_FDS + 2];
+    close_fds_except(keep, kept_fds(spec, wrapped != NULL, keep));
+    if (wrapped)
+        open_the_way(spec);
+    if (wrapped && sandbox_give_folder(spec->write_dir ? spec->write_dir : spec->cwd,
+                                       !spec->tool) != 0) {
+        dprintf(2, "cugrade: cannot give the run's folder to the sandbox's user: %s\n",
+                strerror(errno));
+        _exit(127);
+    }
     if (wrapped)
         execv(wrapped[0], wrapped);
     else
@@ -232,6 +271,36 @@ static void close_pair(int p[2])
             close(p[i]);
 }
 
+static void count_sandbox_failure(const child_t *c);
+
+/* A sandboxed run where no tier of the sandbox runs: not started, and
+ * counted as the machine's fault (run_sandbox_failures), never run bare. */
+static int no_sandbox(child_t *c)
+{
+    sandbox_tier_t t = sandbox_tier();
+    if (t == SANDBOX_BWRAP || t == SANDBOX_UID || t == SANDBOX_OFF)
+        return 0;
+    c->res->sandbox_failed = 1;
+    char text[512];
+    snprintf(text, sizeof text, "cugrade: student code is not run without a sandbox: %s",
+             sandbox_description());
+    c->res->output = strdup(text);
+    c->res->output_len = strlen(text);
+    count_sandbox_failure(c);
+    return 1;
+}
+
+/* The sandbox's argv of a sandboxed spec (NULL: none, run as it is). */
+static char **wrap(const run_spec_t *spec)
+{
+    if (!spec->sandboxed)
+        return NULL;
+    int keep[RUN_MAX_PASS_FDS + 2];
+    sandbox_how_t how = {spec->tool, keep, kept_fds(spec, 0, keep), spec->copy_from,
+                         spec->copy_at};
+    return sandbox_wrap_argv(spec->argv, spec->cwd, spec->write_dir, spec->ro_paths, &how);
+}
+
 static int start_child(child_t *c)
 {
     int fds[2], started[2] = {-1, -1};
@@ -243,7 +312,11 @@ static int start_child(child_t *c)
         return -1;
     }
     pid_t parent = getpid();
-    c->wrapped = c->spec->sandboxed ? sandbox_wrap_argv(c->spec->argv, c->spec->cwd, c->spec->write_dir, c->spec->ro_paths) : NULL;
+    if (c->spec->sandboxed && no_sandbox(c)) {
+        close_pair(fds);
+        return -1;
+    }
+    c->wrapped = wrap(c->spec);
     if (c->wrapped && pipe2(started, O_CLOEXEC) != 0) {
         sandbox_argv_free(c->wrapped);
         c->wrapped = NULL;
@@ -254,6 +327,7 @@ static int start_child(child_t *c)
     fflush(NULL);
     pid_t pid = fork();
     if (pid != 0) {
+        c->wrapped_bwrap = c->wrapped != NULL && sandbox_tier() == SANDBOX_BWRAP;
         sandbox_argv_free(c->wrapped);
         c->wrapped = NULL;
     }
@@ -379,7 +453,7 @@ static void reap(child_t *c)
         return;
     double t = now_seconds();
     c->res->wall_s = t - c->start;
-    if (WIFEXITED(status) && c->spec->sandboxed && sandbox_available() &&
+    if (WIFEXITED(status) && c->wrapped_bwrap &&
         WEXITSTATUS(status) > 128 && !c->res->timed_out) {
         c->res->signaled = 1; /* bwrap reports a signal as 128 + signal */
         c->res->term_signal = WEXITSTATUS(status) - 128;
@@ -503,11 +577,11 @@ void run_describe(const run_result_t *r, const run_spec_t *spec, char *buf, size
     else if (!r->started && r->budget_out)
         snprintf(buf, buflen, "was not run: the submission's time budget of %g s for all its "
                  "datasets was used up by the datasets before it", spec->budget_s);
+    else if (r->sandbox_failed)
+        snprintf(buf, buflen, "did not start: its sandbox could not be set up (it failed "
+                 "before the program ran; the machine's fault, not the program's)");
     else if (!r->started)
         snprintf(buf, buflen, "could not be started");
-    else if (r->sandbox_failed)
-        snprintf(buf, buflen, "did not start: its sandbox could not be set up (bwrap failed "
-                 "before the program ran; the machine's fault, not the program's)");
     else if (r->timed_out && r->budget_out)
         snprintf(buf, buflen, "exceeded the time limit (the submission's budget of %g s for all "
                  "its datasets ran out) and was killed", spec->budget_s);

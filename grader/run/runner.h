@@ -25,10 +25,15 @@ typedef struct {
     size_t output_cap;       /* bytes of output kept; 0 means RUN_OUTPUT_CAP_DEFAULT */
     int sandboxed;           /* student code: run inside the sandbox (sandbox.h) with cwd
                               * as its only writable folder; cwd is then required */
+    int tool;                /* sandboxed: a compiler or compute-sanitizer reading student
+                              * code, under the jail's wider policy (processes, local
+                              * sockets); 0: a lab program's */
     double not_after;        /* now_seconds() time at which the submission's time budget
                               * ends: not started after it, killed at it (0: no budget) */
     double budget_s;         /* that budget in seconds, for messages */
     const char *const *ro_paths; /* sandboxed: more paths the program may read (NULL-ended) */
+    const char *copy_from, *copy_at; /* sandboxed: a copy (copy_from) shown at the place of the
+                              * folder it copies (copy_at), read-only; NULL: none (sandbox.h) */
     const char *write_dir;   /* sandboxed: the only writable folder when it is not cwd; cwd is
                               * then only where the program starts (inside, an empty folder
                               * but for the paths shown under it: relative paths keep working) */

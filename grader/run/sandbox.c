@@ -1,11 +1,14 @@
-/* sandbox.c - bubblewrap around student runs, or rlimits where it is
- * missing. The bwrap command line is built in the parent from an
- * allow-list: the system folders, the program and the paths the caller
- * names, read-only; the run's folder, writable; the GPU's devices. Nothing
- * else exists inside (the checkout, reference/, datasets/, results, other
- * submissions, the TA's home). Mounts listed later lie on top of earlier
- * ones, so a hidden folder inside a shown one comes last. */
+/* sandbox.c - the two tiers around student code (sandbox.h): bubblewrap,
+ * then bin/cugrade-jail inside it; or the jail alone, as root, where
+ * bubblewrap cannot run. The bwrap command line is built in the parent
+ * from an allow-list: the system folders, the program, the jail and the
+ * paths the caller names, read-only; the run's folder, writable; the GPU's
+ * devices. Nothing else exists inside (the checkout, reference/, datasets/,
+ * results, other submissions, the TA's home). Mounts listed later lie on
+ * top of earlier ones, so a hidden folder inside a shown one comes last. */
 #include "run/sandbox.h"
+#include "run/sandbox_jail.h"
+#include "util/cugrade.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -36,28 +39,33 @@ extern char **environ;
  * never removed: a string read under the lock stays valid after it). */
 static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 static char bwrap_path[PATH_MAX];
-static int available = -1;
+static char jail[PATH_MAX];          /* bin/cugrade-jail, absolute */
+static int tier = -1;                /* sandbox_tier_t, once probed */
+static int jail_userns;              /* root in bubblewrap: the jail makes a user namespace */
+static char tier_why[256];           /* why not the first tier (or none) */
 static pthread_mutex_t hidden_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *hidden[MAX_HIDDEN];
 static int secret_hidden[MAX_HIDDEN]; /* hidden[i] by sandbox_hide_dir, not as a results folder only */
 static int nhidden;
 
-/* Namespaces, a fresh /dev, /proc and a small /tmp; the root is an empty tmpfs
- * (bwrap's), so nothing is visible that is not mounted below. */
+/* Namespaces, a fresh /dev, /proc and a small /tmp (anyone's, as a /tmp is:
+ * the program is not root); the root is an empty tmpfs (bwrap's), so
+ * nothing is visible that is not mounted below. */
 static const char *const base_args[] = {
     "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-    "--new-session", "--dev", "/dev", "--proc", "/proc", "--size", SANDBOX_TMP_BYTES, "--tmpfs",
-    "/tmp", NULL};
+    "--new-session", "--dev", "/dev", "--proc", "/proc", "--size", SANDBOX_TMP_BYTES, "--perms",
+    "1777", "--tmpfs", "/tmp", NULL};
 
 /* The system: programs, libraries, the dynamic linker's configuration. A
  * symlink here (merged /usr: /bin -> usr/bin) is recreated as one. */
 static const char *const system_dirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
                                           "/libx32", "/etc", NULL};
 
-static int disabled_by_env(void)
+/* CUGRADE_SANDBOX: "none", "bwrap" or "uid" (one tier only), else the best there is. */
+static int mode_is(const char *mode)
 {
     const char *v = getenv("CUGRADE_SANDBOX");
-    return v && strcmp(v, "none") == 0;
+    return v && strcmp(v, mode) == 0;
 }
 
 static int find_bwrap(void) { return find_program("bwrap", bwrap_path, sizeof bwrap_path) == 0; }
@@ -77,27 +85,55 @@ static void add_mount(char **argv, int *n, const char *how, const char *path)
 
 static void add_system(char **argv, int *n);
 
-/* bwrap runs `true` in the sandbox, with the option option_args (NULL
- * terminated, may be NULL) besides: 1 if it exits 0 within 10 s. Spawned
- * here, not through runner.c, which is built on top of this file. */
-static int trial_run(const char *const *option_args)
+/* Inside bubblewrap the jail is /cugrade-jail, whatever its place outside:
+ * the view shows nothing of the checkout it lies in. */
+#define JAIL_INSIDE "/cugrade-jail"
+
+static void add_jail_mount(char **argv, int *n)
+{
+    add(argv, n, "--ro-bind");
+    add(argv, n, jail);
+    add(argv, n, JAIL_INSIDE);
+}
+
+/* The jail's command line, up to its "--" (sandbox_jail.h). */
+static void add_jail(char **argv, int *n, const sandbox_how_t *how, int in_bwrap)
+{
+    char **args = jail_args(in_bwrap ? JAIL_INSIDE : jail, in_bwrap && jail_userns, how);
+    for (int i = 0; args && args[i]; i++) {
+        add(argv, n, args[i]);
+        free(args[i]);
+    }
+    free(args);
+}
+
+/* Runs `true` in the sandbox, through bwrap (with the options option_args,
+ * NULL-terminated, may be NULL) or not, and the jail: 1 if it exits 0
+ * within 10 s. Spawned here, not through runner.c, which is built on top of
+ * this file. */
+static int trial_run(int in_bwrap, const char *const *option_args)
 {
     char *argv[MAX_ARGS];
     int n = 0;
-    add(argv, &n, bwrap_path);
-    for (int i = 0; base_args[i]; i++)
-        add(argv, &n, base_args[i]);
-    for (int i = 0; option_args && option_args[i]; i++)
-        add(argv, &n, option_args[i]);
-    add_system(argv, &n);
-    add(argv, &n, "true");
+    if (in_bwrap) {
+        add(argv, &n, bwrap_path);
+        for (int i = 0; base_args[i]; i++)
+            add(argv, &n, base_args[i]);
+        for (int i = 0; option_args && option_args[i]; i++)
+            add(argv, &n, option_args[i]);
+        add_system(argv, &n);
+        add_jail_mount(argv, &n);
+        add(argv, &n, "--");
+    }
+    add_jail(argv, &n, NULL, in_bwrap);
+    add(argv, &n, "/bin/true");
     argv[n] = NULL;
     posix_spawn_file_actions_t quiet;
     posix_spawn_file_actions_init(&quiet);
     posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid;
-    int spawned = posix_spawn(&pid, bwrap_path, &quiet, NULL, argv, environ) == 0;
+    int spawned = posix_spawn(&pid, argv[0], &quiet, NULL, argv, environ) == 0;
     posix_spawn_file_actions_destroy(&quiet);
     for (int i = 0; i < n; i++)
         free(argv[i]);
@@ -115,23 +151,94 @@ static int trial_run(const char *const *option_args)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-int sandbox_available(void)
+/* The first tier that runs `true` here, as CUGRADE_SANDBOX allows. */
+static sandbox_tier_t probe_tier(void)
+{
+    jail_settle();
+    if (mode_is("none"))
+        return SANDBOX_OFF;
+    if (!jail_find(jail, sizeof jail)) {
+        snprintf(tier_why, sizeof tier_why, "bin/cugrade-jail is missing (run make)");
+        return SANDBOX_MISSING;
+    }
+    int root = geteuid() == 0;
+    if (!mode_is("uid")) {
+        if (!find_bwrap())
+            snprintf(tier_why, sizeof tier_why, "no bwrap on PATH");
+        else if (root && (jail_userns = 1, trial_run(1, NULL)))
+            return SANDBOX_BWRAP;
+        else if ((jail_userns = 0, trial_run(1, NULL)))
+            return SANDBOX_BWRAP;
+        else
+            snprintf(tier_why, sizeof tier_why, "bubblewrap cannot make its namespaces here");
+    }
+    if (mode_is("bwrap"))
+        return SANDBOX_MISSING;
+    if (mode_is("uid"))
+        snprintf(tier_why, sizeof tier_why, "chosen by CUGRADE_SANDBOX=uid");
+    if (!root) {
+        snprintf(tier_why + strlen(tier_why), sizeof tier_why - strlen(tier_why),
+                 "%sand the grader is not root, so it cannot run student code as another user",
+                 tier_why[0] ? ", " : "");
+        return SANDBOX_MISSING;
+    }
+    if (trial_run(0, NULL))
+        return SANDBOX_UID;
+    snprintf(tier_why + strlen(tier_why), sizeof tier_why - strlen(tier_why),
+             "%sand bin/cugrade-jail cannot drop root here", tier_why[0] ? ", " : "");
+    return SANDBOX_MISSING;
+}
+
+/* The second tier: the course's own folders of the tree, the grader's alone. */
+static void guard_course(void)
+{
+    static const char *const course[] = {"reference", ".cugrade", NULL};
+    for (int i = 0; course[i]; i++) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.4000s/%s", cugrade_root(), course[i]);
+        sandbox_guard(dir);
+    }
+}
+
+sandbox_tier_t sandbox_tier(void)
 {
     pthread_mutex_lock(&probe_lock);
-    if (available < 0)
-        available = !disabled_by_env() && find_bwrap() && trial_run(NULL);
-    int yes = available;
+    int probed = tier < 0;
+    if (probed)
+        __atomic_store_n(&tier, (int)probe_tier(), __ATOMIC_RELEASE);
+    sandbox_tier_t t = (sandbox_tier_t)tier;
     pthread_mutex_unlock(&probe_lock);
-    return yes;
+    if (probed && t == SANDBOX_UID)
+        guard_course();
+    return t;
 }
+
+sandbox_tier_t sandbox_tier_probed(void)
+{
+    int t = __atomic_load_n(&tier, __ATOMIC_ACQUIRE);
+    return t < 0 ? SANDBOX_MISSING : (sandbox_tier_t)t;
+}
+
+int sandbox_available(void) { return sandbox_tier() == SANDBOX_BWRAP; }
 
 const char *sandbox_description(void)
 {
-    if (sandbox_available())
-        return "sandbox: bubblewrap";
-    return disabled_by_env()
-               ? "sandbox: none (disabled by CUGRADE_SANDBOX=none: rlimits and a process group only)"
-               : "sandbox: none (bubblewrap unavailable: rlimits and a process group only)";
+    static char text[400];
+    switch (sandbox_tier()) {
+    case SANDBOX_BWRAP:
+        return jail_userns || geteuid() != 0
+                   ? "sandbox: bubblewrap"
+                   : "sandbox: bubblewrap (no user namespace of its own here)";
+    case SANDBOX_UID:
+        snprintf(text, sizeof text, "sandbox: uid (the second tier: %s; an unprivileged uid, "
+                 "seccomp and rlimits, no namespaces)", tier_why);
+        return text;
+    case SANDBOX_OFF:
+        return "sandbox: none (disabled by CUGRADE_SANDBOX=none: rlimits and a process group only)";
+    default:
+        snprintf(text, sizeof text, "sandbox: none can run here (%s)", tier_why);
+        return text;
+    }
 }
 
 /* Hides dir (secret: not only as a results folder). */
@@ -150,11 +257,15 @@ static void hide(const char *dir, int secret)
     if (i < nhidden)
         secret_hidden[i] = secret_hidden[i] || secret;
     pthread_mutex_unlock(&hidden_lock);
+    if (secret) /* no view hides it in the second tier */
+        sandbox_guard(real);
 }
 
 void sandbox_hide_dir(const char *dir) { hide(dir, 1); }
 
 void sandbox_set_results_dir(const char *dir) { hide(dir, 0); }
+
+void sandbox_cover_dir(const char *dir) { hide(dir, 0); }
 
 /* 1 if /dev/<name> is one GPU's device file ("nvidia" and its number), not
  * one the driver shares between them (nvidiactl, nvidia-uvm, nvidia-caps). */
@@ -182,7 +293,7 @@ static int bwrap_unsets(void)
     static const char *const option[] = {"--unsetenv", "CUGRADE_TRIAL", NULL};
     pthread_mutex_lock(&probe_lock);
     if (unsets < 0)
-        unsets = trial_run(option);
+        unsets = trial_run(1, option);
     int yes = unsets;
     pthread_mutex_unlock(&probe_lock);
     return yes;
@@ -261,8 +372,26 @@ static int covered(const char *path, char *const *dirs, int n)
 typedef struct {
     char *paths[MAX_RO]; /* where each is seen inside: the path as given, made absolute */
     char *real[MAX_RO];  /* what is mounted there: the path with its links resolved */
+    int copy[MAX_RO];    /* a copy shown at another's place (sandbox_how_t copy_from) */
     int n;
 } ro_list_t;
+
+/* Adds real, shown read-only at the path seen (made absolute). */
+static void ro_add_as(ro_list_t *ro, const char *real, const char *seen)
+{
+    char resolved[PATH_MAX], at[PATH_MAX], cwd[PATH_MAX];
+    if (ro->n == MAX_RO || !realpath(real, resolved))
+        return;
+    if (seen[0] == '/')
+        snprintf(at, sizeof at, "%s", seen);
+    else if (getcwd(cwd, sizeof cwd))
+        snprintf(at, sizeof at, "%.2000s/%.2000s", cwd, seen);
+    else
+        return;
+    ro->paths[ro->n] = strdup(at);
+    ro->copy[ro->n] = 1;
+    ro->real[ro->n++] = strdup(resolved);
+}
 
 /* Adds a path to be shown read-only at the path given (a link is shown as
  * what it points to, so a program found through a link runs from the same
@@ -344,10 +473,41 @@ static int by_place(const void *a, const void *b)
  * checkout's secrets (datasets/, reference/, .cugrade/) are covered always. */
 static int shown_itself(int h, const ro_list_t *ro)
 {
-    for (int i = 0; !secret_hidden[h] && i < ro->n; i++)
-        if (strcmp(ro->real[i], hidden[h]) == 0)
+    for (int i = 0; !secret_hidden[h] && i < ro->n; i++) /* itself, or a copy at its place */
+        if (strcmp(ro->real[i], hidden[h]) == 0 || strcmp(ro->paths[i], hidden[h]) == 0)
             return 1;
     return 0;
+}
+
+/* 1 if path lies in a copy shown at another's place: a copy holds no
+ * folders, so nothing there needs covering (nor could be: it is read-only). */
+static int in_a_copy(const char *path, const ro_list_t *ro)
+{
+    for (int i = 0; i < ro->n; i++)
+        if (ro->copy[i] && covered(path, &ro->paths[i], 1))
+            return 1;
+    return 0;
+}
+
+/* The folders above where (not /) as bwrap's --dir makes them, 0755,
+ * before the mount: the folders bwrap would make by itself are 0700, which
+ * a program of the sandbox's uid (not root) cannot enter. Each is made
+ * once; one that a mount before shows already is left as it is. */
+static void add_parents(char **argv, int *n, const char *where)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s", where);
+    for (char *slash = strchr(path + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        int made = 0;
+        for (int i = 1; i + 1 < *n && !made; i++)
+            made = strcmp(argv[i], "--dir") == 0 && strcmp(argv[i + 1], path) == 0;
+        if (!made) {
+            add(argv, n, "--dir");
+            add(argv, n, path);
+        }
+        *slash = '/';
+    }
 }
 
 /* The shown paths, the writable folder and the hidden folders a shown path
@@ -367,11 +527,12 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     shown[ns++] = (char *)writable;
     pthread_mutex_lock(&hidden_lock);
     for (int i = 0; i < nhidden; i++)
-        if (covered(hidden[i], shown, ns) && !shown_itself(i, ro))
+        if (covered(hidden[i], shown, ns) && !shown_itself(i, ro) && !in_a_copy(hidden[i], ro))
             m[nm++] = (mount_t){"--tmpfs", NULL, hidden[i]};
     pthread_mutex_unlock(&hidden_lock);
     qsort(m, (size_t)nm, sizeof *m, by_place);
     for (int i = 0; i < nm; i++) {
+        add_parents(argv, n, m[i].where);
         add(argv, n, m[i].how);
         if (m[i].from)
             add(argv, n, m[i].from);
@@ -379,10 +540,26 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     }
 }
 
-char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *write_dir,
-                         const char *const *ro_paths)
+/* The second tier: the jail alone, in the runner's folder. */
+static char **jail_alone_argv(char *const *program_argv, const sandbox_how_t *how)
 {
-    if (!sandbox_available() || !cwd)
+    char **argv = calloc(MAX_ARGS, sizeof *argv);
+    int n = 0;
+    add_jail(argv, &n, how, 0);
+    for (char *const *a = program_argv; *a; a++)
+        add(argv, &n, *a);
+    return argv;
+}
+
+char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *write_dir,
+                         const char *const *ro_paths, const sandbox_how_t *how)
+{
+    static const sandbox_how_t plain = {0, NULL, 0, NULL, NULL};
+    how = how ? how : &plain;
+    sandbox_tier_t t = sandbox_tier();
+    if (t == SANDBOX_UID)
+        return jail_alone_argv(program_argv, how);
+    if (t != SANDBOX_BWRAP || !cwd)
         return NULL;
     char **argv = calloc(MAX_ARGS, sizeof *argv);
     int n = 0;
@@ -391,6 +568,8 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
         add(argv, &n, base_args[i]);
     add_system(argv, &n);
     ro_list_t ro = {.n = 0};
+    if (how->copy_from && how->copy_at)
+        ro_add_as(&ro, how->copy_from, how->copy_at);
     ro_add(&ro, program_argv[0]);
     for (int i = 0; ro_paths && ro_paths[i]; i++)
         ro_add(&ro, ro_paths[i]);
@@ -406,17 +585,12 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
         free(ro.paths[i]);
         free(ro.real[i]);
     }
+    add_jail_mount(argv, &n);
     add_nvidia_devices(argv, &n);
     add(argv, &n, "--chdir");
     add(argv, &n, cwd);
     add(argv, &n, "--");
-    /* the start's byte, then the program in the shell's place, without the
-     * descriptor and with the environment it was given (dash adds PWD) */
-    add(argv, &n, "/bin/sh");
-    add(argv, &n, "-c");
-    add(argv, &n, "printf . >&" SANDBOX_STARTED_FD_TEXT "; unset PWD; exec \"$@\" "
-                  SANDBOX_STARTED_FD_TEXT ">&-");
-    add(argv, &n, "cugrade-sandbox");
+    add_jail(argv, &n, how, 1);
     for (char *const *a = program_argv; *a; a++)
         add(argv, &n, *a);
     return argv;
@@ -429,10 +603,3 @@ void sandbox_argv_free(char **argv)
     free(argv);
 }
 
-void sandbox_apply_rlimits(void)
-{
-    struct rlimit nproc = {SANDBOX_NPROC_LIMIT, SANDBOX_NPROC_LIMIT};
-    struct rlimit fsize = {SANDBOX_FSIZE_LIMIT, SANDBOX_FSIZE_LIMIT};
-    setrlimit(RLIMIT_NPROC, &nproc); /* ignored for root (CAP_SYS_RESOURCE) */
-    setrlimit(RLIMIT_FSIZE, &fsize);
-}

@@ -194,6 +194,7 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
         which[nspecs] = tool_names[t];
         specs[nspecs++] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
                                        .output_cap = 512 * 1024, .sandboxed = 1,
+                                       .tool = 1, /* it runs the program as its child */
                                        .ro_paths = (const char *const *)shown,
                                        .extra_env = unguarded};
     }

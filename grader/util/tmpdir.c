@@ -108,6 +108,17 @@ int tmp_dir_make_at(const char *path, char *err, size_t errlen)
     return 0;
 }
 
+int tmp_dir_is_mine(const char *dir)
+{
+    char owner[PATH_MAX];
+    if (!lock_path[0] || path_join(owner, sizeof owner, dir, TMP_OWNER_FILE) != 0)
+        return 0;
+    char *named = read_file(owner, NULL, NULL, 0);
+    int mine = named && strcmp(named, lock_path) == 0;
+    free(named);
+    return mine;
+}
+
 void tmp_dir_keep(const char *path)
 {
     char owner[PATH_MAX];

@@ -34,6 +34,10 @@ int tmp_dir_make(const char *kind, char *path, size_t pathlen, char *err, size_t
  * process (a sibling of a folder from tmp_dir_make). 0, or -1 with err set. */
 int tmp_dir_make_at(const char *path, char *err, size_t errlen);
 
+/* 1 if dir's owner file names this process's lock (a forked child's too:
+ * it reads what the parent wrote, without a lock of its own). */
+int tmp_dir_is_mine(const char *dir);
+
 /* Leaves the folder where it is, no longer owned: no sweep removes it. */
 void tmp_dir_keep(const char *path);
 

@@ -212,7 +212,9 @@ static run_result_t run_sandboxed(const char *script, double timeout_s)
     char dir[] = "/tmp/cugrade-sbx-run-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-    run_spec_t spec = {.argv = argv, .cwd = dir, .timeout_s = timeout_s, .sandboxed = 1};
+    /* a shell script forks: the jail's tool policy (a lab program's has no fork) */
+    run_spec_t spec = {.argv = argv, .cwd = dir, .timeout_s = timeout_s, .sandboxed = 1,
+                       .tool = 1};
     run_result_t r;
     run_one(&spec, &r);
     rm_rf(dir);

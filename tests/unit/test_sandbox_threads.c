@@ -31,7 +31,7 @@ static void *wrap_until_stopped(void *arg)
     (void)arg;
     char *program[] = {"/bin/true", NULL};
     while (!atomic_load(&stop)) {
-        char **argv = sandbox_wrap_argv(program, base, NULL, NULL);
+        char **argv = sandbox_wrap_argv(program, base, NULL, NULL, NULL);
         if (!argv)
             _exit(3); /* bubblewrap was usable in the parent */
         sandbox_argv_free(argv);
@@ -61,7 +61,7 @@ static void hide_while_wrapping(void)
 static int covers_every_folder(void)
 {
     char *program[] = {"/bin/true", NULL};
-    char **argv = sandbox_wrap_argv(program, base, NULL, NULL);
+    char **argv = sandbox_wrap_argv(program, base, NULL, NULL, NULL);
     int covered = 0;
     for (int i = 0; argv && argv[i] && argv[i + 1]; i++)
         covered += strcmp(argv[i], "--tmpfs") == 0 && strncmp(argv[i + 1], base, strlen(base)) == 0;

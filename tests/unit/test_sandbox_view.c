@@ -37,7 +37,8 @@ static void make_view(view_t *v)
 static run_result_t run_in_view(const view_t *v, const char *script, const char *const *ro)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-    run_spec_t spec = {.argv = argv, .cwd = v->dir, .timeout_s = 30, .sandboxed = 1,
+    /* a shell script forks: the jail's tool policy (a lab program's has no fork) */
+    run_spec_t spec = {.argv = argv, .cwd = v->dir, .timeout_s = 30, .sandboxed = 1, .tool = 1,
                        .report_path = v->report, .ro_paths = ro};
     run_result_t r;
     run_one(&spec, &r);
@@ -221,7 +222,7 @@ Test(sandbox_view, a_gpu_node_is_bound_alone_and_cuda_visible_devices_unset, .ti
     sandbox_use_device_dir(devs);
     char *program[] = {"/bin/true", NULL};
     setenv("CUGRADE_GPU_NODE", path[1], 1);
-    char **argv = sandbox_wrap_argv(program, v.dir, NULL, NULL);
+    char **argv = sandbox_wrap_argv(program, v.dir, NULL, NULL, NULL);
     cr_assert_not_null(argv);
     cr_assert_eq(count_in_row(argv, "--dev-bind", path[1], path[1]), 1, "its GPU");
     cr_assert_eq(count_in_row(argv, "--dev-bind", path[2], path[2]), 1, "the shared file");
@@ -229,7 +230,7 @@ Test(sandbox_view, a_gpu_node_is_bound_alone_and_cuda_visible_devices_unset, .ti
     cr_assert_eq(count_in_row(argv, "--unsetenv", "CUDA_VISIBLE_DEVICES", "--chdir"), 1);
     sandbox_argv_free(argv);
     unsetenv("CUGRADE_GPU_NODE"); /* without it: every GPU, and the grader's choice kept */
-    argv = sandbox_wrap_argv(program, v.dir, NULL, NULL);
+    argv = sandbox_wrap_argv(program, v.dir, NULL, NULL, NULL);
     for (int i = 0; i < 3; i++)
         cr_assert_eq(count_in_row(argv, "--dev-bind", path[i], path[i]), 1, "%s", path[i]);
     cr_assert_eq(count_in_row(argv, "--unsetenv", "CUDA_VISIBLE_DEVICES", "--chdir"), 0);

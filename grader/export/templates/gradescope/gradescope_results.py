@@ -52,9 +52,12 @@ def graded(out, raw, log, start):
     extra = r.setdefault("extra_data", {})
     extra["backend"] = "emu"
     extra["sandbox"] = sandbox_of(report)
-    if not extra["sandbox"].startswith("bubblewrap"):
-        print("run_autograder: WARNING: no bubblewrap sandbox (%s): the student's program "
-              "could read the hidden datasets' secret; see docs/exports.md" % extra["sandbox"])
+    if extra["sandbox"].startswith("uid"):
+        print("run_autograder: graded in the sandbox's second tier (%s); see docs/security.md"
+              % extra["sandbox"])
+    elif not extra["sandbox"].startswith("bubblewrap"):
+        print("run_autograder: WARNING: no sandbox (%s): the student's program could read "
+              "the hidden datasets' secret; see docs/exports.md" % extra["sandbox"])
     for i, t in enumerate(r.get("tests", [])):
         t.setdefault("number", str(i + 1))
     write(out, r)
