@@ -10,7 +10,8 @@
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
-#   make gpu-test   on a machine with a CUDA device: the red-team submissions
+#   make gpu-test   on a machine with a CUDA device: the jail's system calls
+#                   on every lab (tests/gpu/sandbox.sh, with strace), the red-team submissions
 #                   (tests/attacks/) and the challenge lab (its reference's
 #                   score against cuBLAS, the rule on the SASS) on the GPU backend
 #   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
@@ -213,6 +214,7 @@ gpu-build:
 	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"
 
 gpu-test: all
+	tests/gpu/sandbox.sh
 	tests/gpu/attacks.sh
 	tests/gpu/challenge.sh
 
