@@ -136,7 +136,8 @@ cpu_line() {
     read -r b0 t0 <<<"$1"
     read -r b1 t1 <<<"$(cpu_ticks)"
     awk -v b="$((b1 - b0))" -v t="$((t1 - t0))" -v n="$(nproc)" 'BEGIN {
-        if (t > 0) printf "cpu: %.0f%% of %d cores busy over the batch\n", 100 * b / t, n }'
+        if (t > 0) printf "cpu: %.0f%% of %d cores busy over the batch\n", 100 * b / t, n
+        else print "cpu: not measured: the batch took under one clock tick of /proc/stat" }'
 }
 
 # is_count VALUE: a whole number >= 1.
