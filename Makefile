@@ -205,6 +205,12 @@ bench: all $(B)/bench/queue_scaling
 	bench/run.sh
 	bench/queue_scaling.sh
 
+# what one sandboxed run costs (bench/sandbox_runs.c); not in make bench: the
+# machine's namespaces, not cugrade, are most of it
+$(B)/bench/sandbox_runs: bench/sandbox_runs.c $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
+
 $(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
