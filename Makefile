@@ -129,8 +129,11 @@ $(B)/emu-pch/stamp: bin/emucc $(wildcard emu/include/*.h)
 	@touch $@
 
 # ---- grading -----------------------------------------------------------------
+# A value as one word of the shell, whatever it holds (a path with a space or a quote).
+shell_word = '$(subst ','\'',$(1))'
+
 grade: all | deps
-	@bin/cugrade run --lab $(LAB) --backend $(BACKEND) $(if $(VERBOSE),--verbose) --json $(B)/results.json --html $(B)/report.html $(SUBMISSION)
+	@bin/cugrade run --lab $(call shell_word,$(LAB)) --backend $(call shell_word,$(BACKEND)) $(if $(VERBOSE),--verbose) --json $(B)/results.json --html $(B)/report.html $(call shell_word,$(SUBMISSION))
 
 datasets: bin/cugrade
 	tools/make_datasets.sh $(LAB)
