@@ -7,6 +7,7 @@
 #include "launch_rewrite.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "kernel_params.h"
@@ -94,6 +95,12 @@ char *emu_rewrite(const char *src, size_t len, const char *display_path, char *e
         display_path = "<input>";
     if (!src)
         len = 0;
+    /* a UTF-8 byte-order mark: the compilers skip it at a file's start only,
+     * and after the #line header it would be a stray character */
+    if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
+        src += 3;
+        len -= 3;
+    }
     cu_tokens toks;
     cu_tokenize(src ? src : "", len, &toks);
     rw_edit_list edits = {0};

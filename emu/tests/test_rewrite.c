@@ -54,6 +54,20 @@ Test(rewrite, header_escapes_quote_and_backslash_in_path)
     free(out);
 }
 
+/* A UTF-8 byte-order mark (what editors on Windows write first) is where
+ * g++ and nvcc accept it, at the very start of a file; after the #line
+ * header it would be a stray character ("does not name a type"), so the
+ * rewrite drops it, and the launch after it is still found. */
+Test(rewrite, a_byte_order_mark_is_dropped)
+{
+    char *out = rewrite_as("\xef\xbb\xbfint x;\nvoid f() { k<<<1, 2>>>(x); }\n", "bom.cu");
+    cr_assert_null(strstr(out, "\xef\xbb\xbf"), "%s", out);
+    const char *start = "#line 1 \"bom.cu\"\nint x;\n";
+    cr_assert_eq(strncmp(out, start, strlen(start)), 0, "%s", out);
+    cr_assert_null(strstr(out, "<<<"), "the launch after it was rewritten: %s", out);
+    free(out);
+}
+
 /* ---- launch forms ------------------------------------------------------------ */
 
 Test(launch, plain_identifier)
