@@ -63,8 +63,14 @@ static void read_test(row_t *r, json_object *t)
     r->max += c->max_score;
     if (!c->passed)
         read_map(r, t);
-    if (strcmp(c->name, "compiles") == 0 && !c->passed)
-        r->no_compile = 1;
+    if (strcmp(c->name, "compiles") == 0 && !c->passed) { /* no file, an empty one, or failed */
+        if (strncmp(out, "FAILED: no ", 11) == 0)
+            r->no_file = 1;
+        else if (strstr(out, " is empty (0 bytes)"))
+            r->empty_file = 1;
+        else
+            r->no_compile = 1;
+    }
     if (strstr(out, "exceeded the time limit"))
         r->timed_out = 1;
     if (strstr(out, "killed by signal"))
@@ -341,6 +347,8 @@ static counts_t count_class(const class_t *c)
         k.cannot += r->cannot_grade;
         k.graded += !r->cannot_grade;
         k.no_compile += r->no_compile;
+        k.no_file += r->no_file;
+        k.empty_file += r->empty_file;
         k.timed_out += r->timed_out;
         k.crashed += r->crashed;
         k.max = fmax(k.max, r->max);
@@ -357,6 +365,8 @@ static char *summary_json(const class_t *c, counts_t *k, const board_t *board,
     json_object_object_add(o, "graded", json_object_new_int(k->graded));
     json_object_object_add(o, "could_not_grade", json_object_new_int(k->cannot));
     json_object_object_add(o, "did_not_compile", json_object_new_int(k->no_compile));
+    json_object_object_add(o, "no_file", json_object_new_int(k->no_file));
+    json_object_object_add(o, "empty_file", json_object_new_int(k->empty_file));
     json_object_object_add(o, "timed_out", json_object_new_int(k->timed_out));
     json_object_object_add(o, "crashed", json_object_new_int(k->crashed));
     json_object_object_add(o, "total", totals_json(c, &k->mean));
@@ -437,8 +447,9 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
     if (out)
         fprintf(out,
                 "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"
-                " %d did not compile, %d timed out, %d crashed\n",
-                c.n, k.graded, k.cannot, k.mean, k.max, k.no_compile, k.timed_out, k.crashed);
+                " %d did not compile, %d had no file, %d an empty one, %d timed out, %d crashed\n",
+                c.n, k.graded, k.cannot, k.mean, k.max, k.no_compile, k.no_file, k.empty_file,
+                k.timed_out, k.crashed);
     for (char *save, *line = out && c.gpu_use ? strtok_r(c.gpu_use, "\n", &save) : NULL; line;
          line = strtok_r(NULL, "\n", &save)) /* the last use of gpu_use: cut into lines */
         fprintf(out, "gpu: %s\n", line);

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define COMPILE_TIMEOUT_S 180.0
@@ -183,6 +184,13 @@ static int check_toolchains(const grade_opts_t *o, grade_run_t *run, const gradi
     return 0;
 }
 
+/* The size of path in bytes, -1 if it cannot be read. */
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
 /* Finds and builds the student's file; fills the "compiles" test. Returns -1
  * when the build failed for a reason that is not the student's: a failure of
  * the lab's or the tools' own (internal_error), or a compile error while the
@@ -199,6 +207,9 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
                  in->lab.student_file, o->submission, o->submission, o->lab, in->lab.student_file,
                  o->submission, in->lab.student_file);
         run->student_file[0] = '\0';
+    } else if (file_size(run->student_file) == 0) { /* nothing the compilers could say helps */
+        snprintf(missing, sizeof missing,
+                 "FAILED: %s is empty (0 bytes): there is nothing to compile\n", run->student_file);
     } else {
         build_ctx_t ctx = {.root = o->root, .backend = run->backend, .lab = &in->lab,
                            .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S,

@@ -186,6 +186,18 @@ static int failed(json_object *test)
     return test && !(status && strcmp(status, "passed") == 0);
 }
 
+/* Why the build failed, in the board's words: no file, an empty one, or
+ * one that does not compile (the "compiles" test's message tells). */
+static const char *compile_why(json_object *compiles)
+{
+    const char *out = compiles ? str_of(compiles, "output") : NULL;
+    if (out && strncmp(out, "FAILED: no ", 11) == 0)
+        return "no submission file";
+    if (out && strstr(out, " is empty (0 bytes)"))
+        return "the file is empty";
+    return "did not compile";
+}
+
 /* Why a student without a "leaderboard" list is not ranked: from the facts
  * the grader records (extra_data), else the performance test's own words. */
 static void why_not(board_row_t *r, json_object *j, json_object *extra)
@@ -205,7 +217,7 @@ static void why_not(board_row_t *r, json_object *j, json_object *extra)
         snprintf(r->why, sizeof r->why, "no performance test in its results.json");
     else if ((out && strncmp(out, "not run: does not compile", 25) == 0) ||
              failed(find_test(j, "compiles")))
-        snprintf(r->why, sizeof r->why, "did not compile");
+        snprintf(r->why, sizeof r->why, "%s", compile_why(find_test(j, "compiles")));
     else if (dp < dt || hp < ht)
         snprintf(r->why, sizeof r->why, "did not pass correctness (%g of %g datasets%s)", dp, dt, hidden);
     else if (backend && strcmp(backend, "gpu") != 0)

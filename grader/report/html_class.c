@@ -306,6 +306,8 @@ static void counts(strbuf_t *sb, const class_data_t *c, const class_counts_t *k)
     card(sb, "mean", mean, "mean total", 0);
     card(sb, "median", median, "median total", 0);
     count_card(sb, "n-no-compile", k->no_compile, "did not compile", 1);
+    count_card(sb, "n-no-file", k->no_file, "no file", 1);
+    count_card(sb, "n-empty-file", k->empty_file, "empty file", 1);
     count_card(sb, "n-timed-out", k->timed_out, "timed out", 1);
     count_card(sb, "n-crashed", k->crashed, "crashed", 1);
     count_card(sb, "n-cannot", k->cannot, "could not grade", 1);

@@ -23,7 +23,7 @@ typedef struct {
     char *id;
     char lab[32];
     double total, max;
-    int cannot_grade, no_compile, timed_out, crashed;
+    int cannot_grade, no_compile, no_file, empty_file, timed_out, crashed;
     double perf_ratio;  /* student / reference speed; <= 0: not timed */
     error_map_t *map;   /* the first failing dataset's error map, or NULL */
     int map_test;       /* that test's index in tests */
@@ -41,7 +41,7 @@ typedef struct {
 } class_data_t;
 
 typedef struct {
-    int graded, cannot, no_compile, timed_out, crashed;
+    int graded, cannot, no_compile, no_file, empty_file, timed_out, crashed;
     double mean, max;
 } class_counts_t;
 

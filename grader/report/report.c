@@ -415,6 +415,24 @@ static void print_test_run(const out_t *o, const grade_t *g, int *i)
     *i = j;
 }
 
+/* Why the tests were not run, from the "compiles" test's message: "no
+ * matmul.cu found", "the file is empty", else "the submission does not
+ * compile". */
+static void gate_reason(const grade_t *g, char *why, size_t len)
+{
+    snprintf(why, len, "the submission does not compile");
+    for (int i = 0; i < g->ntests; i++) {
+        const test_result_t *t = &g->tests[i];
+        if (t->passed || !t->output || !strstr(t->name, "compile"))
+            continue;
+        const char *found = strstr(t->output, " found");
+        if (strncmp(t->output, "FAILED: no ", 11) == 0 && found)
+            snprintf(why, len, "%.*s", (int)(found + 6 - (t->output + 8)), t->output + 8);
+        else if (strstr(t->output, " is empty (0 bytes)"))
+            snprintf(why, len, "the file is empty");
+    }
+}
+
 /* The tests a compile failure kept from running, as one line. */
 static void print_gated(const out_t *o, const grade_t *g)
 {
@@ -423,8 +441,9 @@ static void print_gated(const out_t *o, const grade_t *g)
     for (int i = 0; i < g->ntests; i++)
         if (is_gated(&g->tests[i]))
             n++, max += g->tests[i].max_score;
-    char what[128];
-    snprintf(what, sizeof what, "the other %d tests: not run, the submission does not compile", n);
+    char what[256], why[160];
+    gate_reason(g, why, sizeof why);
+    snprintf(what, sizeof what, "the other %d tests: not run, %s", n, why);
     print_head(o, "FAIL", o->p.red, 0, max, what);
 }
 
@@ -472,9 +491,11 @@ void report_print(FILE *to, const grade_run_t *run, const char *lab, color_mode_
     }
     if (!verbose)
         print_short(&o, &run->grade);
-    if (not_run && verbose)
-        fprintf(to, "\n  %d test%s not run: the submission does not compile.\n", not_run,
-                not_run == 1 ? "" : "s");
+    if (not_run && verbose) {
+        char why[160];
+        gate_reason(&run->grade, why, sizeof why);
+        fprintf(to, "\n  %d test%s not run: %s.\n", not_run, not_run == 1 ? "" : "s", why);
+    }
     double score = grade_score(&run->grade), max = grade_max_score(&run->grade);
     fprintf(to, "\n  %sScore: %g / %g%s   (%d of %d datasets", p->bold, score, max, p->reset,
             run->datasets_passed, run->datasets_total);

@@ -121,7 +121,7 @@ Test(batch, grades_every_student_and_writes_the_class_files, .timeout = 300)
     cr_log_info("synthetic class of %d graded in %.2f s", NSTUDENTS, took);
     cr_assert(strstr(r.output, "[6/6] "), "%s", r.output);
     cr_assert(strstr(r.output, "alice  4/4  "), "%s", r.output);
-    cr_assert(strstr(r.output, "1 did not compile, 0 timed out, 1 crashed"), "%s", r.output);
+    cr_assert(strstr(r.output, "1 did not compile, 0 had no file, 0 an empty one, 0 timed out, 1 crashed"), "%s", r.output);
     cr_assert_null(strstr(r.output, ".hidden"));
     for (int i = 0; i < NSTUDENTS; i++) {
         char path[512];

@@ -38,3 +38,66 @@ Test(submission_files, a_byte_order_mark_is_taken_as_the_compilers_take_it, .tim
     release(&g);
     rm_rf(dir);
 }
+
+/* A 0-byte file is not compiled (the linker's "undefined reference" told
+ * nothing) and the report says what it is. */
+Test(submission_files, an_empty_file_is_called_empty, .timeout = 300)
+{
+    char dir[64], file[128];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/matmul.cu", dir);
+    write_text(file, "");
+    const char *with[] = {"--checks", "none", NULL};
+    graded_t g = grade_on("emu", file, with, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = str(test_named(&g, "compiles"), "output");
+    cr_expect(strstr(out, "is empty (0 bytes): there is nothing to compile"), "%s", out);
+    cr_expect_null(strstr(g.run.output, "undefined reference"), "%s", g.run.output);
+    cr_expect(strstr(g.run.output, "not run, the file is empty"), "%s", g.run.output);
+    release(&g);
+    rm_rf(dir);
+}
+
+Test(submission_files, a_missing_file_is_called_missing, .timeout = 300)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    const char *with[] = {"--checks", "none", NULL};
+    graded_t g = grade_on("emu", dir, with, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_expect(strstr(g.run.output, "not run, no matmul.cu found"), "%s", g.run.output);
+    release(&g);
+    rm_rf(dir);
+}
+
+/* The class's summary counts a missing and an empty file apart from a
+ * compile error, and the text line and summary.json say so. */
+Test(submission_files, the_class_counts_missing_and_empty_files_apart, .timeout = 600)
+{
+    batch_class_t k = make_batch_class("files");
+    class_add_student(&k, "alice", "reference/lab3/matmul.cu");
+    class_add_student(&k, "bob", "tests/submissions/lab3/compile_error.cu");
+    char path[256];
+    snprintf(path, sizeof path, "%s/carol/lab3", k.subs);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/carol/lab3/matmul.cu", k.subs);
+    write_text(path, "");
+    snprintf(path, sizeof path, "%s/dave", k.subs);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/dave/README.txt", k.subs);
+    write_text(path, "forgot the file\n");
+    run_result_t r = run_class_batch(&k);
+    cr_expect(strstr(r.output, "1 did not compile, 1 had no file, 1 an empty one"), "%s",
+              r.output);
+    snprintf(path, sizeof path, "%s/summary.json", k.out);
+    json_object *sum = json_object_from_file(path);
+    cr_assert_not_null(sum);
+    cr_expect_eq(num(sum, "did_not_compile"), 1.0);
+    cr_expect_eq(num(sum, "no_file"), 1.0);
+    cr_expect_eq(num(sum, "empty_file"), 1.0);
+    json_object_put(sum);
+    run_result_free(&r);
+    rm_rf(k.dir);
+}
