@@ -157,7 +157,7 @@ $(B)/tests/%: tests/e2e/%.c $(B)/libcugrade.a | deps
 $(B)/tests/test_jail_%: tests/unit/test_jail_%.c $(JAIL_LIBOBJ) $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -Wno-missing-field-initializers $< $(JAIL_LIBOBJ) $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) $(SECCOMP_LIBS) -lm -ldl -o $@
-$(B)/tests/test_archive $(B)/tests/test_attack_archives: tests/attacks/archive_fixtures.h
+$(B)/tests/test_archive $(B)/tests/test_attack_archives $(B)/tests/test_submission_files: tests/attacks/archive_fixtures.h
 $(B)/tests/test_hypotheses_layout $(B)/tests/test_hypotheses_phases $(B)/tests/test_hypotheses_limits: tests/unit/hypotheses_case.h
 $(B)/tests/test_grouped $(B)/tests/test_grouped_crashes: tests/e2e/grouped_case.h
 $(B)/tests/test_grader_fault $(B)/tests/test_build_cache: tests/e2e/tree_case.h

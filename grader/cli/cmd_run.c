@@ -3,6 +3,7 @@
  * rescore`). Exit 0 when graded (whatever the score), 2 when the grader
  * could not grade (bad rubric, missing datasets, broken lab or toolchain):
  * then no score is written for the student (docs/grading.md). */
+#include "batch/archive.h"
 #include "cli/commands.h"
 #include "pipeline/grade.h"
 #include "report/html_report.h"
@@ -116,6 +117,27 @@ static void hide_results_folder(const char *file)
         *slash = '\0';
     if (realpath(dir, abs) && strcmp(abs, "/") != 0)
         sandbox_set_results_dir(abs);
+}
+
+/* An archive (.zip, .tar.gz, .tgz, .tar) is unpacked as `cugrade batch`
+ * unpacks one, by the same rules (batch/archive.h), into a folder of its
+ * own, graded as a folder is. 0, or -1 with the refusal printed. */
+static int unpack_submission(const char *archive, char *dir, size_t len)
+{
+    char err[1024];
+    if (tmp_dir_make("sub-", dir, len, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade run: %s\n", err);
+        return -1;
+    }
+    if (archive_unpack(archive, dir, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade run: %s: not graded, the archive is refused: %s\n", archive,
+                err);
+        rm_rf(dir);
+        dir[0] = '\0';
+        return -1;
+    }
+    printf("cugrade run: unpacked %s\n", path_base(archive));
+    return 0;
 }
 
 static int parse_color(const char *s, color_mode_t *c)
@@ -238,6 +260,12 @@ int cmd_run(int argc, char **argv)
                 strerror(errno));
         return EXIT_USAGE;
     }
+    char unpacked[PATH_MAX] = "";
+    if (archive_kind(o.submission, NULL) != ARCHIVE_NONE && is_file(o.submission)) {
+        if (unpack_submission(o.submission, unpacked, sizeof unpacked) != 0)
+            return EXIT_USAGE;
+        o.submission = unpacked;
+    }
     const char *outputs[] = {json_path, html_path, measured_path}; /* the student's program */
     for (size_t i = 0; i < sizeof outputs / sizeof *outputs; i++) /* must not see them */
         if (outputs[i])
@@ -250,6 +278,8 @@ int cmd_run(int argc, char **argv)
 
     grade_run_t run;
     if (grade_submission(&o, &run) != 0) {
+        if (unpacked[0])
+            rm_rf(unpacked);
         fprintf(stderr, "cugrade: cannot grade: %s\n", run.error);
         remove_stale(json_path);
         remove_stale(html_path);
@@ -277,5 +307,7 @@ int cmd_run(int argc, char **argv)
     if (run.scratch[0])
         printf("  build and run files kept in %s\n", run.scratch);
     grade_run_free(&run);
+    if (unpacked[0])
+        rm_rf(unpacked);
     return rc;
 }

@@ -1,8 +1,11 @@
 /* test_submission_files.c - the files a student or an LMS hands over, as
  * they come (issue 38): a .cu that an editor on Windows saved with a UTF-8
- * byte-order mark is graded as the compilers take it, not blamed. */
+ * byte-order mark is graded as the compilers take it, not blamed; an empty
+ * or missing file is called so, and counted apart; an archive given to
+ * `cugrade run` is unpacked as batch unpacks one, or refused with why. */
 #include <sys/stat.h>
 
+#include "../attacks/archive_fixtures.h"
 #include "e2e.h"
 
 /* A copy of the reference in a folder of its own, with prefix first. */
@@ -100,4 +103,48 @@ Test(submission_files, the_class_counts_missing_and_empty_files_apart, .timeout 
     json_object_put(sum);
     run_result_free(&r);
     rm_rf(k.dir);
+}
+
+/* `cugrade run alice.zip`: unpacked by batch's rules and graded as the
+ * folder it holds (it was a grader fault, exit 2: "cannot read the
+ * preprocessed submission"). */
+Test(submission_files, an_archive_given_to_run_is_graded_as_its_folder, .timeout = 300)
+{
+    char dir[64], zip[128];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(zip, sizeof zip, "%s/alice.zip", dir);
+    char *text = read_file("reference/lab3/matmul.cu", NULL, NULL, 0);
+    cr_assert_not_null(text);
+    const fx_entry_t entries[] = {{"lab3/matmul.cu", FX_FILE, text, 0, 0}};
+    cr_assert_eq(fx_write(zip, FX_ZIP, entries, 1), 0);
+    free(text);
+    const char *with[] = {"--checks", "none", NULL};
+    graded_t g = grade_on("emu", zip, with, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_expect(strstr(g.run.output, "unpacked alice.zip"), "%s", g.run.output);
+    json_object *extra = NULL;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_expect_eq(num(extra, "datasets_passed"), num(extra, "datasets_total"), "%s",
+                 g.run.output);
+    release(&g);
+    rm_rf(dir);
+}
+
+/* An archive batch would refuse (an entry climbing out with ..) is not
+ * graded: the refusal and why, exit 64, no results.json. */
+Test(submission_files, an_archive_batch_refuses_is_refused_by_run, .timeout = 120)
+{
+    char dir[64], zip[128];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(zip, sizeof zip, "%s/mallory.zip", dir);
+    cr_assert_eq(fx_write(zip, FX_ZIP, fx_dotdot, 1), 0);
+    graded_t g = grade_on("emu", zip, NULL, NULL);
+    cr_expect_eq(exit_code(&g), 64, "%s", g.run.output);
+    cr_expect(strstr(g.run.output, "not graded, the archive is refused"), "%s", g.run.output);
+    cr_expect(strstr(g.run.output, ".."), "%s", g.run.output);
+    cr_expect_null(g.json);
+    release(&g);
+    rm_rf(dir);
 }
