@@ -563,7 +563,12 @@ static int run_class(batch_opts_t *o, FILE *out)
         return EXIT_CANNOT_GRADE;
     }
     int rc = EXIT_GRADED;
-    if (check_only_ids(o, ids, n, out) != 0)
+    if (n == 0) { /* never an empty success: say how a class is laid out */
+        fprintf(out, "cugrade batch: no submissions in %s: give it one folder per student "
+                     "(%s/<id>/...), an archive per student (<id>.zip, .tar.gz, .tar) or a .cu "
+                     "file per student (<id>.cu)\n", o->submissions_dir, o->submissions_dir);
+        rc = EXIT_USAGE;
+    } else if (check_only_ids(o, ids, n, out) != 0)
         rc = EXIT_USAGE;
     else if (mkdir_p(o->out_dir, err, sizeof err) != 0) {
         fprintf(out, "cugrade batch: %s\n", err);

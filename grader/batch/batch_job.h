@@ -62,8 +62,9 @@ void batch_mark_identical(job_t **todo, int n);
  * submission, or a copy of the identical job's results. */
 int batch_finish_ungraded(job_t *j, char *err, size_t errlen);
 
-/* The entry names of SUBMISSIONS_DIR that are submissions: folders and
- * archives, sorted; ids gets each one's student id. Returns the count or -1. */
+/* The entry names of SUBMISSIONS_DIR that are submissions: folders,
+ * archives and loose .cu files (alice.cu: alice's), sorted; ids gets each
+ * one's student id. Returns the count or -1. */
 int batch_list(const char *dir, char ***names, char ***ids);
 
 /* ---- --resume (batch_resume.c) ---- */

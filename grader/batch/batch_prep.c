@@ -31,6 +31,17 @@ static int already(char **ids, int n, const char *id)
     return 0;
 }
 
+/* A loose source file in the class folder (alice.cu, as an LMS download
+ * gives them): a submission of its own, named by its stem. */
+static int loose_source(const char *name, size_t *stem_len)
+{
+    size_t len = strlen(name);
+    if (len <= 3 || strcmp(name + len - 3, ".cu") != 0)
+        return 0;
+    *stem_len = len - 3;
+    return 1;
+}
+
 int batch_list(const char *dir, char ***names_out, char ***ids_out)
 {
     DIR *d = opendir(dir);
@@ -53,7 +64,8 @@ int batch_list(const char *dir, char ***names_out, char ***ids_out)
         char path[PATH_MAX];
         size_t stem = strlen(all[i]);
         int ok = path_join(path, sizeof path, dir, all[i]) == 0 &&
-                 (is_dir(path) || (is_file(path) && archive_kind(all[i], &stem) != ARCHIVE_NONE));
+                 (is_dir(path) || (is_file(path) && (archive_kind(all[i], &stem) != ARCHIVE_NONE ||
+                                                     loose_source(all[i], &stem))));
         char *id = ok ? strndup(all[i], stem) : NULL;
         if (ok && stem > 0 && !already(ids, n, id)) {
             names[n] = all[i], ids[n++] = id;
@@ -139,6 +151,14 @@ void batch_stage(job_t *j, const char *lab, const char *file, const char *common
             return;
         snprintf(root, sizeof root, "%s", j->scratch);
         snprintf(j->note, sizeof j->note, "batch: unpacked %s\n", path_base(j->sub_dir));
+    }
+    size_t stem;
+    if (is_file(j->sub_dir) && loose_source(path_base(j->sub_dir), &stem)) {
+        snprintf(j->student, sizeof j->student, "%s", j->sub_dir);
+        snprintf(j->note, sizeof j->note, "batch: took %s, a file of the class folder, as %s\n",
+                 path_base(j->sub_dir), file);
+        hash_student_file(j, common);
+        return;
     }
     if (batch_find_file(root, lab, file, j->student, sizeof j->student, note, sizeof note) != 0) {
         snprintf(j->student, sizeof j->student, "%s", root);

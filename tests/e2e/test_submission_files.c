@@ -148,3 +148,60 @@ Test(submission_files, an_archive_batch_refuses_is_refused_by_run, .timeout = 12
     release(&g);
     rm_rf(dir);
 }
+
+/* `cugrade batch` with the class as loose files (alice.cu, bob.cu: what an
+ * LMS download often gives) grades each as its student's (it found "0
+ * submission(s)" and exited 0 with an empty gradebook). */
+static run_result_t batch_of(const char *subs, const char *out)
+{
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--backend", "emu", "--checks",
+                    "none", "--out", (char *)out, (char *)subs, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    return r;
+}
+
+Test(submission_files, loose_cu_files_in_a_class_folder_are_its_students, .timeout = 600)
+{
+    char dir[64], subs[96], out[96], path[160];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_eq(mkdir(subs, 0755), 0);
+    snprintf(path, sizeof path, "%s/alice.cu", subs);
+    copy_file_to("reference/lab3/matmul.cu", path);
+    snprintf(path, sizeof path, "%s/bob.cu", subs);
+    copy_file_to("tests/submissions/lab3/compile_error.cu", path);
+    run_result_t r = batch_of(subs, out);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_expect(strstr(r.output, "class: 2 submission(s), 2 graded"), "%s", r.output);
+    snprintf(path, sizeof path, "%s/gradebook.csv", out);
+    char *csv = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(csv);
+    cr_expect(strstr(csv, "\nalice,90,") && strstr(csv, "\nbob,0,"), "%s", csv);
+    free(csv);
+    run_result_free(&r);
+    rm_rf(dir);
+}
+
+/* A class folder with nothing to grade in it is never an empty success: it
+ * says how a class is laid out, exit 64. */
+Test(submission_files, a_class_folder_with_no_submission_says_how_to_lay_one_out, .timeout = 120)
+{
+    char dir[64], subs[96], out[96], path[160];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_eq(mkdir(subs, 0755), 0);
+    snprintf(path, sizeof path, "%s/notes.txt", subs);
+    write_text(path, "grades due friday\n");
+    run_result_t r = batch_of(subs, out);
+    cr_expect(r.exited && r.exit_code == 64, "%s", r.output);
+    cr_expect(strstr(r.output, "no submissions in") && strstr(r.output, "<id>.cu"), "%s",
+              r.output);
+    run_result_free(&r);
+    rm_rf(dir);
+}
