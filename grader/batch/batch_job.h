@@ -45,12 +45,6 @@ typedef struct job {
     char fault[512];  /* what the fault was */
 } job_t;
 
-/* Finds lab's student file under dir: <dir>/<lab>/<file>, <dir>/<file>, else
- * the shallowest match at depth <= 4 (hidden folders and __MACOSX skipped).
- * note says what was taken when searched. 0 found, -1 none. */
-int batch_find_file(const char *dir, const char *lab, const char *file, char *out, size_t outlen,
-                    char *note, size_t notelen);
-
 /* Unpacks j's archive (if it is one) and finds its student file; sets
  * j->student, j->file_hash (salted with common), j->note or j->reject. */
 void batch_stage(job_t *j, const char *lab, const char *file, const char *common);

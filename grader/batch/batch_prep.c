@@ -1,10 +1,11 @@
 /* batch_prep.c - staging submissions for `cugrade batch`: list folders and
  * archives, unpack archives safely into scratch folders, find the student
- * file in a Gradescope-style tree, and grade identical submissions once by
+ * file (pipeline/student_file.h), and grade identical submissions once by
  * copying the results of the first (with its paths made the student's own). */
 #include "batch/archive.h"
 #include "batch/batch_job.h"
 #include "pipeline/grade.h"
+#include "pipeline/student_file.h"
 #include "report/results.h"
 #include "util/sha256.h"
 #include "util/tmpdir.h"
@@ -15,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define SEARCH_DEPTH 4
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -76,51 +75,6 @@ int batch_list(const char *dir, char ***names_out, char ***ids_out)
     free(all);
     *names_out = names, *ids_out = ids;
     return n;
-}
-
-/* Depth-first search for file under dir; keeps the shallowest in best. */
-static void search(const char *dir, const char *file, int depth, char *best, int *best_depth,
-                   int *count)
-{
-    DIR *d = depth <= SEARCH_DEPTH ? opendir(dir) : NULL;
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char path[PATH_MAX];
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "__MACOSX") == 0 ||
-            path_join(path, sizeof path, dir, e->d_name) != 0)
-            continue;
-        if (is_dir(path)) {
-            search(path, file, depth + 1, best, best_depth, count);
-        } else if (strcmp(e->d_name, file) == 0 && is_file(path)) {
-            (*count)++;
-            if (depth < *best_depth || (depth == *best_depth && strcmp(path, best) < 0))
-                snprintf(best, PATH_MAX, "%s", path), *best_depth = depth;
-        }
-    }
-    closedir(d);
-}
-
-int batch_find_file(const char *dir, const char *lab, const char *file, char *out, size_t outlen,
-                    char *note, size_t notelen)
-{
-    char best[PATH_MAX] = "";
-    int best_depth = SEARCH_DEPTH + 1, count = 0;
-    note[0] = '\0';
-    if (find_student_file(dir, lab, file, out, outlen) == 0)
-        return 0;
-    search(dir, file, 1, best, &best_depth, &count);
-    if (count == 0)
-        return -1;
-    const char *rel = best + strlen(dir) + 1;
-    snprintf(out, outlen, "%s", best);
-    if (count == 1)
-        snprintf(note, notelen, "batch: took %s (the only %s in the submission)\n", rel, file);
-    else
-        snprintf(note, notelen, "batch: took %s (the shallowest of %d files named %s)\n", rel,
-                 count, file);
-    return 0;
 }
 
 static void hash_student_file(job_t *j, const char *common)

@@ -13,6 +13,7 @@
  * time from a secret. Student code never runs in this process, and never
  * sees expected outputs. */
 #include "pipeline/grade.h"
+#include "pipeline/student_file.h"
 #include "build/build.h"
 #include "pipeline/canary.h"
 #include "pipeline/check_jobs.h"
@@ -39,24 +40,6 @@
 
 #define COMPILE_TIMEOUT_S 180.0
 #define NOT_COMPILED_MSG SCORE_NOT_COMPILED_MSG
-
-int find_student_file(const char *submission, const char *lab, const char *file, char *out,
-                      size_t outlen)
-{
-    if (is_file(submission)) {
-        snprintf(out, outlen, "%s", submission);
-        return 0;
-    }
-    if (!is_dir(submission))
-        return -1;
-    size_t len = strlen(submission);
-    const char *sep = (len && submission[len - 1] == '/') ? "" : "/";
-    snprintf(out, outlen, "%s%s%s/%s", submission, sep, lab, file);
-    if (is_file(out))
-        return 0;
-    snprintf(out, outlen, "%s%s%s", submission, sep, file);
-    return is_file(out) ? 0 : -1;
-}
 
 /* The "compiles" test's facts: whether it built, and the message. */
 static void measure_compile(grade_run_t *run, const build_result_t *br, const char *missing,

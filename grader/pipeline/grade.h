@@ -32,9 +32,4 @@ void grade_run_score(grade_run_t *run, const lab_rubric_t *rub, const lab_t *lab
  * fault, described in err. */
 int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err, size_t errlen);
 
-/* Finds the student's file for a lab: SUBMISSION itself if it is a file,
- * else SUBMISSION/<lab>/<file> or SUBMISSION/<file>. */
-int find_student_file(const char *submission, const char *lab, const char *file, char *out,
-                      size_t outlen);
-
 #endif
