@@ -114,12 +114,12 @@ void batch_stage(job_t *j, const char *lab, const char *file, const char *common
         hash_student_file(j, common);
         return;
     }
-    if (batch_find_file(root, lab, file, j->student, sizeof j->student, note, sizeof note) != 0) {
-        snprintf(j->student, sizeof j->student, "%s", root);
+    if (student_file_find(root, lab, file, j->student, sizeof j->student, note, sizeof note) != 0) {
+        snprintf(j->student, sizeof j->student, "%s", root); /* its run says what is missing */
         return;
     }
     size_t used = strlen(j->note);
-    snprintf(j->note + used, sizeof j->note - used, "%s", note);
+    snprintf(j->note + used, sizeof j->note - used, "%s%s", note[0] ? "batch: " : "", note);
     hash_student_file(j, common);
 }
 

@@ -43,9 +43,11 @@
 
 /* The "compiles" test's facts: whether it built, and the message. */
 static void measure_compile(grade_run_t *run, const build_result_t *br, const char *missing,
-                            int student_copy)
+                            const char *took, int student_copy)
 {
     strbuf_t msg = {0};
+    if (took && !missing) /* what the search took, first */
+        sb_append(&msg, took);
     if (missing) {
         sb_append(&msg, missing);
     } else if (br->ok) {
@@ -182,13 +184,10 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
                          build_result_t *br)
 {
     memset(br, 0, sizeof *br);
-    char missing[PATH_MAX + 256] = "";
-    if (find_student_file(o->submission, o->lab, in->lab.student_file, run->student_file,
-                          sizeof run->student_file) != 0) {
-        snprintf(missing, sizeof missing,
-                 "FAILED: no %s found in %s (looked for %s/%s/%s and %s/%s)\n",
-                 in->lab.student_file, o->submission, o->submission, o->lab, in->lab.student_file,
-                 o->submission, in->lab.student_file);
+    char missing[3 * PATH_MAX + 16] = "", note[3 * PATH_MAX];
+    if (student_file_find(o->submission, o->lab, in->lab.student_file, run->student_file,
+                          sizeof run->student_file, note, sizeof note) != 0) {
+        snprintf(missing, sizeof missing, "FAILED: %s\n", note);
         run->student_file[0] = '\0';
     } else if (file_size(run->student_file) == 0) { /* nothing the compilers could say helps */
         snprintf(missing, sizeof missing,
@@ -208,7 +207,8 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
         if (!br->ok && grade_vouch(o, run, in, run->backend, ctx.checks) != 0)
             return -1;
     }
-    measure_compile(run, br, missing[0] ? missing : NULL, canary_student_copy(o->root));
+    measure_compile(run, br, missing[0] ? missing : NULL, missing[0] ? NULL : note,
+                    canary_student_copy(o->root));
     return 0;
 }
 

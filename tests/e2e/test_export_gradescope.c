@@ -173,7 +173,7 @@ Test(export_gradescope, grades_reference_stub_and_buggy_on_the_emulator, .timeou
 
     r = autograde(&a, "", "");
     check_results(r);
-    cr_expect(strstr(str(r, "output"), "No matmul.cu") != NULL, "says the file is missing");
+    cr_expect(strstr(str(r, "output"), "no matmul.cu found") != NULL, "says the file is missing");
     json_object_put(r);
     rm_rf(a.tmp);
 }

@@ -205,3 +205,64 @@ Test(submission_files, a_class_folder_with_no_submission_says_how_to_lay_one_out
     run_result_free(&r);
     rm_rf(dir);
 }
+
+/* ---- one rule for finding the student's file (pipeline/student_file.h) ---- */
+
+/* A lone kernel.cu, in a folder of the submission: run and batch both take
+ * it, and say so (batch gave it 0 while the Gradescope export graded it). */
+Test(submission_files, a_lone_cu_file_is_taken_by_run_and_batch_alike, .timeout = 600)
+{
+    char dir[64], path[200];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/subs/alice/src", dir);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/subs/alice/src/kernel.cu", dir);
+    copy_file_to("reference/lab3/matmul.cu", path);
+    snprintf(path, sizeof path, "%s/subs/alice", dir);
+    const char *with[] = {"--checks", "none", NULL};
+    graded_t g = grade_on("emu", path, with, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = str(test_named(&g, "compiles"), "output");
+    cr_expect(strstr(out, "took src/kernel.cu as matmul.cu (the only .cu file"), "%s", out);
+    cr_expect(passed(test_named(&g, "compiles")), "%s", g.run.output);
+    release(&g);
+    char subs[96], outdir[96];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(outdir, sizeof outdir, "%s/out", dir);
+    run_result_t r = batch_of(subs, outdir);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    snprintf(path, sizeof path, "%s/gradebook.csv", outdir);
+    char *csv = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(csv);
+    cr_expect(strstr(csv, "\nalice,90,"), "%s", csv);
+    free(csv);
+    run_result_free(&r);
+    rm_rf(dir);
+}
+
+/* None found: the message says how deep it looked and names the files
+ * that look meant (Matmul.cu, matmul.cpp, matmul.cu.txt), with the fix. */
+Test(submission_files, no_file_found_names_the_near_misses, .timeout = 300)
+{
+    char dir[64], path[200];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    const char *names[] = {"Matmul.cu", "other.cu", "matmul.cpp", "notes/matmul.cu.txt"};
+    snprintf(path, sizeof path, "%s/notes", dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        write_text(path, "// not it\n");
+    }
+    graded_t g = grade_on("emu", dir, NULL, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = str(test_named(&g, "compiles"), "output");
+    cr_expect(strstr(out, "then 4 folders deep"), "%s", out);
+    cr_expect(strstr(out, "Matmul.cu") && strstr(out, "matmul.cpp") &&
+                  strstr(out, "notes/matmul.cu.txt"), "%s", out);
+    cr_expect(strstr(out, "rename it matmul.cu"), "%s", out);
+    cr_expect_null(strstr(out, "other.cu"), "not a near miss: %s", out);
+    release(&g);
+    rm_rf(dir);
+}

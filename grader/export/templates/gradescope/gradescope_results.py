@@ -80,22 +80,6 @@ def fault(out, rc, log, start):
     })
 
 
-def missing(out, name, start):
-    msg = ("No %s in your submission: upload %s (or a zip or folder holding it)."
-           % (name, name))
-    write(out, {
-        "score": 0,
-        "execution_time": elapsed(start),
-        "output": msg,
-        "output_format": "text",
-        "stdout_visibility": "visible",
-        "extra_data": {"missing_file": name},
-        "tests": [{"name": "submission has %s" % name, "number": "0", "score": 0,
-                   "max_score": 0, "status": "failed", "visibility": "visible",
-                   "output": msg}],
-    })
-
-
 if __name__ == "__main__":
     kind, args = sys.argv[1], sys.argv[2:]
-    {"graded": graded, "fault": fault, "missing": missing}[kind](*args)
+    {"graded": graded, "fault": fault}[kind](*args)
