@@ -243,21 +243,27 @@ static void rate_bar(strbuf_t *sb, const char *name, int pass, int have, double 
     sb_append(sb, "</g>");
 }
 
+void class_pass_count(const class_data_t *c, const char *col, int *pass, int *have)
+{
+    *pass = *have = 0;
+    for (int i = 0; i < c->n; i++) {
+        const class_cell_t *cell =
+            c->rows[i].cannot_grade ? NULL : class_find_cell(&c->rows[i], col);
+        if (cell && cell->skipped)
+            cell = NULL; /* e.g. performance on the emu backend */
+        *have += cell != NULL;
+        *pass += cell && cell->passed;
+    }
+}
+
 static void pass_rates(strbuf_t *sb, const class_data_t *c)
 {
     int h = 20 * c->ncols + 10;
     sb_appendf(sb, "<div class=\"card%s\"><h2>Pass rate per test</h2>", c->ncols > 12 ? " tall" : "");
     svg_open(sb, "passrate", CH_W, h > 40 ? h : 40, "pass rate per test");
     for (int k = 0; k < c->ncols; k++) {
-        int have = 0, pass = 0;
-        for (int i = 0; i < c->n; i++) {
-            const class_cell_t *cell =
-                c->rows[i].cannot_grade ? NULL : class_find_cell(&c->rows[i], c->cols[k]);
-            if (cell && cell->skipped)
-                cell = NULL; /* e.g. performance on the emu backend */
-            have += cell != NULL;
-            pass += cell && cell->passed;
-        }
+        int have, pass;
+        class_pass_count(c, c->cols[k], &pass, &have);
         rate_bar(sb, c->cols[k], pass, have, 4 + 20 * k);
     }
     sb_append(sb, "</svg></div>\n");

@@ -48,6 +48,10 @@ typedef struct {
 /* The test of row r named name, or NULL. */
 const class_cell_t *class_find_cell(const class_row_t *r, const char *name);
 
+/* How many students test col applies to (graded, the test not skipped: no
+ * performance on the emu backend) into *have, and how many passed it. */
+void class_pass_count(const class_data_t *c, const char *col, int *pass, int *have);
+
 /* class.html (caller frees). Student pages are linked as <id>/report.html.
  * board: the leaderboard section (html_board.c); NULL or empty: none. */
 char *html_class_page(const class_data_t *c, const class_counts_t *k, const board_t *board);
