@@ -146,6 +146,8 @@ void board_text(strbuf_t *out, const board_t *b, int top)
             width[c] = width[c] > (int)strlen(lines[i].cells[c]) ? width[c] : (int)strlen(lines[i].cells[c]);
     }
     print_line(out, head, width, ncols, NULL);
+    if (b->nranked == 0) /* no ranking to cut: every student's reason stays */
+        top = 0;
     int hidden = 0;
     for (int i = 0; i < b->n; i++) {
         if (shown(&b->rows[i], top))

@@ -285,6 +285,24 @@ Test(board, nobody_timed_on_the_emulator)
     rm_rf(dir);
 }
 
+/* --top cuts a ranking; with nobody ranked there is none to cut, and the
+ * reasons stay (they were hidden behind "(--top 3: 2 more not shown)"). */
+Test(board, top_with_nobody_ranked_still_shows_why)
+{
+    make_dir();
+    untimed("a", "emu", 20, 1, "not scored on the emu backend", NULL);
+    untimed("bb", "emu", 3, 1, "not scored on the emu backend", NULL);
+    board_t b = load(NULL);
+    strbuf_t sb = {0};
+    board_text(&sb, &b, 3);
+    cr_assert(strstr(sb_str(&sb), "   -  a        not timed on the emu backend"), "%s", sb_str(&sb));
+    cr_assert(strstr(sb_str(&sb), "   -  bb       did not pass correctness"), "%s", sb_str(&sb));
+    cr_assert_null(strstr(sb_str(&sb), "not shown"), "%s", sb_str(&sb));
+    sb_free(&sb);
+    board_free(&b);
+    rm_rf(dir);
+}
+
 Test(board, several_labs_need_a_choice)
 {
     sample_class();
