@@ -106,6 +106,27 @@ static int write_cannot_grade(const job_t *j, const char *path, char *err, size_
     return rc;
 }
 
+/* The child's output into log, with the temporary names of its results
+ * (results.json.partial, measurements.json.partial) as they will be once
+ * renamed: run.log names the files a TA will find. */
+static void append_output(strbuf_t *log, const job_t *j, const char *out, size_t len)
+{
+    const char *partial[2] = {j->partial, j->measured_partial};
+    size_t cut = strlen(".partial");
+    for (size_t i = 0; i < len;) {
+        int k = 0;
+        while (k < 2 && strncmp(out + i, partial[k], strlen(partial[k])) != 0)
+            k++;
+        if (k < 2 && partial[k][0]) {
+            sb_appendn(log, partial[k], strlen(partial[k]) - cut);
+            i += strlen(partial[k]);
+        } else {
+            sb_appendn(log, out + i, 1);
+            i++;
+        }
+    }
+}
+
 /* Puts the child's results in place: run.log, measurements.json,
  * results.json, and last the keys that vouch for them. */
 static int finish_job(job_t *j, char *err, size_t errlen)
@@ -115,7 +136,7 @@ static int finish_job(job_t *j, char *err, size_t errlen)
     snprintf(path, sizeof path, "%s/run.log", j->res_dir);
     strbuf_t log = {0};
     sb_append(&log, j->note);
-    sb_appendn(&log, r->output ? r->output : "", r->output_len);
+    append_output(&log, j, r->output ? r->output : "", r->output_len);
     int wrote = write_file_atomic(path, sb_str(&log), log.len, err, errlen);
     sb_free(&log);
     if (wrote != 0)

@@ -182,6 +182,15 @@ Test(submission_files, loose_cu_files_in_a_class_folder_are_its_students, .timeo
     cr_assert_not_null(csv);
     cr_expect(strstr(csv, "\nalice,90,") && strstr(csv, "\nbob,0,"), "%s", csv);
     free(csv);
+    /* run.log names the results as a TA finds them, not their temporary name */
+    snprintf(path, sizeof path, "%s/alice/run.log", out);
+    char *log = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(log);
+    char want[200];
+    snprintf(want, sizeof want, "results: %s/alice/results.json\n", out);
+    cr_expect(strstr(log, want), "no '%s' in run.log:\n%s", want, log);
+    cr_expect_null(strstr(log, ".partial"), "%s", log);
+    free(log);
     /* performance was run for nobody on the emulator: no pass rate (it was 1.0) */
     snprintf(path, sizeof path, "%s/summary.json", out);
     json_object *sum = json_object_from_file(path), *rates = NULL, *perf = NULL;
