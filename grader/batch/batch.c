@@ -7,6 +7,7 @@
  * queue (gpuqueue.h): correctness runs overlap, timed runs are alone. */
 #include "batch/archive.h"
 #include "batch/batch.h"
+#include "batch/batch_stop.h"
 #include "batch/batch_baseline.h"
 #include "batch/batch_warm.h"
 #include "batch/batch_job.h"
@@ -257,6 +258,8 @@ static void *worker(void *arg)
         if (atomic_load(&stopping)) /* killed by the batch's own stop: no verdict */
             return NULL;
         int ok = finish_job(j, err, sizeof err) == 0;
+        if (ok)
+            batch_stop_graded_one(); /* for a stop's last words (batch_stop.h) */
         pthread_mutex_lock(&q->lock);
         q->done++;
         q->failed += !ok;
@@ -532,6 +535,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     stage_all(o, &gpus, todo, q.total);
     batch_warm_join(&warm);
     q.ntodo = graded_first(todo, q.total);
+    batch_stop_set_total(q.ntodo);
     progress_start(&q.progress, out, q.total, q.ntodo);
     run_queue(&q, njobs);
     finish_ungraded(&q, todo + q.ntodo, q.total - q.ntodo);

@@ -2,6 +2,7 @@
  * is in batch.c. Exit 0 when every submission got a results.json, 2
  * otherwise (a grader fault among them), 64 for bad usage. */
 #include "batch/batch.h"
+#include "batch/batch_stop.h"
 #include "cli/batch_modes.h"
 #include "cli/commands.h"
 #include "run/runner.h"
@@ -62,6 +63,7 @@ static void on_fatal_signal(int sig)
 {
     batch_stopping(); /* before the kill: no worker writes a verdict for a child it kills */
     run_kill_all();
+    batch_stop_say(2, sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -147,6 +149,7 @@ int cmd_batch(int argc, char **argv)
     else
         self[n] = '\0';
     o.self_exe = self;
+    batch_stop_prepare(argv[-1], argc, argv); /* argv is main's from "batch" on (cli/main.c) */
     signal(SIGINT, on_fatal_signal);
     signal(SIGTERM, on_fatal_signal);
     signal(SIGHUP, on_fatal_signal);
