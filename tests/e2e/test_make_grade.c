@@ -49,3 +49,30 @@ Test(make_grade, a_submission_path_with_a_quote_is_one_argument, .timeout = 600)
 {
     expect_graded_in("it's mine");
 }
+
+/* Warnings are errors in development and CI, but the exported autograders
+ * build on whatever compiler their image has, with WERROR= (issue 38 item
+ * 18): a newer compiler's new warning must not break a course. */
+Test(make_grade, warnings_are_errors_here_but_not_in_an_exported_build)
+{
+    run_result_t r = sh(NULL, "CUGRADE_SKIP_DEPS=1 make -n -B build/grader/util/fds.o 2>&1", NULL, 60);
+    cr_expect(ok(&r) && strstr(r.output, "-Werror"), "%s", r.output);
+    run_result_free(&r);
+    r = sh(NULL, "CUGRADE_SKIP_DEPS=1 make -n -B WERROR= build/grader/util/fds.o 2>&1", NULL, 60);
+    cr_expect(ok(&r) && strstr(r.output, "fds.c") && !strstr(r.output, "-Werror"), "%s", r.output);
+    run_result_free(&r);
+    const char *exported[] = {"grader/export/templates/gradescope/setup.sh",
+                              "grader/export/templates/prairielearn/Dockerfile",
+                              "grader/export/templates/classroom/grade.yml", NULL};
+    for (int i = 0; exported[i]; i++) {
+        char *text = read_file(exported[i], NULL, NULL, 0);
+        cr_assert_not_null(text, "%s", exported[i]);
+        for (const char *m = strstr(text, "make "); m; m = strstr(m + 1, "make ")) {
+            size_t line = strcspn(m, "\n");
+            if (strstr(m, " all") && (size_t)(strstr(m, " all") - m) < line)
+                cr_expect(memmem(m, line, "WERROR=", 7), "%s builds with -Werror: %.*s",
+                          exported[i], (int)line, m);
+        }
+        free(text);
+    }
+}
