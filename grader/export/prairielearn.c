@@ -91,6 +91,25 @@ static void html_line(strbuf_t *sb, const char *s, size_t n)
         sb_append(sb, "</strong>");
 }
 
+/* A handout line as html_line writes it, the checkout's path of the file
+ * (student/<lab>/matmul.cu) named as the question's editor names it
+ * (matmul.cu): there is no student/ folder in PrairieLearn. */
+static void editor_line(strbuf_t *sb, const char *s, size_t n, const char *lab)
+{
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "student/%s/", lab);
+    size_t k = strlen(prefix);
+    strbuf_t line = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (i + k <= n && strncmp(s + i, prefix, k) == 0)
+            i += k - 1;
+        else
+            sb_appendn(&line, s + i, 1);
+    }
+    html_line(sb, line.buf ? line.buf : "", line.len);
+    sb_free(&line);
+}
+
 /* The handout's opening (labs/<lab>/README.md up to its first "## "), as
  * paragraphs. */
 static void handout_summary(const export_job_t *j, strbuf_t *sb)
@@ -110,7 +129,7 @@ static void handout_summary(const export_job_t *j, strbuf_t *sb)
             open = 0;
         } else {
             sb_append(sb, open ? "\n" : "  <p>");
-            html_line(sb, p, n);
+            editor_line(sb, p, n, j->lab.name);
             open = 1;
         }
         p += n + (nl ? 1 : 0);

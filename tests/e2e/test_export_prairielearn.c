@@ -173,6 +173,9 @@ Test(export_prairielearn, writes_info_json_question_html_and_the_grader)
                           "<pl-external-grader-results>", NULL};
     for (int i = 0; want[i]; i++)
         cr_expect(strstr(html, want[i]) != NULL, "question.html lacks %s", want[i]);
+    /* the file as the editor names it: there is no student/lab3/ in PrairieLearn */
+    cr_expect(strstr(html, "<code>matmul.cu</code>"), "%s", html);
+    cr_expect_null(strstr(html, "student/"), "question.html names the checkout's path: %s", html);
     free(html);
 
     run_result_t r;
