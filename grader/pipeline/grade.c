@@ -176,6 +176,29 @@ static long long file_size(const char *path)
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
 }
 
+/* The grading's datasets, public and hidden, loaded (each with its
+ * load_error when it cannot be read). */
+static ds_job_t *load_jobs(grading_inputs_t *in)
+{
+    return jobs_append_hidden(jobs_load(in->refs, in->nds, &in->lab, &in->rub), in->nds,
+                              in->hidden.refs, in->hidden.n, &in->lab, &in->rub);
+}
+
+/* 0 if every dataset of jobs[0..n) was read; else -1 with the first
+ * that was not, a fault of the lab's datasets (never a score: no student
+ * runs on a set with a hole in it). */
+static int datasets_readable(const ds_job_t *jobs, int n, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++)
+        if (jobs[i].load_error[0]) {
+            snprintf(err, errlen, "a dataset cannot be read: %s (the lab's datasets are broken, "
+                     "not the student's fault; fix or regenerate it: cugrade dataset --check, "
+                     "docs/datasets.md)", jobs[i].load_error);
+            return -1;
+        }
+    return 0;
+}
+
 /* Finds and builds the student's file; fills the "compiles" test. Returns -1
  * when the build failed for a reason that is not the student's: a failure of
  * the lab's or the tools' own (internal_error), or a compile error while the
@@ -322,20 +345,22 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     if (load_inputs(o, &in, run->error, sizeof run->error) != 0)
         return -1;
     build_result_t br = {0};
+    ds_job_t *jobs = NULL;
     if (choose_backend(o, run) != 0 || check_toolchains(o, run, &in) != 0 ||
         make_scratch(run) != 0 ||
         load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
+        (jobs = load_jobs(&in)) == NULL ||
+        datasets_readable(jobs, in.njobs, run->error, sizeof run->error) != 0 ||
         build_student(o, run, &in, &br) != 0) {
         if (run->scratch[0])
             rm_rf(run->scratch);
         run->scratch[0] = '\0';
         build_result_free(&br);
+        jobs_free(jobs, jobs ? in.njobs : 0);
         free_inputs(&in);
         return -1;
     }
     run->budget_s = o->budget_s > 0 ? o->budget_s : in.rub.budget_s;
-    ds_job_t *jobs = jobs_append_hidden(jobs_load(in.refs, in.nds, &in.lab, &in.rub), in.nds,
-                                        in.hidden.refs, in.hidden.n, &in.lab, &in.rub);
     t[1] = now_seconds();
     grade_opts_t chosen;
     o = br.ok && run->backend == BACKEND_GPU ? grade_take_gpu(o, &chosen) : o;
@@ -382,6 +407,13 @@ int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err
     grading_inputs_t in;
     if (load_inputs(o, &in, err, errlen) != 0)
         return -1;
+    ds_job_t *jobs = jobs_load(in.refs, in.nds, &in.lab, &in.rub); /* every public dataset */
+    int broken = datasets_readable(jobs, in.nds, err, errlen);
+    jobs_free(jobs, in.nds);
+    if (broken) {
+        free_inputs(&in);
+        return -1;
+    }
     grade_run_t *run = calloc(1, sizeof *run);
     canary_result_t res, emu;
     int rc = choose_backend(o, run);

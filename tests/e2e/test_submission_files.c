@@ -284,3 +284,47 @@ Test(submission_files, no_file_found_names_the_near_misses, .timeout = 300)
     release(&g);
     rm_rf(dir);
 }
+
+/* ---- the lab's own files ---- */
+
+/* One truncated .raw among the datasets: `cugrade run` is a grader fault
+ * naming the file, line and count, with no results.json (it scored the
+ * rest and wrote one), and a batch stops before anyone runs, saying why. */
+Test(submission_files, a_broken_dataset_stops_the_grading_before_any_score, .timeout = 600)
+{
+    char dir[64], cmd[512], path[256];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r datasets/lab3 %s/ds && head -c 2000 %s/ds/11/input1.raw > "
+             "%s/t && mv %s/t %s/ds/11/input1.raw", dir, dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0);
+    char ds[128], json[128];
+    snprintf(ds, sizeof ds, "%s/ds", dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "emu", "--checks", "none",
+                    "--datasets", ds, "--json", json, "reference/lab3/matmul.cu", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_expect(r.exited && r.exit_code == 2, "%s", r.output);
+    cr_expect(strstr(r.output, "11/input1.raw:7: expected 8989 values, found"), "%s", r.output);
+    cr_expect_null(strstr(r.output, "Score:"), "%s", r.output);
+    cr_expect(!is_file(json), "a grader fault writes no results.json");
+    run_result_free(&r);
+    snprintf(path, sizeof path, "%s/subs/alice", dir);
+    cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+    snprintf(path, sizeof path, "%s/subs/alice/matmul.cu", dir);
+    copy_file_to("reference/lab3/matmul.cu", path);
+    char subs[128], out[128];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    char *bargv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--backend", "emu", "--checks",
+                     "none", "--datasets", ds, "--out", out, subs, NULL};
+    run_spec_t bspec = {.argv = bargv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_one(&bspec, &r);
+    cr_expect(r.exited && r.exit_code == 2, "%s", r.output);
+    cr_expect(strstr(r.output, "11/input1.raw:7: expected 8989 values"), "%s", r.output);
+    cr_expect(strstr(r.output, "stopped before grading anyone"), "%s", r.output);
+    run_result_free(&r);
+    rm_rf(dir);
+}
