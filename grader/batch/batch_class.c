@@ -88,6 +88,8 @@ static int load_row(const char *path, const char *id, row_t *r)
     r->total = get_num(j, "score");
     if (json_object_object_get_ex(j, "extra_data", &extra)) {
         r->cannot_grade = json_object_object_get_ex(extra, "batch_error", &v);
+        if (json_object_object_get_ex(extra, "submission_error", &v)) /* a refused archive */
+            r->rejected = strdup(json_object_get_string(v)), r->cannot_grade = 1;
         r->perf_ratio = get_num(extra, "perf_ratio");
         snprintf(r->lab, sizeof r->lab, "%s", get_str(extra, "lab"));
     }
@@ -107,6 +109,7 @@ static void free_row(row_t *r)
         free(r->tests[i].name);
     free(r->tests);
     free(r->map);
+    free(r->rejected);
     free(r->id);
 }
 
@@ -155,8 +158,8 @@ static void make_columns(class_t *c)
             add_column(c, c->rows[i].tests[t].name);
         break;
     }
-    for (int i = 0; i < c->n; i++)
-        for (int t = 0; t < c->rows[i].ntests; t++)
+    for (int i = 0; i < c->n; i++) /* a refused archive's one test is no column */
+        for (int t = 0; t < c->rows[i].ntests && !c->rows[i].rejected; t++)
             add_column(c, c->rows[i].tests[t].name);
 }
 
@@ -269,6 +272,13 @@ static char *gradebook_csv(const class_t *c)
     for (int i = 0; i < c->n; i++) {
         const row_t *r = &c->rows[i];
         csv_field(&sb, r->id);
+        if (r->rejected) { /* not graded: no number to import */
+            sb_append(&sb, ",,");
+            for (int k = 0; k < c->ncols; k++)
+                sb_append(&sb, ",");
+            sb_append(&sb, "\n");
+            continue;
+        }
         sb_appendf(&sb, ",%g,%g", r->total, r->max);
         for (int k = 0; k < c->ncols; k++) {
             const cell_t *cell = class_find_cell(r, c->cols[k]);
@@ -335,12 +345,27 @@ static json_object *pass_rates_json(const class_t *c)
     return o;
 }
 
+/* The students whose archive was refused, each with why. */
+static json_object *not_graded_json(const class_t *c)
+{
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < c->n; i++)
+        if (c->rows[i].rejected) {
+            json_object *o = json_object_new_object();
+            json_object_object_add(o, "id", json_object_new_string(c->rows[i].id));
+            json_object_object_add(o, "why", json_object_new_string(c->rows[i].rejected));
+            json_object_array_add(a, o);
+        }
+    return a;
+}
+
 static counts_t count_class(const class_t *c)
 {
     counts_t k = {0};
     for (int i = 0; i < c->n; i++) {
         const row_t *r = &c->rows[i];
-        k.cannot += r->cannot_grade;
+        k.rejected += r->rejected != NULL;
+        k.cannot += r->cannot_grade && !r->rejected;
         k.graded += !r->cannot_grade;
         k.no_compile += r->no_compile;
         k.no_file += r->no_file;
@@ -360,6 +385,7 @@ static char *summary_json(const class_t *c, counts_t *k, const board_t *board,
     json_object_object_add(o, "submissions", json_object_new_int(c->n));
     json_object_object_add(o, "graded", json_object_new_int(k->graded));
     json_object_object_add(o, "could_not_grade", json_object_new_int(k->cannot));
+    json_object_object_add(o, "not_graded", not_graded_json(c));
     json_object_object_add(o, "did_not_compile", json_object_new_int(k->no_compile));
     json_object_object_add(o, "no_file", json_object_new_int(k->no_file));
     json_object_object_add(o, "empty_file", json_object_new_int(k->empty_file));
@@ -442,9 +468,11 @@ int batch_write_class_files(const char *out_dir, FILE *out, char *err, size_t er
         rc = write_html(out_dir, &c, &k, &board, err, errlen);
     if (out)
         fprintf(out,
-                "class: %d submission(s), %d graded, %d could not grade, mean total %.4g / %g;"
+                "class: %d submission(s), %d graded, %d not graded (archive refused), %d could "
+                "not grade, mean total %.4g / %g;"
                 " %d did not compile, %d had no file, %d an empty one, %d timed out, %d crashed\n",
-                c.n, k.graded, k.cannot, k.mean, k.max, k.no_compile, k.no_file, k.empty_file,
+                c.n, k.graded, k.rejected, k.cannot, k.mean, k.max, k.no_compile, k.no_file,
+                k.empty_file,
                 k.timed_out, k.crashed);
     for (char *save, *line = out && c.gpu_use ? strtok_r(c.gpu_use, "\n", &save) : NULL; line;
          line = strtok_r(NULL, "\n", &save)) /* the last use of gpu_use: cut into lines */

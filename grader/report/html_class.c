@@ -317,6 +317,7 @@ static void counts(strbuf_t *sb, const class_data_t *c, const class_counts_t *k)
     count_card(sb, "n-timed-out", k->timed_out, "timed out", 1);
     count_card(sb, "n-crashed", k->crashed, "crashed", 1);
     count_card(sb, "n-cannot", k->cannot, "could not grade", 1);
+    count_card(sb, "n-rejected", k->rejected, "not graded (archive refused)", 1);
     sb_append(sb, "</div>\n");
 }
 
@@ -405,10 +406,15 @@ static void table_row(strbuf_t *sb, const class_data_t *c, const class_row_t *r)
     report_link(sb, r, "");
     html_escape(sb, r->id);
     sb_appendf(sb, "</a></td><td data-v=\"%g\">", r->total);
-    if (r->cannot_grade)
+    if (r->rejected) {
+        sb_append(sb, "<span class=\"badge fail\">not graded</span> <span class=\"why\">");
+        html_escape(sb, r->rejected);
+        sb_append(sb, "</span>");
+    } else if (r->cannot_grade) {
         sb_append(sb, "<span class=\"badge fail\">could not grade</span>");
-    else
+    } else {
         sb_appendf(sb, "<b>%g</b> <span class=\"of\">/ %g</span>", r->total, r->max);
+    }
     if (r->perf_ratio > 0)
         sb_appendf(sb, "</td><td data-v=\"%.4f\">%.2f</td>", r->perf_ratio, r->perf_ratio);
     else

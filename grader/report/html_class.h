@@ -24,6 +24,8 @@ typedef struct {
     char lab[32];
     double total, max;
     int cannot_grade, no_compile, no_file, empty_file, timed_out, crashed;
+    char *rejected;     /* not graded: its archive was refused, and why (NULL: graded);
+                         * such a row is also cannot_grade, out of every count */
     double perf_ratio;  /* student / reference speed; <= 0: not timed */
     error_map_t *map;   /* the first failing dataset's error map, or NULL */
     int map_test;       /* that test's index in tests */
@@ -41,7 +43,7 @@ typedef struct {
 } class_data_t;
 
 typedef struct {
-    int graded, cannot, no_compile, no_file, empty_file, timed_out, crashed;
+    int graded, cannot, rejected, no_compile, no_file, empty_file, timed_out, crashed;
     double mean, max;
 } class_counts_t;
 

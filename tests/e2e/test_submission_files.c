@@ -328,3 +328,45 @@ Test(submission_files, a_broken_dataset_stops_the_grading_before_any_score, .tim
     run_result_free(&r);
     rm_rf(dir);
 }
+
+/* A refused archive is not graded, and the class files say so with why: no
+ * 0/0 row in the gradebook, no "submission" column in class.html, and
+ * summary.json's not_graded names it (issue 38 item 8). */
+Test(submission_files, a_refused_archive_is_listed_as_not_graded_with_why, .timeout = 600)
+{
+    char dir[64], subs[96], out[96], path[200];
+    snprintf(dir, sizeof dir, "/tmp/cugrade-files-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_eq(mkdir(subs, 0755), 0);
+    snprintf(path, sizeof path, "%s/alice.cu", subs);
+    copy_file_to("reference/lab3/matmul.cu", path);
+    snprintf(path, sizeof path, "%s/mallory.zip", subs);
+    cr_assert_eq(fx_write(path, FX_ZIP, fx_dotdot, 1), 0);
+    run_result_t r = batch_of(subs, out);
+    cr_expect(strstr(r.output, "1 graded, 1 not graded (archive refused)"), "%s", r.output);
+    run_result_free(&r);
+    snprintf(path, sizeof path, "%s/gradebook.csv", out);
+    char *csv = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(csv);
+    cr_expect(strstr(csv, "\nmallory,,,"), "no number for mallory: %s", csv);
+    cr_expect_null(strstr(csv, ",submission"), "no column of the refusal: %s", csv);
+    free(csv);
+    snprintf(path, sizeof path, "%s/summary.json", out);
+    json_object *sum = json_object_from_file(path), *ng = NULL;
+    cr_assert_not_null(sum);
+    cr_assert(json_object_object_get_ex(sum, "not_graded", &ng));
+    cr_expect_eq(json_object_array_length(ng), 1);
+    json_object *first = json_object_array_get_idx(ng, 0);
+    cr_expect_str_eq(str(first, "id"), "mallory");
+    cr_expect(strstr(str(first, "why"), ".."), "%s", str(first, "why"));
+    cr_expect_eq(num(sum, "graded"), 1.0);
+    json_object_put(sum);
+    snprintf(path, sizeof path, "%s/class.html", out);
+    char *html = read_file(path, NULL, NULL, 0);
+    cr_assert_not_null(html);
+    cr_expect(strstr(html, "not graded</span>"), "class.html has no 'not graded'");
+    free(html);
+    rm_rf(dir);
+}
