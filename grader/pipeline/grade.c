@@ -67,9 +67,17 @@ static void measure_compile(grade_run_t *run, const build_result_t *br, const ch
                    run->student_file);
         if (br->rule_broken[0]) /* before the compiler's messages: <mma.h> is not on the emulator */
             sb_appendf(&msg, "%s\n", br->rule_broken);
-        sb_append(&msg, br->log ? br->log : "");
+        int forbidden = br->rule_broken[0] && run->backend == BACKEND_EMU && !br->refused[0];
+        if (forbidden) /* the emulator's own headers clash with what the rule forbids */
+            sb_append(&msg, "the CPU emulator cannot build what the rule forbids (its compiler "
+                            "messages, about the emulator's headers, are left out); on a GPU it "
+                            "would be graded for correctness, with 0 on performance\n");
+        else
+            sb_append(&msg, br->log ? br->log : "");
         const char *nl = msg.len && msg.buf[msg.len - 1] != '\n' ? "\n" : "";
-        if (student_copy) /* no reference here to vouch for the toolchain: say so */
+        if (forbidden)
+            ;
+        else if (student_copy) /* no reference here to vouch for the toolchain: say so */
             sb_appendf(&msg, "%s(this student's copy of the lab has no reference, so cugrade could "
                              "not check that its toolchain works: if the messages above are not "
                              "about this file, ask the course staff)\n", nl);

@@ -186,6 +186,20 @@ static int failed(json_object *test)
     return test && !(status && strcmp(status, "passed") == 0);
 }
 
+/* A broken rule in the board's words: "rule fp32-simt: the submission uses
+ * tensor cores (file:line: ...)" is "broke rule fp32-simt: uses tensor cores". */
+static void rule_why(const char *rule, char *why, size_t len)
+{
+    const char *colon = strstr(rule, ": "), *what = colon ? colon + 2 : rule;
+    int name = colon && strncmp(rule, "rule ", 5) == 0 ? (int)(colon - rule - 5) : 0;
+    if (strncmp(what, "the submission ", 15) == 0)
+        what += 15;
+    int n = (int)strcspn(what, "(");
+    while (n > 0 && what[n - 1] == ' ')
+        n--;
+    snprintf(why, len, "broke rule %.*s%s%.*s", name, rule + 5, name ? ": " : "", n, what);
+}
+
 /* Why the build failed, in the board's words: no file, an empty one, or
  * one that does not compile (the "compiles" test's message tells). */
 static const char *compile_why(json_object *compiles)
@@ -215,6 +229,8 @@ static void why_not(board_row_t *r, json_object *j, json_object *extra)
         snprintf(r->why, sizeof r->why, "submission refused: %.160s", str_of(extra, "submission_error"));
     else if (!perf)
         snprintf(r->why, sizeof r->why, "no performance test in its results.json");
+    else if (str_of(extra, "rule_broken")) /* before "did not compile": what it did wrong */
+        rule_why(str_of(extra, "rule_broken"), r->why, sizeof r->why);
     else if ((out && strncmp(out, "not run: does not compile", 25) == 0) ||
              failed(find_test(j, "compiles")))
         snprintf(r->why, sizeof r->why, "%s", compile_why(find_test(j, "compiles")));

@@ -303,6 +303,28 @@ Test(board, top_with_nobody_ranked_still_shows_why)
     rm_rf(dir);
 }
 
+/* A submission that broke the lab's rule is off the board for that, not
+ * for "did not compile" (on the emulator <mma.h> does not build): issue 38
+ * item 10. */
+Test(board, a_broken_rule_is_the_reason_not_the_compile)
+{
+    make_dir();
+    put("tc", "{\"score\": 0, \"extra_data\": {\"lab\": \"challenge\", \"backend\": \"emu\","
+              " \"datasets_passed\": 0, \"datasets_total\": 27, \"rule_broken\": \"rule fp32-simt:"
+              " the submission uses tensor cores (tc.cu:14: #include <mma.h>)\"},\n"
+              " \"tests\": [{\"name\": \"compiles\", \"status\": \"failed\"},"
+              " {\"name\": \"performance\", \"score\": 0, \"max_score\": 0, \"status\": \"failed\","
+              " \"output\": \"FAILED: rule fp32-simt\"}]}\n");
+    board_t b = load(NULL);
+    strbuf_t sb = {0};
+    board_text(&sb, &b, 0);
+    cr_assert(strstr(sb_str(&sb), "broke rule fp32-simt: uses tensor cores\n"), "%s", sb_str(&sb));
+    cr_assert_null(strstr(sb_str(&sb), "did not compile"), "%s", sb_str(&sb));
+    sb_free(&sb);
+    board_free(&b);
+    rm_rf(dir);
+}
+
 Test(board, several_labs_need_a_choice)
 {
     sample_class();
