@@ -228,6 +228,47 @@ static void test_section(strbuf_t *sb, json_object *t, size_t index)
     sb_append(sb, "</pre></div></details>\n");
 }
 
+/* A test a compile failure kept from running ("not run: does not compile"). */
+static int is_gated(json_object *t)
+{
+    return strcmp(text_of(t, "output"), "not run: does not compile\n") == 0;
+}
+
+/* The tests a compile failure kept from running, as one card (as the
+ * terminal report has one line for them): how many, their points, names. */
+static void gated_section(strbuf_t *sb, json_object *tests, size_t n)
+{
+    size_t count = 0;
+    double max = 0;
+    for (size_t i = 0; i < n; i++)
+        if (is_gated(json_object_array_get_idx(tests, i)))
+            count++, max += number_of(json_object_array_get_idx(tests, i), "max_score");
+    char why[160] = "the submission does not compile";
+    for (size_t i = 0; i < n; i++) { /* the "compiles" test says why, as in the terminal */
+        const char *out = text_of(json_object_array_get_idx(tests, i), "output");
+        const char *found = strstr(out, " found");
+        if (strncmp(out, "FAILED: no ", 11) == 0 && found)
+            snprintf(why, sizeof why, "%.*s", (int)(found + 6 - (out + 8)), out + 8);
+        else if (strncmp(out, "FAILED: ", 8) == 0 && strstr(out, " is empty (0 bytes)"))
+            snprintf(why, sizeof why, "the file is empty");
+    }
+    sb_appendf(sb, "<details class=\"test fail\" id=\"not-run\"><summary><span class=\"badge "
+                   "fail\">FAIL</span><span class=\"name\">the other %zu tests: not run, ",
+               count);
+    html_escape(sb, why);
+    sb_append(sb, "</span><span class=\"pts\">0 / ");
+    html_number(sb, max);
+    sb_append(sb, "</span></summary><div class=\"testbody\"><pre>");
+    for (size_t i = 0, shown = 0; i < n; i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        if (!is_gated(t))
+            continue;
+        sb_append(sb, shown++ ? ", " : "");
+        html_escape(sb, text_of(t, "name"));
+    }
+    sb_append(sb, "</pre></div></details>\n");
+}
+
 char *html_student_page(json_object *results, const char *who, const char *class_href)
 {
     strbuf_t sb = {0}, title = {0};
@@ -243,10 +284,16 @@ char *html_student_page(json_object *results, const char *who, const char *class
     }
     sb_append(&sb, "<div class=\"tests\">\n");
     json_object *tests = member(results, "tests");
-    for (size_t i = 0; tests && json_object_is_type(tests, json_type_array) &&
-                       i < json_object_array_length(tests);
-         i++)
-        test_section(&sb, json_object_array_get_idx(tests, i), i);
+    size_t n = tests && json_object_is_type(tests, json_type_array)
+                   ? json_object_array_length(tests) : 0;
+    int grouped = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        if (!is_gated(t))
+            test_section(&sb, t, i);
+        else if (!grouped++) /* where the first of them was */
+            gated_section(&sb, tests, n);
+    }
     sb_append(&sb, "</div>\n</main>\n</body>\n</html>\n");
     return sb_detach(&sb);
 }

@@ -235,6 +235,10 @@ Test(html_report, class_page_has_a_row_per_student_and_links_that_exist, .timeou
         cr_assert_eq(assert_links_exist(report, dir), 1);
         cr_assert_eq(count(report, "data:image/png;base64,"), strcmp(students[i][0], "bob") == 0,
                      "%s: a picture only for the failing dataset with output", students[i][0]);
+        if (strcmp(students[i][0], "carol") == 0) { /* did not compile: one card for the rest */
+            cr_expect_eq(count(report, "not run: does not compile"), 0, "a card per test left");
+            cr_expect_eq(count(report, "not run, the submission does not compile"), 1);
+        }
         free(report);
     }
     run_result_t r = run_batch(&k, 1); /* --resume: nothing regraded, the same pages */
