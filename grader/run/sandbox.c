@@ -226,12 +226,15 @@ const char *sandbox_description(void)
     static char text[400];
     switch (sandbox_tier()) {
     case SANDBOX_BWRAP:
+        if (sandbox_seccomp_off())
+            return "sandbox: bubblewrap (without its seccomp filter: CUGRADE_SECCOMP=off)";
         return jail_userns || geteuid() != 0
                    ? "sandbox: bubblewrap"
                    : "sandbox: bubblewrap (no user namespace of its own here)";
     case SANDBOX_UID:
         snprintf(text, sizeof text, "sandbox: uid (the second tier: %s; an unprivileged uid, "
-                 "seccomp and rlimits, no namespaces)", tier_why);
+                 "%srlimits, no namespaces)", tier_why,
+                 sandbox_seccomp_off() ? "no seccomp (CUGRADE_SECCOMP=off), " : "seccomp and ");
         return text;
     case SANDBOX_OFF:
         return "sandbox: none (disabled by CUGRADE_SANDBOX=none: rlimits and a process group only)";
@@ -520,7 +523,9 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     char *shown[MAX_RO + 1];
     int nm = 0, ns = 0;
     for (int i = 0; i < ro->n; i++) {
-        m[nm++] = (mount_t){"--ro-bind", ro->real[i], ro->paths[i]};
+        /* a copy (root's, 0755: the sandbox's uid cannot write it) is bound
+         * writable so that bwrap can make the folders of mounts below it */
+        m[nm++] = (mount_t){ro->copy[i] ? "--bind" : "--ro-bind", ro->real[i], ro->paths[i]};
         shown[ns++] = ro->paths[i];
     }
     m[nm++] = (mount_t){"--bind", writable, writable};

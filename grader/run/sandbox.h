@@ -67,6 +67,12 @@ const char *sandbox_description(void);
 #define SANDBOX_UID_BASE 1600000000UL
 unsigned sandbox_uid(void);
 
+/* 1 when the TA's CUGRADE_SECCOMP=off leaves the jail's seccomp filter out
+ * (every other layer stays, and the report says so): for a machine whose
+ * GPU driver makes a call the allow-list lacks, until the list has it
+ * (tools/syscalls_used.sh finds which). */
+int sandbox_seccomp_off(void);
+
 /* In the runner's child, before exec: as root, in either tier, dir (the
  * run's writable folder) becomes the sandbox uid's, and with_contents what
  * the grader put in it (a program's inputs and datasets' folders; not a

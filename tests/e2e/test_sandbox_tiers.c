@@ -249,3 +249,23 @@ Test(sandbox_tiers, without_a_tier_student_code_is_not_run, .timeout = 60)
     run_result_free(&r);
     drop_case(&p);
 }
+
+/* CUGRADE_SECCOMP=off (the TA's, for a GPU driver whose call the allow-list
+ * lacks) leaves the filter out and says so in the report's words; every
+ * other layer stays (here: the uid and the capabilities). */
+Test(sandbox_tiers, seccomp_off_is_said_and_only_the_filter_goes, .timeout = 60)
+{
+    if (!sandbox_available())
+        cr_skip_test("%s", sandbox_description());
+    setenv("CUGRADE_SECCOMP", "off", 1);
+    cr_assert(strstr(sandbox_description(), "without its seccomp filter: CUGRADE_SECCOMP=off"),
+              "%s", sandbox_description());
+    probe_case_t p;
+    make_case(&p);
+    run_result_t r = run_probe(&p, NULL);
+    cr_expect(strstr(r.output, "ALLOWED seccomp"), "the filter is still there:\n%s", r.output);
+    cr_expect_null(strstr(r.output, "ALLOWED root"), "%s", r.output);
+    cr_expect_null(strstr(r.output, "ALLOWED capabilities"), "%s", r.output);
+    run_result_free(&r);
+    drop_case(&p);
+}
