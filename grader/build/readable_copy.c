@@ -80,10 +80,10 @@ static int copy_files(const char *from, const char *to, char *why, size_t whylen
             continue;
         size_t len = 0;
         char *data = read_file(src, &len, NULL, 0);
-        if (!data || write_file_atomic(dst, data, len, why, whylen) != 0 || chmod(dst, 0644) != 0)
+        if (!data) /* gone since it was listed (a folder others use, /tmp): not the copy's */
+            continue;
+        if (write_file_atomic(dst, data, len, why, whylen) != 0 || chmod(dst, 0644) != 0)
             rc = -1;
-        if (!data)
-            snprintf(why, whylen, "cannot read %s", src);
         free(data);
     }
     closedir(d);

@@ -121,3 +121,25 @@ Test(sandbox_grading, the_scratch_folder_stays_the_graders_in_the_second_tier, .
     char *env[] = {"CUGRADE_SANDBOX=uid", NULL};
     expect_scratch_not_given(env, "sandbox: uid");
 }
+
+/* A submission in /tmp itself, beside another's 0600 .cu file there: /tmp is
+ * copied for the sandbox's uid and shown at its place, and the grading's
+ * build folder, which lies under it, can still be mounted (it could not
+ * while the copy was read-only: "the sandbox did not start"). */
+Test(sandbox_grading, a_submission_in_tmp_beside_a_private_file_compiles, .timeout = 300)
+{
+    if (geteuid() != 0 || !sandbox_available())
+        cr_skip_test("root with bubblewrap only");
+    char mine[64], other[64];
+    snprintf(mine, sizeof mine, "/tmp/cugrade-in-tmp-%d.cu", (int)getpid());
+    snprintf(other, sizeof other, "/tmp/cugrade-private-%d.cu", (int)getpid());
+    copy_file_to("reference/lab3/matmul.cu", mine);
+    write_text(other, "int not_yours;\n");
+    cr_assert_eq(chmod(other, 0600), 0);
+    const char *with[] = {"--checks", "none", NULL};
+    graded_t g = grade_on("emu", mine, with, NULL);
+    expect_full_marks(&g, "sandbox: bubblewrap");
+    release(&g);
+    unlink(mine);
+    unlink(other);
+}
