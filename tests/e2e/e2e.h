@@ -130,6 +130,18 @@ static inline json_object *test_named(const graded_t *g, const char *prefix)
 
 static inline int passed(json_object *t) { return strcmp(str(t, "status"), "passed") == 0; }
 
+/* The grading exited 0, compiled, and passed every public dataset. */
+static inline void expect_every_dataset_passed(const graded_t *g)
+{
+    cr_assert_eq(exit_code(g), 0, "%s", g->run.output);
+    cr_expect(passed(test_named(g, "compiles")), "%s", g->run.output);
+    json_object *extra = NULL;
+    cr_assert(json_object_object_get_ex(g->json, "extra_data", &extra), "%s", g->run.output);
+    cr_expect_gt(num(extra, "datasets_total"), 0);
+    cr_expect_eq(num(extra, "datasets_passed"), num(extra, "datasets_total"), "%s",
+                 g->run.output);
+}
+
 /* Makes a small dataset set with the project's own generator. */
 static inline void make_datasets(const char *dir, const char *const *shapes)
 {
