@@ -52,6 +52,11 @@ static const char *const common_calls[] = {
     "rt_sigpending", "sigaltstack", "pause", "alarm", "setitimer", "getitimer", "timer_create",
     "timer_settime", "timer_gettime", "timer_getoverrun", "timer_delete", "timerfd_create",
     "timerfd_settime", "timerfd_gettime", "signalfd", "signalfd4",
+    /* local sockets (socket itself: below, AF_UNIX only): the CUDA driver's, which
+     * binds one and listens on it (seen on an H100: cudaMalloc failed, "OS call
+     * failed", while socket, then bind, then listen were refused) */
+    "socketpair", "connect", "bind", "listen", "accept", "accept4", "sendto", "recvfrom",
+    "sendmsg", "recvmsg", "shutdown", "getsockname", "getpeername", "setsockopt", "getsockopt",
     /* its own program, once, and its end */
     "execve", "execveat", "exit", "exit_group", NULL};
 
@@ -59,9 +64,7 @@ static const char *const common_calls[] = {
  * compute-sanitizer runs the program), local sockets and System V IPC
  * between them, links in their own folder. */
 static const char *const tool_calls[] = {
-    "fork", "vfork", "kill", "tgkill", "tkill", "setpgid", "setsid", "socketpair", "connect",
-    "bind", "listen", "accept", "accept4", "getsockname", "getpeername", "sendto", "recvfrom",
-    "sendmsg", "recvmsg", "sendmmsg", "recvmmsg", "shutdown", "setsockopt", "getsockopt",
+    "fork", "vfork", "kill", "tgkill", "tkill", "setpgid", "setsid", "sendmmsg", "recvmmsg",
     "shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
     "msgsnd", "msgrcv", "msgctl", "symlink", "symlinkat", "link", "linkat", "rt_sigqueueinfo",
     "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", NULL};
@@ -116,7 +119,7 @@ int policy_allows(policy_t policy, const char *name)
         return 1;
     if (policy == POLICY_PROGRAM && (strcmp(name, "kill") == 0 || strcmp(name, "tgkill") == 0))
         return 1;
-    if (policy == POLICY_TOOL && strcmp(name, "socket") == 0)
+    if (strcmp(name, "socket") == 0) /* AF_UNIX only */
         return 1;
     return listed(common_calls, name) || (policy == POLICY_TOOL && listed(tool_calls, name));
 }
@@ -136,7 +139,8 @@ static int allow_list(scmp_filter_ctx ctx, const char *const *list, char *why, s
     return 0;
 }
 
-/* The calls allowed only with some arguments. A program: clone only for a
+/* The calls allowed only with some arguments. Both: sockets of the
+ * machine's own kind (AF_UNIX) only. A program: clone only for a
  * thread or as posix_spawn does, signals only to itself (pid 0: its own
  * group); a tool: clone for
  * a process too, but never into new namespaces, and sockets of the
@@ -161,9 +165,9 @@ static int allow_with_conditions(scmp_filter_ctx ctx, policy_t policy)
     } else {
         rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
                                SCMP_A0_64(SCMP_CMP_MASKED_EQ, NEW_NAMESPACES, 0));
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
-                               SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX));
     }
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(socket), 1,
+                           SCMP_A0_32(SCMP_CMP_EQ, AF_UNIX));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1,
                            SCMP_A1_32(SCMP_CMP_NE, TIOCSTI));
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);

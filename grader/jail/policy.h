@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 typedef enum {
-    POLICY_PROGRAM, /* a lab program: no new processes, signals to itself only */
+    POLICY_PROGRAM, /* a lab program: no new processes, signals to itself only, AF_UNIX sockets */
     POLICY_TOOL     /* a compiler or compute-sanitizer: processes, pipes, local sockets */
 } policy_t;
 

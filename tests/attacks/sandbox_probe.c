@@ -221,7 +221,8 @@ static void probe_calls(void)
         waitpid(child, NULL, 0);
     expect_failure("fork", child, errno);
     expect_failure("socket(inet)", socket(AF_INET, SOCK_STREAM, 0), errno);
-    expect_failure("socket(unix)", socket(AF_UNIX, SOCK_STREAM, 0), errno);
+    expect_failure("socket(inet6)", socket(AF_INET6, SOCK_DGRAM, 0), errno);
+    expect_failure("socket(netlink)", socket(AF_NETLINK, SOCK_RAW, 0), errno);
     expect_failure("personality", personality(0xffffffff), errno);
     union bpf_attr attr;
     memset(&attr, 0, sizeof attr);

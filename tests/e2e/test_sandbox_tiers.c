@@ -108,7 +108,7 @@ static const char *const every_tier[] = {
     "open_by_handle_at(3) by syscall", "open_by_handle_at(4)", "open_by_handle_at(-100)",
     "mount", "mount by syscall", "unshare(user)", "unshare(user|mount) by syscall", "setns",
     "chroot", "ptrace(parent)", "ptrace(parent) by syscall", "process_vm_readv(parent)",
-    "kill(1)", "fork", "socket(inet)", "socket(unix)", "personality", "bpf",
+    "kill(1)", "fork", "socket(inet)", "socket(inet6)", "socket(netlink)", "personality", "bpf",
     "perf_event_open", "keyctl", "userfaultfd", "io_uring_setup", "init_module", "kexec_load",
     "read /etc/shadow", NULL};
 
