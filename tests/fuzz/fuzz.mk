@@ -25,13 +25,14 @@ FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-string-concatenation -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) \
               -Igrader -Ilabs/common -Iemu/rewrite $(LIB_CFLAGS)
 # The sources the harnesses reach (what fuzz_*.c call, and what that links).
-FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/dataset/rawio.c \
+FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/util/root.c grader/util/tmpdir.c grader/util/fds.c \
+              grader/util/strmap.c grader/dataset/rawio.c \
               grader/course/config.c grader/course/lab.c grader/course/rubric.c \
               $(wildcard grader/kinds/*.c) grader/compare/compare.c grader/dataset/gen.c \
               grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
               grader/report/results.c grader/run/emureport.c grader/build/backend.c \
               grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c grader/build/srccheck.c \
-              grader/run/runner.c grader/run/sandbox.c grader/run/group_split.c
+              grader/run/runner.c grader/run/sandbox.c grader/run/sandbox_jail.c grader/run/group_split.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 
