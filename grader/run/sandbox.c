@@ -1,248 +1,37 @@
-/* sandbox.c - the two tiers around student code (sandbox.h): bubblewrap,
- * then bin/cugrade-jail inside it; or the jail alone, as root, where
- * bubblewrap cannot run. The bwrap command line is built in the parent
- * from an allow-list: the system folders, the program, the jail and the
- * paths the caller names, read-only; the run's folder, writable; the GPU's
- * devices. Nothing else exists inside (the checkout, reference/, datasets/,
- * results, other submissions, the TA's home). Mounts listed later lie on
- * top of earlier ones, so a hidden folder inside a shown one comes last. */
+/* sandbox.c - the sandbox's view and command line (sandbox.h), its top
+ * layer: in the first tier, bubblewrap, then bin/cugrade-jail inside it; in
+ * the second, the jail alone (sandbox_tier.c chooses; sandbox_argv.c has
+ * the pieces). The bwrap command line is built in the parent from an
+ * allow-list: the system folders, the program, the jail and the paths the
+ * caller names, read-only; the run's folder, writable; the GPU's devices.
+ * Nothing else exists inside (the checkout, reference/, datasets/, results,
+ * other submissions, the TA's home). Mounts listed later lie on top of
+ * earlier ones, so a hidden folder inside a shown one comes last. */
 #include "run/sandbox.h"
-#include "run/sandbox_jail.h"
-#include "util/cugrade.h"
+#include "run/sandbox_argv.h"
+#include "run/sandbox_tier.h"
 #include "util/util.h"
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <signal.h>
-#include <spawn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define MAX_HIDDEN 64
-#define MAX_ARGS 512
 #define MAX_RO 32
 
-/* Threads share what follows: a grading builds a sandbox for its emulator
- * build, a retry and its datasets at once, while another hides a folder; a
- * batch times its baselines while it makes the hidden datasets. probe_lock
- * guards the probes' answers, hidden_lock the hidden folders (appended,
- * never removed: a string read under the lock stays valid after it). */
-static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
-static char bwrap_path[PATH_MAX];
-static char jail[PATH_MAX];          /* bin/cugrade-jail, absolute */
-static int tier = -1;                /* sandbox_tier_t, once probed */
-static int jail_userns;              /* root in bubblewrap: the jail makes a user namespace */
-static char tier_why[256];           /* why not the first tier (or none) */
+/* Threads share the hidden folders: a grading builds a sandbox for its
+ * emulator build, a retry and its datasets at once, while another hides a
+ * folder. hidden_lock guards them (appended, never removed: a string read
+ * under the lock stays valid after it). */
 static pthread_mutex_t hidden_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *hidden[MAX_HIDDEN];
 static int secret_hidden[MAX_HIDDEN]; /* hidden[i] by sandbox_hide_dir, not as a results folder only */
 static int nhidden;
-
-/* Namespaces, a fresh /dev, /proc and a small /tmp (anyone's, as a /tmp is:
- * the program is not root); the root is an empty tmpfs (bwrap's), so
- * nothing is visible that is not mounted below. */
-static const char *const base_args[] = {
-    "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-    "--new-session", "--dev", "/dev", "--proc", "/proc", "--size", SANDBOX_TMP_BYTES, "--perms",
-    "1777", "--tmpfs", "/tmp", NULL};
-
-/* The system: programs, libraries, the dynamic linker's configuration. A
- * symlink here (merged /usr: /bin -> usr/bin) is recreated as one. */
-static const char *const system_dirs[] = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64",
-                                          "/libx32", "/etc", NULL};
-
-/* CUGRADE_SANDBOX: "none", "bwrap" or "uid" (one tier only), else the best there is. */
-static int mode_is(const char *mode)
-{
-    const char *v = getenv("CUGRADE_SANDBOX");
-    return v && strcmp(v, mode) == 0;
-}
-
-static int find_bwrap(void) { return find_program("bwrap", bwrap_path, sizeof bwrap_path) == 0; }
-
-static void add(char **argv, int *n, const char *s)
-{
-    if (*n < MAX_ARGS - 1)
-        argv[(*n)++] = strdup(s);
-}
-
-static void add_mount(char **argv, int *n, const char *how, const char *path)
-{
-    add(argv, n, how);
-    add(argv, n, path);
-    add(argv, n, path);
-}
-
-static void add_system(char **argv, int *n);
-
-/* Inside bubblewrap the jail is /cugrade-jail, whatever its place outside:
- * the view shows nothing of the checkout it lies in. */
-#define JAIL_INSIDE "/cugrade-jail"
-
-static void add_jail_mount(char **argv, int *n)
-{
-    add(argv, n, "--ro-bind");
-    add(argv, n, jail);
-    add(argv, n, JAIL_INSIDE);
-}
-
-/* The jail's command line, up to its "--" (sandbox_jail.h). */
-static void add_jail(char **argv, int *n, const sandbox_how_t *how, int in_bwrap)
-{
-    char **args = jail_args(in_bwrap ? JAIL_INSIDE : jail, in_bwrap && jail_userns, how);
-    for (int i = 0; args && args[i]; i++) {
-        add(argv, n, args[i]);
-        free(args[i]);
-    }
-    free(args);
-}
-
-/* Runs `true` in the sandbox, through bwrap (with the options option_args,
- * NULL-terminated, may be NULL) or not, and the jail: 1 if it exits 0
- * within 10 s. Spawned here, not through runner.c, which is built on top of
- * this file. */
-static int trial_run(int in_bwrap, const char *const *option_args)
-{
-    char *argv[MAX_ARGS];
-    int n = 0;
-    if (in_bwrap) {
-        add(argv, &n, bwrap_path);
-        for (int i = 0; base_args[i]; i++)
-            add(argv, &n, base_args[i]);
-        for (int i = 0; option_args && option_args[i]; i++)
-            add(argv, &n, option_args[i]);
-        add_system(argv, &n);
-        add_jail_mount(argv, &n);
-        add(argv, &n, "--");
-    }
-    add_jail(argv, &n, NULL, in_bwrap);
-    add(argv, &n, "/bin/true");
-    argv[n] = NULL;
-    posix_spawn_file_actions_t quiet;
-    posix_spawn_file_actions_init(&quiet);
-    posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&quiet, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid;
-    int spawned = posix_spawn(&pid, argv[0], &quiet, NULL, argv, environ) == 0;
-    posix_spawn_file_actions_destroy(&quiet);
-    for (int i = 0; i < n; i++)
-        free(argv[i]);
-    if (!spawned)
-        return 0;
-    int status = 0;
-    for (int waited_ms = 0; waitpid(pid, &status, WNOHANG) == 0; waited_ms += 10) {
-        if (waited_ms >= 10000) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            return 0;
-        }
-        usleep(10000);
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* The first tier that runs `true` here, as CUGRADE_SANDBOX allows. */
-static sandbox_tier_t probe_tier(void)
-{
-    jail_settle();
-    if (mode_is("none"))
-        return SANDBOX_OFF;
-    if (!jail_find(jail, sizeof jail)) {
-        snprintf(tier_why, sizeof tier_why, "bin/cugrade-jail is missing (run make)");
-        return SANDBOX_MISSING;
-    }
-    int root = geteuid() == 0;
-    if (!mode_is("uid")) {
-        if (!find_bwrap())
-            snprintf(tier_why, sizeof tier_why, "no bwrap on PATH");
-        else if (root && (jail_userns = 1, trial_run(1, NULL)))
-            return SANDBOX_BWRAP;
-        else if ((jail_userns = 0, trial_run(1, NULL)))
-            return SANDBOX_BWRAP;
-        else
-            snprintf(tier_why, sizeof tier_why, "bubblewrap cannot make its namespaces here");
-    }
-    if (mode_is("bwrap"))
-        return SANDBOX_MISSING;
-    if (mode_is("uid"))
-        snprintf(tier_why, sizeof tier_why, "chosen by CUGRADE_SANDBOX=uid");
-    if (!root) {
-        snprintf(tier_why + strlen(tier_why), sizeof tier_why - strlen(tier_why),
-                 "%sand the grader is not root, so it cannot run student code as another user",
-                 tier_why[0] ? ", " : "");
-        return SANDBOX_MISSING;
-    }
-    if (trial_run(0, NULL))
-        return SANDBOX_UID;
-    snprintf(tier_why + strlen(tier_why), sizeof tier_why - strlen(tier_why),
-             "%sand bin/cugrade-jail cannot drop root here", tier_why[0] ? ", " : "");
-    return SANDBOX_MISSING;
-}
-
-/* The second tier: the course's own folders of the tree, the grader's alone. */
-static void guard_course(void)
-{
-    static const char *const course[] = {"reference", ".cugrade", NULL};
-    for (int i = 0; course[i]; i++) {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.4000s/%s", cugrade_root(), course[i]);
-        sandbox_guard(dir);
-    }
-}
-
-sandbox_tier_t sandbox_tier(void)
-{
-    pthread_mutex_lock(&probe_lock);
-    int probed = tier < 0;
-    if (probed)
-        __atomic_store_n(&tier, (int)probe_tier(), __ATOMIC_RELEASE);
-    sandbox_tier_t t = (sandbox_tier_t)tier;
-    pthread_mutex_unlock(&probe_lock);
-    if (probed && t == SANDBOX_UID)
-        guard_course();
-    return t;
-}
-
-sandbox_tier_t sandbox_tier_probed(void)
-{
-    int t = __atomic_load_n(&tier, __ATOMIC_ACQUIRE);
-    return t < 0 ? SANDBOX_MISSING : (sandbox_tier_t)t;
-}
-
-int sandbox_available(void) { return sandbox_tier() == SANDBOX_BWRAP; }
-
-const char *sandbox_description(void)
-{
-    static char text[400];
-    switch (sandbox_tier()) {
-    case SANDBOX_BWRAP:
-        if (sandbox_seccomp_off())
-            return "sandbox: bubblewrap (without its seccomp filter: CUGRADE_SECCOMP=off)";
-        return jail_userns || geteuid() != 0
-                   ? "sandbox: bubblewrap"
-                   : "sandbox: bubblewrap (no user namespace of its own here)";
-    case SANDBOX_UID:
-        snprintf(text, sizeof text, "sandbox: uid (the second tier: %s; an unprivileged uid, "
-                 "%srlimits, no namespaces)", tier_why,
-                 sandbox_seccomp_off() ? "no seccomp (CUGRADE_SECCOMP=off), " : "seccomp and ");
-        return text;
-    case SANDBOX_OFF:
-        return "sandbox: none (disabled by CUGRADE_SANDBOX=none: rlimits and a process group only)";
-    default:
-        snprintf(text, sizeof text, "sandbox: none can run here (%s)", tier_why);
-        return text;
-    }
-}
 
 /* Hides dir (secret: not only as a results folder). */
 static void hide(const char *dir, int secret)
@@ -289,19 +78,6 @@ int sandbox_device_shown(const char *name, const char *only_gpu)
     return strcmp(base ? base + 1 : only_gpu, name) == 0;
 }
 
-/* 1 if this bwrap has --unsetenv (0.5 and later). */
-static int bwrap_unsets(void)
-{
-    static int unsets = -1;
-    static const char *const option[] = {"--unsetenv", "CUGRADE_TRIAL", NULL};
-    pthread_mutex_lock(&probe_lock);
-    if (unsets < 0)
-        unsets = trial_run(1, option);
-    int yes = unsets;
-    pthread_mutex_unlock(&probe_lock);
-    return yes;
-}
-
 static const char *device_dir = "/dev"; /* another only in tests */
 
 void sandbox_use_device_dir(const char *dir) { device_dir = dir ? dir : "/dev"; }
@@ -315,7 +91,7 @@ static const char *gpu_node_only(void)
     struct stat st;
     if (!node || strncmp(node, device_dir, len) != 0 || node[len] != '/' ||
         !is_gpu_node(node + len + 1) || stat(node, &st) != 0 || !S_ISCHR(st.st_mode) ||
-        !bwrap_unsets())
+        !tier_bwrap_unsets())
         return NULL;
     return node;
 }
@@ -332,31 +108,15 @@ static void add_nvidia_devices(char **argv, int *n)
         if (!sandbox_device_shown(e->d_name, only))
             continue;
         snprintf(path, sizeof path, "%s/%s", device_dir, e->d_name);
-        add_mount(argv, n, "--dev-bind", path);
+        argv_add_mount(argv, n, "--dev-bind", path);
         any = 1;
     }
     closedir(d);
     if (any) /* the CUDA driver reads the devices' topology there */
-        add_mount(argv, n, "--ro-bind", "/sys");
+        argv_add_mount(argv, n, "--ro-bind", "/sys");
     if (only) { /* the one GPU there is device 0, whatever its number outside */
-        add(argv, n, "--unsetenv");
-        add(argv, n, "CUDA_VISIBLE_DEVICES");
-    }
-}
-
-static void add_system(char **argv, int *n)
-{
-    for (int i = 0; system_dirs[i]; i++) {
-        char target[PATH_MAX];
-        ssize_t len = readlink(system_dirs[i], target, sizeof target - 1);
-        if (len > 0) {
-            target[len] = '\0';
-            add(argv, n, "--symlink");
-            add(argv, n, target);
-            add(argv, n, system_dirs[i]);
-        } else if (is_dir(system_dirs[i])) {
-            add_mount(argv, n, "--ro-bind", system_dirs[i]);
-        }
+        argv_add(argv, n, "--unsetenv");
+        argv_add(argv, n, "CUDA_VISIBLE_DEVICES");
     }
 }
 
@@ -411,7 +171,7 @@ static void ro_add(ro_list_t *ro, const char *path)
         snprintf(seen, sizeof seen, "%.2000s/%.2000s", cwd, path);
     else
         return;
-    if (covered(seen, (char *const *)system_dirs, 8) || covered(seen, ro->paths, ro->n))
+    if (covered(seen, (char *const *)sandbox_system_dirs, SANDBOX_SYSTEM_DIRS) || covered(seen, ro->paths, ro->n))
         return;
     ro->paths[ro->n] = strdup(seen);
     ro->real[ro->n++] = strdup(real);
@@ -506,8 +266,8 @@ static void add_parents(char **argv, int *n, const char *where)
         for (int i = 1; i + 1 < *n && !made; i++)
             made = strcmp(argv[i], "--dir") == 0 && strcmp(argv[i + 1], path) == 0;
         if (!made) {
-            add(argv, n, "--dir");
-            add(argv, n, path);
+            argv_add(argv, n, "--dir");
+            argv_add(argv, n, path);
         }
         *slash = '/';
     }
@@ -538,21 +298,21 @@ static void add_view(char **argv, int *n, const ro_list_t *ro, const char *writa
     qsort(m, (size_t)nm, sizeof *m, by_place);
     for (int i = 0; i < nm; i++) {
         add_parents(argv, n, m[i].where);
-        add(argv, n, m[i].how);
+        argv_add(argv, n, m[i].how);
         if (m[i].from)
-            add(argv, n, m[i].from);
-        add(argv, n, m[i].where);
+            argv_add(argv, n, m[i].from);
+        argv_add(argv, n, m[i].where);
     }
 }
 
 /* The second tier: the jail alone, in the runner's folder. */
 static char **jail_alone_argv(char *const *program_argv, const sandbox_how_t *how)
 {
-    char **argv = calloc(MAX_ARGS, sizeof *argv);
+    char **argv = calloc(SANDBOX_MAX_ARGS, sizeof *argv);
     int n = 0;
-    add_jail(argv, &n, how, 0);
+    argv_add_jail(argv, &n, tier_jail_path(), 0, 0, how);
     for (char *const *a = program_argv; *a; a++)
-        add(argv, &n, *a);
+        argv_add(argv, &n, *a);
     return argv;
 }
 
@@ -566,12 +326,10 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
         return jail_alone_argv(program_argv, how);
     if (t != SANDBOX_BWRAP || !cwd)
         return NULL;
-    char **argv = calloc(MAX_ARGS, sizeof *argv);
+    char **argv = calloc(SANDBOX_MAX_ARGS, sizeof *argv);
     int n = 0;
-    add(argv, &n, bwrap_path);
-    for (int i = 0; base_args[i]; i++)
-        add(argv, &n, base_args[i]);
-    add_system(argv, &n);
+    argv_add_bwrap(argv, &n, tier_bwrap_path());
+    argv_add_system(argv, &n);
     ro_list_t ro = {.n = 0};
     if (how->copy_from && how->copy_at)
         ro_add_as(&ro, how->copy_from, how->copy_at);
@@ -582,22 +340,22 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
     ro_add_from_env(&ro);
     const char *writable = write_dir ? write_dir : cwd;
     if (writable != cwd) {
-        add(argv, &n, "--dir");
-        add(argv, &n, cwd);
+        argv_add(argv, &n, "--dir");
+        argv_add(argv, &n, cwd);
     }
     add_view(argv, &n, &ro, writable);
     for (int i = 0; i < ro.n; i++) {
         free(ro.paths[i]);
         free(ro.real[i]);
     }
-    add_jail_mount(argv, &n);
+    argv_add_jail_mount(argv, &n, tier_jail_path());
     add_nvidia_devices(argv, &n);
-    add(argv, &n, "--chdir");
-    add(argv, &n, cwd);
-    add(argv, &n, "--");
-    add_jail(argv, &n, how, 1);
+    argv_add(argv, &n, "--chdir");
+    argv_add(argv, &n, cwd);
+    argv_add(argv, &n, "--");
+    argv_add_jail(argv, &n, tier_jail_path(), 1, tier_jail_userns(), how);
     for (char *const *a = program_argv; *a; a++)
-        add(argv, &n, *a);
+        argv_add(argv, &n, *a);
     return argv;
 }
 

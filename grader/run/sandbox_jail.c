@@ -1,8 +1,8 @@
-/* sandbox_jail.c - the jail's side of the sandbox (sandbox_jail.h): where
- * bin/cugrade-jail is, the uid a grading's code runs as and its command
- * line; and, in the runner's child as root, the folders that uid is given
- * (sandbox_give_folder) or let through (sandbox_open_way), and the
- * rlimits. */
+/* sandbox_jail.c - the jail's side of the sandbox (sandbox_jail.h), the
+ * lowest of its layers (jail, argv, tier, view: each calls only those
+ * before it): where bin/cugrade-jail is, the uid a grading's code runs as
+ * and its command line; and, in the runner's child as root, the folders
+ * that uid is given or let through, and the rlimits. */
 #include "run/sandbox_jail.h"
 #include "util/cugrade.h"
 #include "util/tmpdir.h"
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static unsigned uid_of_grading; /* sandbox_uid(), set by jail_settle */
+static unsigned uid_of_grading; /* jail_uid(), set by jail_settle */
 static char our_tmp[PATH_MAX];  /* <tmp_root, resolved>/cugrade-, set by jail_settle */
 
 int jail_find(char *jail, size_t len)
@@ -64,11 +64,7 @@ int sandbox_seccomp_off(void)
     return v && strcmp(v, "off") == 0;
 }
 
-unsigned sandbox_uid(void)
-{
-    sandbox_tier(); /* the probe settles it */
-    return uid_of_grading;
-}
+unsigned jail_uid(void) { return uid_of_grading; }
 
 #define JAIL_MAX_ARGS (16 + 2 * 8)
 
@@ -127,7 +123,7 @@ static int give_one(const char *path, const struct stat *st, int flag, struct FT
  * g+x), not read or write: the grading reaches its program and run folder,
  * nothing of another grading's, and never changes a folder another grading
  * (a batch's unpacked archives) shares. */
-static void open_way(const char *path)
+void jail_open_way(const char *path)
 {
     char abs[PATH_MAX];
     size_t k = strlen(our_tmp);
@@ -153,32 +149,12 @@ static void open_way(const char *path)
     }
 }
 
-void sandbox_open_way(const char *path)
+int jail_give_folder(const char *dir, int with_contents)
 {
-    if (geteuid() == 0 && sandbox_tier_probed() == SANDBOX_UID) /* in the child: no lock */
-        open_way(path);
-}
-
-int sandbox_give_folder(const char *dir, int with_contents)
-{
-    if (geteuid() != 0 || !dir)
-        return 0;
-    sandbox_tier_t t = sandbox_tier_probed(); /* in the runner's child: no lock, one thread */
-    if (t != SANDBOX_BWRAP && t != SANDBOX_UID)
-        return 0;
     given_uid = uid_of_grading;
     if (!with_contents)
         return chown(dir, given_uid, given_uid);
     return nftw(dir, give_one, 16, FTW_PHYS);
-}
-
-void sandbox_guard(const char *dir)
-{
-    struct stat st;
-    if (geteuid() != 0 || !dir || sandbox_tier() != SANDBOX_UID || lstat(dir, &st) != 0 ||
-        !S_ISDIR(st.st_mode) || st.st_uid != 0 || !(st.st_mode & 077))
-        return;
-    chmod(dir, st.st_mode & 07700);
 }
 
 void sandbox_apply_rlimits(void)

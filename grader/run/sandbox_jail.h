@@ -1,6 +1,7 @@
 /* sandbox_jail.h - bin/cugrade-jail as the sandbox starts it (run/sandbox.h
- * is the API; this is sandbox.c's own): where the jail is, the uid it drops
- * a grading's code to, and its command line. */
+ * is the API; this is the sandbox's own lowest layer, which calls nothing
+ * above it): where the jail is, the uid it drops a grading's code to, its
+ * command line and the folders that uid is given. */
 #ifndef CUGRADE_SANDBOX_JAIL_H
 #define CUGRADE_SANDBOX_JAIL_H
 
@@ -26,5 +27,18 @@ void jail_settle(void);
  * with userns, a user namespace; how's policy and kept descriptors; the
  * start's byte when how is not NULL (a trial has no start pipe). */
 char **jail_args(const char *jail, int userns, const sandbox_how_t *how);
+
+/* The grading's uid as jail_settle set it (sandbox_uid, once probed). */
+unsigned jail_uid(void);
+
+/* As root, in the runner's child: dir (and with_contents, what lies in it)
+ * becomes the grading uid's (sandbox_give_folder, which checks the tier).
+ * 0, or -1 (errno). */
+int jail_give_folder(const char *dir, int with_contents);
+
+/* As root, in the runner's child, second tier: the folders above path that
+ * are this grading's own temporary ones let its gid through
+ * (sandbox_open_way, which checks the tier). */
+void jail_open_way(const char *path);
 
 #endif

@@ -32,7 +32,8 @@ FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/util/root.c grader/
               grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
               grader/report/results.c grader/run/emureport.c grader/build/backend.c \
               grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c grader/build/srccheck.c \
-              grader/run/runner.c grader/run/sandbox.c grader/run/sandbox_jail.c grader/run/group_split.c
+              grader/run/runner.c grader/run/sandbox.c grader/run/sandbox_argv.c \
+              grader/run/sandbox_jail.c grader/run/sandbox_tier.c grader/run/group_split.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 
