@@ -168,6 +168,7 @@ $(B)/tests/test_jail_%: tests/unit/test_jail_%.c $(JAIL_LIBOBJ) $(B)/libcugrade.
 $(B)/tests/test_archive $(B)/tests/test_attack_archives $(B)/tests/test_submission_files: tests/attacks/archive_fixtures.h
 $(B)/tests/test_hypotheses_layout $(B)/tests/test_hypotheses_phases $(B)/tests/test_hypotheses_limits: tests/unit/hypotheses_case.h
 $(B)/tests/test_grouped $(B)/tests/test_grouped_crashes: tests/e2e/grouped_case.h
+$(B)/tests/test_html_report $(B)/tests/test_student_report_browser: tests/e2e/browser.h
 $(B)/tests/test_grader_fault $(B)/tests/test_build_cache: tests/e2e/tree_case.h
 $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)/libcugrade_emu.a | deps
 	@mkdir -p $(@D)

@@ -51,6 +51,42 @@ static void read_map(row_t *r, json_object *t)
     }
 }
 
+#define WHY_MAX 110 /* bytes of a first failure's reason shown in the table */
+
+/* One line of a failed test's output that says why, for the class table: a
+ * compile's first error (the file named by its base name: "matmul.cu:12:5:
+ * error: ..."), else the output's first line, "FAILED: " taken off; cut at
+ * WHY_MAX bytes on a character's boundary. malloc'd. */
+static char *reason_line(const char *test, const char *out)
+{
+    const char *line = out;
+    if (strcmp(test, "compiles") == 0)
+        for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+            const char *err = strstr(p, ": error:"), *eol = strchr(p, '\n');
+            if (err && (!eol || err < eol)) {
+                const char *base = p;
+                for (const char *q = p; q < err; q++)
+                    if (*q == '/')
+                        base = q + 1;
+                line = base;
+                break;
+            }
+        }
+    if (strncmp(line, "FAILED: ", 8) == 0)
+        line += 8;
+    size_t len = strcspn(line, "\n");
+    int cut = len > WHY_MAX;
+    if (cut) {
+        len = WHY_MAX;
+        while (len > 0 && ((unsigned char)line[len] & 0xC0) == 0x80)
+            len--; /* not inside a UTF-8 character */
+    }
+    char *why = malloc(len + 4);
+    if (why)
+        snprintf(why, len + 4, "%.*s%s", (int)len, line, cut ? "\u2026" : "");
+    return why;
+}
+
 static void read_test(row_t *r, json_object *t)
 {
     cell_t *c = &r->tests[r->ntests++];
@@ -60,9 +96,15 @@ static void read_test(row_t *r, json_object *t)
     c->max_score = get_num(t, "max_score");
     c->passed = strcmp(get_str(t, "status"), "passed") == 0;
     c->skipped = c->max_score == 0 && strncmp(out, "not ", 4) == 0;
+    c->not_run = !c->passed && (strncmp(out, "not run", 7) == 0 ||
+                                strncmp(out, "FAILED: the program was not run", 31) == 0);
     r->max += c->max_score;
     if (!c->passed)
         read_map(r, t);
+    if (!c->passed && !c->skipped && r->nfailed++ == 0) {
+        r->first_fail = r->ntests - 1;
+        r->first_why = reason_line(c->name, out);
+    }
     if (strcmp(c->name, "compiles") == 0 && !c->passed) { /* no file, an empty one, or failed */
         if (strncmp(out, "FAILED: no ", 11) == 0)
             r->no_file = 1;
@@ -85,9 +127,12 @@ static int load_row(const char *path, const char *id, row_t *r)
     if (!j)
         return -1;
     r->id = strdup(id);
+    r->first_fail = -1;
     r->total = get_num(j, "score");
     if (json_object_object_get_ex(j, "extra_data", &extra)) {
         r->cannot_grade = json_object_object_get_ex(extra, "batch_error", &v);
+        if (r->cannot_grade)
+            r->cannot_why = strdup(json_object_get_string(v));
         if (json_object_object_get_ex(extra, "submission_error", &v)) /* a refused archive */
             r->rejected = strdup(json_object_get_string(v)), r->cannot_grade = 1;
         r->perf_ratio = get_num(extra, "perf_ratio");
@@ -110,6 +155,8 @@ static void free_row(row_t *r)
     free(r->tests);
     free(r->map);
     free(r->rejected);
+    free(r->cannot_why);
+    free(r->first_why);
     free(r->id);
 }
 
@@ -119,13 +166,7 @@ int batch_row_line(const char *results_path, char *buf, size_t buflen)
     if (load_row(results_path, "", &r) != 0)
         return snprintf(buf, buflen, "results.json unreadable"), -1;
     if (r.cannot_grade) {
-        json_object *j = json_object_from_file(results_path), *extra, *v;
-        const char *why = "";
-        if (j && json_object_object_get_ex(j, "extra_data", &extra) &&
-            json_object_object_get_ex(extra, "batch_error", &v))
-            why = json_object_get_string(v);
-        snprintf(buf, buflen, "could not grade (%s)", why);
-        json_object_put(j);
+        snprintf(buf, buflen, "could not grade (%s)", r.cannot_why ? r.cannot_why : "");
     } else {
         snprintf(buf, buflen, "%g/%g", r.total, r.max);
     }

@@ -17,6 +17,7 @@ typedef struct {
     double score, max_score;
     int passed;
     int skipped; /* 0 of 0 and "not scored ..." or "not run ...": does not apply */
+    int not_run; /* failed without running: its compile failed, the budget ran out */
 } class_cell_t;
 
 typedef struct {
@@ -26,6 +27,10 @@ typedef struct {
     int cannot_grade, no_compile, no_file, empty_file, timed_out, crashed;
     char *rejected;     /* not graded: its archive was refused, and why (NULL: graded);
                          * such a row is also cannot_grade, out of every count */
+    char *cannot_why;   /* could not grade: the batch's reason (NULL: none given) */
+    int nfailed;        /* tests failed, those that do not apply not counted */
+    int first_fail;     /* the first of them, an index in tests (-1: none) */
+    char *first_why;    /* its reason, one line of its output (malloc'd; NULL: none) */
     double perf_ratio;  /* student / reference speed; <= 0: not timed */
     error_map_t *map;   /* the first failing dataset's error map, or NULL */
     int map_test;       /* that test's index in tests */

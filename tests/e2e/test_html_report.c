@@ -7,11 +7,12 @@
  * installed, the class page in a headless browser: sorted by the URL hash,
  * the histogram drawn, and a screenshot (build/class_report.png). Runs from
  * the repository root. */
-#include "e2e.h"
+#include "browser.h"
 
 #include <sys/stat.h>
 
 #define SCREENSHOT "build/class_report.png"
+#define STUDENT_SCREENSHOT "build/student_report.png"
 
 static json_object *error_map_of(json_object *test)
 {
@@ -118,11 +119,15 @@ Test(html_report, intdiv_grid_error_maps_terminal_picture_and_html, .timeout = 3
 
 /* ---- a graded class --------------------------------------------------------------- */
 
-#define NSTUDENTS 4
+#define NSTUDENTS 6
 static const char *const students[NSTUDENTS][2] = {{"alice", "reference/lab3/matmul.cu"},
                                                    {"bob", SUB "intdiv_grid.cu"},
                                                    {"carol", SUB "compile_error.cu"},
-                                                   {"dave", SUB "host_segfault.cu"}};
+                                                   {"dave", SUB "host_segfault.cu"},
+                                                   {"eve", SUB "endless_kernel.cu"},
+                                                   {"mallory", NULL}}; /* a damaged .zip */
+/* 32 datasets: with a column each, the table would not fit 1400 pixels */
+#define NSHAPES 32
 
 typedef struct {
     char dir[64], out[128];
@@ -157,18 +162,34 @@ static klass_t graded_class(void)
     snprintf(k.out, sizeof k.out, "%s/results", k.dir);
     for (int i = 0; i < NSTUDENTS; i++) {
         char path[256];
+        if (!students[i][1]) {
+            snprintf(path, sizeof path, "%s/subs", k.dir);
+            cr_assert_eq(mkdir_p(path, NULL, 0), 0);
+            snprintf(path, sizeof path, "%s/subs/%s.zip", k.dir, students[i][0]);
+            write_text(path, "PK\003\004 cut short");
+            continue;
+        }
         snprintf(path, sizeof path, "%s/subs/%s/lab3", k.dir, students[i][0]);
         cr_assert_eq(mkdir_p(path, NULL, 0), 0);
         snprintf(path, sizeof path, "%s/subs/%s/lab3/matmul.cu", k.dir, students[i][0]);
         copy_file_to(students[i][1], path);
     }
-    char path[256];
+    char path[256], more[NSHAPES][16];
+    const char *shapes[NSHAPES + 1] = {"16x16x16", "40x7x33"};
+    for (int i = 2; i < NSHAPES; i++) { /* small: bob's intdiv_grid passes those 16 x 16 wide,
+                                          * and its grid of 0 rows is refused on the others */
+        snprintf(more[i], sizeof more[i], "%dx%dx16", i % 3 == 0 ? 1 + i % 5 : 16 * (1 + i % 2),
+                 1 + i % 7);
+        shapes[i] = more[i];
+    }
     snprintf(path, sizeof path, "%s/datasets", k.dir);
-    const char *shapes[] = {"16x16x16", "40x7x33", NULL};
     make_datasets(path, shapes);
     snprintf(path, sizeof path, "%s/rubric.json", k.dir);
+    /* eve's endless kernel: stopped when her budget of 10 s is spent, the rest not run
+     * (the others' 32 runs take about 1 s together) */
     write_text(path, "{\"version\": 1, \"labs\": {\"lab3\": {\"compile\": {\"name\": \"compiles\","
-                     " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 20},"
+                     " \"points\": 0}, \"datasets\": {\"points\": 1, \"time_limit_s\": 5,"
+                     " \"budget_s\": 10},"
                        " \"hidden\": {\"count\": 0}}}}");
     run_result_t r = run_batch(&k, 0);
     run_result_free(&r);
@@ -213,12 +234,46 @@ static int assert_links_exist(const char *page, const char *dir)
     return n;
 }
 
+/* Student id's row of the class table (malloc'd). */
+static char *row_of(const char *page, const char *id)
+{
+    char start[64];
+    snprintf(start, sizeof start, "<tr data-id=\"%s\">", id);
+    const char *p = strstr(page, start), *end = p ? strstr(p, "</tr>") : NULL;
+    cr_assert_not_null(end, "no row for %s", id);
+    return strndup(p, (size_t)(end - p));
+}
+
+/* Row id has status (its cell's data-v) and text somewhere in it. */
+static void expect_row(const char *page, const char *id, const char *status, const char *text)
+{
+    char *row = row_of(page, id), cell[96];
+    snprintf(cell, sizeof cell, "<td class=\"wraps st\" data-v=\"%s\">", status);
+    cr_expect(strstr(row, cell), "%s: not '%s':\n%.3000s", id, status, row);
+    cr_expect(strstr(row, text), "%s: no '%s':\n%.3000s", id, text, row);
+    free(row);
+}
+
 Test(html_report, class_page_has_a_row_per_student_and_links_that_exist, .timeout = 300)
 {
     klass_t k = graded_class();
     char *page = slurp(k.out, "class.html");
     cr_assert_eq(count(page, "<tr data-id="), NSTUDENTS);
-    cr_assert_eq(assert_links_exist(page, k.out), NSTUDENTS + 1, "a link per student, and bob's map");
+    cr_assert_eq(assert_links_exist(page, k.out), NSTUDENTS + 4,
+                 "a link per student, and to the first failure of bob, carol, dave and eve");
+    /* a status for everyone, and the first failure's reason: none left empty */
+    expect_row(page, "alice", "all passed", "<span class=\"n\">32/32</span>");
+    expect_row(page, "bob", "11 tests failed", "<span class=\"n\">21/32</span>");
+    expect_row(page, "carol", "did not compile", "<a href=\"carol/report.html#t0\">compiles</a>"
+               "<span class=\"why\">matmul.cu:");
+    expect_row(page, "carol", "did not compile", ": error: ");
+    expect_row(page, "dave", "crashed", "dataset 0</a><span class=\"why\">the program crashed: "
+               "killed by signal 11");
+    expect_row(page, "eve", "timed out", "dataset 0</a><span class=\"why\">the program exceeded "
+               "the time limit");
+    expect_row(page, "mallory", "not graded", "<span class=\"why\">mallory.zip: ");
+    cr_expect(strstr(page, "<i class=\"na\" title=\"dataset 1 (40x7x33): 0 / 1, not run\">"),
+              "carol's datasets were not run: grey squares");
     cr_assert_null(strstr(page, "id=\"leaderboard\""), "the rubric has no performance test");
     cr_assert(strstr(page, "<a href=\"bob/report.html#t2\"><img class=\"thumb\""),
               "bob's thumbnail is the first failing dataset");
@@ -252,21 +307,6 @@ Test(html_report, class_page_has_a_row_per_student_and_links_that_exist, .timeou
 }
 
 /* ---- in a browser ----------------------------------------------------------------- */
-
-static int have_chromium(void)
-{
-    const char *path = getenv("PATH");
-    char dir[4096], exe[4200];
-    for (const char *p = path; p && *p;) {
-        size_t len = strcspn(p, ":");
-        snprintf(dir, sizeof dir, "%.*s", (int)len, p);
-        snprintf(exe, sizeof exe, "%s/chromium", dir);
-        if (access(exe, X_OK) == 0)
-            return 1;
-        p += len + (p[len] == ':');
-    }
-    return 0;
-}
 
 /* Runs headless chromium on url with args; returns what it printed on
  * stdout (its log goes to /dev/null; its exit status is only logged, the
@@ -336,12 +376,13 @@ static long file_size(const char *path)
     return stat(path, &st) == 0 ? (long)st.st_size : -1;
 }
 
-/* A screenshot of url into path; returns its size after checking it is a
- * 1280x1000 PNG. */
-static long screenshot(const klass_t *k, const char *url, const char *path)
+/* A screenshot of url into path, width pixels wide; returns its size after
+ * checking it is a width x 1000 PNG. */
+static long screenshot(const klass_t *k, const char *url, const char *path, unsigned width)
 {
     char args[512];
-    snprintf(args, sizeof args, "--screenshot='%s' --window-size=1280,1000 --hide-scrollbars", path);
+    snprintf(args, sizeof args, "--screenshot='%s' --window-size=%u,1000 --hide-scrollbars", path,
+             width);
     unlink(path);
     free(chromium(k, args, url));
     size_t len;
@@ -351,10 +392,54 @@ static long screenshot(const klass_t *k, const char *url, const char *path)
     cr_assert_eq(memcmp(png, "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16), 0, "not a PNG");
     unsigned w = png[16] << 24 | png[17] << 16 | png[18] << 8 | png[19];
     unsigned h = png[20] << 24 | png[21] << 16 | png[22] << 8 | png[23];
-    cr_assert_eq(w, 1280);
+    cr_assert_eq(w, width);
     cr_assert_eq(h, 1000);
     free(png);
     return (long)len;
+}
+
+/* The class table as laid out: the page's and the table's widths against
+ * the window's, and each row's status and first failure as shown. */
+static const char LAYOUT[] =
+    "(() => {\n"
+    "  const table = document.getElementById('students'), wrap = table.parentElement;\n"
+    "  const heads = [...table.tHead.rows[0].cells];\n"
+    "  const cell = (r, key) => r.cells[heads.findIndex(h => h.dataset.key === key)];\n"
+    "  return {viewport: window.innerWidth, page: document.documentElement.scrollWidth,\n"
+    "    tableScroll: wrap.scrollWidth, tableShown: wrap.clientWidth,\n"
+    "    rows: [...table.tBodies[0].rows].map(r => ({id: r.dataset.id,\n"
+    "      status: cell(r, 'status').innerText.trim(),\n"
+    "      statusShown: cell(r, 'status').checkVisibility(),\n"
+    "      first: cell(r, 'map').innerText.trim()}))};\n"
+    "})()";
+
+/* At 1400 pixels the class table fits the window (no sideways scrolling:
+ * the datasets are a strip each, the reasons wrap), and every row shows a
+ * status and, where something failed and was graded, its first failure. */
+static void assert_table_fits(const klass_t *k)
+{
+    char url[256];
+    snprintf(url, sizeof url, "file://%s/class.html", k->out);
+    page_t page = visit(k->dir, url, LAYOUT, 1400);
+    json_object *shown = page.shown, *rows = at(shown, "rows");
+    int viewport = json_object_get_int(at(shown, "viewport"));
+    cr_assert_eq(viewport, 1400, "%s", json_object_to_json_string(shown));
+    cr_expect_leq(json_object_get_int(at(shown, "page")), viewport, "the page scrolls sideways");
+    cr_expect_leq(json_object_get_int(at(shown, "tableScroll")),
+                  json_object_get_int(at(shown, "tableShown")),
+                  "the table scrolls sideways: %s", json_object_to_json_string(shown));
+    cr_assert_eq(json_object_array_length(rows), NSTUDENTS);
+    for (size_t i = 0; i < NSTUDENTS; i++) {
+        json_object *r = json_object_array_get_idx(rows, i);
+        const char *id = text_at(r, "id");
+        int graded_and_failed = strcmp(id, "alice") != 0 && strcmp(id, "mallory") != 0;
+        cr_expect(*text_at(r, "status") && json_object_get_boolean(at(r, "statusShown")),
+                  "%s: no status shown", id);
+        cr_expect_eq(*text_at(r, "first") != '\0', graded_and_failed, "%s: first failure '%s'",
+                     id, text_at(r, "first"));
+    }
+    cr_expect_eq(page.nerrors, 0, "%s", sb_str(&page.errors));
+    page_free(&page);
 }
 
 Test(html_report, chromium_sorts_by_the_hash_and_draws_the_page, .timeout = 300)
@@ -362,18 +447,29 @@ Test(html_report, chromium_sorts_by_the_hash_and_draws_the_page, .timeout = 300)
     if (!have_chromium())
         cr_skip("chromium is not installed (apt-get install chromium): no browser test");
     klass_t k = graded_class();
-    const char *by_total[] = {"alice", "bob", "carol", "dave"};
-    const char *by_id_desc[] = {"dave", "carol", "bob", "alice"};
+    const char *by_total[] = {"alice", "bob", "carol", "dave", "eve", "mallory"};
+    const char *by_id_desc[] = {"mallory", "eve", "dave", "carol", "bob", "alice"};
     assert_order(&k, "#sort=-total", by_total);
     assert_order(&k, "#sort=-id", by_id_desc);
     assert_order(&k, "#sort=id", by_total);
 
+    assert_table_fits(&k);
+
     char url[256], blank[256];
     snprintf(url, sizeof url, "file://%s/class.html#sort=-total", k.out);
     snprintf(blank, sizeof blank, "%s/blank.png", k.dir);
-    long page = screenshot(&k, url, SCREENSHOT);
-    long empty = screenshot(&k, "about:blank", blank);
+    long page = screenshot(&k, url, SCREENSHOT, 1400);
+    long empty = screenshot(&k, "about:blank", blank, 1400);
     cr_assert_gt(page, 4 * empty, "the page looks blank: %ld bytes, a blank page %ld", page, empty);
     cr_log_info("class page screenshot: %s (%ld bytes)", SCREENSHOT, file_size(SCREENSHOT));
+    /* carol's report: her compile error, and one card for the tests it kept from running */
+    snprintf(url, sizeof url, "file://%s/carol/report.html", k.out);
+    long report = screenshot(&k, url, STUDENT_SCREENSHOT, 1400);
+    cr_assert_gt(report, 4 * empty, "the report looks blank: %ld bytes", report);
+    char *dom = chromium(&k, "--dump-dom", url);
+    cr_expect_eq(count(dom, "<details class=\"test"), 2, "compiles, then one card for the rest");
+    cr_expect_eq(count(dom, "id=\"not-run\""), 1);
+    free(dom);
+    cr_log_info("report screenshot: %s (%ld bytes)", STUDENT_SCREENSHOT, file_size(STUDENT_SCREENSHOT));
     rm_rf(k.dir);
 }
