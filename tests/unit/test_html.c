@@ -146,9 +146,13 @@ static void sample_class(sample_class_t *s, int with_perf)
         s->cells[i][1] = (class_cell_t){"dataset 0 (16x16x16)", totals[i], 7, i == 0, 0};
         r->perf_ratio = with_perf && i == 0 ? 0.83 : 0;
     }
+    s->rows[0].first_fail = -1;
     s->rows[1].map = &s->map;
     s->rows[1].map_test = 1;
+    s->rows[1].nfailed = 1, s->rows[1].first_fail = 1;
+    s->rows[1].first_why = "4 of 256 elements wrong";
     s->rows[2].no_compile = 1;
+    s->rows[2].nfailed = 2, s->rows[2].first_fail = 0;
     s->c = (class_data_t){s->rows, 3, s->cols, 2, 2, NULL};
 }
 
@@ -164,6 +168,11 @@ Test(html_class, one_row_per_student_charts_and_links)
     cr_assert(strstr(html, "<a href=\"bob%20o%27neil/report.html#t1\"><img class=\"thumb\""),
               "the thumbnail links to the failing test");
     cr_assert_eq(count(html, "data:image/png;base64,"), 1);
+    cr_assert(strstr(html, "data-v=\"all passed\"><span class=\"state ok\">all passed</span>"));
+    cr_assert(strstr(html, "<span class=\"state bad\">1 test failed</span>"));
+    cr_assert(strstr(html, "dataset 0</a><span class=\"why\">4 of 256 elements wrong</span>"));
+    cr_assert(strstr(html, "<span class=\"state bad\">did not compile</span>"));
+    cr_assert(strstr(html, "<a href=\"x%3Cy%3E/report.html#t0\">compiles</a>"));
     cr_assert(strstr(html, "<svg id=\"histogram\""));
     cr_assert_eq(count(html, "<rect class=\"bar\""), 10, "ten bins");
     cr_assert(strstr(html, "<svg id=\"passrate\""));
