@@ -71,6 +71,14 @@ REWRITE_OBJ := $(REWRITE_SRC:%.c=$(B)/%.o)
 EMU_SRC     := $(wildcard emu/src/*.cpp emu/src/*.c emu/src/*.S)
 EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 
+# ---- the executor: the PTX of nvcc run on a virtual GPU (C++17, emu/ptx/) ----
+PTX_SRC     := $(wildcard emu/ptx/*.cpp)
+PTX_OBJ     := $(patsubst %,$(B)/%.o,$(PTX_SRC))
+# Its tests' kernels, compiled to PTX by nvcc as the executor will be given
+# them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
+PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
+               $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
+
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
 all: bin/cugrade bin/cugrade-jail bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
 
@@ -105,6 +113,20 @@ $(B)/librewrite.a: $(REWRITE_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(B)/libcugrade_emu.a: $(EMU_OBJ)
 	@rm -f $@; ar rcs $@ $^
+$(B)/emu/ptx/%.cpp.o: emu/ptx/%.cpp $(wildcard emu/ptx/*.h) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -c $< -o $@
+$(B)/libcugrade_ptx.a: $(PTX_OBJ)
+	@rm -f $@; ar rcs $@ $^
+NVCC_PTX = @mkdir -p $(@D); $(NVCC) -ptx -lineinfo -arch=$(NVARCH) -Ilabs/common $< -o $@
+$(B)/ptx/lab2.ptx: reference/lab2/matmul.cu | deps
+	$(NVCC_PTX)
+$(B)/ptx/lab3.ptx: reference/lab3/matmul.cu | deps
+	$(NVCC_PTX)
+$(B)/ptx/dotprod.ptx: reference/dotprod/dotprod.cu | deps
+	$(NVCC_PTX)
+$(filter-out $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx,$(PTX_KERNELS)): $(B)/ptx/%.ptx: emu/tests/ptx/%.cu | deps
+	$(NVCC_PTX)
 
 bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a
 	@mkdir -p $(@D)
@@ -176,6 +198,9 @@ $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)
 $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
+$(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -o $@
 # test_wb*.cpp test labs/common/wb.h (included by a relative path) with its
 # harness object, labs/common/wb_io.cu, linked as the grader links it.
 $(B)/emu-tests/wb_io.o: labs/common/wb_io.cu labs/common/wb.h labs/common/wb_raw.h $(wildcard emu/include/*.h) | deps

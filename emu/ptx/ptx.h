@@ -1,0 +1,101 @@
+/* ptx.h - the executor: a virtual GPU that runs the PTX nvcc makes of a
+ * submission, in the grader's own process, on device memory that only it
+ * holds (issue 39's design; docs/emulator.md). C API, for the grader (C11)
+ * and the tests.
+ *
+ * A device (ptx_device_t) holds allocations at addresses of its own (never
+ * host pointers: a kernel's address is looked up, checked, then used) and
+ * the kernels of loaded modules. ptx_launch runs one grid: block after
+ * block, each block's warps in step (lanes that diverge run apart and meet
+ * again where their paths join), barriers across the block. Every load and
+ * store is checked against the allocations, the block's shared memory and
+ * the thread's local memory; what goes wrong is a finding with its block,
+ * thread and source line. Work is counted in executed instructions (one per
+ * thread per instruction), so a limit on it is the same on any machine. */
+#ifndef CUGRADE_PTX_H
+#define CUGRADE_PTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ptx_device ptx_device_t;
+
+typedef struct {
+    unsigned x, y, z;
+} ptx_dim3_t;
+
+typedef enum {
+    PTX_OK = 0,
+    PTX_ERR_PARSE,          /* the PTX could not be read: err says where */
+    PTX_ERR_NO_KERNEL,      /* no kernel of that name */
+    PTX_ERR_CONFIG,         /* a grid or block the device refuses (size, shared memory) */
+    PTX_ERR_ADDRESS,        /* a load or store outside memory: see the findings */
+    PTX_ERR_BUDGET,         /* the instruction budget ran out */
+    PTX_ERR_BARRIER,        /* a barrier some threads of a block never reached */
+    PTX_ERR_INVALID,        /* a bad argument to this API (a copy outside an allocation) */
+    PTX_ERR_UNSUPPORTED,    /* an instruction the executor cannot run yet */
+} ptx_status_t;
+
+typedef enum {
+    PTX_FIND_GLOBAL_OOB,  /* a global access outside every allocation */
+    PTX_FIND_SHARED_OOB,  /* a shared access outside the block's shared memory */
+    PTX_FIND_LOCAL_OOB,   /* a local access outside the thread's local memory */
+    PTX_FIND_MISALIGNED,  /* an access not aligned to its size */
+    PTX_FIND_BARRIER,     /* a barrier some threads of the block never reached (they
+                           * exited, or wait at another): thread is one of those */
+} ptx_finding_kind_t;
+
+typedef struct {
+    ptx_finding_kind_t kind;
+    ptx_dim3_t block, thread;
+    uint32_t line;        /* the kernel's source line (0: unknown) */
+    uint64_t address;     /* what was accessed */
+    uint32_t size;        /* bytes */
+    int is_store;
+} ptx_finding_t;
+
+typedef struct {
+    ptx_status_t status;
+    uint64_t instructions;  /* executed, one per thread and instruction */
+    uint64_t warp_instructions; /* issued, one per warp and instruction: lanes that diverge
+                                 * are issued apart until their paths meet again */
+    unsigned nfindings;     /* how many there were (the first few kept below) */
+    unsigned naddress;      /* of them, bad accesses (out of bounds, misaligned) */
+    unsigned nbarrier;      /* of them, barriers (one a block at most) */
+    ptx_finding_t findings[16];
+    char message[256];      /* what stopped the launch, in words ("" when nothing did) */
+} ptx_launch_result_t;
+
+ptx_device_t *ptx_device_new(void);
+void ptx_device_free(ptx_device_t *d);
+
+/* Loads a module's kernels (PTX text, len bytes). PTX_ERR_PARSE with err. */
+ptx_status_t ptx_load(ptx_device_t *d, const char *text, size_t len, char *err, size_t errlen);
+
+/* Device memory: an address that is never a host pointer; 0 when size is 0
+ * or too large (1 GiB at most). */
+uint64_t ptx_malloc(ptx_device_t *d, size_t size);
+ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr);
+ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n);
+ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n);
+ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
+
+/* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
+int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
+
+/* Runs kernel on grid x block, with dynamic shared memory shared_bytes;
+ * args[i] points at the value of parameter i (as cudaLaunchKernel takes
+ * them). Stops at max_instructions (0: no limit). */
+ptx_status_t ptx_launch(ptx_device_t *d, const char *kernel, ptx_dim3_t grid, ptx_dim3_t block,
+                        size_t shared_bytes, void **args, uint64_t max_instructions,
+                        ptx_launch_result_t *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

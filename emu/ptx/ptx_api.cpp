@@ -1,0 +1,135 @@
+/* ptx_api.cpp - ptx.h on the executor's device (ptx_device.h): modules
+ * loaded, memory allocated at the device's own addresses and copied in and
+ * out only through bounds-checked calls, launches checked against the
+ * kernel's parameters and the limits a real GPU has. */
+#include "ptx_device.h"
+
+#include <cstdio>
+#include <cstring>
+#include <new>
+
+using namespace ptx;
+
+struct ptx_device {
+    Device d;
+};
+
+ptx_device_t *ptx_device_new(void) { return new (std::nothrow) ptx_device; }
+
+void ptx_device_free(ptx_device_t *d) { delete d; }
+
+ptx_status_t ptx_load(ptx_device_t *d, const char *text, size_t len, char *err, size_t errlen)
+{
+    auto m = std::make_unique<Module>();
+    std::string why;
+    if (!parse(std::string(text, len), *m, why)) {
+        snprintf(err, errlen, "%s", why.c_str());
+        return PTX_ERR_PARSE;
+    }
+    d->d.modules.push_back(std::move(m));
+    return PTX_OK;
+}
+
+uint64_t ptx_malloc(ptx_device_t *d, size_t size)
+{
+    Device &dev = d->d;
+    if (size == 0 || size > MAX_ALLOCATION || dev.allocated + size > MAX_DEVICE_BYTES)
+        return 0;
+    Allocation a;
+    a.base = dev.next_base;
+    try {
+        a.bytes.assign(size, 0xff); /* never written: NaN as floats */
+    } catch (const std::bad_alloc &) {
+        return 0;
+    }
+    dev.next_base += (size + GLOBAL_GAP + 255) / 256 * 256;
+    dev.allocated += size;
+    uint64_t base = a.base;
+    dev.allocations.emplace(base, std::move(a));
+    return base;
+}
+
+ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr)
+{
+    auto it = d->d.allocations.find(addr);
+    if (it == d->d.allocations.end())
+        return PTX_ERR_INVALID;
+    d->d.allocated -= it->second.bytes.size();
+    d->d.allocations.erase(it);
+    return PTX_OK;
+}
+
+ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n)
+{
+    uint8_t *p = n ? d->d.global(dst, n) : nullptr;
+    if (n && !p)
+        return PTX_ERR_INVALID;
+    if (n)
+        memcpy(p, src, n);
+    return PTX_OK;
+}
+
+ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n)
+{
+    const uint8_t *p = n ? d->d.global(src, n) : nullptr;
+    if (n && !p)
+        return PTX_ERR_INVALID;
+    if (n)
+        memcpy(dst, p, n);
+    return PTX_OK;
+}
+
+ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
+{
+    uint8_t *p = n ? d->d.global(dst, n) : nullptr;
+    if (n && !p)
+        return PTX_ERR_INVALID;
+    if (n)
+        memset(p, value, n);
+    return PTX_OK;
+}
+
+int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)
+{
+    const Function *k = d->d.kernel(kernel);
+    if (!k)
+        return -1;
+    if (param_bytes)
+        *param_bytes = k->param_bytes;
+    return (int)k->params.size();
+}
+
+static ptx_status_t refuse(ptx_launch_result_t *r, ptx_status_t s, const char *what)
+{
+    r->status = s;
+    snprintf(r->message, sizeof r->message, "%s", what);
+    return s;
+}
+
+ptx_status_t ptx_launch(ptx_device_t *d, const char *kernel, ptx_dim3_t grid, ptx_dim3_t block,
+                        size_t shared_bytes, void **args, uint64_t max_instructions,
+                        ptx_launch_result_t *r)
+{
+    memset(r, 0, sizeof *r);
+    const Function *k = d->d.kernel(kernel);
+    if (!k)
+        return refuse(r, PTX_ERR_NO_KERNEL, "no kernel of that name in the loaded PTX");
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (threads == 0 || threads > 1024 || block.z > 64 || grid.x == 0 || grid.y == 0 ||
+        grid.z == 0 || grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
+        return refuse(r, PTX_ERR_CONFIG, "invalid configuration argument (the grid or the block)");
+    if (k->shared_bytes + shared_bytes > 227 * 1024)
+        return refuse(r, PTX_ERR_CONFIG, "too much shared memory for one block");
+    std::vector<uint8_t> params(k->param_bytes, 0);
+    for (size_t i = 0; i < k->params.size(); i++)
+        memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);
+    r->status = execute(d->d, *k, grid, block, shared_bytes, params, max_instructions, *r);
+    if (r->status == PTX_ERR_BUDGET)
+        snprintf(r->message, sizeof r->message, "the kernel ran past its budget of %llu instructions",
+                 (unsigned long long)max_instructions);
+    else if (r->status == PTX_ERR_ADDRESS)
+        snprintf(r->message, sizeof r->message, "an illegal memory access (%u)", r->nfindings);
+    else if (r->status == PTX_ERR_BARRIER)
+        snprintf(r->message, sizeof r->message, "threads of a block wait at different barriers");
+    return r->status;
+}

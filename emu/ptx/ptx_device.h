@@ -1,0 +1,73 @@
+/* ptx_device.h - the executor's device (internal to emu/ptx/): its memory,
+ * allocations at addresses of its own, looked up for every access, and its
+ * loaded modules. ptx_api.cpp implements ptx.h on it; ptx_exec.cpp runs a
+ * launch. */
+#ifndef CUGRADE_PTX_DEVICE_H
+#define CUGRADE_PTX_DEVICE_H
+
+#include "ptx.h"
+#include "ptx_module.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ptx {
+
+/* Where the state spaces lie in a generic address: the global allocations
+ * from GLOBAL_BASE up, each followed by a gap no allocation uses (so an
+ * access a little past one lands nowhere); a block's shared memory in
+ * SHARED_WINDOW, a thread's local memory in LOCAL_WINDOW (cvta adds and
+ * takes off the window's base). */
+constexpr uint64_t GLOBAL_BASE = 0x0000010000000000ull;
+constexpr uint64_t GLOBAL_GAP = 1ull << 20;
+constexpr uint64_t SHARED_WINDOW = 0x00007e0000000000ull;
+constexpr uint64_t LOCAL_WINDOW = 0x00007f0000000000ull;
+constexpr uint64_t WINDOW_SIZE = 1ull << 32;
+constexpr size_t MAX_ALLOCATION = 1ull << 30;
+constexpr size_t MAX_DEVICE_BYTES = 4ull << 30;
+
+struct Allocation {
+    uint64_t base = 0;
+    std::vector<uint8_t> bytes;
+};
+
+struct Device {
+    std::map<uint64_t, Allocation> allocations; /* by base */
+    uint64_t next_base = GLOBAL_BASE;
+    size_t allocated = 0;
+    std::vector<std::unique_ptr<Module>> modules;
+
+    /* The bytes [addr, addr + size) if they lie in one allocation, else null. */
+    uint8_t *global(uint64_t addr, uint64_t size)
+    {
+        auto it = allocations.upper_bound(addr);
+        if (it == allocations.begin())
+            return nullptr;
+        --it;
+        Allocation &a = it->second;
+        uint64_t off = addr - a.base;
+        if (off > a.bytes.size() || size > a.bytes.size() - off)
+            return nullptr;
+        return a.bytes.data() + off;
+    }
+    const Function *kernel(const char *name) const
+    {
+        for (const auto &m : modules)
+            if (const Function *f = m->find(name))
+                if (f->is_entry)
+                    return f;
+        return nullptr;
+    }
+};
+
+/* Runs one launch of k on d (ptx_exec.cpp); params: the parameter buffer,
+ * laid out as k's .params. */
+ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t block,
+                     size_t dynamic_shared, const std::vector<uint8_t> &params,
+                     uint64_t max_instructions, ptx_launch_result_t &result);
+
+} // namespace ptx
+
+#endif

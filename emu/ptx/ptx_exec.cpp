@@ -1,0 +1,629 @@
+/* ptx_exec.cpp - one launch on the executor's device (ptx_device.h): the
+ * grid's blocks one after another; in a block, each warp of 32 threads runs
+ * in step, an instruction for all its lanes at once. Lanes that branch apart
+ * keep a program counter each; the warp runs the lanes with the lowest one
+ * first, so paths that split at a branch meet again where they join (a
+ * loop's exit waits for the lanes still looping, an if's "then" reaches the
+ * join before its "else" starts). A warp whose lanes all wait at bar.sync
+ * yields to the next; once every thread of the block that has not exited
+ * waits, the barrier opens (at different bar.sync instructions: a finding).
+ * Every access is checked (access()): a bad one is a finding, its load
+ * reads 0 and its store is dropped, and the launch goes on to its end. */
+#include "ptx_device.h"
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace ptx {
+namespace {
+
+constexpr int WARP = 32;
+
+struct Lanes { /* the lanes an instruction runs on */
+    uint32_t mask;
+};
+
+class Block {
+  public:
+    Block(Device &dev, const Function &k, ptx_dim3_t grid, ptx_dim3_t blk, ptx_dim3_t ctaid,
+          size_t dyn_shared, const std::vector<uint8_t> &params, ptx_launch_result_t &res,
+          uint64_t budget)
+        : d(dev), fn(k), grid(grid), bdim(blk), ctaid(ctaid), params(params), result(res),
+          budget(budget)
+    {
+        nthreads = blk.x * blk.y * blk.z;
+        nwarps = (nthreads + WARP - 1) / WARP;
+        regs.assign((size_t)fn.nregs * nthreads, 0);
+        uint64_t dyn_at = (fn.shared_bytes + fn.shared_align - 1) / fn.shared_align * fn.shared_align;
+        shared.assign(dyn_at + dyn_shared, 0xff); /* never written: NaN as floats */
+        local.assign((size_t)fn.local_bytes * nthreads, 0xff);
+        warps.resize(nwarps);
+        for (int w = 0; w < nwarps; w++) {
+            int n = std::min(WARP, nthreads - w * WARP);
+            warps[w].live = n == WARP ? ~0u : (1u << n) - 1;
+            for (int l = 0; l < WARP; l++)
+                warps[w].pc[l] = 0;
+        }
+    }
+    ptx_status_t run();
+
+  private:
+    struct Warp {
+        uint32_t pc[WARP];
+        uint32_t live = 0;    /* lanes not exited */
+        uint32_t waiting = 0; /* lanes at a barrier */
+    };
+    Device &d;
+    const Function &fn;
+    ptx_dim3_t grid, bdim, ctaid;
+    const std::vector<uint8_t> &params;
+    ptx_launch_result_t &result;
+    uint64_t budget;
+    int nthreads, nwarps;
+    std::vector<uint64_t> regs; /* [reg][thread] */
+    std::vector<uint8_t> shared, local;
+    std::vector<Warp> warps;
+    bool barrier_reported = false;
+
+    uint64_t &reg(int r, int t) { return regs[(size_t)r * nthreads + t]; }
+    ptx_dim3_t thread_of(int t) const
+    {
+        return {(unsigned)(t % bdim.x), (unsigned)(t / bdim.x % bdim.y), (unsigned)(t / (bdim.x * bdim.y))};
+    }
+    uint64_t special(uint8_t sp, int t) const;
+    uint64_t value(const Operand &o, int t) { return o.kind == Operand::Reg ? reg(o.reg, t)
+                                                     : o.kind == Operand::Imm ? (uint64_t)o.imm
+                                                     : special(o.special, t); }
+    void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store);
+    uint8_t *access(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
+    bool step(Warp &w, int wi);
+    void exec(const Insn &in, int wi, uint32_t lanes, Warp &w);
+    void alu(const Insn &in, int t);
+    bool open_barrier();
+};
+
+uint64_t Block::special(uint8_t sp, int t) const
+{
+    ptx_dim3_t tid = thread_of(t);
+    switch ((Special)sp) {
+    case Special::TidX: return tid.x;
+    case Special::TidY: return tid.y;
+    case Special::TidZ: return tid.z;
+    case Special::NtidX: return bdim.x;
+    case Special::NtidY: return bdim.y;
+    case Special::NtidZ: return bdim.z;
+    case Special::CtaidX: return ctaid.x;
+    case Special::CtaidY: return ctaid.y;
+    case Special::CtaidZ: return ctaid.z;
+    case Special::NctaidX: return grid.x;
+    case Special::NctaidY: return grid.y;
+    case Special::NctaidZ: return grid.z;
+    case Special::LaneId: return (uint64_t)(t % WARP);
+    case Special::WarpSize: return WARP;
+    }
+    return 0;
+}
+
+void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size,
+                    int store)
+{
+    if (result.nfindings < sizeof result.findings / sizeof *result.findings) {
+        ptx_finding_t &f = result.findings[result.nfindings];
+        f.kind = kind;
+        f.block = ctaid;
+        f.thread = thread_of(t);
+        f.line = in.line;
+        f.address = addr;
+        f.size = size;
+        f.is_store = store;
+    }
+    result.nfindings++;
+    if (kind == PTX_FIND_BARRIER)
+        result.nbarrier++;
+    else
+        result.naddress++;
+}
+
+/* The bytes an access of size at addr (in in's space) reaches, or null
+ * after a finding. */
+uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int store)
+{
+    Space sp = in.space;
+    if (sp == Space::Generic) { /* by the window it lies in */
+        if (addr - SHARED_WINDOW < WINDOW_SIZE)
+            sp = Space::Shared, addr -= SHARED_WINDOW;
+        else if (addr - LOCAL_WINDOW < WINDOW_SIZE)
+            sp = Space::Local, addr -= LOCAL_WINDOW;
+        else
+            sp = Space::Global;
+    }
+    if (addr % size != 0) {
+        finding(PTX_FIND_MISALIGNED, t, in, addr, size, store);
+        return nullptr;
+    }
+    switch (sp) {
+    case Space::Global: {
+        uint8_t *p = d.global(addr, size);
+        if (!p)
+            finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
+        return p;
+    }
+    case Space::Shared:
+        if (addr > shared.size() || size > shared.size() - addr) {
+            finding(PTX_FIND_SHARED_OOB, t, in, addr, size, store);
+            return nullptr;
+        }
+        return shared.data() + addr;
+    case Space::Local:
+        if (addr > fn.local_bytes || size > fn.local_bytes - addr) {
+            finding(PTX_FIND_LOCAL_OOB, t, in, addr, size, store);
+            return nullptr;
+        }
+        return local.data() + (size_t)t * fn.local_bytes + addr;
+    case Space::Param:
+        if (store || addr > params.size() || size > params.size() - addr) {
+            finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
+            return nullptr;
+        }
+        return const_cast<uint8_t *>(params.data()) + addr;
+    default:
+        finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
+        return nullptr;
+    }
+}
+
+/* ---- values of a type ---------------------------------------------------------- */
+
+uint64_t mask_of(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+int64_t as_signed(uint64_t v, int bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t sign = 1ull << (bits - 1);
+    v &= mask_of(bits);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+float f32(uint64_t v)
+{
+    uint32_t b = (uint32_t)v;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+double f64(uint64_t v)
+{
+    double f;
+    memcpy(&f, &v, 8);
+    return f;
+}
+uint64_t bits_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+uint64_t bits_of(double f)
+{
+    uint64_t b;
+    memcpy(&b, &f, 8);
+    return b;
+}
+
+float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+
+/* A float operation's rounding (.rn is the default). */
+int rounding(uint16_t mods)
+{
+    return mods & MOD_RZ ? FE_TOWARDZERO : mods & MOD_RM ? FE_DOWNWARD : mods & MOD_RP ? FE_UPWARD
+                                                                         : FE_TONEAREST;
+}
+
+bool compare_int(Cmp c, uint64_t a, uint64_t b, bool is_signed, int bits)
+{
+    int64_t sa = as_signed(a, bits), sb = as_signed(b, bits);
+    a &= mask_of(bits), b &= mask_of(bits);
+    switch (c) {
+    case Cmp::Eq: return a == b;
+    case Cmp::Ne: return a != b;
+    case Cmp::Lt: return is_signed ? sa < sb : a < b;
+    case Cmp::Le: return is_signed ? sa <= sb : a <= b;
+    case Cmp::Gt: return is_signed ? sa > sb : a > b;
+    case Cmp::Ge: return is_signed ? sa >= sb : a >= b;
+    case Cmp::Lo: return a < b;
+    case Cmp::Ls: return a <= b;
+    case Cmp::Hi: return a > b;
+    case Cmp::Hs: return a >= b;
+    default: return false;
+    }
+}
+
+bool compare_float(Cmp c, double a, double b)
+{
+    bool unordered = std::isnan(a) || std::isnan(b);
+    switch (c) {
+    case Cmp::Eq: return !unordered && a == b;
+    case Cmp::Ne: return !unordered && a != b;
+    case Cmp::Lt: return !unordered && a < b;
+    case Cmp::Le: return !unordered && a <= b;
+    case Cmp::Gt: return !unordered && a > b;
+    case Cmp::Ge: return !unordered && a >= b;
+    case Cmp::Equ: return unordered || a == b;
+    case Cmp::Neu: return unordered || a != b;
+    case Cmp::Ltu: return unordered || a < b;
+    case Cmp::Leu: return unordered || a <= b;
+    case Cmp::Gtu: return unordered || a > b;
+    case Cmp::Geu: return unordered || a >= b;
+    case Cmp::Num: return !unordered;
+    case Cmp::Nan: return unordered;
+    default: return false;
+    }
+}
+
+/* A float's integral value by the cvt's .rni/.rzi/.rmi/.rpi (.rzi default). */
+double integral(double v, uint16_t mods)
+{
+    return mods & MOD_RNI ? std::nearbyint(v) : mods & MOD_RMI ? std::floor(v)
+           : mods & MOD_RPI ? std::ceil(v) : std::trunc(v);
+}
+
+/* cvt: src (of type from) as type to. */
+uint64_t convert(uint64_t v, Type to, Type from, uint16_t mods)
+{
+    bool from_float = from.kind == Kind::Float, to_float = to.kind == Kind::Float;
+    if (from_float && to_float) {
+        double x = from.bits == 64 ? f64(v) : f32(v);
+        if (mods & (MOD_RNI | MOD_RZI | MOD_RMI | MOD_RPI))
+            x = integral(x, mods);
+        return to.bits == 64 ? bits_of(x) : bits_of((float)x);
+    }
+    if (from_float) { /* to an integer: saturated, NaN gives 0 */
+        double x = integral(from.bits == 64 ? f64(v) : f32(v), mods);
+        if (std::isnan(x))
+            return 0;
+        if (to.kind == Kind::Signed) {
+            double lo = -std::ldexp(1.0, to.bits - 1), hi = std::ldexp(1.0, to.bits - 1) - 1;
+            int64_t r = x <= lo ? (int64_t)lo : x >= hi ? (to.bits == 64 ? INT64_MAX : (int64_t)hi) : (int64_t)x;
+            return (uint64_t)r & mask_of(to.bits);
+        }
+        double hi = std::ldexp(1.0, to.bits) - 1;
+        uint64_t r = x <= 0 ? 0 : x >= hi ? mask_of(to.bits) : (uint64_t)x;
+        return r;
+    }
+    if (to_float) {
+        int mode = rounding(mods);
+        int saved = std::fegetround();
+        std::fesetround(mode);
+        uint64_t r;
+        if (from.kind == Kind::Signed) {
+            int64_t s = as_signed(v, from.bits);
+            r = to.bits == 64 ? bits_of((double)s) : bits_of((float)s);
+        } else {
+            uint64_t u = v & mask_of(from.bits);
+            r = to.bits == 64 ? bits_of((double)u) : bits_of((float)u);
+        }
+        std::fesetround(saved);
+        return r;
+    }
+    /* integer to integer: extended by the source's kind, cut to the destination */
+    uint64_t x = from.kind == Kind::Signed ? (uint64_t)as_signed(v, from.bits) : v & mask_of(from.bits);
+    if (mods & MOD_SAT) {
+        int64_t lo = to.kind == Kind::Signed ? as_signed(1ull << (to.bits - 1), to.bits) : 0;
+        uint64_t hi = to.kind == Kind::Signed ? mask_of(to.bits - 1) : mask_of(to.bits);
+        if (from.kind == Kind::Signed && (int64_t)x < lo)
+            x = (uint64_t)lo;
+        else if (from.kind == Kind::Signed ? (int64_t)x > (int64_t)hi && (int64_t)x >= 0 : x > hi)
+            x = hi;
+    }
+    return x & mask_of(to.bits);
+}
+
+/* ---- integer and float arithmetic --------------------------------------------- */
+
+uint64_t int_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
+{
+    int bits = in.type.bits;
+    bool sgn = in.type.kind == Kind::Signed;
+    int64_t sa = as_signed(a, bits), sb = as_signed(b, bits);
+    uint64_t ua = a & mask_of(bits), ub = b & mask_of(bits);
+    auto product = [&](bool high, bool wide) -> uint64_t {
+        if (sgn) {
+            __int128 p = (__int128)sa * sb;
+            if (wide)
+                return (uint64_t)p & mask_of(2 * bits);
+            return high ? (uint64_t)(p >> bits) : (uint64_t)p;
+        }
+        unsigned __int128 p = (unsigned __int128)ua * ub;
+        if (wide)
+            return (uint64_t)p & mask_of(2 * bits);
+        return high ? (uint64_t)(p >> bits) : (uint64_t)p;
+    };
+    bool hi = in.mods & MOD_HI, wide = in.mods & MOD_WIDE;
+    switch (in.op) {
+    case Op::Add: return ua + ub;
+    case Op::Sub: return ua - ub;
+    case Op::Mul: return product(hi, wide);
+    case Op::Mad: return product(hi, wide) + c;
+    case Op::Div:
+        if (ub == 0)
+            return mask_of(bits); /* what the GPU gives */
+        if (sgn)
+            return sb == -1 ? (uint64_t)(-(uint64_t)sa) : (uint64_t)(sa / sb);
+        return ua / ub;
+    case Op::Rem:
+        if (ub == 0)
+            return ua;
+        if (sgn)
+            return sb == -1 ? 0 : (uint64_t)(sa % sb);
+        return ua % ub;
+    case Op::Min: return sgn ? (uint64_t)std::min(sa, sb) : std::min(ua, ub);
+    case Op::Max: return sgn ? (uint64_t)std::max(sa, sb) : std::max(ua, ub);
+    case Op::Abs: return sa < 0 ? (uint64_t)(-(uint64_t)sa) : (uint64_t)sa;
+    case Op::Neg: return -(uint64_t)ua;
+    case Op::And: return ua & ub;
+    case Op::Or: return ua | ub;
+    case Op::Xor: return ua ^ ub;
+    case Op::Not: return ~ua;
+    case Op::Shl: return ub >= (uint64_t)bits ? 0 : ua << ub;
+    case Op::Shr:
+        if (sgn)
+            return (uint64_t)(sa >> (ub >= (uint64_t)bits ? bits - 1 : ub));
+        return ub >= (uint64_t)bits ? 0 : ua >> ub;
+    default: return 0;
+    }
+}
+
+template <typename F> F float_op(const Insn &in, F a, F b, F c)
+{
+    switch (in.op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Mad:
+    case Op::Fma: return std::fma(a, b, c);
+    case Op::Div: return a / b;
+    case Op::Min: return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
+    case Op::Max: return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
+    case Op::Abs: return std::fabs(a);
+    case Op::Neg: return -a;
+    case Op::Sqrt: return std::sqrt(a);
+    case Op::Rsqrt: return F(1) / std::sqrt(a);
+    case Op::Rcp: return F(1) / a;
+    default: return 0;
+    }
+}
+
+uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool rounded = in.mods & (MOD_RZ | MOD_RM | MOD_RP);
+    int saved = rounded ? std::fegetround() : 0;
+    if (rounded)
+        std::fesetround(rounding(in.mods));
+    uint64_t r;
+    if (in.type.bits == 64) {
+        r = bits_of(float_op<double>(in, f64(a), f64(b), f64(c)));
+    } else {
+        float x = f32(a), y = f32(b), z = f32(c);
+        if (in.mods & MOD_FTZ)
+            x = ftz(x), y = ftz(y), z = ftz(z);
+        float v = float_op<float>(in, x, y, z);
+        if (in.mods & MOD_SAT)
+            v = std::isnan(v) ? 0.0f : std::min(1.0f, std::max(0.0f, v));
+        r = bits_of(in.mods & MOD_FTZ ? ftz(v) : v);
+    }
+    if (rounded)
+        std::fesetround(saved);
+    return r;
+}
+
+/* ---- one instruction ------------------------------------------------------------- */
+
+void Block::alu(const Insn &in, int t)
+{
+    const Operand *o = in.ops;
+    uint64_t a = in.nops > 1 ? value(o[1], t) : 0, b = in.nops > 2 ? value(o[2], t) : 0;
+    uint64_t c = in.nops > 3 ? value(o[3], t) : 0;
+    uint64_t &dst = reg(o[0].reg, t);
+    switch (in.op) {
+    case Op::Mov: dst = in.type.kind == Kind::Pred ? a & 1 : a & mask_of(in.type.bits); return;
+    case Op::Cvt: dst = convert(a, in.type, in.type2, in.mods); return;
+    case Op::Cvta: {
+        uint64_t window = in.space == Space::Shared ? SHARED_WINDOW : in.space == Space::Local
+                          ? LOCAL_WINDOW : 0;
+        dst = (in.mods & MOD_TO ? a - window : a + window) & mask_of(in.type.bits);
+        return;
+    }
+    case Op::Setp: {
+        bool r = in.type.kind == Kind::Float
+                     ? compare_float(in.cmp, in.type.bits == 64 ? f64(a) : f32(a), in.type.bits == 64 ? f64(b) : f32(b))
+                     : compare_int(in.cmp, a, b, in.type.kind == Kind::Signed, in.type.bits);
+        if (in.has_bool_op)
+            r = in.bool_op == Op::And ? r && (c & 1) : in.bool_op == Op::Or ? r || (c & 1) : r != (c & 1);
+        dst = r;
+        return;
+    }
+    case Op::Selp: dst = (c & 1) ? a : b; return;
+    default: break;
+    }
+    if (in.type.kind == Kind::Pred) { /* and.pred, or.pred, not.pred */
+        dst = (in.op == Op::And ? a & b : in.op == Op::Or ? a | b : in.op == Op::Xor ? a ^ b : ~a) & 1;
+        return;
+    }
+    int out_bits = in.mods & MOD_WIDE ? 2 * in.type.bits : in.type.bits;
+    if (in.type.kind == Kind::Float)
+        dst = float_result(in, a, b, c);
+    else
+        dst = int_op(in, a, b, c) & mask_of(out_bits > 64 ? 64 : out_bits);
+}
+
+/* Runs in on the lanes of warp wi in `lanes` (their guard not yet applied). */
+void Block::exec(const Insn &in, int wi, uint32_t lanes, Warp &w)
+{
+    uint32_t on = lanes;
+    int base = wi * WARP;
+    if (in.guard >= 0)
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (((reg(in.guard, base + l) & 1) != 0) == in.guard_neg)
+                on &= ~(1u << l);
+        }
+    result.instructions += (uint64_t)__builtin_popcount(lanes);
+    result.warp_instructions++;
+    switch (in.op) {
+    case Op::Bra:
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            w.pc[l] = on >> l & 1 ? (uint32_t)in.target : w.pc[l] + 1;
+        }
+        return;
+    case Op::Ret:
+    case Op::Exit:
+        w.live &= ~on;
+        for (uint32_t m = lanes & ~on; m; m &= m - 1)
+            w.pc[__builtin_ctz(m)]++;
+        return;
+    case Op::Bar:
+        w.waiting |= on;
+        for (uint32_t m = lanes & ~on; m; m &= m - 1)
+            w.pc[__builtin_ctz(m)]++;
+        return;
+    case Op::Ld:
+    case Op::St: {
+        bool store = in.op == Op::St;
+        const Operand &addr_op = in.ops[store ? 0 : 1];
+        uint32_t size = in.type.bits / 8;
+        for (uint32_t m = on; m; m &= m - 1) {
+            int t = base + __builtin_ctz(m);
+            uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
+            Insn spaced = in;
+            if (addr_op.reg < 0 && addr_op.sym_space != Space::Generic && in.space == Space::Generic)
+                spaced.space = addr_op.sym_space;
+            uint8_t *p = access(spaced, t, addr, size, store);
+            if (store) {
+                uint64_t v = value(in.ops[1], t);
+                if (p)
+                    memcpy(p, &v, size); /* little-endian: the low bytes */
+            } else {
+                uint64_t v = 0;
+                if (p)
+                    memcpy(&v, p, size);
+                if (in.type.kind == Kind::Signed)
+                    v = (uint64_t)as_signed(v, in.type.bits);
+                reg(in.ops[0].reg, t) = v;
+            }
+        }
+        break;
+    }
+    default:
+        for (uint32_t m = on; m; m &= m - 1)
+            alu(in, base + __builtin_ctz(m));
+        break;
+    }
+    for (uint32_t m = lanes; m; m &= m - 1)
+        w.pc[__builtin_ctz(m)]++;
+}
+
+/* One instruction of warp wi: false when the warp cannot go on (every lane
+ * exited or waiting at a barrier). */
+bool Block::step(Warp &w, int wi)
+{
+    uint32_t ready = w.live & ~w.waiting;
+    if (!ready)
+        return false;
+    uint32_t pc = UINT32_MAX, lanes = 0;
+    for (uint32_t m = ready; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (w.pc[l] < pc)
+            pc = w.pc[l], lanes = 0;
+        if (w.pc[l] == pc)
+            lanes |= 1u << l;
+    }
+    if (pc >= fn.code.size()) { /* ran off the end: as ret */
+        w.live &= ~lanes;
+        return true;
+    }
+    exec(fn.code[pc], wi, lanes, w);
+    return true;
+}
+
+/* All the block's threads that have not exited wait at a barrier: lets them
+ * through. A finding (once a block) where some threads wait at another
+ * barrier, or exited without reaching this one: __syncthreads() in code
+ * that not every thread of the block runs. */
+bool Block::open_barrier()
+{
+    uint32_t bar_pc = UINT32_MAX;
+    int other = -1; /* a thread that is not at bar_pc */
+    for (int wi = 0; wi < nwarps; wi++) {
+        const Warp &w = warps[wi];
+        for (uint32_t m = w.waiting & w.live; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (bar_pc == UINT32_MAX)
+                bar_pc = w.pc[l];
+            else if (w.pc[l] != bar_pc && other < 0)
+                other = wi * WARP + l;
+        }
+    }
+    if (bar_pc == UINT32_MAX)
+        return false;
+    for (int wi = 0; wi < nwarps && other < 0; wi++) {
+        int n = std::min(WARP, nthreads - wi * WARP);
+        uint32_t all = n == WARP ? ~0u : (1u << n) - 1;
+        if (uint32_t gone = all & ~warps[wi].live)
+            other = wi * WARP + __builtin_ctz(gone);
+    }
+    if (other >= 0 && !barrier_reported) {
+        finding(PTX_FIND_BARRIER, other, fn.code[bar_pc], 0, 0, 0);
+        barrier_reported = true;
+    }
+    for (Warp &w : warps) {
+        for (uint32_t m = w.waiting & w.live; m; m &= m - 1)
+            w.pc[__builtin_ctz(m)]++;
+        w.waiting = 0;
+    }
+    return true;
+}
+
+ptx_status_t Block::run()
+{
+    for (;;) {
+        bool progressed = false;
+        for (int wi = 0; wi < nwarps; wi++) {
+            Warp &w = warps[wi];
+            while (step(w, wi)) {
+                progressed = true;
+                if (budget && result.instructions > budget)
+                    return PTX_ERR_BUDGET;
+            }
+        }
+        if (!open_barrier() && !progressed)
+            break;
+        bool live = false;
+        for (const Warp &w : warps)
+            live = live || w.live;
+        if (!live)
+            break;
+    }
+    return PTX_OK;
+}
+
+} // namespace
+
+ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t block,
+                     size_t dynamic_shared, const std::vector<uint8_t> &params,
+                     uint64_t max_instructions, ptx_launch_result_t &result)
+{
+    for (unsigned z = 0; z < grid.z; z++)
+        for (unsigned y = 0; y < grid.y; y++)
+            for (unsigned x = 0; x < grid.x; x++) {
+                Block b(d, k, grid, block, {x, y, z}, dynamic_shared, params, result, max_instructions);
+                if (b.run() == PTX_ERR_BUDGET)
+                    return PTX_ERR_BUDGET;
+            }
+    return result.naddress ? PTX_ERR_ADDRESS : result.nbarrier ? PTX_ERR_BARRIER : PTX_OK;
+}
+
+} // namespace ptx

@@ -1,0 +1,121 @@
+/* ptx_module.h - a PTX module as the executor holds it (ptx_parse.cpp makes
+ * it, ptx_exec.cpp runs it): its kernels, each a flat array of decoded
+ * instructions whose operands are register numbers, immediates, addresses
+ * and resolved branch targets, with the source line of each (PTX .loc).
+ * Nothing here points into the PTX text, which is hostile input: a student
+ * writes inline asm, and nvcc copies it into the PTX. */
+#ifndef CUGRADE_PTX_MODULE_H
+#define CUGRADE_PTX_MODULE_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ptx {
+
+enum class Op : uint8_t {
+    Ld, St, Mov, Cvta, Cvt, Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
+    And, Or, Xor, Not, Shl, Shr, Setp, Selp, Bra, Bar, Ret, Exit, Sqrt, Rsqrt, Rcp,
+};
+
+/* An instruction's type: its kind and width in bits. */
+enum class Kind : uint8_t { None, Bits, Unsigned, Signed, Float, Pred };
+struct Type {
+    Kind kind = Kind::None;
+    uint8_t bits = 0;
+};
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+
+/* Modifiers that change what an instruction computes. */
+enum : uint16_t {
+    MOD_LO = 1, MOD_HI = 2, MOD_WIDE = 4, MOD_SAT = 8, MOD_FTZ = 16, MOD_APPROX = 32,
+    MOD_TO = 64, /* cvta.to.SPACE: generic -> space; else space -> generic */
+    MOD_UNI = 128,
+    MOD_RN = 256, MOD_RZ = 512, MOD_RM = 1024, MOD_RP = 2048, /* rounding (float results) */
+    MOD_RNI = 4096, MOD_RZI = 8192, MOD_RMI = 16384, MOD_RPI = 32768, /* to an integral value */
+};
+
+/* The special registers a program reads (mov %r, %tid.x). */
+enum class Special : uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpSize,
+};
+
+struct Operand {
+    enum Kind : uint8_t { None, Reg, Imm, Addr, Special, Label } kind = None;
+    uint8_t special = 0; /* Special */
+    int32_t reg = -1;    /* Reg; Addr: the base register, or -1 (a symbol's or an absolute address) */
+    int64_t imm = 0;     /* Imm: the bits; Addr: the offset, the symbol's address added */
+    Space sym_space = Space::Generic; /* Addr or Imm from a symbol: its space */
+    int32_t label = -1;  /* Label: an index in Function::labels */
+};
+
+struct Insn {
+    Op op;
+    Type type;        /* the operation's type (cvt: the destination's) */
+    Type type2;       /* cvt: the source's; setp/selp: unused */
+    Space space = Space::Generic;
+    Cmp cmp = Cmp::Eq;
+    Op bool_op = Op::And; /* setp.cmp.and/or/xor: combined with the 4th operand */
+    bool has_bool_op = false;
+    uint16_t mods = 0;
+    int32_t guard = -1;   /* @%p: the predicate register, or -1 */
+    bool guard_neg = false;
+    uint8_t nops = 0;
+    Operand ops[4];
+    int32_t target = -1;  /* bra: the instruction index it jumps to */
+    uint32_t line = 0;    /* the source line (.loc), 0 if none */
+    uint16_t file = 0;    /* the .file of that line */
+};
+
+/* A .param of a kernel: where it lies in the parameter buffer. */
+struct Param {
+    std::string name;
+    uint32_t offset = 0, size = 0, align = 1;
+};
+
+/* A .shared, .local or .global variable. */
+struct Var {
+    std::string name;
+    Space space = Space::Shared;
+    uint32_t offset = 0, size = 0, align = 1;
+    bool is_extern = false; /* extern .shared: the launch's dynamic shared memory */
+};
+
+struct Function {
+    std::string name; /* as in the PTX: mangled */
+    bool is_entry = false;
+    std::vector<Param> params;
+    uint32_t param_bytes = 0;
+    std::vector<Var> vars;                /* its .shared and .local */
+    uint32_t shared_bytes = 0, local_bytes = 0, shared_align = 1;
+    std::map<std::string, int32_t> regs;  /* every register's name: its number */
+    int32_t nregs = 0;
+    std::vector<Insn> code;
+    std::vector<std::string> label_names;
+    std::vector<int32_t> labels;          /* label i: its instruction index */
+};
+
+struct Module {
+    std::vector<Function> functions;
+    std::map<uint16_t, std::string> files; /* .file N "name" */
+    const Function *find(const std::string &name) const
+    {
+        for (const Function &f : functions)
+            if (f.name == name)
+                return &f;
+        return nullptr;
+    }
+};
+
+/* Parses text (a PTX module as nvcc writes it); on an error returns false
+ * with "line N: what" in err. */
+bool parse(const std::string &text, Module &m, std::string &err);
+
+} // namespace ptx
+
+#endif

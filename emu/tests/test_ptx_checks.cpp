@@ -1,0 +1,218 @@
+/* test_ptx_checks.cpp - what the executor finds and refuses: a store past
+ * an array (each thread that made one, with its block and source line, and
+ * nothing written outside), a barrier some threads returned before, a loop
+ * that never ends (stopped at the instruction budget, at the same count each
+ * time), lanes that branch three ways and meet again, integer edge cases a
+ * real GPU defines (division by zero, INT_MIN / -1), launches a GPU refuses,
+ * and PTX that is malformed or cut anywhere: an error naming the line,
+ * never a crash. */
+#include "ptx_test_helpers.h"
+
+#include <climits>
+
+Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
+{
+    ptx_device_t *d = device_with("oob_store");
+    std::string name = mangled(ptx_text("oob_store"), "storeIndex");
+    const int n = 40;
+    uint64_t out = ptx_malloc(d, n * sizeof(int)), next = ptx_malloc(d, 64 * sizeof(int));
+    cr_assert_eq(ptx_memset(d, next, 0, 64 * sizeof(int)), PTX_OK);
+    int count = n;
+    void *args[] = {&out, &count};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {2, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_ERR_ADDRESS);
+    cr_assert_eq(r.nfindings, 24u, "threads 40..63 store outside: %u findings", r.nfindings);
+    cr_assert_eq(r.naddress, 24u);
+    const ptx_finding_t &f = r.findings[0];
+    cr_assert_eq(f.kind, PTX_FIND_GLOBAL_OOB);
+    cr_assert(f.is_store);
+    cr_assert_eq(f.block.x, 1u);
+    cr_assert_eq(f.thread.x, 8u, "thread 8 of block 1 is i = 40");
+    cr_assert_eq(f.line, 7u, "the store's line in oob_store.cu");
+    cr_assert_eq(f.address, out + 40 * sizeof(int));
+    std::vector<int> got(n), after(64);
+    cr_assert_eq(ptx_copy_from_device(d, got.data(), out, n * sizeof(int)), PTX_OK);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(got[i], i);
+    cr_assert_eq(ptx_copy_from_device(d, after.data(), next, 64 * sizeof(int)), PTX_OK);
+    for (int v : after)
+        cr_assert_eq(v, 0, "a store outside its array reached the next allocation");
+    ptx_device_free(d);
+}
+
+Test(ptx_checks, a_barrier_some_threads_returned_before_is_a_finding)
+{
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "earlyReturn");
+    uint64_t out = ptx_malloc(d, 64 * sizeof(float));
+    int n = 20;
+    void *args[] = {&out, &n};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {64, 1, 1}, 0, args, 0, &r), PTX_ERR_BARRIER);
+    cr_assert_eq(r.nbarrier, 1u);
+    cr_assert_eq(r.findings[0].kind, PTX_FIND_BARRIER);
+    cr_assert_eq(r.findings[0].line, 25u, "the __syncthreads() of control.cu");
+    cr_assert_geq(r.findings[0].thread.x, 20u, "a thread that returned");
+    std::vector<float> got = from_device(d, out, 20);
+    for (int i = 0; i < 20; i++)
+        cr_assert_eq(got[i], (float)(n - 1 - i), "out[%d] = %g", i, got[i]);
+    n = 64; /* every thread reaches it: nothing to find */
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {64, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    cr_assert_eq(r.nfindings, 0u);
+    ptx_device_free(d);
+}
+
+Test(ptx_checks, an_endless_loop_stops_at_the_budget_with_the_same_count)
+{
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "spin");
+    uint64_t flag = ptx_malloc(d, sizeof(int));
+    cr_assert_eq(ptx_memset(d, flag, 0, sizeof(int)), PTX_OK);
+    void *args[] = {&flag};
+    ptx_launch_result_t r1, r2;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {4, 1, 1}, {64, 1, 1}, 0, args, 100000, &r1), PTX_ERR_BUDGET);
+    cr_assert_eq(ptx_launch(d, name.c_str(), {4, 1, 1}, {64, 1, 1}, 0, args, 100000, &r2), PTX_ERR_BUDGET);
+    cr_assert_gt(r1.instructions, 100000u);
+    cr_assert_lt(r1.instructions, 100000u + 64u, "stopped within a warp instruction of the budget");
+    cr_assert_eq(r1.instructions, r2.instructions);
+    cr_assert(strstr(r1.message, "budget of 100000 instructions"), "%s", r1.message);
+    ptx_device_free(d);
+}
+
+Test(ptx_checks, lanes_that_branch_apart_meet_again)
+{
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "diverge");
+    uint64_t out = ptx_malloc(d, 96 * sizeof(int));
+    int n = 1000;
+    void *args[] = {&out, &n};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {96, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    std::vector<int> got(96);
+    cr_assert_eq(ptx_copy_from_device(d, got.data(), out, sizeof(int) * 96), PTX_OK);
+    for (int i = 0; i < 96; i++) {
+        int want = (i % 3 == 0 ? i * 10 : i % 3 == 1 ? -i : i) + n;
+        cr_assert_eq(got[i], want, "lane %d: %d, want %d", i, got[i], want);
+    }
+    ptx_device_free(d);
+}
+
+Test(ptx_checks, a_warp_is_issued_once_where_its_paths_have_met)
+{
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "halfThenTail");
+    uint64_t out = ptx_malloc(d, 32 * sizeof(float));
+    void *args[] = {&out};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    /* the 64 steps after the if are issued once for the 32 lanes, not once a path
+     * (the loop itself: 31 iterations at most, a few instructions each) */
+    cr_assert_lt(r.warp_instructions, 64u + 31u * 8u + 40u, "%llu warp instructions",
+                 (unsigned long long)r.warp_instructions);
+    std::vector<float> got = from_device(d, out, 32);
+    for (int i = 0; i < 32; i++) {
+        float v = (float)i;
+        for (int k = 0; k < i && (i & 1); k++)
+            v = v * 0.75f + 1.0f;
+        for (int k = 0; k < 64; k++)
+            v = v * 0.5f + 1.0f;
+        cr_assert_eq(got[i], v, "lane %d", i);
+    }
+    ptx_device_free(d);
+}
+
+/* intEdges(a, b): what a GPU gives, without the executor stopping. */
+static void int_edges(int a, int b, int *out, unsigned *uout)
+{
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "intEdges");
+    uint64_t o = ptx_malloc(d, 6 * sizeof(int)), u = ptx_malloc(d, sizeof(unsigned));
+    void *args[] = {&o, &u, &a, &b};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {1, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    cr_assert_eq(ptx_copy_from_device(d, out, o, 6 * sizeof(int)), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, uout, u, sizeof(unsigned)), PTX_OK);
+    ptx_device_free(d);
+}
+
+Test(ptx_checks, integer_edge_cases)
+{
+    int out[6];
+    unsigned u;
+    int_edges(-7, 2, out, &u);
+    cr_assert_eq(out[0], -3);
+    cr_assert_eq(out[1], -1);
+    cr_assert_eq(out[2], -1, "-7 >> 3 is arithmetic");
+    cr_assert_eq(u, (unsigned)-7 / 2u);
+    cr_assert_eq(out[3], -21);
+    cr_assert_eq(out[4], -7);
+    cr_assert_eq(out[5], -8, "trunc(-2.75 * 3)");
+    int_edges(INT_MIN, -1, out, &u); /* the host would trap; the GPU gives INT_MIN and 0 */
+    cr_assert_eq(out[0], INT_MIN);
+    cr_assert_eq(out[1], 0);
+    int_edges(5, 0, out, &u);
+    cr_assert_eq(u, 0xffffffffu, "unsigned division by zero: all ones");
+}
+
+Test(ptx_checks, launches_a_gpu_refuses)
+{
+    ptx_device_t *d = device_with("oob_store");
+    std::string name = mangled(ptx_text("oob_store"), "storeIndex");
+    uint64_t out = ptx_malloc(d, 4);
+    int n = 1;
+    void *args[] = {&out, &n};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {1025, 1, 1}, 0, args, 0, &r), PTX_ERR_CONFIG);
+    cr_assert_eq(ptx_launch(d, name.c_str(), {0, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_ERR_CONFIG);
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {32, 1, 1}, 300 * 1024, args, 0, &r), PTX_ERR_CONFIG);
+    cr_assert_eq(ptx_launch(d, "_Z7nothingv", {1, 1, 1}, {1, 1, 1}, 0, args, 0, &r), PTX_ERR_NO_KERNEL);
+    char buf[8];
+    cr_assert_eq(ptx_copy_from_device(d, buf, out, 8), PTX_ERR_INVALID, "8 bytes of a 4-byte allocation");
+    cr_assert_eq(ptx_copy_to_device(d, out + 4 + 64, buf, 1), PTX_ERR_INVALID);
+    cr_assert_eq(ptx_free(d, out + 1), PTX_ERR_INVALID);
+    cr_assert_eq(ptx_free(d, out), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, buf, out, 4), PTX_ERR_INVALID, "freed");
+    cr_assert_eq(ptx_malloc(d, (size_t)2 << 30), 0u, "2 GiB in one allocation");
+    ptx_device_free(d);
+}
+
+static std::string load_error(const std::string &text)
+{
+    ptx_device_t *d = ptx_device_new();
+    char err[256] = "";
+    ptx_status_t s = ptx_load(d, text.data(), text.size(), err, sizeof err);
+    ptx_device_free(d);
+    return s == PTX_OK ? "" : err;
+}
+
+Test(ptx_checks, malformed_ptx_is_an_error_naming_its_line)
+{
+    std::string good = ptx_text("lab3");
+    cr_assert_eq(load_error(good), "");
+    std::string bad = good;
+    size_t at = bad.find("fma.rn.f32");
+    bad.replace(at, 10, "fma.rn.q32");
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += bad[i] == '\n';
+    std::string err = load_error(bad);
+    cr_assert(err.find("line " + std::to_string(line) + ":") == 0, "%s (line %d)", err.c_str(), line);
+    bad = good;
+    bad.replace(bad.find("bar.sync"), 8, "tex.2d.v4");
+    cr_assert(load_error(bad).find("is not supported by the executor") != std::string::npos, "%s",
+              load_error(bad).c_str());
+    bad = good;
+    at = bad.find("$L__BB0_2;");
+    bad.replace(at, 9, "$L__BB0_99");
+    cr_assert(load_error(bad).find("undefined label '$L__BB0_99'") != std::string::npos, "%s",
+              load_error(bad).c_str());
+}
+
+Test(ptx_checks, ptx_cut_anywhere_never_crashes_the_parser)
+{
+    std::string text = ptx_text("lab3");
+    int errors = 0;
+    for (size_t len = 0; len < text.size(); len += 7)
+        errors += load_error(text.substr(0, len)) != "";
+    cr_assert_gt(errors, 0);
+}

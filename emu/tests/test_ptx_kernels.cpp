@@ -1,0 +1,82 @@
+/* test_ptx_kernels.cpp - the executor runs the course's reference kernels
+ * from the PTX nvcc makes of them: lab 2's basic and lab 3's tiled matrix
+ * product on shapes that are and are not multiples of the tile (every
+ * element against a product in double precision), and the dot product's
+ * shared-memory tree (the partial sums against double precision); with no
+ * finding, and the same instruction count each time. */
+#include "ptx_test_helpers.h"
+
+#include <cmath>
+
+static std::vector<double> product(const std::vector<float> &a, const std::vector<float> &b, int m,
+                                   int k, int n)
+{
+    std::vector<double> c((size_t)m * n, 0.0);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++)
+            for (int p = 0; p < k; p++)
+                c[(size_t)i * n + j] += (double)a[(size_t)i * k + p] * b[(size_t)p * n + j];
+    return c;
+}
+
+/* C = A B on the device by kernel (16 x 16 blocks), checked element by
+ * element; the launch's instruction count. */
+static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n)
+{
+    ptx_device_t *d = device_with(ptx);
+    std::string name = mangled(ptx_text(ptx), kernel);
+    std::vector<float> a = random_floats((size_t)m * k, 1), b = random_floats((size_t)k * n, 2);
+    uint64_t da = to_device(d, a), db = to_device(d, b);
+    uint64_t dc = ptx_malloc(d, (size_t)m * n * sizeof(float));
+    int rows_a = m, cols_a = k, rows_b = k, cols_b = n, rows_c = m, cols_c = n;
+    void *args[] = {&da, &db, &dc, &rows_a, &cols_a, &rows_b, &cols_b, &rows_c, &cols_c};
+    ptx_dim3_t grid = {(unsigned)(n + 15) / 16, (unsigned)(m + 15) / 16, 1}, block = {16, 16, 1};
+    ptx_launch_result_t r;
+    ptx_status_t s = ptx_launch(d, name.c_str(), grid, block, 0, args, 0, &r);
+    cr_assert_eq(s, PTX_OK, "%s %dx%dx%d: %s", kernel, m, k, n, r.message);
+    cr_assert_eq(r.nfindings, 0u);
+    std::vector<float> c = from_device(d, dc, (size_t)m * n);
+    std::vector<double> want = product(a, b, m, k, n);
+    for (size_t i = 0; i < c.size(); i++)
+        cr_assert(std::fabs(c[i] - want[i]) <= 1e-4 * (1 + std::fabs(want[i])),
+                  "%s %dx%dx%d: C[%zu] = %g, want %g", kernel, m, k, n, i, c[i], want[i]);
+    ptx_device_free(d);
+    return r.instructions;
+}
+
+Test(ptx_kernels, lab2_basic_matmul)
+{
+    cr_assert_gt(matmul("lab2", "matrixMultiply", 37, 29, 41), 0u);
+    matmul("lab2", "matrixMultiply", 16, 16, 16);
+    matmul("lab2", "matrixMultiply", 1, 1, 1);
+}
+
+Test(ptx_kernels, lab3_tiled_matmul_and_its_count_is_the_same_each_time)
+{
+    uint64_t first = matmul("lab3", "matrixMultiplyShared", 37, 29, 41);
+    cr_assert_eq(matmul("lab3", "matrixMultiplyShared", 37, 29, 41), first);
+    matmul("lab3", "matrixMultiplyShared", 64, 48, 32);
+    matmul("lab3", "matrixMultiplyShared", 1, 200, 3);
+}
+
+Test(ptx_kernels, dotprod_partial_sums)
+{
+    const int n = 1000, threads = 256, blocks = (n + threads - 1) / threads;
+    ptx_device_t *d = device_with("dotprod");
+    std::string name = mangled(ptx_text("dotprod"), "dotProductShared");
+    std::vector<float> a = random_floats(n, 3), b = random_floats(n, 4);
+    uint64_t da = to_device(d, a), db = to_device(d, b), dp = ptx_malloc(d, blocks * sizeof(float));
+    int count = n;
+    void *args[] = {&da, &db, &dp, &count};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {(unsigned)blocks, 1, 1}, {threads, 1, 1}, 0, args, 0, &r),
+                 PTX_OK, "%s", r.message);
+    std::vector<float> partial = from_device(d, dp, blocks);
+    for (int blk = 0; blk < blocks; blk++) {
+        double want = 0;
+        for (int i = blk * threads; i < n && i < (blk + 1) * threads; i++)
+            want += (double)a[i] * b[i];
+        cr_assert(std::fabs(partial[blk] - want) <= 1e-4, "block %d: %g, want %g", blk, partial[blk], want);
+    }
+    ptx_device_free(d);
+}
