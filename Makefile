@@ -238,9 +238,14 @@ slurm-test: all | deps
 	tests/slurm/test_slurm.sh
 
 # ---- benchmarks and the GPU build check --------------------------------------
-bench: all $(B)/bench/queue_scaling
+bench: all $(B)/bench/queue_scaling $(B)/bench/ptx_exec
 	bench/run.sh
 	bench/queue_scaling.sh
+	$(B)/bench/ptx_exec
+
+$(B)/bench/ptx_exec: bench/ptx_exec.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a -o $@
 
 # what one sandboxed run costs (bench/sandbox_runs.c); not in make bench: the
 # machine's namespaces, not cugrade, are most of it

@@ -84,6 +84,10 @@ ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, 
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n);
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
 
+/* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the
+ * general path runs every instruction: the tests compare the two. */
+void ptx_set_fast_paths(ptx_device_t *d, int on);
+
 /* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
 

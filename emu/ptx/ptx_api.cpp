@@ -89,6 +89,8 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
     return PTX_OK;
 }
 
+void ptx_set_fast_paths(ptx_device_t *d, int on) { d->d.fast_paths = on != 0; }
+
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)
 {
     const Function *k = d->d.kernel(kernel);

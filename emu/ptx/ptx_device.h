@@ -38,19 +38,24 @@ struct Device {
     uint64_t next_base = GLOBAL_BASE;
     size_t allocated = 0;
     std::vector<std::unique_ptr<Module>> modules;
+    bool fast_paths = true;
 
-    /* The bytes [addr, addr + size) if they lie in one allocation, else null. */
-    uint8_t *global(uint64_t addr, uint64_t size)
+    /* The allocation addr lies in, or null. */
+    Allocation *find(uint64_t addr)
     {
         auto it = allocations.upper_bound(addr);
         if (it == allocations.begin())
             return nullptr;
         --it;
-        Allocation &a = it->second;
-        uint64_t off = addr - a.base;
-        if (off > a.bytes.size() || size > a.bytes.size() - off)
+        return addr - it->second.base < it->second.bytes.size() ? &it->second : nullptr;
+    }
+    /* The bytes [addr, addr + size) if they lie in one allocation, else null. */
+    uint8_t *global(uint64_t addr, uint64_t size)
+    {
+        Allocation *a = find(addr);
+        if (!a || size > a->bytes.size() - (addr - a->base))
             return nullptr;
-        return a.bytes.data() + off;
+        return a->bytes.data() + (addr - a->base);
     }
     const Function *kernel(const char *name) const
     {

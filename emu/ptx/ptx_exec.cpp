@@ -10,6 +10,7 @@
  * Every access is checked (access()): a bad one is a finding, its load
  * reads 0 and its store is dropped, and the launch goes on to its end. */
 #include "ptx_device.h"
+#include "ptx_fast.h"
 
 #include <cfenv>
 #include <cmath>
@@ -21,17 +22,13 @@ namespace {
 
 constexpr int WARP = 32;
 
-struct Lanes { /* the lanes an instruction runs on */
-    uint32_t mask;
-};
-
 class Block {
   public:
-    Block(Device &dev, const Function &k, ptx_dim3_t grid, ptx_dim3_t blk, ptx_dim3_t ctaid,
-          size_t dyn_shared, const std::vector<uint8_t> &params, ptx_launch_result_t &res,
-          uint64_t budget)
-        : d(dev), fn(k), grid(grid), bdim(blk), ctaid(ctaid), params(params), result(res),
-          budget(budget)
+    Block(Device &dev, const Function &k, const std::vector<Handler> &handlers, ptx_dim3_t grid,
+          ptx_dim3_t blk, ptx_dim3_t ctaid, size_t dyn_shared, const std::vector<uint8_t> &params,
+          ptx_launch_result_t &res, uint64_t budget)
+        : d(dev), fn(k), handlers(handlers), grid(grid), bdim(blk), ctaid(ctaid), params(params),
+          result(res), budget(budget)
     {
         nthreads = blk.x * blk.y * blk.z;
         nwarps = (nthreads + WARP - 1) / WARP;
@@ -46,17 +43,22 @@ class Block {
             for (int l = 0; l < WARP; l++)
                 warps[w].pc[l] = 0;
         }
+        lanes = {regs.data(), nthreads, shared.data(), shared.size(), params.data(), params.size(), &d};
     }
     ptx_status_t run();
 
   private:
     struct Warp {
-        uint32_t pc[WARP];
+        uint32_t pc[WARP];    /* each lane's, except while converged */
         uint32_t live = 0;    /* lanes not exited */
         uint32_t waiting = 0; /* lanes at a barrier */
+        bool converged = true; /* every lane live and not waiting is at cpc (pc[] stale) */
+        uint32_t cpc = 0;
     };
     Device &d;
     const Function &fn;
+    const std::vector<Handler> &handlers;
+    Lanes lanes;
     ptx_dim3_t grid, bdim, ctaid;
     const std::vector<uint8_t> &params;
     ptx_launch_result_t &result;
@@ -79,7 +81,10 @@ class Block {
     void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store);
     uint8_t *access(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
     bool step(Warp &w, int wi);
-    void exec(const Insn &in, int wi, uint32_t lanes, Warp &w);
+    uint32_t guarded(const Insn &in, int base, uint32_t lanes);
+    void diverge(Warp &w);
+    void exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w);
+    void general(const Insn &in, int base, uint32_t on);
     void alu(const Insn &in, int t);
     bool open_barrier();
 };
@@ -459,71 +464,111 @@ void Block::alu(const Insn &in, int t)
         dst = int_op(in, a, b, c) & mask_of(out_bits > 64 ? 64 : out_bits);
 }
 
-/* Runs in on the lanes of warp wi in `lanes` (their guard not yet applied). */
-void Block::exec(const Insn &in, int wi, uint32_t lanes, Warp &w)
+/* The lanes of `lanes` whose guard holds. */
+uint32_t Block::guarded(const Insn &in, int base, uint32_t lanes_in)
 {
-    uint32_t on = lanes;
+    if (in.guard < 0)
+        return lanes_in;
+    uint32_t on = lanes_in;
+    const uint64_t *p = &reg(in.guard, base);
+    for (uint32_t m = lanes_in; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (((p[l] & 1) != 0) == in.guard_neg)
+            on &= ~(1u << l);
+    }
+    return on;
+}
+
+/* Leaves converged mode: each ready lane's pc is the warp's. */
+void Block::diverge(Warp &w)
+{
+    if (!w.converged)
+        return;
+    for (uint32_t m = w.live & ~w.waiting; m; m &= m - 1)
+        w.pc[__builtin_ctz(m)] = w.cpc;
+    w.converged = false;
+}
+
+/* Runs in, at pc, on the lanes `at` of warp wi (all its ready lanes when
+ * converged), and moves their program counters on. */
+void Block::exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w)
+{
     int base = wi * WARP;
-    if (in.guard >= 0)
-        for (uint32_t m = lanes; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            if (((reg(in.guard, base + l) & 1) != 0) == in.guard_neg)
-                on &= ~(1u << l);
-        }
-    result.instructions += (uint64_t)__builtin_popcount(lanes);
+    uint32_t on = guarded(in, base, at);
+    result.instructions += at == ~0u ? WARP : (uint64_t)__builtin_popcount(at);
     result.warp_instructions++;
     switch (in.op) {
     case Op::Bra:
-        for (uint32_t m = lanes; m; m &= m - 1) {
+        if (w.converged && (on == at || on == 0)) {
+            w.cpc = on ? (uint32_t)in.target : pc + 1;
+            return;
+        }
+        diverge(w);
+        for (uint32_t m = at; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            w.pc[l] = on >> l & 1 ? (uint32_t)in.target : w.pc[l] + 1;
+            w.pc[l] = on >> l & 1 ? (uint32_t)in.target : pc + 1;
         }
         return;
     case Op::Ret:
     case Op::Exit:
         w.live &= ~on;
-        for (uint32_t m = lanes & ~on; m; m &= m - 1)
-            w.pc[__builtin_ctz(m)]++;
+        if (w.converged)
+            w.cpc = pc + 1;
+        else
+            for (uint32_t m = at & ~on; m; m &= m - 1)
+                w.pc[__builtin_ctz(m)] = pc + 1;
         return;
     case Op::Bar:
+        diverge(w);
         w.waiting |= on;
-        for (uint32_t m = lanes & ~on; m; m &= m - 1)
-            w.pc[__builtin_ctz(m)]++;
+        for (uint32_t m = at & ~on; m; m &= m - 1)
+            w.pc[__builtin_ctz(m)] = pc + 1;
         return;
-    case Op::Ld:
-    case Op::St: {
-        bool store = in.op == Op::St;
-        const Operand &addr_op = in.ops[store ? 0 : 1];
-        uint32_t size = in.type.bits / 8;
-        for (uint32_t m = on; m; m &= m - 1) {
-            int t = base + __builtin_ctz(m);
-            uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
-            Insn spaced = in;
-            if (addr_op.reg < 0 && addr_op.sym_space != Space::Generic && in.space == Space::Generic)
-                spaced.space = addr_op.sym_space;
-            uint8_t *p = access(spaced, t, addr, size, store);
-            if (store) {
-                uint64_t v = value(in.ops[1], t);
-                if (p)
-                    memcpy(p, &v, size); /* little-endian: the low bytes */
-            } else {
-                uint64_t v = 0;
-                if (p)
-                    memcpy(&v, p, size);
-                if (in.type.kind == Kind::Signed)
-                    v = (uint64_t)as_signed(v, in.type.bits);
-                reg(in.ops[0].reg, t) = v;
-            }
-        }
+    default:
         break;
     }
-    default:
+    Handler h = handlers[pc];
+    if (!on || !h || !h(lanes, in, base, on))
+        general(in, base, on);
+    if (w.converged) {
+        w.cpc = pc + 1;
+    } else {
+        for (uint32_t m = at; m; m &= m - 1)
+            w.pc[__builtin_ctz(m)] = pc + 1;
+    }
+}
+
+/* The general path: in on the lanes `on` (their guard holds). */
+void Block::general(const Insn &in, int base, uint32_t on)
+{
+    if (in.op != Op::Ld && in.op != Op::St) {
         for (uint32_t m = on; m; m &= m - 1)
             alu(in, base + __builtin_ctz(m));
-        break;
+        return;
     }
-    for (uint32_t m = lanes; m; m &= m - 1)
-        w.pc[__builtin_ctz(m)]++;
+    bool store = in.op == Op::St;
+    const Operand &addr_op = in.ops[store ? 0 : 1];
+    uint32_t size = in.type.bits / 8;
+    Insn spaced = in;
+    if (addr_op.reg < 0 && addr_op.sym_space != Space::Generic && in.space == Space::Generic)
+        spaced.space = addr_op.sym_space;
+    for (uint32_t m = on; m; m &= m - 1) {
+        int t = base + __builtin_ctz(m);
+        uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
+        uint8_t *p = access(spaced, t, addr, size, store);
+        if (store) {
+            uint64_t v = value(in.ops[1], t);
+            if (p)
+                memcpy(p, &v, size); /* little-endian: the low bytes */
+        } else {
+            uint64_t v = 0;
+            if (p)
+                memcpy(&v, p, size);
+            if (in.type.kind == Kind::Signed)
+                v = (uint64_t)as_signed(v, in.type.bits);
+            reg(in.ops[0].reg, t) = v;
+        }
+    }
 }
 
 /* One instruction of warp wi: false when the warp cannot go on (every lane
@@ -533,19 +578,26 @@ bool Block::step(Warp &w, int wi)
     uint32_t ready = w.live & ~w.waiting;
     if (!ready)
         return false;
-    uint32_t pc = UINT32_MAX, lanes = 0;
-    for (uint32_t m = ready; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        if (w.pc[l] < pc)
-            pc = w.pc[l], lanes = 0;
-        if (w.pc[l] == pc)
-            lanes |= 1u << l;
+    uint32_t pc, at;
+    if (w.converged) {
+        pc = w.cpc, at = ready;
+    } else {
+        pc = UINT32_MAX, at = 0;
+        for (uint32_t m = ready; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            if (w.pc[l] < pc)
+                pc = w.pc[l], at = 0;
+            if (w.pc[l] == pc)
+                at |= 1u << l;
+        }
+        if (at == ready) /* their paths have met */
+            w.converged = true, w.cpc = pc;
     }
     if (pc >= fn.code.size()) { /* ran off the end: as ret */
-        w.live &= ~lanes;
+        w.live &= ~at;
         return true;
     }
-    exec(fn.code[pc], wi, lanes, w);
+    exec(fn.code[pc], pc, wi, at, w);
     return true;
 }
 
@@ -583,6 +635,7 @@ bool Block::open_barrier()
         for (uint32_t m = w.waiting & w.live; m; m &= m - 1)
             w.pc[__builtin_ctz(m)]++;
         w.waiting = 0;
+        w.converged = false; /* step() finds out whether they are together again */
     }
     return true;
 }
@@ -616,10 +669,14 @@ ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t b
                      size_t dynamic_shared, const std::vector<uint8_t> &params,
                      uint64_t max_instructions, ptx_launch_result_t &result)
 {
+    std::vector<Handler> handlers(k.code.size());
+    for (size_t i = 0; i < k.code.size(); i++)
+        handlers[i] = d.fast_paths ? fast_handler(k.code[i]) : nullptr;
     for (unsigned z = 0; z < grid.z; z++)
         for (unsigned y = 0; y < grid.y; y++)
             for (unsigned x = 0; x < grid.x; x++) {
-                Block b(d, k, grid, block, {x, y, z}, dynamic_shared, params, result, max_instructions);
+                Block b(d, k, handlers, grid, block, {x, y, z}, dynamic_shared, params, result,
+                        max_instructions);
                 if (b.run() == PTX_ERR_BUDGET)
                     return PTX_ERR_BUDGET;
             }

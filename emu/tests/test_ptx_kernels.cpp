@@ -20,10 +20,13 @@ static std::vector<double> product(const std::vector<float> &a, const std::vecto
 }
 
 /* C = A B on the device by kernel (16 x 16 blocks), checked element by
- * element; the launch's instruction count. */
-static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n)
+ * element, with the fast paths or the general path alone (fast); the
+ * launch's instruction count. C's bits into bits when it is not null. */
+static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n, int fast = 1,
+                       std::vector<float> *bits = nullptr)
 {
     ptx_device_t *d = device_with(ptx);
+    ptx_set_fast_paths(d, fast);
     std::string name = mangled(ptx_text(ptx), kernel);
     std::vector<float> a = random_floats((size_t)m * k, 1), b = random_floats((size_t)k * n, 2);
     uint64_t da = to_device(d, a), db = to_device(d, b);
@@ -40,6 +43,8 @@ static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n)
     for (size_t i = 0; i < c.size(); i++)
         cr_assert(std::fabs(c[i] - want[i]) <= 1e-4 * (1 + std::fabs(want[i])),
                   "%s %dx%dx%d: C[%zu] = %g, want %g", kernel, m, k, n, i, c[i], want[i]);
+    if (bits)
+        *bits = c;
     ptx_device_free(d);
     return r.instructions;
 }
@@ -80,3 +85,18 @@ Test(ptx_kernels, dotprod_partial_sums)
     }
     ptx_device_free(d);
 }
+
+Test(ptx_kernels, the_fast_paths_give_the_general_paths_bits_and_counts)
+{
+    const char *kernels[][2] = {{"lab2", "matrixMultiply"}, {"lab3", "matrixMultiplyShared"}};
+    for (auto &k : kernels) {
+        std::vector<float> fast, general;
+        uint64_t nf = matmul(k[0], k[1], 37, 29, 41, 1, &fast);
+        uint64_t ng = matmul(k[0], k[1], 37, 29, 41, 0, &general);
+        cr_assert_eq(nf, ng, "%s: %llu instructions, %llu on the general path", k[1],
+                     (unsigned long long)nf, (unsigned long long)ng);
+        cr_assert_eq(memcmp(fast.data(), general.data(), fast.size() * sizeof(float)), 0,
+                     "%s: the fast paths computed other bits", k[1]);
+    }
+}
+

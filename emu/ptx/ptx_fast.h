@@ -1,0 +1,38 @@
+/* ptx_fast.h - the executor's fast paths (internal to emu/ptx/): for the
+ * instructions kernels spend their time in (integer and f32 arithmetic,
+ * compares, moves, loads and stores of 4 and 8 bytes), a handler made for
+ * the instruction's operation, type and operands, run over a warp's lanes
+ * in one loop. ptx_exec.cpp calls it where there is one and runs the
+ * general path otherwise; a handler declines (returns false, having changed
+ * nothing) what it does not do, such as an access that needs a finding. */
+#ifndef CUGRADE_PTX_FAST_H
+#define CUGRADE_PTX_FAST_H
+
+#include "ptx_device.h"
+
+namespace ptx {
+
+/* What a handler reaches: the block's registers ([reg][thread]), its
+ * shared memory, the parameters, the device (global memory) and the last
+ * allocation an access found (most accesses hit it again). */
+struct Lanes {
+    uint64_t *regs;
+    int nthreads;
+    uint8_t *shared;
+    uint64_t shared_size;
+    const uint8_t *params;
+    uint64_t params_size;
+    Device *dev;
+    uint64_t hit_base = 0, hit_size = 0;
+    uint8_t *hit_bytes = nullptr;
+};
+
+/* Runs in on the lanes `on` of the warp whose first thread is base. */
+using Handler = bool (*)(Lanes &, const Insn &, int base, uint32_t on);
+
+/* in's handler, or null (the general path runs it). */
+Handler fast_handler(const Insn &in);
+
+} // namespace ptx
+
+#endif
