@@ -74,13 +74,19 @@ EMU_OBJ     := $(patsubst %,$(B)/%.o,$(EMU_SRC))
 # ---- the executor: the PTX of nvcc run on a virtual GPU (C++17, emu/ptx/) ----
 PTX_SRC     := $(wildcard emu/ptx/*.cpp)
 PTX_OBJ     := $(patsubst %,$(B)/%.o,$(PTX_SRC))
+# The runtime a program links instead of libcudart to run on the executor
+# (emu/vcudart/), built against the toolkit's own headers; bin/cugrade-vgpu,
+# the executor as a program; and the executor tests' programs (nvcc -c, then
+# linked with that runtime, never with libcudart).
+CUDA_INC    = $(patsubst %/bin/nvcc,%/include,$(realpath $(NVCC)))
+VGPU_PROGS  := $(patsubst emu/tests/vgpu/%.cu,$(B)/vgpu/%,$(wildcard emu/tests/vgpu/*.cu))
 # Its tests' kernels, compiled to PTX by nvcc as the executor will be given
 # them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
 PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
 
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
-all: bin/cugrade bin/cugrade-jail bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
+all: bin/cugrade bin/cugrade-jail bin/cugrade-vgpu bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
@@ -118,6 +124,18 @@ $(B)/emu/ptx/%.cpp.o: emu/ptx/%.cpp $(wildcard emu/ptx/*.h) | deps
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -c $< -o $@
 $(B)/libcugrade_ptx.a: $(PTX_OBJ)
 	@rm -f $@; ar rcs $@ $^
+$(B)/emu/vcudart/vcudart.o: emu/vcudart/vcudart.cpp emu/ptx/vgpu_protocol.h | deps
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -I$(CUDA_INC) -Iemu/ptx -c $< -o $@
+$(B)/libcugrade_vcudart.a: $(B)/emu/vcudart/vcudart.o
+	@rm -f $@; ar rcs $@ $^
+bin/cugrade-vgpu: emu/tools/cugrade_vgpu.cpp $(B)/libcugrade_ptx.a | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $(JSON_CFLAGS) $< $(B)/libcugrade_ptx.a $(JSON_LIBS) -o $@
+$(VGPU_PROGS): $(B)/vgpu/%: emu/tests/vgpu/%.cu $(B)/libcugrade_vcudart.a reference/lab3/matmul.cu emu/tests/ptx/oob_store.cu | deps
+	@mkdir -p $(@D)
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.o
+	$(CXX) $@.o $(B)/libcugrade_vcudart.a -lpthread -o $@
 NVCC_PTX = @mkdir -p $(@D); $(NVCC) -ptx -lineinfo -arch=$(NVARCH) -Ilabs/common $< -o $@
 $(B)/ptx/lab2.ptx: reference/lab2/matmul.cu | deps
 	$(NVCC_PTX)
@@ -201,6 +219,9 @@ $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*
 $(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -o $@
+$(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(PTX_KERNELS) | deps
+	@mkdir -p $(@D)
+	$(CXX) $(EMU_CXXFLAGS) $(JSON_CFLAGS) $< $(CRIT_LIBS) $(JSON_LIBS) -o $@
 # test_wb*.cpp test labs/common/wb.h (included by a relative path) with its
 # harness object, labs/common/wb_io.cu, linked as the grader links it.
 $(B)/emu-tests/wb_io.o: labs/common/wb_io.cu labs/common/wb.h labs/common/wb_raw.h $(wildcard emu/include/*.h) | deps

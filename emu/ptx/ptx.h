@@ -91,6 +91,9 @@ void ptx_set_fast_paths(ptx_device_t *d, int on);
 /* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
 
+/* The bytes of parameter i of kernel; -1 if there is no such parameter. */
+int ptx_kernel_param_size(const ptx_device_t *d, const char *kernel, int i);
+
 /* Runs kernel on grid x block, with dynamic shared memory shared_bytes;
  * args[i] points at the value of parameter i (as cudaLaunchKernel takes
  * them). Stops at max_instructions (0: no limit). */

@@ -101,6 +101,14 @@ int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_b
     return (int)k->params.size();
 }
 
+int ptx_kernel_param_size(const ptx_device_t *d, const char *kernel, int i)
+{
+    const Function *k = d->d.kernel(kernel);
+    if (!k || i < 0 || (size_t)i >= k->params.size())
+        return -1;
+    return (int)k->params[i].size;
+}
+
 static ptx_status_t refuse(ptx_launch_result_t *r, ptx_status_t s, const char *what)
 {
     r->status = s;

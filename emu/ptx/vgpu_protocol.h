@@ -1,0 +1,69 @@
+/* vgpu_protocol.h - the wire between a program's CUDA runtime calls and the
+ * executor, as between a driver and its GPU (issue 39): the program (the
+ * student's host code, linked with emu/vcudart/ instead of libcudart) sends
+ * requests on one stream socket; the executor (bin/cugrade-vgpu,
+ * vgpu_server.cpp) owns device memory, runs the kernels and answers. The
+ * program never holds a pointer into device memory: an address is a number
+ * the executor looks up. Both sides are little-endian x86-64.
+ *
+ * A request: vgpu_header_t {op, len} and len bytes; the reply:
+ * vgpu_reply_t {error, len} and len bytes. error is a cudaError_t value:
+ * what the runtime call returns. Payloads (u32/u64/i32 little-endian):
+ *
+ *   MALLOC        u64 size                    -> u64 address
+ *   FREE          u64 address
+ *   TO_DEVICE     u64 dst, bytes              (at most VGPU_CHUNK bytes a request)
+ *   FROM_DEVICE   u64 src, u64 n              -> n bytes (n at most VGPU_CHUNK)
+ *   MEMSET        u64 dst, i32 value, u64 n
+ *   PARAMS        the kernel's name           -> u32 count, count x u32 sizes
+ *   LAUNCH        u32 name length, name, u32 grid[3], u32 block[3], u64 shared,
+ *                 the parameters' bytes, in order
+ *   SYNC                                      (the error a kernel left, as
+ *                                              cudaDeviceSynchronize returns it)
+ *
+ * A kernel's error (an illegal address, a budget run out) is returned by
+ * the calls after its launch, as a GPU's is: sticky, as CUDA's are. */
+#ifndef CUGRADE_VGPU_PROTOCOL_H
+#define CUGRADE_VGPU_PROTOCOL_H
+
+#include <stdint.h>
+
+#define VGPU_CHUNK (1u << 20)       /* bytes of one copy request */
+#define VGPU_MAX_REQUEST (VGPU_CHUNK + 4096)
+#define VGPU_FD_ENV "CUGRADE_VGPU_FD" /* the program's end of the socket */
+
+typedef enum {
+    VGPU_MALLOC = 1,
+    VGPU_FREE,
+    VGPU_TO_DEVICE,
+    VGPU_FROM_DEVICE,
+    VGPU_MEMSET,
+    VGPU_PARAMS,
+    VGPU_LAUNCH,
+    VGPU_SYNC,
+} vgpu_op_t;
+
+typedef struct {
+    uint32_t op, len;
+} vgpu_header_t;
+
+typedef struct {
+    int32_t error;
+    uint32_t len;
+} vgpu_reply_t;
+
+/* cudaError_t values the executor answers with (the CUDA runtime's own). */
+enum {
+    VGPU_SUCCESS = 0,
+    VGPU_INVALID_VALUE = 1,
+    VGPU_MEMORY_ALLOCATION = 2,
+    VGPU_INVALID_CONFIGURATION = 9,
+    VGPU_INVALID_DEVICE_POINTER = 17,
+    VGPU_LAUNCH_TIMEOUT = 702,
+    VGPU_ILLEGAL_ADDRESS = 700,
+    VGPU_INVALID_DEVICE_FUNCTION = 98,
+    VGPU_LAUNCH_FAILURE = 719,
+    VGPU_NOT_SUPPORTED = 801,
+};
+
+#endif

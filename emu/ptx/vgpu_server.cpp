@@ -1,0 +1,238 @@
+/* vgpu_server.cpp - serves one program's CUDA calls (vgpu_protocol.h) on
+ * the executor's device. Every request is read whole and checked for its
+ * size before anything is done with it: the program is hostile, and a
+ * malformed request ends the session (the program's runtime never sends
+ * one). A kernel's error is kept and returned by every call after it, as
+ * a GPU's sticky errors are. */
+#include "vgpu_server.h"
+#include "vgpu_protocol.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+namespace ptx {
+namespace {
+
+bool read_all(int fd, void *buf, size_t n)
+{
+    uint8_t *p = (uint8_t *)buf;
+    while (n > 0) {
+        ssize_t got = read(fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return false;
+        p += got, n -= (size_t)got;
+    }
+    return true;
+}
+
+bool write_all(int fd, const void *buf, size_t n)
+{
+    const uint8_t *p = (const uint8_t *)buf;
+    while (n > 0) {
+        ssize_t put = write(fd, p, n);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            return false;
+        p += put, n -= (size_t)put;
+    }
+    return true;
+}
+
+struct Reader { /* a request's payload, read in order with its size checked */
+    const uint8_t *p;
+    size_t left;
+    template <typename T> bool get(T &v)
+    {
+        if (left < sizeof v)
+            return false;
+        memcpy(&v, p, sizeof v);
+        p += sizeof v, left -= sizeof v;
+        return true;
+    }
+};
+
+/* The sizes of kernel's parameters, in order; false if there is no such kernel. */
+bool param_sizes(const ptx_device_t *d, const char *kernel, std::vector<size_t> &sizes)
+{
+    int n = ptx_kernel_params(d, kernel, nullptr);
+    if (n < 0)
+        return false;
+    for (int i = 0; i < n; i++)
+        sizes.push_back((size_t)ptx_kernel_param_size(d, kernel, i));
+    return true;
+}
+
+class Session {
+  public:
+    Session(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log) : d(d), fd(fd), budget(budget), log(log) {}
+    int run();
+
+  private:
+    ptx_device_t *d;
+    int fd;
+    uint64_t budget;
+    ServeLog &log;
+    int32_t sticky = VGPU_SUCCESS; /* a kernel's error, returned from then on */
+    std::vector<uint8_t> reply;
+
+    bool answer(int32_t error)
+    {
+        vgpu_reply_t r = {error, (uint32_t)reply.size()};
+        return write_all(fd, &r, sizeof r) && write_all(fd, reply.data(), reply.size());
+    }
+    template <typename T> void put(T v)
+    {
+        const uint8_t *b = (const uint8_t *)&v;
+        reply.insert(reply.end(), b, b + sizeof v);
+    }
+    int32_t handle(uint32_t op, Reader in, bool &malformed);
+    int32_t launch(Reader in, bool &malformed);
+};
+
+int32_t Session::launch(Reader in, bool &malformed)
+{
+    uint32_t name_len;
+    if (!in.get(name_len) || name_len == 0 || name_len > 4096 || in.left < name_len)
+        return malformed = true, 0;
+    std::string name((const char *)in.p, name_len);
+    in.p += name_len, in.left -= name_len;
+    uint32_t g[3], b[3];
+    uint64_t shared;
+    for (uint32_t &v : g)
+        if (!in.get(v))
+            return malformed = true, 0;
+    for (uint32_t &v : b)
+        if (!in.get(v))
+            return malformed = true, 0;
+    if (!in.get(shared))
+        return malformed = true, 0;
+    std::vector<size_t> sizes;
+    if (!param_sizes(d, name.c_str(), sizes))
+        return VGPU_INVALID_DEVICE_FUNCTION;
+    size_t total = 0;
+    for (size_t s : sizes)
+        total += s;
+    if (in.left != total)
+        return malformed = true, 0;
+    std::vector<void *> args;
+    for (size_t off = 0, i = 0; i < sizes.size(); off += sizes[i], i++)
+        args.push_back((void *)(in.p + off));
+    LaunchRecord rec{name, {g[0], g[1], g[2]}, {b[0], b[1], b[2]}, shared, {}};
+    ptx_status_t s = ptx_launch(d, name.c_str(), rec.grid, rec.block, shared, args.data(), budget,
+                                &rec.result);
+    log.launches.push_back(rec);
+    switch (s) {
+    case PTX_OK: return VGPU_SUCCESS;
+    case PTX_ERR_CONFIG: return VGPU_INVALID_CONFIGURATION; /* at the launch, not sticky */
+    case PTX_ERR_NO_KERNEL: return VGPU_INVALID_DEVICE_FUNCTION;
+    case PTX_ERR_ADDRESS: sticky = VGPU_ILLEGAL_ADDRESS; return VGPU_SUCCESS;
+    case PTX_ERR_BUDGET: sticky = VGPU_LAUNCH_TIMEOUT; return VGPU_SUCCESS;
+    case PTX_ERR_BARRIER: return VGPU_SUCCESS; /* a GPU runs on; the finding is kept */
+    default: sticky = VGPU_LAUNCH_FAILURE; return VGPU_SUCCESS;
+    }
+}
+
+int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
+{
+    uint64_t a = 0, n = 0;
+    int32_t value;
+    switch (op) {
+    case VGPU_MALLOC: {
+        if (!in.get(n) || in.left)
+            return malformed = true, 0;
+        uint64_t p = ptx_malloc(d, n);
+        put(p);
+        return p || n == 0 ? VGPU_SUCCESS : VGPU_MEMORY_ALLOCATION;
+    }
+    case VGPU_FREE:
+        if (!in.get(a) || in.left)
+            return malformed = true, 0;
+        return a == 0 || ptx_free(d, a) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_DEVICE_POINTER;
+    case VGPU_TO_DEVICE:
+        if (!in.get(a))
+            return malformed = true, 0;
+        if (sticky)
+            return sticky;
+        return ptx_copy_to_device(d, a, in.p, in.left) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_VALUE;
+    case VGPU_FROM_DEVICE: {
+        if (!in.get(a) || !in.get(n) || in.left || n > VGPU_CHUNK)
+            return malformed = true, 0;
+        if (sticky)
+            return sticky;
+        std::vector<uint8_t> bytes(n);
+        if (ptx_copy_from_device(d, bytes.data(), a, n) != PTX_OK)
+            return VGPU_INVALID_VALUE;
+        reply = std::move(bytes);
+        return VGPU_SUCCESS;
+    }
+    case VGPU_MEMSET:
+        if (!in.get(a) || !in.get(value) || !in.get(n) || in.left)
+            return malformed = true, 0;
+        if (sticky)
+            return sticky;
+        return ptx_memset(d, a, value, n) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_VALUE;
+    case VGPU_PARAMS: {
+        std::string name((const char *)in.p, in.left);
+        std::vector<size_t> sizes;
+        if (!param_sizes(d, name.c_str(), sizes))
+            return VGPU_INVALID_DEVICE_FUNCTION;
+        put((uint32_t)sizes.size());
+        for (size_t s : sizes)
+            put((uint32_t)s);
+        return VGPU_SUCCESS;
+    }
+    case VGPU_LAUNCH:
+        if (sticky)
+            return sticky;
+        return launch(in, malformed);
+    case VGPU_SYNC:
+        if (in.left)
+            return malformed = true, 0;
+        return sticky;
+    default:
+        return malformed = true, 0;
+    }
+}
+
+int Session::run()
+{
+    std::vector<uint8_t> buf;
+    for (;;) {
+        vgpu_header_t h;
+        if (!read_all(fd, &h, sizeof h))
+            return 0; /* the program has ended */
+        if (h.len > VGPU_MAX_REQUEST) {
+            log.stopped = "a request of " + std::to_string(h.len) + " bytes";
+            return -1;
+        }
+        buf.resize(h.len);
+        if (!read_all(fd, buf.data(), h.len)) {
+            log.stopped = "a request cut short";
+            return -1;
+        }
+        log.requests++;
+        bool malformed = false;
+        reply.clear();
+        int32_t error = handle(h.op, Reader{buf.data(), buf.size()}, malformed);
+        if (malformed) {
+            log.stopped = "a malformed request (op " + std::to_string(h.op) + ")";
+            return -1;
+        }
+        if (!answer(error))
+            return 0;
+    }
+}
+
+} // namespace
+
+int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log)
+{
+    Session s(d, fd, budget, log);
+    return s.run();
+}
+
+} // namespace ptx

@@ -1,0 +1,35 @@
+/* vgpu_server.h - the executor's side of the wire (vgpu_protocol.h): one
+ * program's requests served on a device until the program closes its end.
+ * What the program did (its launches and their findings) is kept here, in
+ * the executor, where the program cannot reach it. */
+#ifndef CUGRADE_VGPU_SERVER_H
+#define CUGRADE_VGPU_SERVER_H
+
+#include "ptx.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptx {
+
+struct LaunchRecord {
+    std::string kernel;
+    ptx_dim3_t grid, block;
+    uint64_t shared_bytes;
+    ptx_launch_result_t result;
+};
+
+struct ServeLog {
+    std::vector<LaunchRecord> launches;
+    uint64_t requests = 0;
+    std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
+};
+
+/* Serves fd until end of file (0) or a malformed request (-1, log.stopped
+ * says what); each launch stops at budget instructions (0: none). */
+int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log);
+
+} // namespace ptx
+
+#endif

@@ -1,0 +1,112 @@
+/* test_vgpu.cpp - the two processes of issue 39: a program built by nvcc
+ * and linked with emu/vcudart/ (never libcudart) runs its CUDA calls on
+ * bin/cugrade-vgpu, which owns device memory, runs the kernels from the
+ * grader's PTX and writes the report. Lab 3's reference computes C through
+ * it (checked by the program itself, and one launch in the report); an
+ * unguarded store is found in the executor, with its line, while the
+ * program sees cudaErrorIllegalAddress at the next synchronisation, as on
+ * a GPU; a program that forges a report on its own output and sends a
+ * malformed request gains nothing: the report is the executor's, the
+ * session ends and says why (exit 2); without the executor a program finds
+ * no device. Run from the repository root (build/vgpu/, build/ptx/). */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct Ran {
+    int status;       /* cugrade-vgpu's exit status */
+    std::string out;  /* what the program printed */
+    json_object *report;
+};
+
+/* bin/cugrade-vgpu --report FILE PTX -- PROGRAM ARGS: its exit status, the
+ * program's output and the report. */
+static Ran run(const char *ptx, const char *program, const char *args = "")
+{
+    char dir[] = "/tmp/cugrade-vgpu-test-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    std::string report = std::string(dir) + "/report.json", out = std::string(dir) + "/out.txt";
+    std::string cmd = std::string("bin/cugrade-vgpu --report ") + report + " build/ptx/" + ptx +
+                      ".ptx -- build/vgpu/" + program + " " + args + " > " + out + " 2>&1";
+    int st = system(cmd.c_str());
+    Ran r;
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    FILE *f = fopen(out.c_str(), "r");
+    char buf[4096];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+    r.out = buf;
+    r.report = json_object_from_file(report.c_str());
+    cr_assert_not_null(r.report, "no report from the executor; output:\n%s", buf);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+    return r;
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = nullptr;
+    cr_assert(json_object_object_get_ex(o, key, &v), "no '%s' in %s", key, json_object_to_json_string(o));
+    return v;
+}
+
+Test(vgpu, lab3_reference_computes_C_through_the_executor)
+{
+    Ran r = run("lab3", "lab3_main", "37 29 41");
+    cr_assert_eq(r.status, 0, "%s", r.out.c_str());
+    cr_assert_str_eq(r.out.c_str(), "C ok\n");
+    json_object *launches = get(r.report, "launches");
+    cr_assert_eq(json_object_array_length(launches), 1u);
+    json_object *l = json_object_array_get_idx(launches, 0);
+    cr_assert_str_eq(json_object_get_string(get(l, "kernel")), "_Z20matrixMultiplySharedPKfS0_Pfiiiiii");
+    cr_assert_str_eq(json_object_get_string(get(l, "status")), "ok");
+    cr_assert_eq(json_object_get_int(json_object_array_get_idx(get(l, "grid"), 0)), 3);
+    cr_assert_gt(json_object_get_int64(get(l, "instructions")), 0);
+    cr_assert_eq(json_object_array_length(get(l, "findings")), 0u);
+    json_object_put(r.report);
+}
+
+Test(vgpu, an_unguarded_store_is_found_by_the_executor_and_the_program_sees_it_late)
+{
+    Ran r = run("oob_store", "oob_main");
+    cr_assert_eq(r.status, 0, "%s", r.out.c_str());
+    cr_assert_str_eq(r.out.c_str(), "launch: cudaSuccess\nsync: cudaErrorIllegalAddress\n");
+    json_object *l = json_object_array_get_idx(get(r.report, "launches"), 0);
+    cr_assert_str_eq(json_object_get_string(get(l, "status")), "illegal-address");
+    cr_assert_eq(json_object_get_int(get(l, "findings_total")), 24);
+    json_object *f = json_object_array_get_idx(get(l, "findings"), 0);
+    cr_assert_str_eq(json_object_get_string(get(f, "kind")), "global-out-of-bounds");
+    cr_assert_eq(json_object_get_int(get(f, "line")), 7);
+    cr_assert(json_object_get_boolean(get(f, "store")));
+    json_object_put(r.report);
+}
+
+Test(vgpu, a_forged_report_and_a_malformed_request_gain_nothing)
+{
+    Ran r = run("lab3", "forger");
+    cr_assert_eq(r.status, 3, "the program broke the wire: %d\n%s", r.status, r.out.c_str());
+    cr_assert(strstr(r.out.c_str(), "\"forged\""), "the program printed its forgery: %s", r.out.c_str());
+    cr_assert_eq(json_object_array_length(get(r.report, "launches")), 0u, "the report is the executor's");
+    cr_assert(strstr(json_object_get_string(get(r.report, "stopped")), "a request of 2147483647 bytes"));
+    json_object_put(r.report);
+}
+
+Test(vgpu, without_the_executor_a_program_finds_no_device)
+{
+    FILE *p = popen("env -u CUGRADE_VGPU_FD build/vgpu/lab3_main 2>&1", "r");
+    cr_assert_not_null(p);
+    char buf[512] = "";
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    int st = pclose(p);
+    cr_assert_eq(WEXITSTATUS(st), 3);
+    cr_assert(strstr(buf, "cudaErrorNoDevice"), "%s", buf);
+}

@@ -1,0 +1,173 @@
+/* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
+ * 39): a virtual GPU for one program linked with emu/vcudart/.
+ *
+ *   cugrade-vgpu [--budget N] [--report FILE] PTX -- PROGRAM [ARG...]
+ *
+ * loads PTX (the grader's own nvcc -ptx of the submission), starts PROGRAM
+ * with one end of a socket pair as $CUGRADE_VGPU_FD, serves its CUDA calls
+ * until it ends, and writes what happened on the device as JSON to FILE
+ * (default: standard output): each launch (kernel, grid, block, executed
+ * and warp instructions, status) and its findings (kind, block, thread,
+ * source line, address). The report comes from this process, never from
+ * PROGRAM. Exit status: PROGRAM's (128 + its signal); 3 if PROGRAM broke
+ * the wire (a malformed request: its runtime never sends one, so code that
+ * tampered with it did; it is killed, and the report says why); 2 if the
+ * executor itself cannot run (the PTX unreadable, no socket). */
+#include "ptx.h"
+#include "vgpu_protocol.h"
+#include "vgpu_server.h"
+
+#include <json-c/json.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <signal.h>
+#include <sstream>
+#include <string>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+const char *const finding_kinds[] = {"global-out-of-bounds", "shared-out-of-bounds",
+                                     "local-out-of-bounds", "misaligned", "barrier"};
+const char *const statuses[] = {"ok",      "parse",   "no-kernel", "config",     "illegal-address",
+                                "budget",  "barrier", "invalid",   "unsupported"};
+
+json_object *dim3_json(ptx_dim3_t d)
+{
+    json_object *a = json_object_new_array();
+    json_object_array_add(a, json_object_new_int64(d.x));
+    json_object_array_add(a, json_object_new_int64(d.y));
+    json_object_array_add(a, json_object_new_int64(d.z));
+    return a;
+}
+
+json_object *report(const ptx::ServeLog &log, int serve_rc)
+{
+    json_object *root = json_object_new_object(), *launches = json_object_new_array();
+    for (const ptx::LaunchRecord &l : log.launches) {
+        json_object *o = json_object_new_object(), *fs = json_object_new_array();
+        json_object_object_add(o, "kernel", json_object_new_string(l.kernel.c_str()));
+        json_object_object_add(o, "grid", dim3_json(l.grid));
+        json_object_object_add(o, "block", dim3_json(l.block));
+        json_object_object_add(o, "shared_bytes", json_object_new_int64((int64_t)l.shared_bytes));
+        json_object_object_add(o, "status", json_object_new_string(statuses[l.result.status]));
+        json_object_object_add(o, "instructions", json_object_new_int64((int64_t)l.result.instructions));
+        json_object_object_add(o, "warp_instructions",
+                               json_object_new_int64((int64_t)l.result.warp_instructions));
+        json_object_object_add(o, "findings_total", json_object_new_int64(l.result.nfindings));
+        unsigned kept = l.result.nfindings < 16 ? l.result.nfindings : 16;
+        for (unsigned i = 0; i < kept; i++) {
+            const ptx_finding_t &f = l.result.findings[i];
+            json_object *fo = json_object_new_object();
+            json_object_object_add(fo, "kind", json_object_new_string(finding_kinds[f.kind]));
+            json_object_object_add(fo, "block", dim3_json(f.block));
+            json_object_object_add(fo, "thread", dim3_json(f.thread));
+            json_object_object_add(fo, "line", json_object_new_int64(f.line));
+            json_object_object_add(fo, "address", json_object_new_int64((int64_t)f.address));
+            json_object_object_add(fo, "size", json_object_new_int64(f.size));
+            json_object_object_add(fo, "store", json_object_new_boolean(f.is_store));
+            json_object_array_add(fs, fo);
+        }
+        json_object_object_add(o, "findings", fs);
+        json_object_array_add(launches, o);
+    }
+    json_object_object_add(root, "launches", launches);
+    json_object_object_add(root, "requests", json_object_new_int64((int64_t)log.requests));
+    if (serve_rc < 0)
+        json_object_object_add(root, "stopped", json_object_new_string(log.stopped.c_str()));
+    return root;
+}
+
+int usage()
+{
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--report FILE] PTX -- PROGRAM [ARG...]\n");
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    uint64_t budget = 0;
+    const char *report_path = nullptr, *ptx_path = nullptr;
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc)
+            budget = strtoull(argv[++i], nullptr, 10);
+        else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
+            report_path = argv[++i];
+        else if (!ptx_path && argv[i][0] != '-')
+            ptx_path = argv[i];
+        else
+            return usage();
+    }
+    if (!ptx_path || i + 1 >= argc)
+        return usage();
+    char **program = argv + i + 1;
+
+    std::ifstream in(ptx_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in.good()) {
+        fprintf(stderr, "cugrade-vgpu: cannot read %s\n", ptx_path);
+        return 2;
+    }
+    ptx_device_t *d = ptx_device_new();
+    char err[512];
+    std::string t = text.str();
+    if (ptx_load(d, t.data(), t.size(), err, sizeof err) != PTX_OK) {
+        fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);
+        return 2;
+    }
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        fprintf(stderr, "cugrade-vgpu: socketpair: %s\n", strerror(errno));
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = fork();
+    if (pid < 0)
+        return 2;
+    if (pid == 0) {
+        int fd = dup(sv[1]); /* without CLOEXEC: the program's end */
+        char value[16];
+        snprintf(value, sizeof value, "%d", fd);
+        setenv(VGPU_FD_ENV, value, 1);
+        execvp(program[0], program);
+        fprintf(stderr, "cugrade-vgpu: cannot run %s: %s\n", program[0], strerror(errno));
+        _exit(127);
+    }
+    close(sv[1]);
+    ptx::ServeLog log;
+    int rc = ptx::serve(d, sv[0], budget, log);
+    close(sv[0]);
+    int status = 0;
+    if (rc < 0)
+        kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    json_object *r = report(log, rc);
+    const char *json = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PRETTY);
+    if (report_path) {
+        std::string tmp = std::string(report_path) + ".tmp";
+        FILE *f = fopen(tmp.c_str(), "w");
+        if (!f || fputs(json, f) < 0 || fclose(f) != 0 || rename(tmp.c_str(), report_path) != 0) {
+            fprintf(stderr, "cugrade-vgpu: cannot write %s\n", report_path);
+            return 2;
+        }
+    } else {
+        puts(json);
+    }
+    json_object_put(r);
+    ptx_device_free(d);
+    if (rc < 0) {
+        fprintf(stderr, "cugrade-vgpu: the program broke the wire: %s\n", log.stopped.c_str());
+        return 3;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

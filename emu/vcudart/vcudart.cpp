@@ -1,0 +1,413 @@
+/* vcudart.cpp - the CUDA runtime a program is linked with instead of
+ * libcudart when it runs on the executor (issue 39): every call that
+ * touches the device is sent to the executor (emu/ptx/vgpu_protocol.h) on
+ * the socket named by $CUGRADE_VGPU_FD and answered there. This code runs
+ * in the student's process, so nothing in it is trusted: it holds no
+ * device memory, knows nothing of the datasets and reports nothing; what a
+ * program does to it changes only what that program sends. Built against
+ * the toolkit's own headers (cuda_runtime_api.h), so that its calls have
+ * the types nvcc's host code was compiled with; nvcc's launch stubs call
+ * __cudaRegisterFunction, __cudaGetKernel, __cudaPushCallConfiguration,
+ * __cudaPopCallConfiguration and __cudaLaunchKernel. */
+#include <cuda_runtime_api.h>
+
+#include "vgpu_protocol.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+std::mutex wire;                         /* one request and its reply at a time */
+int sock = -2;                           /* -2: not looked up yet */
+thread_local cudaError_t last_error = cudaSuccess;
+/* A launch stub: its kernel's (mangled) name. Made on first use: nvcc's
+ * registration runs from static constructors, before this file's. */
+std::map<const void *, std::string> &kernel_names()
+{
+    static std::map<const void *, std::string> names;
+    return names;
+}
+std::map<std::string, std::vector<uint32_t>> param_sizes;
+struct Config {
+    dim3 grid, block;
+    size_t shared;
+    cudaStream_t stream;
+};
+thread_local std::vector<Config> configs;
+
+constexpr uint64_t DEVICE_LOW = 0x0000010000000000ull, DEVICE_HIGH = 0x0000020000000000ull;
+
+bool io(int fd, void *buf, size_t n, bool out)
+{
+    uint8_t *p = (uint8_t *)buf;
+    while (n > 0) {
+        ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k, n -= (size_t)k;
+    }
+    return true;
+}
+
+/* Sends op with payload, and returns the executor's error; its reply's
+ * bytes into out (which must hold them: out_len) when not null. */
+cudaError_t call(uint32_t op, const void *payload, size_t len, void *out = nullptr, size_t out_len = 0,
+                 std::vector<uint8_t> *out_vec = nullptr)
+{
+    std::lock_guard<std::mutex> hold(wire);
+    if (sock == -2) {
+        const char *v = getenv(VGPU_FD_ENV);
+        sock = v && *v ? atoi(v) : -1;
+    }
+    if (sock < 0)
+        return cudaErrorNoDevice;
+    vgpu_header_t h = {op, (uint32_t)len};
+    vgpu_reply_t r;
+    if (!io(sock, &h, sizeof h, true) || !io(sock, (void *)payload, len, true) ||
+        !io(sock, &r, sizeof r, false))
+        return cudaErrorDevicesUnavailable;
+    std::vector<uint8_t> bytes(r.len);
+    if (!io(sock, bytes.data(), r.len, false))
+        return cudaErrorDevicesUnavailable;
+    if (out)
+        memcpy(out, bytes.data(), r.len < out_len ? r.len : out_len);
+    if (out_vec)
+        *out_vec = std::move(bytes);
+    return (cudaError_t)r.error;
+}
+
+cudaError_t note(cudaError_t e)
+{
+    if (e != cudaSuccess)
+        last_error = e;
+    return e;
+}
+
+template <typename T> void put(std::vector<uint8_t> &b, T v)
+{
+    const uint8_t *p = (const uint8_t *)&v;
+    b.insert(b.end(), p, p + sizeof v);
+}
+
+bool on_device(const void *p)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    return a >= DEVICE_LOW && a < DEVICE_HIGH;
+}
+
+cudaError_t to_device(void *dst, const void *src, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < VGPU_CHUNK ? n - done : VGPU_CHUNK;
+        std::vector<uint8_t> b;
+        put(b, (uint64_t)(uintptr_t)dst + done);
+        b.insert(b.end(), (const uint8_t *)src + done, (const uint8_t *)src + done + k);
+        cudaError_t e = call(VGPU_TO_DEVICE, b.data(), b.size());
+        if (e != cudaSuccess)
+            return e;
+        done += k;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t from_device(void *dst, const void *src, size_t n)
+{
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < VGPU_CHUNK ? n - done : VGPU_CHUNK;
+        uint64_t req[2] = {(uint64_t)(uintptr_t)src + done, k};
+        cudaError_t e = call(VGPU_FROM_DEVICE, req, sizeof req, (uint8_t *)dst + done, k);
+        if (e != cudaSuccess)
+            return e;
+        done += k;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, size_t shared)
+{
+    auto k = kernel_names().find(stub);
+    if (k == kernel_names().end())
+        return cudaErrorInvalidDeviceFunction;
+    const std::string &name = k->second;
+    auto sizes = param_sizes.find(name);
+    if (sizes == param_sizes.end()) {
+        std::vector<uint8_t> reply;
+        cudaError_t e = call(VGPU_PARAMS, name.data(), name.size(), nullptr, 0, &reply);
+        if (e != cudaSuccess)
+            return e;
+        uint32_t count = 0;
+        if (reply.size() < 4 || (memcpy(&count, reply.data(), 4), reply.size() != 4 + 4ull * count))
+            return cudaErrorInvalidDeviceFunction;
+        std::vector<uint32_t> v(count);
+        memcpy(v.data(), reply.data() + 4, 4ull * count);
+        sizes = param_sizes.emplace(name, v).first;
+    }
+    std::vector<uint8_t> b;
+    put(b, (uint32_t)name.size());
+    b.insert(b.end(), name.begin(), name.end());
+    for (unsigned v : {grid.x, grid.y, grid.z, block.x, block.y, block.z})
+        put(b, (uint32_t)v);
+    put(b, (uint64_t)shared);
+    for (size_t i = 0; i < sizes->second.size(); i++)
+        b.insert(b.end(), (const uint8_t *)args[i], (const uint8_t *)args[i] + sizes->second[i]);
+    return call(VGPU_LAUNCH, b.data(), b.size());
+}
+
+} // namespace
+
+extern "C" {
+
+/* ---- what nvcc's host code calls ---- */
+
+void **CUDARTAPI __cudaRegisterFatBinary(void *fatbin)
+{
+    (void)fatbin; /* the executor runs the grader's own compile of this source, not these bytes */
+    static void *handle;
+    return &handle;
+}
+
+void CUDARTAPI __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+
+void CUDARTAPI __cudaUnregisterFatBinary(void **handle) { (void)handle; }
+
+char CUDARTAPI __cudaInitModule(void **handle)
+{
+    (void)handle;
+    return 1;
+}
+
+void CUDARTAPI __cudaRegisterFunction(void **handle, const char *host_fun, char *device_fun,
+                                      const char *device_name, int thread_limit, uint3 *tid,
+                                      uint3 *bid, dim3 *bdim, dim3 *gdim, int *wsize)
+{
+    (void)handle, (void)device_name, (void)thread_limit, (void)tid, (void)bid, (void)bdim, (void)gdim,
+        (void)wsize;
+    kernel_names()[host_fun] = device_fun;
+}
+
+void CUDARTAPI __cudaRegisterVar(void **handle, char *host_var, char *device_address,
+                                 const char *device_name, int ext, size_t size, int constant, int global)
+{
+    (void)handle, (void)host_var, (void)device_address, (void)device_name, (void)ext, (void)size,
+        (void)constant, (void)global;
+}
+
+unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
+                                               struct CUstream_st *stream)
+{
+    configs.push_back({grid, block, shared, stream});
+    return 0;
+}
+
+cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream)
+{
+    if (configs.empty())
+        return cudaErrorMissingConfiguration;
+    Config c = configs.back();
+    configs.pop_back();
+    *grid = c.grid, *block = c.block, *shared = c.shared;
+    *(cudaStream_t *)stream = c.stream;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *fun)
+{
+    *kernel = (cudaKernel_t)fun; /* the stub stands for its kernel */
+    return kernel_names().count(fun) ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+}
+
+cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                         size_t shared, cudaStream_t stream)
+{
+    (void)stream;
+    return note(launch((const void *)kernel, grid, block, args, shared));
+}
+
+cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, dim3 block, void **args,
+                                              size_t shared, cudaStream_t stream)
+{
+    return __cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                       size_t shared, cudaStream_t stream)
+{
+    (void)stream;
+    return note(launch(func, grid, block, args, shared));
+}
+
+/* ---- memory ---- */
+
+cudaError_t CUDARTAPI cudaMalloc(void **p, size_t size)
+{
+    if (!p)
+        return note(cudaErrorInvalidValue);
+    uint64_t n = size, addr = 0;
+    cudaError_t e = call(VGPU_MALLOC, &n, sizeof n, &addr, sizeof addr);
+    *p = e == cudaSuccess ? (void *)(uintptr_t)addr : nullptr;
+    return note(e);
+}
+
+cudaError_t CUDARTAPI cudaFree(void *p)
+{
+    uint64_t a = (uint64_t)(uintptr_t)p;
+    return note(call(VGPU_FREE, &a, sizeof a));
+}
+
+cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+    if (kind == cudaMemcpyDefault)
+        kind = on_device(dst) ? (on_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                              : (on_device(src) ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    switch (kind) {
+    case cudaMemcpyHostToDevice: return note(to_device(dst, src, n));
+    case cudaMemcpyDeviceToHost: return note(from_device(dst, src, n));
+    case cudaMemcpyDeviceToDevice: {
+        std::vector<uint8_t> tmp(n);
+        cudaError_t e = from_device(tmp.data(), src, n);
+        return note(e == cudaSuccess ? to_device(dst, tmp.data(), n) : e);
+    }
+    case cudaMemcpyHostToHost:
+        memmove(dst, src, n);
+        return cudaSuccess;
+    default: return note(cudaErrorInvalidMemcpyDirection);
+    }
+}
+
+cudaError_t CUDARTAPI cudaMemset(void *dst, int value, size_t n)
+{
+    struct __attribute__((packed)) {
+        uint64_t a;
+        int32_t v;
+        uint64_t n;
+    } req = {(uint64_t)(uintptr_t)dst, value, n};
+    return note(call(VGPU_MEMSET, &req, sizeof req));
+}
+
+/* ---- synchronisation and errors ---- */
+
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return note(call(VGPU_SYNC, nullptr, 0)); }
+
+cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t s)
+{
+    (void)s;
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t CUDARTAPI cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t CUDARTAPI cudaPeekAtLastError(void) { return last_error; }
+
+const char *CUDARTAPI cudaGetErrorName(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    default: return "cudaErrorUnknown";
+    }
+}
+
+const char *CUDARTAPI cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    default: return "unknown error";
+    }
+}
+
+/* ---- the device ---- */
+
+cudaError_t CUDARTAPI cudaGetDeviceCount(int *n)
+{
+    *n = 1;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGetDevice(int *d)
+{
+    *d = 0;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaSetDevice(int d) { return d == 0 ? cudaSuccess : note(cudaErrorInvalidDevice); }
+
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *p, int device)
+{
+    if (device != 0)
+        return note(cudaErrorInvalidDevice);
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "cugrade virtual GPU");
+    p->major = 9, p->minor = 0, p->warpSize = 32, p->maxThreadsPerBlock = 1024;
+    p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
+    p->sharedMemPerBlock = 48 * 1024, p->sharedMemPerBlockOptin = 227 * 1024;
+    p->totalGlobalMem = 4ull << 30, p->multiProcessorCount = 132, p->regsPerBlock = 65536;
+    p->maxThreadsPerMultiProcessor = 2048, p->totalConstMem = 64 * 1024;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *e)
+{
+    static int events;
+    *e = (cudaEvent_t)(uintptr_t)(++events);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t e, cudaStream_t s)
+{
+    (void)e, (void)s;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t e)
+{
+    (void)e;
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    (void)a, (void)b;
+    *ms = 0; /* kernels are not timed here: a GPU times them (the replay) */
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t e)
+{
+    (void)e;
+    return cudaSuccess;
+}
+
+} // extern "C"
