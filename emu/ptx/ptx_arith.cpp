@@ -1,0 +1,257 @@
+/* ptx_arith.cpp - what PTX's arithmetic computes (ptx_arith.h), bit for
+ * bit as a GPU does where PTX defines it: integers of each width and
+ * signedness (division by zero and INT_MIN / -1 give what a GPU gives,
+ * never a host trap), f32 and f64 with their rounding modes and flushing,
+ * comparisons ordered and unordered, and cvt between every pair of types. */
+#include "ptx_arith.h"
+
+#include <cfenv>
+#include <cmath>
+#include <cstring>
+
+namespace ptx {
+
+uint64_t mask_of(int bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+
+int64_t as_signed(uint64_t v, int bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t sign = 1ull << (bits - 1);
+    v &= mask_of(bits);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+float f32(uint64_t v)
+{
+    uint32_t b = (uint32_t)v;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+double f64(uint64_t v)
+{
+    double f;
+    memcpy(&f, &v, 8);
+    return f;
+}
+uint64_t bits_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+uint64_t bits_of(double f)
+{
+    uint64_t b;
+    memcpy(&b, &f, 8);
+    return b;
+}
+
+static float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
+
+/* A float operation's rounding (.rn is the default). */
+static int rounding(uint16_t mods)
+{
+    return mods & MOD_RZ ? FE_TOWARDZERO : mods & MOD_RM ? FE_DOWNWARD : mods & MOD_RP ? FE_UPWARD
+                                                                         : FE_TONEAREST;
+}
+
+bool compare_int(Cmp c, uint64_t a, uint64_t b, bool is_signed, int bits)
+{
+    int64_t sa = as_signed(a, bits), sb = as_signed(b, bits);
+    a &= mask_of(bits), b &= mask_of(bits);
+    switch (c) {
+    case Cmp::Eq: return a == b;
+    case Cmp::Ne: return a != b;
+    case Cmp::Lt: return is_signed ? sa < sb : a < b;
+    case Cmp::Le: return is_signed ? sa <= sb : a <= b;
+    case Cmp::Gt: return is_signed ? sa > sb : a > b;
+    case Cmp::Ge: return is_signed ? sa >= sb : a >= b;
+    case Cmp::Lo: return a < b;
+    case Cmp::Ls: return a <= b;
+    case Cmp::Hi: return a > b;
+    case Cmp::Hs: return a >= b;
+    default: return false;
+    }
+}
+
+bool compare_float(Cmp c, double a, double b)
+{
+    bool unordered = std::isnan(a) || std::isnan(b);
+    switch (c) {
+    case Cmp::Eq: return !unordered && a == b;
+    case Cmp::Ne: return !unordered && a != b;
+    case Cmp::Lt: return !unordered && a < b;
+    case Cmp::Le: return !unordered && a <= b;
+    case Cmp::Gt: return !unordered && a > b;
+    case Cmp::Ge: return !unordered && a >= b;
+    case Cmp::Equ: return unordered || a == b;
+    case Cmp::Neu: return unordered || a != b;
+    case Cmp::Ltu: return unordered || a < b;
+    case Cmp::Leu: return unordered || a <= b;
+    case Cmp::Gtu: return unordered || a > b;
+    case Cmp::Geu: return unordered || a >= b;
+    case Cmp::Num: return !unordered;
+    case Cmp::Nan: return unordered;
+    default: return false;
+    }
+}
+
+/* A float's integral value by the cvt's .rni/.rzi/.rmi/.rpi (.rzi default). */
+static double integral(double v, uint16_t mods)
+{
+    return mods & MOD_RNI ? std::nearbyint(v) : mods & MOD_RMI ? std::floor(v)
+           : mods & MOD_RPI ? std::ceil(v) : std::trunc(v);
+}
+
+/* cvt: src (of type from) as type to. */
+uint64_t convert(uint64_t v, Type to, Type from, uint16_t mods)
+{
+    bool from_float = from.kind == Kind::Float, to_float = to.kind == Kind::Float;
+    if (from_float && to_float) {
+        double x = from.bits == 64 ? f64(v) : f32(v);
+        if (mods & (MOD_RNI | MOD_RZI | MOD_RMI | MOD_RPI))
+            x = integral(x, mods);
+        return to.bits == 64 ? bits_of(x) : bits_of((float)x);
+    }
+    if (from_float) { /* to an integer: saturated, NaN gives 0 */
+        double x = integral(from.bits == 64 ? f64(v) : f32(v), mods);
+        if (std::isnan(x))
+            return 0;
+        if (to.kind == Kind::Signed) {
+            double lo = -std::ldexp(1.0, to.bits - 1), hi = std::ldexp(1.0, to.bits - 1) - 1;
+            int64_t r = x <= lo ? (int64_t)lo : x >= hi ? (to.bits == 64 ? INT64_MAX : (int64_t)hi) : (int64_t)x;
+            return (uint64_t)r & mask_of(to.bits);
+        }
+        double hi = std::ldexp(1.0, to.bits) - 1;
+        uint64_t r = x <= 0 ? 0 : x >= hi ? mask_of(to.bits) : (uint64_t)x;
+        return r;
+    }
+    if (to_float) {
+        int mode = rounding(mods);
+        int saved = std::fegetround();
+        std::fesetround(mode);
+        uint64_t r;
+        if (from.kind == Kind::Signed) {
+            int64_t s = as_signed(v, from.bits);
+            r = to.bits == 64 ? bits_of((double)s) : bits_of((float)s);
+        } else {
+            uint64_t u = v & mask_of(from.bits);
+            r = to.bits == 64 ? bits_of((double)u) : bits_of((float)u);
+        }
+        std::fesetround(saved);
+        return r;
+    }
+    /* integer to integer: extended by the source's kind, cut to the destination */
+    uint64_t x = from.kind == Kind::Signed ? (uint64_t)as_signed(v, from.bits) : v & mask_of(from.bits);
+    if (mods & MOD_SAT) {
+        int64_t lo = to.kind == Kind::Signed ? as_signed(1ull << (to.bits - 1), to.bits) : 0;
+        uint64_t hi = to.kind == Kind::Signed ? mask_of(to.bits - 1) : mask_of(to.bits);
+        if (from.kind == Kind::Signed && (int64_t)x < lo)
+            x = (uint64_t)lo;
+        else if (from.kind == Kind::Signed ? (int64_t)x > (int64_t)hi && (int64_t)x >= 0 : x > hi)
+            x = hi;
+    }
+    return x & mask_of(to.bits);
+}
+
+/* ---- integer and float arithmetic --------------------------------------------- */
+
+uint64_t int_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
+{
+    int bits = in.type.bits;
+    bool sgn = in.type.kind == Kind::Signed;
+    int64_t sa = as_signed(a, bits), sb = as_signed(b, bits);
+    uint64_t ua = a & mask_of(bits), ub = b & mask_of(bits);
+    auto product = [&](bool high, bool wide) -> uint64_t {
+        if (sgn) {
+            __int128 p = (__int128)sa * sb;
+            if (wide)
+                return (uint64_t)p & mask_of(2 * bits);
+            return high ? (uint64_t)(p >> bits) : (uint64_t)p;
+        }
+        unsigned __int128 p = (unsigned __int128)ua * ub;
+        if (wide)
+            return (uint64_t)p & mask_of(2 * bits);
+        return high ? (uint64_t)(p >> bits) : (uint64_t)p;
+    };
+    bool hi = in.mods & MOD_HI, wide = in.mods & MOD_WIDE;
+    switch (in.op) {
+    case Op::Add: return ua + ub;
+    case Op::Sub: return ua - ub;
+    case Op::Mul: return product(hi, wide);
+    case Op::Mad: return product(hi, wide) + c;
+    case Op::Div:
+        if (ub == 0)
+            return mask_of(bits); /* what the GPU gives */
+        if (sgn)
+            return sb == -1 ? (uint64_t)(-(uint64_t)sa) : (uint64_t)(sa / sb);
+        return ua / ub;
+    case Op::Rem:
+        if (ub == 0)
+            return ua;
+        if (sgn)
+            return sb == -1 ? 0 : (uint64_t)(sa % sb);
+        return ua % ub;
+    case Op::Min: return sgn ? (uint64_t)std::min(sa, sb) : std::min(ua, ub);
+    case Op::Max: return sgn ? (uint64_t)std::max(sa, sb) : std::max(ua, ub);
+    case Op::Abs: return sa < 0 ? (uint64_t)(-(uint64_t)sa) : (uint64_t)sa;
+    case Op::Neg: return -(uint64_t)ua;
+    case Op::And: return ua & ub;
+    case Op::Or: return ua | ub;
+    case Op::Xor: return ua ^ ub;
+    case Op::Not: return ~ua;
+    case Op::Shl: return ub >= (uint64_t)bits ? 0 : ua << ub;
+    case Op::Shr:
+        if (sgn)
+            return (uint64_t)(sa >> (ub >= (uint64_t)bits ? bits - 1 : ub));
+        return ub >= (uint64_t)bits ? 0 : ua >> ub;
+    default: return 0;
+    }
+}
+
+template <typename F> static F float_op(const Insn &in, F a, F b, F c)
+{
+    switch (in.op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Mad:
+    case Op::Fma: return std::fma(a, b, c);
+    case Op::Div: return a / b;
+    case Op::Min: return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
+    case Op::Max: return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b);
+    case Op::Abs: return std::fabs(a);
+    case Op::Neg: return -a;
+    case Op::Sqrt: return std::sqrt(a);
+    case Op::Rsqrt: return F(1) / std::sqrt(a);
+    case Op::Rcp: return F(1) / a;
+    default: return 0;
+    }
+}
+
+uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
+{
+    bool rounded = in.mods & (MOD_RZ | MOD_RM | MOD_RP);
+    int saved = rounded ? std::fegetround() : 0;
+    if (rounded)
+        std::fesetround(rounding(in.mods));
+    uint64_t r;
+    if (in.type.bits == 64) {
+        r = bits_of(float_op<double>(in, f64(a), f64(b), f64(c)));
+    } else {
+        float x = f32(a), y = f32(b), z = f32(c);
+        if (in.mods & MOD_FTZ)
+            x = ftz(x), y = ftz(y), z = ftz(z);
+        float v = float_op<float>(in, x, y, z);
+        if (in.mods & MOD_SAT)
+            v = std::isnan(v) ? 0.0f : std::min(1.0f, std::max(0.0f, v));
+        r = bits_of(in.mods & MOD_FTZ ? ftz(v) : v);
+    }
+    if (rounded)
+        std::fesetround(saved);
+    return r;
+}
+
+} // namespace ptx

@@ -1,0 +1,36 @@
+/* ptx_arith.h - the values PTX computes with (internal to emu/ptx/): a
+ * register holds 64 bits; an instruction's type says how many of them it
+ * reads and how (ptx_arith.cpp). */
+#ifndef CUGRADE_PTX_ARITH_H
+#define CUGRADE_PTX_ARITH_H
+
+#include "ptx_module.h"
+
+#include <cstdint>
+
+namespace ptx {
+
+uint64_t mask_of(int bits);               /* the low bits set */
+int64_t as_signed(uint64_t v, int bits);  /* v's low bits, sign-extended */
+float f32(uint64_t v);                    /* the low 32 bits as a float */
+double f64(uint64_t v);
+uint64_t bits_of(float f);
+uint64_t bits_of(double f);
+
+bool compare_int(Cmp c, uint64_t a, uint64_t b, bool is_signed, int bits);
+bool compare_float(Cmp c, double a, double b);
+
+/* cvt: v (of type from) as type to, by the cvt's modifiers (rounding,
+ * saturation). */
+uint64_t convert(uint64_t v, Type to, Type from, uint16_t mods);
+
+/* An integer instruction (add ... shr, mul/mad with .lo, .hi, .wide) on a, b, c. */
+uint64_t int_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c);
+
+/* A float instruction of in's type (f32, f64) on a, b, c, rounded and
+ * flushed as in says. */
+uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c);
+
+} // namespace ptx
+
+#endif
