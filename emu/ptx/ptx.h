@@ -76,6 +76,10 @@ void ptx_device_free(ptx_device_t *d);
 /* Loads a module's kernels (PTX text, len bytes). PTX_ERR_PARSE with err. */
 ptx_status_t ptx_load(ptx_device_t *d, const char *text, size_t len, char *err, size_t errlen);
 
+/* The device address and bytes of a module's .global or .const variable
+ * (as cudaMemcpyToSymbol finds it); PTX_ERR_INVALID if there is none. */
+ptx_status_t ptx_symbol(const ptx_device_t *d, const char *name, uint64_t *address, size_t *size);
+
 /* Device memory: an address that is never a host pointer; 0 when size is 0
  * or too large (1 GiB at most). */
 uint64_t ptx_malloc(ptx_device_t *d, size_t size);

@@ -26,8 +26,38 @@ ptx_status_t ptx_load(ptx_device_t *d, const char *text, size_t len, char *err, 
         snprintf(err, errlen, "%s", why.c_str());
         return PTX_ERR_PARSE;
     }
+    /* the module's variables get their device memory, and every operand
+     * naming one its address */
+    for (size_t i = 0; i < m->globals.size(); i++) {
+        Var &g = m->globals[i];
+        g.address = ptx_malloc(d, g.size ? g.size : 1);
+        if (!g.address || ptx_copy_to_device(d, g.address, m->init[i].data(), g.size) != PTX_OK) {
+            snprintf(err, errlen, "no device memory for the module's variable '%s'", g.name.c_str());
+            return PTX_ERR_PARSE;
+        }
+    }
+    for (Function &f : m->functions)
+        for (Insn &in : f.code)
+            for (Operand &o : in.ops)
+                if (o.global_sym >= 0) {
+                    o.imm += (int64_t)m->globals[o.global_sym].address;
+                    o.global_sym = -1;
+                }
     d->d.modules.push_back(std::move(m));
     return PTX_OK;
+}
+
+ptx_status_t ptx_symbol(const ptx_device_t *d, const char *name, uint64_t *address, size_t *size)
+{
+    for (const auto &m : d->d.modules)
+        for (const Var &g : m->globals)
+            if (g.name == name) {
+                *address = g.address;
+                if (size)
+                    *size = g.size;
+                return PTX_OK;
+            }
+    return PTX_ERR_INVALID;
 }
 
 uint64_t ptx_malloc(ptx_device_t *d, size_t size)

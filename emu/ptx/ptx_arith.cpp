@@ -5,6 +5,7 @@
  * comparisons ordered and unordered, and cvt between every pair of types. */
 #include "ptx_arith.h"
 
+#include <algorithm>
 #include <cfenv>
 #include <cmath>
 #include <cstring>
@@ -252,6 +253,38 @@ uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
     if (rounded)
         std::fesetround(saved);
     return r;
+}
+
+uint64_t atomic_result(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c)
+{
+    int bits = t.bits;
+    uint64_t m = mask_of(bits);
+    if (t.kind == Kind::Float) {
+        if (op == AtomOp::Exch)
+            return b & m;
+        if (bits == 64) {
+            double x = f64(old), y = f64(b);
+            return bits_of(op == AtomOp::Add ? x + y : op == AtomOp::Min ? std::fmin(x, y) : std::fmax(x, y));
+        }
+        float x = f32(old), y = f32(b);
+        return bits_of(op == AtomOp::Add ? x + y : op == AtomOp::Min ? std::fmin(x, y) : std::fmax(x, y));
+    }
+    bool sgn = t.kind == Kind::Signed;
+    int64_t so = as_signed(old, bits), sb = as_signed(b, bits);
+    uint64_t uo = old & m, ub = b & m;
+    switch (op) {
+    case AtomOp::Add: return (uo + ub) & m;
+    case AtomOp::Min: return (sgn ? (uint64_t)std::min(so, sb) : std::min(uo, ub)) & m;
+    case AtomOp::Max: return (sgn ? (uint64_t)std::max(so, sb) : std::max(uo, ub)) & m;
+    case AtomOp::Inc: return uo >= ub ? 0 : (uo + 1) & m;
+    case AtomOp::Dec: return uo == 0 || uo > ub ? ub : (uo - 1) & m;
+    case AtomOp::And: return uo & ub;
+    case AtomOp::Or: return uo | ub;
+    case AtomOp::Xor: return uo ^ ub;
+    case AtomOp::Exch: return ub;
+    case AtomOp::Cas: return uo == ub ? c & m : uo;
+    }
+    return uo;
 }
 
 } // namespace ptx

@@ -76,16 +76,24 @@ class Block {
         return {(unsigned)(t % bdim.x), (unsigned)(t / bdim.x % bdim.y), (unsigned)(t / (bdim.x * bdim.y))};
     }
     uint64_t special(uint8_t sp, int t) const;
-    uint64_t value(const Operand &o, int t) { return o.kind == Operand::Reg ? reg(o.reg, t)
-                                                     : o.kind == Operand::Imm ? (uint64_t)o.imm
-                                                     : special(o.special, t); }
+    uint64_t value(const Operand &o, int t)
+    {
+        uint64_t v = o.kind == Operand::Reg ? reg(o.reg, t) : o.kind == Operand::Imm ? (uint64_t)o.imm
+                                                            : special(o.special, t);
+        return o.neg ? (v & 1) ^ 1 : v;
+    }
     void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store);
     uint8_t *access(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
     bool step(Warp &w, int wi);
     uint32_t guarded(const Insn &in, int base, uint32_t lanes);
     void diverge(Warp &w);
     void exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w);
-    void general(const Insn &in, int base, uint32_t on);
+    void general(const Insn &in, int base, uint32_t on, uint32_t at);
+    void memory(const Insn &in, int base, uint32_t on);
+    void atomic(const Insn &in, int base, uint32_t on);
+    void shuffle(const Insn &in, int base, uint32_t on);
+    void vote(const Insn &in, int base, uint32_t on);
+    void copy_async(const Insn &in, int base, uint32_t on);
     void alu(const Insn &in, int t);
     bool open_barrier();
 };
@@ -168,6 +176,12 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
             return nullptr;
         }
         return local.data() + (size_t)t * fn.local_bytes + addr;
+    case Space::Const: { /* a module's .const variables lie in device memory, read-only */
+        uint8_t *p = store ? nullptr : d.global(addr, size);
+        if (!p)
+            finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
+        return p;
+    }
     case Space::Param:
         if (store || addr > params.size() || size > params.size() - addr) {
             finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
@@ -285,7 +299,7 @@ void Block::exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w)
     }
     Handler h = handlers[pc];
     if (!on || !h || !h(lanes, in, base, on))
-        general(in, base, on);
+        general(in, base, on, at);
     if (w.converged) {
         w.cpc = pc + 1;
     } else {
@@ -295,36 +309,165 @@ void Block::exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w)
 }
 
 /* The general path: in on the lanes `on` (their guard holds). */
-void Block::general(const Insn &in, int base, uint32_t on)
+void Block::general(const Insn &in, int base, uint32_t on, uint32_t at)
 {
-    if (in.op != Op::Ld && in.op != Op::St) {
+    switch (in.op) {
+    case Op::Ld:
+    case Op::St: memory(in, base, on); return;
+    case Op::Atom:
+    case Op::Red: atomic(in, base, on); return;
+    case Op::Shfl: shuffle(in, base, on); return;
+    case Op::Vote: vote(in, base, on); return;
+    case Op::Activemask:
+        for (uint32_t m = on; m; m &= m - 1)
+            reg(in.ops[0].reg, base + __builtin_ctz(m)) = at;
+        return;
+    case Op::CpAsync: copy_async(in, base, on); return;
+    case Op::Nop: return;
+    default:
         for (uint32_t m = on; m; m &= m - 1)
             alu(in, base + __builtin_ctz(m));
         return;
     }
-    bool store = in.op == Op::St;
-    const Operand &addr_op = in.ops[store ? 0 : 1];
-    uint32_t size = in.type.bits / 8;
-    Insn spaced = in;
+}
+
+/* The space an access of in goes to: a symbol's own when in names none. */
+static Insn spaced(const Insn &in, const Operand &addr_op)
+{
+    Insn s = in;
     if (addr_op.reg < 0 && addr_op.sym_space != Space::Generic && in.space == Space::Generic)
-        spaced.space = addr_op.sym_space;
+        s.space = addr_op.sym_space;
+    return s;
+}
+
+/* ld and st, of one value or a vector of them (.v2, .v4: one access of
+ * their whole size, aligned to it, as on a GPU). */
+void Block::memory(const Insn &in, int base, uint32_t on)
+{
+    bool store = in.op == Op::St;
+    const Operand &addr_op = in.ops[store ? 0 : 1], &data = in.ops[store ? 1 : 0];
+    uint32_t elem = in.type.bits / 8, size = elem * in.vec;
+    Insn sp = spaced(in, addr_op);
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
         uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
-        uint8_t *p = access(spaced, t, addr, size, store);
-        if (store) {
-            uint64_t v = value(in.ops[1], t);
-            if (p)
-                memcpy(p, &v, size); /* little-endian: the low bytes */
-        } else {
-            uint64_t v = 0;
-            if (p)
-                memcpy(&v, p, size);
-            if (in.type.kind == Kind::Signed)
-                v = (uint64_t)as_signed(v, in.type.bits);
-            reg(in.ops[0].reg, t) = v;
+        uint8_t *p = access(sp, t, addr, size, store);
+        for (int e = 0; e < in.vec; e++) {
+            int r = data.kind == Operand::Vec ? data.vec[e] : data.reg;
+            if (store) {
+                uint64_t v = data.kind == Operand::Vec ? (r >= 0 ? reg(r, t) : 0) : value(data, t);
+                if (p)
+                    memcpy(p + e * elem, &v, elem); /* little-endian: the low bytes */
+            } else {
+                uint64_t v = 0;
+                if (p)
+                    memcpy(&v, p + e * elem, elem);
+                if (in.type.kind == Kind::Signed)
+                    v = (uint64_t)as_signed(v, in.type.bits);
+                if (r >= 0)
+                    reg(r, t) = v;
+            }
         }
     }
+}
+
+/* atom (the old value into d) and red: lane after lane, each whole, as a
+ * GPU's atomics are in some order. */
+void Block::atomic(const Insn &in, int base, uint32_t on)
+{
+    bool is_red = in.op == Op::Red;
+    const Operand &addr_op = in.ops[is_red ? 0 : 1];
+    const Operand &b_op = in.ops[is_red ? 1 : 2];
+    uint32_t size = in.type.bits / 8;
+    Insn sp = spaced(in, addr_op);
+    for (uint32_t m = on; m; m &= m - 1) {
+        int t = base + __builtin_ctz(m);
+        uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
+        uint8_t *p = access(sp, t, addr, size, 1);
+        uint64_t old = 0, b = value(b_op, t), c = in.nops > 3 ? value(in.ops[3], t) : 0, v;
+        if (p)
+            memcpy(&old, p, size);
+        v = atomic_result((AtomOp)in.sub, in.type, old, b, c);
+        if (p)
+            memcpy(p, &v, size);
+        if (!is_red)
+            reg(in.ops[0].reg, t) = old;
+    }
+}
+
+/* shfl.sync: every lane of `on` reads a from the lane the mode names
+ * (PTX's rules for the clamp and the segment mask in c); a lane outside
+ * the range reads its own, and d|p's p says which. */
+void Block::shuffle(const Insn &in, int base, uint32_t on)
+{
+    uint64_t a[WARP];
+    for (int l = 0; l < WARP && base + l < nthreads; l++)
+        a[l] = value(in.ops[1], base + l);
+    for (uint32_t m = on; m; m &= m - 1) {
+        int l = __builtin_ctz(m), t = base + l;
+        uint32_t b = (uint32_t)value(in.ops[2], t) & 31, c = (uint32_t)value(in.ops[3], t);
+        uint32_t seg = (c >> 8) & 31, clamp = c & 31;
+        int max_lane = (int)((l & seg) | (clamp & ~seg)), min_lane = (int)(l & seg), j = l;
+        bool ok = false;
+        switch ((ShflMode)in.sub) {
+        case ShflMode::Up: j = l - (int)b, ok = j >= max_lane; break;
+        case ShflMode::Down: j = l + (int)b, ok = j <= max_lane; break;
+        case ShflMode::Bfly: j = l ^ (int)b, ok = j <= max_lane; break;
+        case ShflMode::Idx: j = min_lane | (int)(b & ~seg), ok = j <= max_lane; break;
+        }
+        if (!ok || base + j >= nthreads)
+            j = l, ok = false;
+        reg(in.ops[0].reg, t) = a[j] & mask_of(32);
+        if (in.pred_dst >= 0)
+            reg(in.pred_dst, t) = ok;
+    }
+}
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], n{, src_n}: n bytes into
+ * shared memory, the first src_n (default n) from global, the rest zero. */
+void Block::copy_async(const Insn &in, int base, uint32_t on)
+{
+    Insn to = in, from = in;
+    to.space = Space::Shared, from.space = Space::Global;
+    for (uint32_t m = on; m; m &= m - 1) {
+        int t = base + __builtin_ctz(m);
+        const Operand &d = in.ops[0], &s = in.ops[1];
+        uint64_t dst = (d.reg >= 0 ? reg(d.reg, t) : 0) + (uint64_t)d.imm;
+        uint64_t src = (s.reg >= 0 ? reg(s.reg, t) : 0) + (uint64_t)s.imm;
+        uint32_t n = (uint32_t)value(in.ops[2], t);
+        uint32_t src_n = in.nops > 3 ? (uint32_t)value(in.ops[3], t) : n;
+        if ((n != 4 && n != 8 && n != 16) || src_n > n) {
+            finding(PTX_FIND_MISALIGNED, t, in, dst, n, 1);
+            continue;
+        }
+        uint8_t *q = access(to, t, dst, n, 1), *p = src_n ? access(from, t, src, src_n, 0) : nullptr;
+        if (!q)
+            continue;
+        memset(q, 0, n);
+        if (p)
+            memcpy(q, p, src_n);
+    }
+}
+
+/* vote.sync over the lanes of `on`: all, any, uni (a predicate each), ballot
+ * (the mask of those whose predicate holds). */
+void Block::vote(const Insn &in, int base, uint32_t on)
+{
+    uint32_t yes = 0;
+    for (uint32_t m = on; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (value(in.ops[1], base + l) & 1)
+            yes |= 1u << l;
+    }
+    uint64_t r;
+    switch ((VoteMode)in.sub) {
+    case VoteMode::All: r = yes == on; break;
+    case VoteMode::Any: r = yes != 0; break;
+    case VoteMode::Uni: r = yes == 0 || yes == on; break;
+    default: r = yes; break;
+    }
+    for (uint32_t m = on; m; m &= m - 1)
+        reg(in.ops[0].reg, base + __builtin_ctz(m)) = r;
 }
 
 /* One instruction of warp wi: false when the warp cannot go on (every lane

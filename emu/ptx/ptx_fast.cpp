@@ -287,6 +287,11 @@ Handler pred_handler(const Insn &in)
 
 bool plain_operands(const Insn &in)
 {
+    if (in.vec > 1)
+        return false;
+    for (int i = 0; i < in.nops; i++)
+        if (in.ops[i].neg || in.ops[i].global_sym >= 0)
+            return false;
     for (int i = 0; i < in.nops; i++)
         if (in.ops[i].kind != Operand::Reg && in.ops[i].kind != Operand::Imm &&
             !((in.op == Op::Ld && i == 1) || (in.op == Op::St && i == 0)))

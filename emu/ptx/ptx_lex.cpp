@@ -120,7 +120,9 @@ bool op_of(const std::string &w, Op &op)
         {"and", Op::And},   {"or", Op::Or},     {"xor", Op::Xor},   {"not", Op::Not},
         {"shl", Op::Shl},   {"shr", Op::Shr},   {"setp", Op::Setp}, {"selp", Op::Selp},
         {"bra", Op::Bra},   {"bar", Op::Bar},   {"ret", Op::Ret},   {"exit", Op::Exit},
-        {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp}};
+        {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp}, {"atom", Op::Atom},
+        {"red", Op::Red},   {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
+        {"membar", Op::Nop}, {"fence", Op::Nop}};
     for (const auto &n : names)
         if (w == n.first) {
             op = n.second;

@@ -17,7 +17,14 @@ namespace ptx {
 enum class Op : uint8_t {
     Ld, St, Mov, Cvta, Cvt, Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
     And, Or, Xor, Not, Shl, Shr, Setp, Selp, Bra, Bar, Ret, Exit, Sqrt, Rsqrt, Rcp,
+    Atom, Red, Shfl, Vote, Activemask, CpAsync, Nop,
 };
+
+/* atom and red: what they do to memory (Insn::sub). */
+enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+/* shfl.sync's mode and vote.sync's (Insn::sub). */
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
 
 /* An instruction's type: its kind and width in bits. */
 enum class Kind : uint8_t { None, Bits, Unsigned, Signed, Float, Pred };
@@ -46,8 +53,12 @@ enum class Special : uint8_t {
 };
 
 struct Operand {
-    enum Kind : uint8_t { None, Reg, Imm, Addr, Special, Label } kind = None;
+    enum Kind : uint8_t { None, Reg, Imm, Addr, Special, Label, Vec } kind = None;
     uint8_t special = 0; /* Special */
+    bool neg = false;    /* a predicate read negated (!%p) */
+    uint8_t nvec = 0;    /* Vec: {%f1, %f2, ...}, its registers (-1: the sink _) */
+    int32_t vec[4] = {-1, -1, -1, -1};
+    int32_t global_sym = -1; /* a module variable's address still to add to imm (ptx_load) */
     int32_t reg = -1;    /* Reg; Addr: the base register, or -1 (a symbol's or an absolute address) */
     int64_t imm = 0;     /* Imm: the bits; Addr: the offset, the symbol's address added */
     Space sym_space = Space::Generic; /* Addr or Imm from a symbol: its space */
@@ -68,6 +79,9 @@ struct Insn {
     uint8_t nops = 0;
     Operand ops[4];
     int32_t target = -1;  /* bra: the instruction index it jumps to */
+    uint8_t vec = 1;      /* ld/st .v2, .v4: elements */
+    uint8_t sub = 0;      /* atom/red: AtomOp; shfl: ShflMode; vote: VoteMode */
+    int32_t pred_dst = -1; /* shfl's d|p: the predicate register */
     uint32_t line = 0;    /* the source line (.loc), 0 if none */
     uint16_t file = 0;    /* the .file of that line */
 };
@@ -84,6 +98,7 @@ struct Var {
     Space space = Space::Shared;
     uint32_t offset = 0, size = 0, align = 1;
     bool is_extern = false; /* extern .shared: the launch's dynamic shared memory */
+    uint64_t address = 0;   /* a module variable: its device address (ptx_load) */
 };
 
 struct Function {
@@ -102,6 +117,9 @@ struct Function {
 
 struct Module {
     std::vector<Function> functions;
+    std::vector<Var> globals;               /* .global and .const variables */
+    std::vector<std::vector<uint8_t>> init; /* each one's initial bytes (zeros if none given) */
+    std::vector<Var> extern_shared;         /* .extern .shared at the module's level */
     std::map<uint16_t, std::string> files; /* .file N "name" */
     const Function *find(const std::string &name) const
     {

@@ -1,13 +1,13 @@
-/* ptx_parse.cpp - PTX text into a ptx::Module (ptx_module.h): a lexer of
- * words (opcodes with their dots, registers, labels, numbers) and
- * punctuation, then the module's directives and each kernel's declarations
- * and instructions. The text is hostile (inline asm lands in it): every
- * number is range-checked, every name looked up, and anything the executor
- * does not know is an error naming its line, never a guess. */
+/* ptx_parse.cpp - PTX text into a ptx::Module (ptx_module.h): the
+ * module's directives and variables, each kernel's declarations and
+ * instructions. The text is hostile (inline asm lands in it): every number
+ * is range-checked, every name looked up, and anything the executor does
+ * not know is an error naming its line, never a guess. */
 #include "ptx_lex.h"
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 
 namespace ptx {
 namespace {
@@ -25,6 +25,7 @@ class Parser {
     Function *fn = nullptr;
     uint32_t cur_line = 0;
     uint16_t cur_file = 0;
+    std::vector<std::map<std::string, int32_t>> scopes; /* nested blocks: what each shadows */
 
     const Tok &peek(size_t k = 0) const { return toks[std::min(at + k, toks.size() - 1)]; }
     const Tok &next() { return toks[at < toks.size() - 1 ? at++ : at]; }
@@ -63,17 +64,27 @@ class Parser {
         return expect(";");
     }
     bool entry(bool is_entry);
+    bool module_var(Space space);
+    bool extern_shared(Var &v);
     bool param_list();
     bool body();
     bool reg_decl();
     bool var_decl(Space space, bool is_extern);
     bool instruction();
     bool operand(Insn &in, Operand &o, bool is_target);
+    bool vector(Operand &o);
     bool address(Operand &o);
     bool symbol(const std::string &name, Operand &o);
     bool resolve_labels();
 };
 
+int index_of(const std::string &w, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (w == names[i])
+            return i;
+    return -1;
+}
 bool Parser::module(std::string &err)
 {
     while (peek().kind != Tok::End) {
@@ -94,6 +105,30 @@ bool Parser::module(std::string &err)
             next();
             if (!entry(w == ".entry"))
                 break;
+        } else if (w == ".global" || w == ".const") {
+            next();
+            if (!module_var(w == ".global" ? Space::Global : Space::Const))
+                break;
+        } else if (w == ".extern" && is(".shared", 1)) { /* dynamic shared memory, every kernel's */
+            next(), next();
+            Var v;
+            if (!extern_shared(v))
+                break;
+            mod.extern_shared.push_back(v);
+        } else if (w == ".extern" && is(".func", 1)) { /* a declaration (vprintf): calls are refused */
+            while (!is(";") && peek().kind != Tok::End)
+                next();
+            if (!expect(";"))
+                break;
+        } else if (w == ".section") { /* debug information: a block of its own */
+            while (!is("{") && peek().kind != Tok::End)
+                next();
+            for (int depth = 0; peek().kind != Tok::End;) {
+                depth += is("{") - is("}");
+                next();
+                if (depth == 0)
+                    break;
+            }
         } else {
             fail("'" + w + "' at the module's level is not supported by the executor");
             break;
@@ -101,6 +136,96 @@ bool Parser::module(std::string &err)
     }
     err = error;
     return error.empty();
+}
+
+/* A .global or .const variable of the module, with its initializer if it
+ * has one ("= 5", "= {0, 0, 128, 63}"), little-endian in its element's size. */
+bool Parser::module_var(Space space)
+{
+    Var v;
+    v.space = space;
+    Type t;
+    uint32_t elem = 0;
+    while (peek().kind == Tok::Word && peek().text[0] == '.') {
+        std::string d = next().text.substr(1);
+        if (d == "align") {
+            if (!uint_word(v.align, 4096))
+                return false;
+        } else if (type_of(d, t) && t.kind != Kind::Pred) {
+            elem = t.bits / 8;
+        } else if (d != "visible" && d != "extern" && d != "weak") {
+            return fail("unknown attribute '." + d + "' of a module variable");
+        }
+    }
+    if (peek().kind != Tok::Word || elem == 0)
+        return fail("expected a typed variable");
+    v.name = next().text;
+    uint32_t count = 1;
+    if (is("[")) {
+        next();
+        if (!uint_word(count, 1u << 28) || !expect("]"))
+            return false;
+    }
+    if ((uint64_t)elem * count > (64u << 20))
+        return fail("'" + v.name + "' is larger than 64 MiB");
+    v.size = elem * count;
+    std::vector<uint8_t> bytes(v.size, 0);
+    if (is("=")) {
+        next();
+        bool list = is("{");
+        if (list)
+            next();
+        for (uint32_t i = 0;; i++) {
+            bool negative = is("-");
+            if (negative)
+                next();
+            int64_t n;
+            if (peek().kind != Tok::Word || !number_of(peek().text, n))
+                return fail("expected a number in the initializer of '" + v.name + "'");
+            next();
+            if (i >= count)
+                return fail("too many values for '" + v.name + "'");
+            uint64_t u = (uint64_t)(negative ? -n : n);
+            memcpy(bytes.data() + (size_t)i * elem, &u, elem);
+            if (!list || is("}"))
+                break;
+            if (!expect(","))
+                return false;
+        }
+        if (list && !expect("}"))
+            return false;
+    }
+    if (!expect(";"))
+        return false;
+    if (v.align < elem)
+        v.align = elem;
+    for (const Var &g : mod.globals)
+        if (g.name == v.name)
+            return fail("'" + v.name + "' declared twice");
+    mod.globals.push_back(v);
+    mod.init.push_back(std::move(bytes));
+    return true;
+}
+
+/* .extern .shared .align A .b8 name[]; at the module's level */
+bool Parser::extern_shared(Var &v)
+{
+    v.space = Space::Shared;
+    v.is_extern = true;
+    Type t;
+    while (peek().kind == Tok::Word && peek().text[0] == '.') {
+        std::string d = next().text.substr(1);
+        if (d == "align") {
+            if (!uint_word(v.align, 4096))
+                return false;
+        } else if (!type_of(d, t)) {
+            return fail("unknown attribute '." + d + "'");
+        }
+    }
+    if (peek().kind != Tok::Word)
+        return fail("expected a name");
+    v.name = next().text;
+    return expect("[") && expect("]") && expect(";");
 }
 
 bool Parser::entry(bool is_entry)
@@ -175,7 +300,7 @@ bool Parser::body()
 {
     if (!expect("{"))
         return false;
-    while (!is("}")) {
+    while (!is("}") || !scopes.empty()) {
         const Tok &t = peek();
         if (t.kind == Tok::End)
             return fail("the kernel '" + fn->name + "' has no closing '}'");
@@ -215,8 +340,17 @@ bool Parser::body()
                 fn->label_names.push_back(name);
                 fn->labels.push_back((int32_t)fn->code.size());
             }
-        } else if (t.text == "{" || t.text == "}") {
-            return fail("nested blocks ({ }) are not supported by the executor");
+        } else if (t.text == "{") { /* a block of its own registers (inline asm's) */
+            next();
+            scopes.emplace_back();
+        } else if (t.text == "}" && !scopes.empty()) {
+            next();
+            for (auto &shadowed : scopes.back()) /* the block's names go, the outer ones return */
+                if (shadowed.second < 0)
+                    fn->regs.erase(shadowed.first);
+                else
+                    fn->regs[shadowed.first] = shadowed.second;
+            scopes.pop_back();
         } else if (!instruction()) {
             return false;
         }
@@ -248,6 +382,11 @@ bool Parser::reg_decl()
             return false;
         for (uint32_t i = 0; i < (ranged ? n : 1); i++) {
             std::string r = ranged ? name + std::to_string(i) : name;
+            if (!scopes.empty() && !scopes.back().count(r)) { /* shadows an outer one, if any */
+                auto outer = fn->regs.find(r);
+                scopes.back()[r] = outer == fn->regs.end() ? -1 : outer->second;
+                fn->regs.erase(r);
+            }
             if (fn->regs.count(r))
                 return fail("register '" + r + "' declared twice");
             if (fn->nregs >= (1 << 22))
@@ -313,6 +452,7 @@ bool Parser::var_decl(Space space, bool is_extern)
     return true;
 }
 
+
 bool Parser::instruction()
 {
     Insn in{};
@@ -337,15 +477,49 @@ bool Parser::instruction()
             e = opcode.size();
         parts.push_back(opcode.substr(s, e - s));
     }
-    if (!op_of(parts[0], in.op))
+    if (parts[0] == "mma" || parts[0] == "wmma" || parts[0] == "wgmma")
+        return fail("the tensor-core instruction '" + opcode + "' is refused: the executor runs "
+                    "no tensor-core code");
+    if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
+        /* cp.async: the copy made at once (a schedule a GPU may run too); its
+         * groups and waits then have nothing left to wait for */
+        bool copy = parts[2] == "ca" || parts[2] == "cg";
+        if (!copy && parts[2] != "commit_group" && parts[2] != "wait_group" && parts[2] != "wait_all")
+            return fail("the instruction '" + opcode + "' is not supported by the executor");
+        in.op = copy ? Op::CpAsync : Op::Nop;
+        in.type = {Kind::Bits, 8};
+        parts.resize(1);
+    } else if (!op_of(parts[0], in.op)) {
         return fail("the instruction '" + opcode + "' is not supported by the executor");
+    }
+    if (in.op == Op::Bar && parts.size() > 1 && parts[1] == "warp") /* bar.warp.sync: a warp runs in step */
+        in.op = Op::Nop, parts.resize(1);
+    if (in.op == Op::Nop) /* membar, fence: one thread at a time orders everything already */
+        parts.resize(1);
     int ntypes = 0;
     for (size_t i = 1; i < parts.size(); i++) {
         const std::string &p = parts[i];
         Type t;
         Space sp;
         Cmp c;
-        if (type_of(p, t)) {
+        static const char *const atom_ops[] = {"add", "min", "max", "inc", "dec",
+                                               "and", "or",  "xor", "exch", "cas"};
+        static const char *const shfl_modes[] = {"up", "down", "bfly", "idx"};
+        static const char *const vote_modes[] = {"all", "any", "uni", "ballot"};
+        int k = -1;
+        if ((in.op == Op::Atom || in.op == Op::Red) && (k = index_of(p, atom_ops, 10)) >= 0) {
+            in.sub = (uint8_t)k;
+        } else if (in.op == Op::Shfl && (k = index_of(p, shfl_modes, 4)) >= 0) {
+            in.sub = (uint8_t)k;
+        } else if (in.op == Op::Vote && (k = index_of(p, vote_modes, 4)) >= 0) {
+            in.sub = (uint8_t)k;
+        } else if ((in.op == Op::Atom || in.op == Op::Red || in.op == Op::Shfl || in.op == Op::Vote) &&
+                   (p == "sync" || p == "relaxed" || p == "acquire" || p == "release" ||
+                    p == "acq_rel" || p == "sc" || p == "gpu" || p == "sys" || p == "cta")) {
+            /* one thread at a time: every order and scope holds */
+        } else if ((in.op == Op::Ld || in.op == Op::St) && (p == "v2" || p == "v4")) {
+            in.vec = p == "v2" ? 2 : 4;
+        } else if (type_of(p, t)) {
             (ntypes++ == 0 ? in.type : in.type2) = t;
         } else if (space_of(p, sp)) {
             in.space = sp;
@@ -383,12 +557,26 @@ bool Parser::instruction()
     if (in.op == Op::Bar && (in.type.kind != Kind::None))
         return fail("'" + opcode + "' is not supported by the executor");
     while (!is(";")) {
+        if (in.nops == 4 && in.op == Op::Shfl) { /* its membermask: every lane here is in step */
+            Operand ignored;
+            if (!operand(in, ignored, false))
+                return false;
+            continue;
+        }
         if (in.nops == 4)
             return fail("too many operands for '" + opcode + "'");
         bool target = in.op == Op::Bra;
         if (!operand(in, in.ops[in.nops], target))
             return false;
         in.nops++;
+        if (in.nops == 1 && is("|")) { /* shfl's d|p */
+            next();
+            auto r = fn->regs.find(peek().text);
+            if (in.op != Op::Shfl || r == fn->regs.end())
+                return fail("'|' after the first operand of '" + opcode + "'");
+            in.pred_dst = r->second;
+            next();
+        }
         if (is(","))
             next();
         else if (!is(";"))
@@ -396,8 +584,21 @@ bool Parser::instruction()
     }
     next();
     static const uint8_t wanted[] = {2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 3, 3, 2, 2,
-                                     3, 3, 3, 2, 3, 3, 3, 4, 1, 1, 0, 0, 2, 2, 2};
+                                     3, 3, 3, 2, 3, 3, 3, 4, 1, 1, 0, 0, 2, 2, 2,
+                                     3, 2, 4, 3, 1, 3, 0};
+    static_assert(sizeof wanted == (size_t)Op::Nop + 1, "an operand count for each Op");
     uint8_t want = wanted[(int)in.op];
+    if (in.op == Op::Atom && in.sub == (uint8_t)AtomOp::Cas)
+        want = 4;
+    if (in.op == Op::Vote && in.nops == 2) /* the form without a membermask */
+        want = 2;
+    if (in.op == Op::Nop)
+        want = in.nops;
+    if (in.op == Op::CpAsync && in.nops == 4) /* with its source size */
+        want = 4;
+    if ((in.op == Op::Ld || in.op == Op::St) && in.vec > 1 &&
+        in.ops[in.op == Op::Ld ? 0 : 1].nvec != in.vec)
+        return fail("'" + opcode + "' takes a vector of " + std::to_string(in.vec) + " registers");
     if (in.op == Op::Setp && in.has_bool_op)
         want = 4;
     if (in.op == Op::Bar && in.nops == 2)
@@ -406,7 +607,7 @@ bool Parser::instruction()
         return fail("'" + opcode + "' takes " + std::to_string(want) + " operands, not " +
                     std::to_string(in.nops));
     if (in.op != Op::Bra && in.op != Op::Bar && in.op != Op::Ret && in.op != Op::Exit &&
-        in.type.kind == Kind::None)
+        in.op != Op::Nop && in.type.kind == Kind::None)
         return fail("'" + opcode + "' has no type");
     fn->code.push_back(in);
     return true;
@@ -420,10 +621,24 @@ bool Parser::symbol(const std::string &name, Operand &o)
             o.sym_space = v.space;
             return true;
         }
+    for (const Var &v : mod.extern_shared)
+        if (v.name == name) {
+            o.imm += align_up(fn->shared_bytes, v.align);
+            o.sym_space = Space::Shared;
+            if (v.align > fn->shared_align)
+                fn->shared_align = v.align;
+            return true;
+        }
     for (const Param &p : fn->params)
         if (p.name == name) {
             o.imm += p.offset;
             o.sym_space = Space::Param;
+            return true;
+        }
+    for (size_t i = 0; i < mod.globals.size(); i++)
+        if (mod.globals[i].name == name) {
+            o.global_sym = (int32_t)i; /* its address is added once it has one (ptx_load) */
+            o.sym_space = mod.globals[i].space;
             return true;
         }
     return fail("unknown name '" + name + "'");
@@ -467,6 +682,32 @@ bool Parser::address(Operand &o)
     return true;
 }
 
+/* {%f1, %f2, %f3, %f4}: registers, or _ (a sink) */
+bool Parser::vector(Operand &o)
+{
+    next();
+    o.kind = Operand::Vec;
+    for (;;) {
+        if (o.nvec == 4)
+            return fail("a vector of more than 4 registers");
+        if (is("_")) {
+            o.vec[o.nvec++] = -1;
+        } else {
+            auto r = fn->regs.find(peek().text);
+            if (r == fn->regs.end())
+                return fail("unknown register '" + peek().text + "' in a vector");
+            o.vec[o.nvec++] = r->second;
+        }
+        next();
+        if (is("}"))
+            break;
+        if (!expect(","))
+            return false;
+    }
+    next();
+    return true;
+}
+
 bool Parser::operand(Insn &in, Operand &o, bool is_target)
 {
     (void)in;
@@ -474,7 +715,18 @@ bool Parser::operand(Insn &in, Operand &o, bool is_target)
     if (t.text == "[")
         return address(o);
     if (t.text == "{")
-        return fail("vector operands ({...}) are not supported by the executor yet");
+        return vector(o);
+    if (t.text == "!") { /* a predicate read negated */
+        next();
+        auto r = fn->regs.find(peek().text);
+        if (r == fn->regs.end())
+            return fail("'!' before '" + peek().text + "', not a predicate register");
+        o.kind = Operand::Reg;
+        o.reg = r->second;
+        o.neg = true;
+        next();
+        return true;
+    }
     bool negative = false;
     if (t.text == "-") {
         next();

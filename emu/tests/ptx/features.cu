@@ -1,0 +1,62 @@
+// features.cu - the executor's conformance kernels beyond the matrix
+// product (test_ptx_features.cpp): vector loads and stores, atomics in
+// global and shared memory, warp shuffles and votes, a __device__ variable
+// and __constant__ memory with an initializer.
+__device__ int counter;
+__constant__ float weights[4] = {0.5f, 0.25f, 2.0f, -1.0f};
+
+__global__ void vectorReverse(const float4 *in, float4 *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float4 v = in[i];
+        out[i] = make_float4(v.w, v.z, v.y, v.x);
+    }
+}
+
+__global__ void atomics(const int *in, int n, float *fsum, int *hist, int *maxv)
+{
+    __shared__ int local[8];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (threadIdx.x < 8)
+        local[threadIdx.x] = 0;
+    __syncthreads();
+    if (i < n) {
+        atomicAdd(fsum, 1.0f);
+        atomicAdd(&local[in[i] & 7], 1);
+        atomicMax(maxv, in[i]);
+        atomicAdd(&counter, 1);
+    }
+    __syncthreads();
+    if (threadIdx.x < 8)
+        atomicAdd(&hist[threadIdx.x], local[threadIdx.x]);
+}
+
+__global__ void warpVotes(const float *in, float *sums, unsigned *ballots, int *alls)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = in[i];
+    unsigned positive = __ballot_sync(0xffffffffu, v > 0.0f);
+    int all_finite = __all_sync(0xffffffffu, v == v);
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, offset);
+    __syncwarp();
+    if ((threadIdx.x & 31) == 0) {
+        int warp = i / 32;
+        sums[warp] = v;
+        ballots[warp] = positive;
+        alls[warp] = all_finite;
+    }
+}
+
+__global__ void constantWeights(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i] * weights[i & 3];
+}
+
+__global__ void readCounter(int *out)
+{
+    *out = counter;
+}

@@ -1,0 +1,138 @@
+/* test_ptx_features.cpp - the executor's conformance kernels beyond the
+ * matrix product (emu/tests/ptx/features.cu, from nvcc's PTX): float4 loads
+ * and stores, atomics in global and shared memory (f32 add, max, a
+ * __device__ counter set from the host through its symbol), warp shuffles,
+ * ballots and votes, __constant__ memory with an initializer; every result
+ * against what the C++ on the host computes. The tensor-core instructions
+ * are refused by name. */
+#include "ptx_test_helpers.h"
+
+#include <algorithm>
+#include <cmath>
+
+static ptx_launch_result_t launch(ptx_device_t *d, const char *plain, unsigned blocks, unsigned threads,
+                                  void **args)
+{
+    std::string name = mangled(ptx_text("features"), plain);
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {blocks, 1, 1}, {threads, 1, 1}, 0, args, 0, &r), PTX_OK,
+                 "%s: %s", plain, r.message);
+    return r;
+}
+
+Test(ptx_features, float4_loads_and_stores)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 37;
+    std::vector<float> in = random_floats(4 * n, 5);
+    uint64_t din = to_device(d, in), dout = ptx_malloc(d, in.size() * sizeof(float));
+    int count = n;
+    void *args[] = {&din, &dout, &count};
+    launch(d, "vectorReverse", 2, 32, args);
+    std::vector<float> out = from_device(d, dout, in.size());
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < 4; e++)
+            cr_assert_eq(out[4 * i + e], in[4 * i + 3 - e], "element %d.%d", i, e);
+    ptx_device_free(d);
+}
+
+Test(ptx_features, atomics_in_global_and_shared_memory)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 300;
+    std::vector<int> in(n);
+    for (int i = 0; i < n; i++)
+        in[i] = (i * 37) % 101;
+    uint64_t din = ptx_malloc(d, n * sizeof(int)), fsum = ptx_malloc(d, 4), hist = ptx_malloc(d, 32),
+             maxv = ptx_malloc(d, 4), got = ptx_malloc(d, 4);
+    cr_assert_eq(ptx_copy_to_device(d, din, in.data(), n * sizeof(int)), PTX_OK);
+    cr_assert_eq(ptx_memset(d, fsum, 0, 4), PTX_OK);
+    cr_assert_eq(ptx_memset(d, hist, 0, 32), PTX_OK);
+    cr_assert_eq(ptx_memset(d, maxv, 0, 4), PTX_OK);
+    uint64_t counter;
+    size_t size;
+    cr_assert_eq(ptx_symbol(d, "counter", &counter, &size), PTX_OK);
+    cr_assert_eq(size, 4u);
+    int start = 100;
+    cr_assert_eq(ptx_copy_to_device(d, counter, &start, 4), PTX_OK);
+    int count = n;
+    void *args[] = {&din, &count, &fsum, &hist, &maxv};
+    launch(d, "atomics", 3, 128, args);
+    void *args2[] = {&got};
+    launch(d, "readCounter", 1, 1, args2);
+    float sum;
+    int h[8], mx, c;
+    cr_assert_eq(ptx_copy_from_device(d, &sum, fsum, 4), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, h, hist, 32), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, &mx, maxv, 4), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, &c, got, 4), PTX_OK);
+    cr_assert_eq(sum, (float)n);
+    cr_assert_eq(mx, *std::max_element(in.begin(), in.end()));
+    cr_assert_eq(c, start + n, "the __device__ counter: %d", c);
+    for (int k = 0; k < 8; k++)
+        cr_assert_eq(h[k], (int)std::count_if(in.begin(), in.end(), [k](int v) { return (v & 7) == k; }),
+                     "bin %d", k);
+    ptx_device_free(d);
+}
+
+Test(ptx_features, warp_shuffles_ballots_and_votes)
+{
+    ptx_device_t *d = device_with("features");
+    std::vector<float> in = random_floats(64, 6);
+    in[40] = NAN; /* the second warp is not all finite */
+    uint64_t din = to_device(d, in), sums = ptx_malloc(d, 8), ballots = ptx_malloc(d, 8), alls = ptx_malloc(d, 8);
+    void *args[] = {&din, &sums, &ballots, &alls};
+    launch(d, "warpVotes", 1, 64, args);
+    std::vector<float> s = from_device(d, sums, 2);
+    unsigned b[2];
+    int a[2];
+    cr_assert_eq(ptx_copy_from_device(d, b, ballots, 8), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, a, alls, 8), PTX_OK);
+    for (int w = 0; w < 2; w++) {
+        unsigned want = 0;
+        for (int l = 0; l < 32; l++)
+            want |= (in[32 * w + l] > 0.0f ? 1u : 0u) << l;
+        cr_assert_eq(b[w], want, "warp %d: ballot %08x, want %08x", w, b[w], want);
+    }
+    cr_assert_eq(a[0], 1);
+    cr_assert_eq(a[1], 0, "a NaN in the second warp");
+    /* lane 0's sum after the tree of shuffles, in the tree's order */
+    float v[32];
+    for (int l = 0; l < 32; l++)
+        v[l] = in[l];
+    for (int off = 16; off > 0; off /= 2)
+        for (int l = 0; l + off < 32; l++)
+            v[l] += v[l + off];
+    cr_assert_eq(s[0], v[0], "warp 0: %g, want %g", s[0], v[0]);
+    cr_assert(std::isnan(s[1]));
+    ptx_device_free(d);
+}
+
+Test(ptx_features, constant_memory_with_its_initializer)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 10;
+    std::vector<float> in = random_floats(n, 7);
+    uint64_t din = to_device(d, in), dout = ptx_malloc(d, n * sizeof(float));
+    int count = n;
+    void *args[] = {&din, &dout, &count};
+    launch(d, "constantWeights", 1, 32, args);
+    std::vector<float> out = from_device(d, dout, n);
+    const float w[4] = {0.5f, 0.25f, 2.0f, -1.0f};
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(out[i], in[i] * w[i & 3], "out[%d]", i);
+    ptx_device_free(d);
+}
+
+Test(ptx_features, tensor_core_instructions_are_refused_by_name)
+{
+    std::string text = ptx_text("lab3");
+    size_t at = text.find("fma.rn.f32");
+    text.replace(at, text.find(';', at) - at,
+                 "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2}, {%r3}, {%f5,%f6,%f7,%f8}");
+    ptx_device_t *d = ptx_device_new();
+    char err[256] = "";
+    cr_assert_eq(ptx_load(d, text.data(), text.size(), err, sizeof err), PTX_ERR_PARSE);
+    cr_assert(strstr(err, "the tensor-core instruction 'mma.sync.aligned.m16n8k8"), "%s", err);
+    ptx_device_free(d);
+}
