@@ -226,6 +226,11 @@ template <typename F> static F float_op(const Insn &in, F a, F b, F c)
     case Op::Abs: return std::fabs(a);
     case Op::Neg: return -a;
     case Op::Sqrt: return std::sqrt(a);
+    case Op::Ex2: return std::exp2(a);
+    case Op::Lg2: return std::log2(a);
+    case Op::Sin: return std::sin(a);
+    case Op::Cos: return std::cos(a);
+    case Op::Tanh: return std::tanh(a);
     case Op::Rsqrt: return F(1) / std::sqrt(a);
     case Op::Rcp: return F(1) / a;
     default: return 0;
@@ -253,6 +258,46 @@ uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c)
     if (rounded)
         std::fesetround(saved);
     return r;
+}
+
+uint64_t bit_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c, uint64_t e)
+{
+    int bits = in.type.bits;
+    uint64_t m = mask_of(bits), ua = a & m;
+    switch (in.op) {
+    case Op::Popc: return (uint64_t)__builtin_popcountll(ua);
+    case Op::Clz: return ua ? (uint64_t)(__builtin_clzll(ua) - (64 - bits)) : (uint64_t)bits;
+    case Op::Brev: {
+        uint64_t r = 0;
+        for (int i = 0; i < bits; i++)
+            r |= ((ua >> i) & 1) << (bits - 1 - i);
+        return r;
+    }
+    case Op::Bfe: { /* PTX: pos and len are the low 8 bits of b and c */
+        uint32_t pos = (uint32_t)b & 0xff, len = (uint32_t)c & 0xff;
+        bool sgn = in.type.kind == Kind::Signed;
+        uint64_t r = 0;
+        for (uint32_t i = 0; i < (uint32_t)bits; i++) {
+            uint64_t bit;
+            if (i < len && pos + i < (uint32_t)bits)
+                bit = (ua >> (pos + i)) & 1;
+            else if (sgn && len > 0)
+                bit = (ua >> std::min(pos + len - 1, (uint32_t)bits - 1)) & 1; /* the sign bit */
+            else
+                bit = 0;
+            r |= bit << i;
+        }
+        return r & m;
+    }
+    case Op::Bfi: { /* bfi d, a, b, pos, len: a's low len bits into b at pos */
+        uint32_t pos = (uint32_t)c & 0xff, len = (uint32_t)e & 0xff;
+        uint64_t r = b & m;
+        for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
+            r = (r & ~(1ull << (pos + i))) | (((ua >> i) & 1) << (pos + i));
+        return r;
+    }
+    default: return 0;
+    }
 }
 
 uint64_t atomic_result(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c)

@@ -31,6 +31,10 @@ uint64_t int_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c);
  * flushed as in says. */
 uint64_t float_result(const Insn &in, uint64_t a, uint64_t b, uint64_t c);
 
+/* popc, clz, brev (of a), bfe (a's bits from b, c of them), bfi (a's low e
+ * bits into b at c): in's type says the width and, for bfe, the sign. */
+uint64_t bit_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c, uint64_t e);
+
 /* What atom or red (op, of type t) leaves in memory holding old, with b
  * (and c, cas's new value). */
 uint64_t atomic_result(AtomOp op, Type t, uint64_t old, uint64_t b, uint64_t c);

@@ -201,6 +201,10 @@ void Block::alu(const Insn &in, int t)
     const Operand *o = in.ops;
     uint64_t a = in.nops > 1 ? value(o[1], t) : 0, b = in.nops > 2 ? value(o[2], t) : 0;
     uint64_t c = in.nops > 3 ? value(o[3], t) : 0;
+    if (in.op >= Op::Popc && in.op <= Op::Bfi) { /* bits: popc, clz, brev, bfe, bfi */
+        reg(o[0].reg, t) = bit_op(in, a, b, c, in.nops > 4 ? value(o[4], t) : 0);
+        return;
+    }
     uint64_t &dst = reg(o[0].reg, t);
     switch (in.op) {
     case Op::Mov: dst = in.type.kind == Kind::Pred ? a & 1 : a & mask_of(in.type.bits); return;

@@ -122,7 +122,9 @@ bool op_of(const std::string &w, Op &op)
         {"bra", Op::Bra},   {"bar", Op::Bar},   {"ret", Op::Ret},   {"exit", Op::Exit},
         {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"rcp", Op::Rcp}, {"atom", Op::Atom},
         {"red", Op::Red},   {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
-        {"membar", Op::Nop}, {"fence", Op::Nop}};
+        {"membar", Op::Nop}, {"fence", Op::Nop}, {"ex2", Op::Ex2},     {"lg2", Op::Lg2},
+        {"sin", Op::Sin},   {"cos", Op::Cos},   {"tanh", Op::Tanh}, {"popc", Op::Popc},
+        {"clz", Op::Clz},   {"brev", Op::Brev}, {"bfe", Op::Bfe},   {"bfi", Op::Bfi}};
     for (const auto &n : names)
         if (w == n.first) {
             op = n.second;

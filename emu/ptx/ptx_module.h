@@ -17,6 +17,7 @@ namespace ptx {
 enum class Op : uint8_t {
     Ld, St, Mov, Cvta, Cvt, Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
     And, Or, Xor, Not, Shl, Shr, Setp, Selp, Bra, Bar, Ret, Exit, Sqrt, Rsqrt, Rcp,
+    Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi,
     Atom, Red, Shfl, Vote, Activemask, CpAsync, Nop,
 };
 
@@ -77,7 +78,7 @@ struct Insn {
     int32_t guard = -1;   /* @%p: the predicate register, or -1 */
     bool guard_neg = false;
     uint8_t nops = 0;
-    Operand ops[4];
+    Operand ops[5];
     int32_t target = -1;  /* bra: the instruction index it jumps to */
     uint8_t vec = 1;      /* ld/st .v2, .v4: elements */
     uint8_t sub = 0;      /* atom/red: AtomOp; shfl: ShflMode; vote: VoteMode */

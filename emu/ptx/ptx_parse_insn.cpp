@@ -119,7 +119,7 @@ bool Parser::instruction()
                 return false;
             continue;
         }
-        if (in.nops == 4)
+        if (in.nops == 5)
             return fail("too many operands for '" + opcode + "'");
         bool target = in.op == Op::Bra;
         if (!operand(in, in.ops[in.nops], target))
@@ -141,6 +141,7 @@ bool Parser::instruction()
     next();
     static const uint8_t wanted[] = {2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 3, 3, 2, 2,
                                      3, 3, 3, 2, 3, 3, 3, 4, 1, 1, 0, 0, 2, 2, 2,
+                                     2, 2, 2, 2, 2, 2, 2, 2, 4, 5,
                                      3, 2, 4, 3, 1, 3, 0};
     static_assert(sizeof wanted == (size_t)Op::Nop + 1, "an operand count for each Op");
     uint8_t want = wanted[(int)in.op];

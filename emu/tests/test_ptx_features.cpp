@@ -2,9 +2,10 @@
  * matrix product (emu/tests/ptx/features.cu, from nvcc's PTX): float4 loads
  * and stores, atomics in global and shared memory (f32 add, max, a
  * __device__ counter set from the host through its symbol), warp shuffles,
- * ballots and votes, __constant__ memory with an initializer; every result
- * against what the C++ on the host computes. The tensor-core instructions
- * are refused by name. */
+ * ballots and votes, __constant__ memory with an initializer, the fast math
+ * intrinsics and bit instructions (popc, clz, brev, and bfe/bfi through
+ * inline asm); every result against what the C++ on the host computes. The
+ * tensor-core instructions are refused by name. */
 #include "ptx_test_helpers.h"
 
 #include <algorithm>
@@ -134,5 +135,40 @@ Test(ptx_features, tensor_core_instructions_are_refused_by_name)
     char err[256] = "";
     cr_assert_eq(ptx_load(d, text.data(), text.size(), err, sizeof err), PTX_ERR_PARSE);
     cr_assert(strstr(err, "the tensor-core instruction 'mma.sync.aligned.m16n8k8"), "%s", err);
+    ptx_device_free(d);
+}
+
+Test(ptx_features, math_intrinsics_and_bit_instructions)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 32;
+    std::vector<float> x = random_floats(n, 8);
+    std::vector<unsigned> u(n);
+    for (int i = 0; i < n; i++)
+        u[i] = 0x9e3779b9u * (unsigned)(i + 1) ^ (i == 0 ? 0u : 0xf0000000u);
+    u[1] = 0; /* clz of 0 is 32 */
+    uint64_t dx = to_device(d, x), du = ptx_malloc(d, n * 4), df = ptx_malloc(d, 4 * n * 4),
+             dr = ptx_malloc(d, 5 * n * 4);
+    cr_assert_eq(ptx_copy_to_device(d, du, u.data(), n * 4), PTX_OK);
+    void *args[] = {&dx, &du, &df, &dr};
+    launch(d, "mathAndBits", 1, n, args);
+    std::vector<float> f = from_device(d, df, 4 * n);
+    std::vector<unsigned> r(5 * n);
+    cr_assert_eq(ptx_copy_from_device(d, r.data(), dr, 5 * n * 4), PTX_OK);
+    for (int i = 0; i < n; i++) {
+        cr_assert(std::fabs(f[4 * i] - std::exp(x[i])) <= 1e-5f * std::exp(x[i]), "expf(%g): %g", x[i], f[4 * i]);
+        cr_assert(std::fabs(f[4 * i + 1] - std::sin(x[i])) <= 1e-5f, "sinf(%g): %g", x[i], f[4 * i + 1]);
+        cr_assert(std::fabs(f[4 * i + 2] - std::cos(x[i])) <= 1e-5f, "cosf(%g): %g", x[i], f[4 * i + 2]);
+        cr_assert(std::fabs(f[4 * i + 3] - std::log2(std::fabs(x[i]) + 1.0f)) <= 1e-5f);
+        unsigned a = u[i], brev = 0;
+        for (int k = 0; k < 32; k++)
+            brev |= ((a >> k) & 1u) << (31 - k);
+        int top = (int)a >> 28; /* bits 28..31, sign-extended */
+        cr_assert_eq(r[5 * i], (unsigned)__builtin_popcount(a), "popc(%08x)", a);
+        cr_assert_eq(r[5 * i + 1], a ? (unsigned)__builtin_clz(a) : 32u, "clz(%08x)", a);
+        cr_assert_eq(r[5 * i + 2], brev, "brev(%08x)", a);
+        cr_assert_eq(r[5 * i + 3], ((a >> 4) & 0xffu) + (unsigned)top, "bfe(%08x)", a);
+        cr_assert_eq(r[5 * i + 4], (0xffffffffu & ~0xf00u) | ((a & 0xfu) << 8), "bfi(%08x)", a);
+    }
     ptx_device_free(d);
 }

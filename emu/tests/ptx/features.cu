@@ -60,3 +60,22 @@ __global__ void readCounter(int *out)
 {
     *out = counter;
 }
+
+__global__ void mathAndBits(const float *x, const unsigned *u, float *f, unsigned *r)
+{
+    int i = threadIdx.x;
+    f[4 * i + 0] = __expf(x[i]);
+    f[4 * i + 1] = __sinf(x[i]);
+    f[4 * i + 2] = __cosf(x[i]);
+    f[4 * i + 3] = __log2f(fabsf(x[i]) + 1.0f);
+    unsigned a = u[i], bfe_u, bfi;
+    int bfe_s;
+    asm("bfe.u32 %0, %1, 4, 8;" : "=r"(bfe_u) : "r"(a));
+    asm("bfe.s32 %0, %1, 28, 4;" : "=r"(bfe_s) : "r"(a));
+    asm("bfi.b32 %0, %1, %2, 8, 4;" : "=r"(bfi) : "r"(a), "r"(0xffffffffu));
+    r[5 * i + 0] = __popc(a);
+    r[5 * i + 1] = __clz(a);
+    r[5 * i + 2] = __brev(a);
+    r[5 * i + 3] = bfe_u + (unsigned)bfe_s;
+    r[5 * i + 4] = bfi;
+}
