@@ -92,6 +92,11 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
  * general path runs every instruction: the tests compare the two. */
 void ptx_set_fast_paths(ptx_device_t *d, int on);
 
+/* Who last wrote the 4-byte words of [addr, addr + n): counts[0] none,
+ * counts[1] the host (a copy or memset), counts[2] a kernel. The output of
+ * a lab must be a kernel's work. PTX_ERR_INVALID outside an allocation. */
+ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t counts[3]);
+
 /* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
 

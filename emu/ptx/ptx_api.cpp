@@ -69,6 +69,7 @@ uint64_t ptx_malloc(ptx_device_t *d, size_t size)
     a.base = dev.next_base;
     try {
         a.bytes.assign(size, 0xff); /* never written: NaN as floats */
+        a.origin.assign((size + 3) / 4, ORIGIN_NONE);
     } catch (const std::bad_alloc &) {
         return 0;
     }
@@ -89,13 +90,34 @@ ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr)
     return PTX_OK;
 }
 
+/* The allocation holding [addr, addr + n), or null. */
+static Allocation *holding(ptx_device_t *d, uint64_t addr, size_t n)
+{
+    Allocation *a = d->d.find(addr);
+    return a && n <= a->bytes.size() - (addr - a->base) ? a : nullptr;
+}
+
 ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n)
 {
-    uint8_t *p = n ? d->d.global(dst, n) : nullptr;
-    if (n && !p)
+    if (!n)
+        return PTX_OK;
+    Allocation *a = holding(d, dst, n);
+    if (!a)
         return PTX_ERR_INVALID;
-    if (n)
-        memcpy(p, src, n);
+    memcpy(a->bytes.data() + (dst - a->base), src, n);
+    a->mark(dst - a->base, n, ORIGIN_HOST);
+    return PTX_OK;
+}
+
+ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t counts[3])
+{
+    counts[0] = counts[1] = counts[2] = 0;
+    Allocation *a = n ? holding(d, addr, n) : nullptr;
+    if (n && !a)
+        return PTX_ERR_INVALID;
+    uint64_t off = addr - (a ? a->base : 0);
+    for (uint64_t w = off / 4; n && w <= (off + n - 1) / 4; w++)
+        counts[a->origin[w]]++;
     return PTX_OK;
 }
 
@@ -111,11 +133,13 @@ ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size
 
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
 {
-    uint8_t *p = n ? d->d.global(dst, n) : nullptr;
-    if (n && !p)
+    if (!n)
+        return PTX_OK;
+    Allocation *a = holding(d, dst, n);
+    if (!a)
         return PTX_ERR_INVALID;
-    if (n)
-        memset(p, value, n);
+    memset(a->bytes.data() + (dst - a->base), value, n);
+    a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
     return PTX_OK;
 }
 

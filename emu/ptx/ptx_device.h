@@ -9,6 +9,7 @@
 #include "ptx_module.h"
 
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <vector>
@@ -28,9 +29,19 @@ constexpr uint64_t WINDOW_SIZE = 1ull << 32;
 constexpr size_t MAX_ALLOCATION = 1ull << 30;
 constexpr size_t MAX_DEVICE_BYTES = 4ull << 30;
 
+/* Who last wrote each 4-byte word of device memory: the provenance of an
+ * output (issue 39: a C copied from the host is not a kernel's work). */
+enum Origin : uint8_t { ORIGIN_NONE = 0, ORIGIN_HOST = 1, ORIGIN_KERNEL = 2 };
+
 struct Allocation {
     uint64_t base = 0;
     std::vector<uint8_t> bytes;
+    std::vector<uint8_t> origin; /* an Origin per 4-byte word of bytes */
+    void mark(uint64_t off, uint64_t n, Origin o)
+    {
+        if (n)
+            memset(origin.data() + off / 4, o, (off + n - 1) / 4 - off / 4 + 1);
+    }
 };
 
 struct Device {

@@ -159,10 +159,14 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
     }
     switch (sp) {
     case Space::Global: {
-        uint8_t *p = d.global(addr, size);
-        if (!p)
+        Allocation *a = d.find(addr);
+        if (!a || size > a->bytes.size() - (addr - a->base)) {
             finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
-        return p;
+            return nullptr;
+        }
+        if (store) /* the caller writes it now */
+            a->mark(addr - a->base, size, ORIGIN_KERNEL);
+        return a->bytes.data() + (addr - a->base);
     }
     case Space::Shared:
         if (addr > shared.size() || size > shared.size() - addr) {

@@ -210,6 +210,7 @@ template <Space S, int N> inline uint8_t *place(Lanes &L, uint64_t addr)
     if (!a || N > a->bytes.size() - (addr - a->base))
         return nullptr;
     L.hit_base = a->base, L.hit_size = a->bytes.size(), L.hit_bytes = a->bytes.data();
+    L.hit_origin = a->origin.data();
     return L.hit_bytes + (addr - a->base);
 }
 
@@ -242,14 +243,20 @@ template <Space S, int N> bool store(Lanes &L, const Insn &in, int base, uint32_
     const Operand &a = in.ops[0];
     Src r = address_base(L, a, base);
     Src v = src(L, in.ops[1], base);
-    uint8_t *at[WARP];
+    uint8_t *at[WARP], *origin[WARP];
     bool ok = true;
-    each(on, [&](int l) { ok = (at[l] = place<S, N>(L, r.at(l) + (uint64_t)a.imm)) && ok; });
+    each(on, [&](int l) {
+        ok = (at[l] = place<S, N>(L, r.at(l) + (uint64_t)a.imm)) && ok;
+        if (S == Space::Global && at[l]) /* a kernel wrote these words (Origin) */
+            origin[l] = L.hit_origin + (at[l] - L.hit_bytes) / 4;
+    });
     if (!ok)
         return false;
     each(on, [&](int l) {
         uint64_t x = v.at(l);
         memcpy(at[l], &x, N);
+        if (S == Space::Global)
+            memset(origin[l], ORIGIN_KERNEL, N / 4);
     });
     return true;
 }

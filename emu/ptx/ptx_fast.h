@@ -25,6 +25,7 @@ struct Lanes {
     Device *dev;
     uint64_t hit_base = 0, hit_size = 0;
     uint8_t *hit_bytes = nullptr;
+    uint8_t *hit_origin = nullptr; /* that allocation's Origin per word */
 };
 
 /* Runs in on the lanes `on` of the warp whose first thread is base. */

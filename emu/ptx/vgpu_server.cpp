@@ -166,6 +166,9 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         std::vector<uint8_t> bytes(n);
         if (ptx_copy_from_device(d, bytes.data(), a, n) != PTX_OK)
             return VGPU_INVALID_VALUE;
+        CopyRecord rec{a, n, {0, 0, 0}};
+        ptx_origin(d, a, n, rec.words);
+        log.copies_out.push_back(rec);
         reply = std::move(bytes);
         return VGPU_SUCCESS;
     }

@@ -20,8 +20,15 @@ struct LaunchRecord {
     ptx_launch_result_t result;
 };
 
+/* A copy from the device to the program: who last wrote what it read. */
+struct CopyRecord {
+    uint64_t address, bytes;
+    uint64_t words[3]; /* by Origin: none, the host, a kernel */
+};
+
 struct ServeLog {
     std::vector<LaunchRecord> launches;
+    std::vector<CopyRecord> copies_out;
     uint64_t requests = 0;
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
 };

@@ -3,7 +3,8 @@
  * product on shapes that are and are not multiples of the tile (every
  * element against a product in double precision), and the dot product's
  * shared-memory tree (the partial sums against double precision); with no
- * finding, and the same instruction count each time. */
+ * finding, the same instruction count each time, and every word of C known
+ * to be the kernel's work (ptx_origin), on the fast paths and the general. */
 #include "ptx_test_helpers.h"
 
 #include <cmath>
@@ -38,6 +39,11 @@ static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n,
     ptx_status_t s = ptx_launch(d, name.c_str(), grid, block, 0, args, 0, &r);
     cr_assert_eq(s, PTX_OK, "%s %dx%dx%d: %s", kernel, m, k, n, r.message);
     cr_assert_eq(r.nfindings, 0u);
+    uint64_t words[3];
+    cr_assert_eq(ptx_origin(d, dc, (size_t)m * n * sizeof(float), words), PTX_OK);
+    cr_assert_eq(words[2], (uint64_t)m * n, "every word of C written by the kernel (fast %d)", fast);
+    cr_assert_eq(ptx_origin(d, da, (size_t)m * k * sizeof(float), words), PTX_OK);
+    cr_assert_eq(words[1], (uint64_t)m * k, "A came from the host");
     std::vector<float> c = from_device(d, dc, (size_t)m * n);
     std::vector<double> want = product(a, b, m, k, n);
     for (size_t i = 0; i < c.size(); i++)

@@ -74,6 +74,30 @@ Test(vgpu, lab3_reference_computes_C_through_the_executor)
     json_object_put(r.report);
 }
 
+/* The report's copies back to the program: every word of the last one
+ * written by origin ("kernel_words", "host_words", "unwritten_words"). */
+static void expect_last_copy_from(json_object *report, const char *origin, long words)
+{
+    json_object *copies = get(report, "copies_from_device");
+    cr_assert_gt(json_object_array_length(copies), 0u);
+    json_object *c = json_object_array_get_idx(copies, json_object_array_length(copies) - 1);
+    cr_assert_eq(json_object_get_int64(get(c, origin)), words, "%s", json_object_to_json_string(c));
+    cr_assert_eq(json_object_get_int64(get(c, "bytes")), 4 * words);
+}
+
+Test(vgpu, the_executor_knows_who_wrote_what_the_program_reads_back)
+{
+    Ran honest = run("lab3", "lab3_main", "37 29 41");
+    cr_assert_str_eq(honest.out.c_str(), "C ok\n");
+    expect_last_copy_from(honest.report, "kernel_words", 37 * 41);
+    json_object_put(honest.report);
+    Ran cheat = run("lab3", "host_compute");
+    cr_assert_str_eq(cheat.out.c_str(), "C ok\n", "the program says what the honest one says");
+    cr_assert_eq(json_object_array_length(get(cheat.report, "launches")), 0u);
+    expect_last_copy_from(cheat.report, "host_words", 64);
+    json_object_put(cheat.report);
+}
+
 Test(vgpu, an_unguarded_store_is_found_by_the_executor_and_the_program_sees_it_late)
 {
     Ran r = run("oob_store", "oob_main");

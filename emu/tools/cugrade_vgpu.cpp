@@ -8,7 +8,8 @@
  * until it ends, and writes what happened on the device as JSON to FILE
  * (default: standard output): each launch (kernel, grid, block, executed
  * and warp instructions, status) and its findings (kind, block, thread,
- * source line, address). The report comes from this process, never from
+ * source line, address), and each copy back to the program with who last
+ * wrote the words it read (a kernel, the host, nobody). The report comes from this process, never from
  * PROGRAM. Exit status: PROGRAM's (128 + its signal); 3 if PROGRAM broke
  * the wire (a malformed request: its runtime never sends one, so code that
  * tampered with it did; it is killed, and the report says why); 2 if the
@@ -78,6 +79,17 @@ json_object *report(const ptx::ServeLog &log, int serve_rc)
         json_object_array_add(launches, o);
     }
     json_object_object_add(root, "launches", launches);
+    json_object *copies = json_object_new_array();
+    for (const ptx::CopyRecord &c : log.copies_out) { /* what the program read back, and who wrote it */
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "address", json_object_new_int64((int64_t)c.address));
+        json_object_object_add(o, "bytes", json_object_new_int64((int64_t)c.bytes));
+        json_object_object_add(o, "unwritten_words", json_object_new_int64((int64_t)c.words[0]));
+        json_object_object_add(o, "host_words", json_object_new_int64((int64_t)c.words[1]));
+        json_object_object_add(o, "kernel_words", json_object_new_int64((int64_t)c.words[2]));
+        json_object_array_add(copies, o);
+    }
+    json_object_object_add(root, "copies_from_device", copies);
     json_object_object_add(root, "requests", json_object_new_int64((int64_t)log.requests));
     if (serve_rc < 0)
         json_object_object_add(root, "stopped", json_object_new_string(log.stopped.c_str()));
