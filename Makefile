@@ -129,9 +129,21 @@ $(B)/emu/vcudart/vcudart.o: emu/vcudart/vcudart.cpp emu/ptx/vgpu_protocol.h | de
 	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -I$(CUDA_INC) -Iemu/ptx -c $< -o $@
 $(B)/libcugrade_vcudart.a: $(B)/emu/vcudart/vcudart.o
 	@rm -f $@; ar rcs $@ $^
-bin/cugrade-vgpu: emu/tools/cugrade_vgpu.cpp $(B)/libcugrade_ptx.a | deps
+bin/cugrade-vgpu: emu/tools/cugrade_vgpu.cpp emu/tools/vgpu_calls.cpp emu/tools/vgpu_calls.h $(B)/libcugrade_ptx.a $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $(JSON_CFLAGS) $< $(B)/libcugrade_ptx.a $(JSON_LIBS) -o $@
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -Igrader $(JSON_CFLAGS) emu/tools/cugrade_vgpu.cpp emu/tools/vgpu_calls.cpp \
+	    $(B)/libcugrade_ptx.a $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
+# a lab's program on the executor: its kind's vgpu_main.cu and a student's file
+VGPU_CALL = @mkdir -p $(@D); \
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o && \
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared \
+	    labs/kinds/matmul/vgpu_main.cu -o $@.main.o && \
+	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
+VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch
+$(B)/vgpu/call_lab3: reference/lab3/matmul.cu labs/kinds/matmul/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
+	$(VGPU_CALL)
+$(B)/vgpu/call_host_launch: emu/tests/vgpu/students/host_launch.cu labs/kinds/matmul/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
+	$(VGPU_CALL)
 $(VGPU_PROGS): $(B)/vgpu/%: emu/tests/vgpu/%.cu $(B)/libcugrade_vcudart.a reference/lab3/matmul.cu emu/tests/ptx/oob_store.cu | deps
 	@mkdir -p $(@D)
 	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.o
@@ -219,9 +231,9 @@ $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*
 $(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -o $@
-$(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(PTX_KERNELS) | deps
+$(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(VGPU_CALLS) $(PTX_KERNELS) bin/cugrade | deps
 	@mkdir -p $(@D)
-	$(CXX) $(EMU_CXXFLAGS) $(JSON_CFLAGS) $< $(CRIT_LIBS) $(JSON_LIBS) -o $@
+	$(CXX) $(EMU_CXXFLAGS) -Igrader $(JSON_CFLAGS) $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 # test_wb*.cpp test labs/common/wb.h (included by a relative path) with its
 # harness object, labs/common/wb_io.cu, linked as the grader links it.
 $(B)/emu-tests/wb_io.o: labs/common/wb_io.cu labs/common/wb.h labs/common/wb_raw.h $(wildcard emu/include/*.h) | deps

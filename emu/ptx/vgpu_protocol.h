@@ -20,6 +20,12 @@
  *                 the parameters' bytes, in order
  *   SYNC                                      (the error a kernel left, as
  *                                              cudaDeviceSynchronize returns it)
+ *   NEXT                                      -> u32 count, count x u64 values:
+ *                                              the next call the executor asks
+ *                                              of the program's launch function
+ *                                              (its device pointers and sizes;
+ *                                              count 0: none, the program ends).
+ *                                              Asking again says the call returned.
  *
  * A kernel's error (an illegal address, a budget run out) is returned by
  * the calls after its launch, as a GPU's is: sticky, as CUDA's are. */
@@ -41,6 +47,7 @@ typedef enum {
     VGPU_PARAMS,
     VGPU_LAUNCH,
     VGPU_SYNC,
+    VGPU_NEXT,
 } vgpu_op_t;
 
 typedef struct {

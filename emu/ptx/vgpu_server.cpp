@@ -68,14 +68,23 @@ bool param_sizes(const ptx_device_t *d, const char *kernel, std::vector<size_t> 
 
 class Session {
   public:
-    Session(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log) : d(d), fd(fd), budget(budget), log(log) {}
+    Session(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log, CallSource *calls)
+        : d(d), fd(fd), budget(budget), log(log), calls(calls) {}
     int run();
+    void end_call() /* the program ended inside a call: it returned nothing more */
+    {
+        if (in_call && calls)
+            calls->finish(d, sticky ? sticky : VGPU_LAUNCH_FAILURE);
+        in_call = false;
+    }
 
   private:
     ptx_device_t *d;
     int fd;
     uint64_t budget;
     ServeLog &log;
+    CallSource *calls;
+    bool in_call = false;
     int32_t sticky = VGPU_SUCCESS; /* a kernel's error, returned from then on */
     std::vector<uint8_t> reply;
 
@@ -196,6 +205,20 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         if (in.left)
             return malformed = true, 0;
         return sticky;
+    case VGPU_NEXT: {
+        if (in.left)
+            return malformed = true, 0;
+        if (in_call && calls)
+            calls->finish(d, sticky);
+        std::vector<uint64_t> args;
+        in_call = calls && !sticky && calls->next(d, args);
+        if (!in_call)
+            args.clear();
+        put((uint32_t)args.size());
+        for (uint64_t v : args)
+            put(v);
+        return VGPU_SUCCESS;
+    }
     default:
         return malformed = true, 0;
     }
@@ -232,10 +255,12 @@ int Session::run()
 
 } // namespace
 
-int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log)
+int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log, CallSource *calls)
 {
-    Session s(d, fd, budget, log);
-    return s.run();
+    Session s(d, fd, budget, log, calls);
+    int rc = s.run();
+    s.end_call();
+    return rc;
 }
 
 } // namespace ptx

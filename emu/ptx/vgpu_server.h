@@ -33,9 +33,20 @@ struct ServeLog {
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
 };
 
+/* The calls the executor asks of the program (VGPU_NEXT): the lab's
+ * driver, on the executor's side. next() is asked when the program is
+ * ready for a call, and again when that call has returned (finish() runs
+ * first then, with the error the device holds); false: no more calls. */
+struct CallSource {
+    virtual ~CallSource() = default;
+    virtual bool next(ptx_device_t *d, std::vector<uint64_t> &args) = 0;
+    virtual void finish(ptx_device_t *d, int32_t device_error) = 0;
+};
+
 /* Serves fd until end of file (0) or a malformed request (-1, log.stopped
- * says what); each launch stops at budget instructions (0: none). */
-int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log);
+ * says what); each launch stops at budget instructions (0: none). calls:
+ * the calls to ask for (null: the program asks none). */
+int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log, CallSource *calls = nullptr);
 
 } // namespace ptx
 

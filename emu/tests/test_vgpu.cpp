@@ -12,6 +12,12 @@
 #include <criterion/criterion.h>
 #include <json-c/json.h>
 
+extern "C" {
+#include "dataset/rawio.h"
+}
+
+#include <cmath>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -133,4 +139,73 @@ Test(vgpu, without_the_executor_a_program_finds_no_device)
     int st = pclose(p);
     cr_assert_eq(WEXITSTATUS(st), 3);
     cr_assert(strstr(buf, "cudaErrorNoDevice"), "%s", buf);
+}
+
+/* bin/cugrade-vgpu as lab 3's driver on datasets of the project's own
+ * generator (bin/cugrade dataset): the report, and each C it wrote. */
+static json_object *drive(const char *program, const char *dir, const char *const *shapes, int n)
+{
+    std::string cmd = "bin/cugrade-vgpu --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1";
+    for (int i = 0; i < n; i++) {
+        std::string ds = std::string(dir) + "/" + shapes[i];
+        std::string gen = "bin/cugrade dataset --lab lab3 --shape " + std::string(shapes[i]) + " --out " + ds +
+                          " > /dev/null";
+        cr_assert_eq(system(gen.c_str()), 0);
+        cmd += " --dataset " + ds + ":" + ds + "/got.raw";
+    }
+    std::string report = std::string(dir) + "/report.json";
+    cmd += " --report " + report + " build/ptx/lab3.ptx -- build/vgpu/" + program + " > /dev/null 2>&1";
+    int st = system(cmd.c_str());
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
+    json_object *r = json_object_from_file(report.c_str());
+    cr_assert_not_null(r);
+    return r;
+}
+
+Test(vgpu, the_executor_drives_the_lab_and_reads_C_from_its_own_memory)
+{
+    char dir[] = "/tmp/cugrade-vgpu-drive-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"37x29x41", "16x16x16", "1x200x3"};
+    json_object *r = drive("call_lab3", dir, shapes, 3);
+    json_object *calls = get(r, "calls");
+    cr_assert_eq(json_object_array_length(calls), 3u);
+    cr_assert_eq(json_object_array_length(get(r, "launches")), 3u, "one launch a dataset");
+    for (int i = 0; i < 3; i++) {
+        json_object *c = json_object_array_get_idx(calls, i);
+        cr_assert_eq(json_object_get_int64(get(c, "host_elements")), 0);
+        cr_assert_eq(json_object_get_int64(get(c, "unwritten_elements")), 0);
+        matrix_t got, want;
+        char err[512];
+        std::string ds = std::string(dir) + "/" + shapes[i];
+        cr_assert_eq(raw_read((ds + "/got.raw").c_str(), &got, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(raw_read((ds + "/output.raw").c_str(), &want, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(got.rows, want.rows);
+        cr_assert_eq(got.cols, want.cols);
+        cr_assert_eq(json_object_get_int64(get(c, "kernel_elements")), (int64_t)got.rows * got.cols);
+        for (int e = 0; e < got.rows * got.cols; e++)
+            cr_assert(std::fabs(got.data[e] - want.data[e]) <= 1e-3f * (1 + std::fabs(want.data[e])),
+                      "%s: C[%d] = %g, want %g", shapes[i], e, got.data[e], want.data[e]);
+        matrix_free(&got);
+        matrix_free(&want);
+    }
+    json_object_put(r);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}
+
+Test(vgpu, a_launch_function_that_multiplies_on_the_host_is_named)
+{
+    char dir[] = "/tmp/cugrade-vgpu-host-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"37x29x41"};
+    json_object *r = drive("call_host_launch", dir, shapes, 1);
+    cr_assert_eq(json_object_array_length(get(r, "launches")), 0u);
+    json_object *c = json_object_array_get_idx(get(r, "calls"), 0);
+    cr_assert_eq(json_object_get_int64(get(c, "host_elements")), 37 * 41);
+    cr_assert_str_eq(json_object_get_string(get(c, "problem")),
+                     "C was copied from the host, not computed by a kernel (1517 of 1517 elements)");
+    json_object_put(r);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
 }

@@ -1,7 +1,15 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--report FILE] PTX -- PROGRAM [ARG...]
+ *   cugrade-vgpu [--budget N] [--report FILE]
+ *                [--call SPEC --out-shape SHAPE --dataset DIR:OUT ...]
+ *                PTX -- PROGRAM [ARG...]
+ *
+ * With --call, the executor is the lab's driver too (vgpu_calls.h): for
+ * each --dataset it puts DIR's inputs in device memory, asks PROGRAM (a
+ * lab's vgpu_main.cu and the student's file) to call the launch function
+ * on them, and writes the output it finds in device memory to OUT, with
+ * who wrote it in the report's "calls".
  *
  * loads PTX (the grader's own nvcc -ptx of the submission), starts PROGRAM
  * with one end of a socket pair as $CUGRADE_VGPU_FD, serves its CUDA calls
@@ -15,6 +23,7 @@
  * tampered with it did; it is killed, and the report says why); 2 if the
  * executor itself cannot run (the PTX unreadable, no socket). */
 #include "ptx.h"
+#include "vgpu_calls.h"
 #include "vgpu_protocol.h"
 #include "vgpu_server.h"
 
@@ -48,7 +57,7 @@ json_object *dim3_json(ptx_dim3_t d)
     return a;
 }
 
-json_object *report(const ptx::ServeLog &log, int serve_rc)
+json_object *report(const ptx::ServeLog &log, int serve_rc, const ArrayCalls *calls)
 {
     json_object *root = json_object_new_object(), *launches = json_object_new_array();
     for (const ptx::LaunchRecord &l : log.launches) {
@@ -91,6 +100,8 @@ json_object *report(const ptx::ServeLog &log, int serve_rc)
     }
     json_object_object_add(root, "copies_from_device", copies);
     json_object_object_add(root, "requests", json_object_new_int64((int64_t)log.requests));
+    if (calls)
+        json_object_object_add(root, "calls", calls->report());
     if (serve_rc < 0)
         json_object_object_add(root, "stopped", json_object_new_string(log.stopped.c_str()));
     return root;
@@ -98,7 +109,8 @@ json_object *report(const ptx::ServeLog &log, int serve_rc)
 
 int usage()
 {
-    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--report FILE] PTX -- PROGRAM [ARG...]\n");
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--report FILE] [--call SPEC --out-shape SHAPE "
+                    "--dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]\n");
     return 2;
 }
 
@@ -107,20 +119,33 @@ int usage()
 int main(int argc, char **argv)
 {
     uint64_t budget = 0;
-    const char *report_path = nullptr, *ptx_path = nullptr;
+    const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
+    ArrayCalls calls;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc)
             budget = strtoull(argv[++i], nullptr, 10);
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             report_path = argv[++i];
-        else if (!ptx_path && argv[i][0] != '-')
+        else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
+            call = argv[++i];
+        else if (strcmp(argv[i], "--out-shape") == 0 && i + 1 < argc)
+            shape = argv[++i];
+        else if (strcmp(argv[i], "--dataset") == 0 && i + 1 < argc && strchr(argv[i + 1], ':')) {
+            std::string v = argv[++i];
+            calls.add_dataset(v.substr(0, v.find(':')), v.substr(v.find(':') + 1));
+        } else if (!ptx_path && argv[i][0] != '-')
             ptx_path = argv[i];
         else
             return usage();
     }
-    if (!ptx_path || i + 1 >= argc)
+    if (!ptx_path || i + 1 >= argc || (call != nullptr) != (shape != nullptr))
         return usage();
+    std::string why;
+    if (call && !calls.configure(call, shape, why)) {
+        fprintf(stderr, "cugrade-vgpu: %s\n", why.c_str());
+        return 2;
+    }
     char **program = argv + i + 1;
 
     std::ifstream in(ptx_path);
@@ -157,13 +182,13 @@ int main(int argc, char **argv)
     }
     close(sv[1]);
     ptx::ServeLog log;
-    int rc = ptx::serve(d, sv[0], budget, log);
+    int rc = ptx::serve(d, sv[0], budget, log, call ? &calls : nullptr);
     close(sv[0]);
     int status = 0;
     if (rc < 0)
         kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    json_object *r = report(log, rc);
+    json_object *r = report(log, rc, call ? &calls : nullptr);
     const char *json = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PRETTY);
     if (report_path) {
         std::string tmp = std::string(report_path) + ".tmp";
@@ -177,6 +202,10 @@ int main(int argc, char **argv)
     }
     json_object_put(r);
     ptx_device_free(d);
+    if (calls.grader_fault()) { /* a dataset the executor could not read: not the program's doing */
+        fprintf(stderr, "cugrade-vgpu: %s\n", calls.fault_message().c_str());
+        return 2;
+    }
     if (rc < 0) {
         fprintf(stderr, "cugrade-vgpu: the program broke the wire: %s\n", log.stopped.c_str());
         return 3;

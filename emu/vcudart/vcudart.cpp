@@ -167,6 +167,24 @@ cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, size_t 
 
 extern "C" {
 
+/* ---- the lab's driver: the calls the executor asks for ---- */
+
+/* The next call of the launch function the executor asks for: its values
+ * (device pointers and sizes) into v, at most max; the count, 0 when there
+ * is none (the program ends), -1 if the executor cannot be reached. */
+int cugrade_vgpu_next(uint64_t *v, int max)
+{
+    std::vector<uint8_t> reply;
+    if (call(VGPU_NEXT, nullptr, 0, nullptr, 0, &reply) != cudaSuccess || reply.size() < 4)
+        return -1;
+    uint32_t n;
+    memcpy(&n, reply.data(), 4);
+    if (reply.size() != 4 + 8ull * n || (int)n > max)
+        return -1;
+    memcpy(v, reply.data() + 4, 8ull * n);
+    return (int)n;
+}
+
 /* ---- what nvcc's host code calls ---- */
 
 void **CUDARTAPI __cudaRegisterFatBinary(void *fatbin)

@@ -1,0 +1,149 @@
+/* vgpu_calls.cpp - the lab's driver on the executor's side (vgpu_calls.h):
+ * datasets in, the program's calls, outputs and their provenance out. */
+#include "vgpu_calls.h"
+
+extern "C" {
+#include "dataset/rawio.h"
+}
+
+#include <cstring>
+#include <sstream>
+
+static std::vector<std::string> split(const std::string &s)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string t; std::getline(ss, t, ',');)
+        out.push_back(t);
+    return out;
+}
+
+bool ArrayCalls::configure(const std::string &call, const std::string &out_shape, std::string &err)
+{
+    args_spec = split(call);
+    shape_spec = split(out_shape);
+    if (args_spec.empty() || shape_spec.size() != 2) {
+        err = "--call needs its arguments and --out-shape its rows and cols";
+        return false;
+    }
+    for (const std::string &a : args_spec)
+        if (a != "out" && !(a.size() > 2 && a.compare(0, 2, "in") == 0 && isdigit((unsigned char)a[2])) &&
+            a.compare(0, 4, "rows") != 0 && a.compare(0, 4, "cols") != 0) {
+            err = "--call: '" + a + "' is not inN, out, rowsN or colsN";
+            return false;
+        }
+    return true;
+}
+
+bool ArrayCalls::size_of(const std::string &token, int &v) const
+{
+    bool r = token.compare(0, 4, "rows") == 0;
+    size_t i = (size_t)atoi(token.c_str() + 4);
+    if (i >= rows.size())
+        return false;
+    v = r ? rows[i] : cols[i];
+    return true;
+}
+
+void ArrayCalls::release(ptx_device_t *d)
+{
+    for (uint64_t b : buffers)
+        ptx_free(d, b);
+    buffers.clear();
+    rows.clear(), cols.clear();
+}
+
+bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
+{
+    if (next_dataset >= datasets.size() || !fault.empty())
+        return false;
+    const Dataset &ds = datasets[next_dataset++];
+    Record rec;
+    rec.dir = ds.dir, rec.output = ds.output;
+    std::vector<uint64_t> inputs;
+    int n_inputs = 0;
+    for (const std::string &a : args_spec)
+        if (a.compare(0, 2, "in") == 0)
+            n_inputs = std::max(n_inputs, atoi(a.c_str() + 2) + 1);
+    for (int i = 0; i < n_inputs; i++) {
+        std::string path = ds.dir + "/input" + std::to_string(i) + ".raw";
+        matrix_t m;
+        char err[512];
+        if (raw_read(path.c_str(), &m, err, sizeof err) != 0) {
+            fault = err;
+            release(d);
+            return false;
+        }
+        size_t bytes = (size_t)m.rows * m.cols * sizeof(float);
+        uint64_t p = ptx_malloc(d, bytes ? bytes : 4);
+        if (!p || ptx_copy_to_device(d, p, m.data, bytes) != PTX_OK) {
+            fault = path + ": no device memory for it";
+            matrix_free(&m);
+            release(d);
+            return false;
+        }
+        buffers.push_back(p), inputs.push_back(p), rows.push_back(m.rows), cols.push_back(m.cols);
+        matrix_free(&m);
+    }
+    if (!size_of(shape_spec[0], out_rows) || !size_of(shape_spec[1], out_cols)) {
+        fault = "--out-shape names an input the call has not";
+        release(d);
+        return false;
+    }
+    size_t out_bytes = (size_t)out_rows * out_cols * sizeof(float);
+    out_addr = ptx_malloc(d, out_bytes ? out_bytes : 4);
+    buffers.push_back(out_addr);
+    for (const std::string &a : args_spec) {
+        int v = 0;
+        if (a == "out")
+            args.push_back(out_addr);
+        else if (a.compare(0, 2, "in") == 0)
+            args.push_back(inputs[(size_t)atoi(a.c_str() + 2)]);
+        else if (size_of(a, v))
+            args.push_back((uint64_t)(uint32_t)v);
+        else
+            args.push_back(0);
+    }
+    records.push_back(rec);
+    active = true;
+    return true;
+}
+
+void ArrayCalls::finish(ptx_device_t *d, int32_t device_error)
+{
+    if (!active)
+        return;
+    active = false;
+    Record &rec = records.back();
+    rec.error = device_error;
+    size_t n = (size_t)out_rows * out_cols;
+    ptx_origin(d, out_addr, n * sizeof(float), rec.words);
+    if (rec.words[1] > 0)
+        rec.problem = "C was copied from the host, not computed by a kernel (" + std::to_string(rec.words[1]) +
+                      " of " + std::to_string(n) + " elements)";
+    matrix_t m = {out_rows, out_cols, (float *)calloc(n ? n : 1, sizeof(float)), 0};
+    char err[512];
+    if (m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK &&
+        raw_write(rec.output.c_str(), &m, err, sizeof err) == 0)
+        rec.written = true;
+    free(m.data);
+    release(d);
+}
+
+json_object *ArrayCalls::report() const
+{
+    json_object *a = json_object_new_array();
+    for (const Record &r : records) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "dataset", json_object_new_string(r.dir.c_str()));
+        json_object_object_add(o, "output", json_object_new_string(r.written ? r.output.c_str() : ""));
+        json_object_object_add(o, "device_error", json_object_new_int(r.error));
+        json_object_object_add(o, "unwritten_elements", json_object_new_int64((int64_t)r.words[0]));
+        json_object_object_add(o, "host_elements", json_object_new_int64((int64_t)r.words[1]));
+        json_object_object_add(o, "kernel_elements", json_object_new_int64((int64_t)r.words[2]));
+        if (!r.problem.empty())
+            json_object_object_add(o, "problem", json_object_new_string(r.problem.c_str()));
+        json_object_array_add(a, o);
+    }
+    return a;
+}

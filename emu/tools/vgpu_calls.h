@@ -1,0 +1,59 @@
+/* vgpu_calls.h - the lab's driver on the executor's side (issue 39), for
+ * bin/cugrade-vgpu: for each dataset, its inputs read from the dataset's
+ * .raw files into device memory the executor owns, the output allocated
+ * (never written: NaN), the program asked to call the lab's launch
+ * function on them, and then the output read back, its provenance counted
+ * (every word must be a kernel's) and written to a .raw file of the
+ * grader's. What the call's arguments are comes from a spec:
+ *
+ *   --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1
+ *
+ * (lab 3's: A, B and C as device pointers, then M, K and N): inN is input
+ * N's device address, out the output's, rowsN/colsN input N's sizes. */
+#ifndef CUGRADE_VGPU_CALLS_H
+#define CUGRADE_VGPU_CALLS_H
+
+#include "vgpu_server.h"
+
+#include <json-c/json.h>
+
+#include <string>
+#include <vector>
+
+class ArrayCalls : public ptx::CallSource {
+  public:
+    /* false with err when the spec does not parse */
+    bool configure(const std::string &call, const std::string &out_shape, std::string &err);
+    void add_dataset(const std::string &dir, const std::string &output) { datasets.push_back({dir, output}); }
+    bool next(ptx_device_t *d, std::vector<uint64_t> &args) override;
+    void finish(ptx_device_t *d, int32_t device_error) override;
+    /* each dataset's call: its output, the device's error, who wrote the output */
+    json_object *report() const;
+    bool grader_fault() const { return !fault.empty(); }
+    const std::string &fault_message() const { return fault; }
+
+  private:
+    struct Dataset {
+        std::string dir, output;
+    };
+    struct Record {
+        std::string dir, output, problem;
+        int32_t error = 0;
+        uint64_t words[3] = {0, 0, 0};
+        bool written = false;
+    };
+    std::vector<std::string> args_spec, shape_spec;
+    std::vector<Dataset> datasets;
+    std::vector<Record> records;
+    size_t next_dataset = 0;
+    bool active = false;
+    std::vector<uint64_t> buffers; /* the current call's device memory */
+    std::vector<int> rows, cols;    /* the current inputs' sizes */
+    uint64_t out_addr = 0;
+    int out_rows = 0, out_cols = 0;
+    std::string fault; /* a dataset that could not be read: the grader's fault, not the program's */
+    bool size_of(const std::string &token, int &v) const;
+    void release(ptx_device_t *d);
+};
+
+#endif
