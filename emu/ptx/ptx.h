@@ -97,6 +97,10 @@ void ptx_set_fast_paths(ptx_device_t *d, int on);
  * a lab must be a kernel's work. PTX_ERR_INVALID outside an allocation. */
 ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t counts[3]);
 
+/* What kernels printed (printf), a line a call in the order they ran: the
+ * count of calls, and line i (the first 1000 are kept; null past them). */
+uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line);
+
 /* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
 

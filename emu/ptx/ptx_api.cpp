@@ -143,6 +143,13 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
     return PTX_OK;
 }
 
+uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line)
+{
+    if (line)
+        *line = i < d->d.printed.size() ? d->d.printed[i].c_str() : nullptr;
+    return d->d.printed_total;
+}
+
 void ptx_set_fast_paths(ptx_device_t *d, int on) { d->d.fast_paths = on != 0; }
 
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)

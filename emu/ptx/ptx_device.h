@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace ptx {
@@ -50,6 +51,8 @@ struct Device {
     size_t allocated = 0;
     std::vector<std::unique_ptr<Module>> modules;
     bool fast_paths = true;
+    std::vector<std::string> printed; /* what kernels printed (vprintf), the first lines */
+    uint64_t printed_total = 0;
 
     /* The allocation addr lies in, or null. */
     Allocation *find(uint64_t addr)

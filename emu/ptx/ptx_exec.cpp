@@ -12,6 +12,7 @@
 #include "ptx_device.h"
 #include "ptx_arith.h"
 #include "ptx_fast.h"
+#include "ptx_printf.h"
 
 #include <cfenv>
 #include <cmath>
@@ -94,6 +95,7 @@ class Block {
     void shuffle(const Insn &in, int base, uint32_t on);
     void vote(const Insn &in, int base, uint32_t on);
     void copy_async(const Insn &in, int base, uint32_t on);
+    void print(const Insn &in, int base, uint32_t on);
     void alu(const Insn &in, int t);
     bool open_barrier();
 };
@@ -331,6 +333,7 @@ void Block::general(const Insn &in, int base, uint32_t on, uint32_t at)
             reg(in.ops[0].reg, base + __builtin_ctz(m)) = at;
         return;
     case Op::CpAsync: copy_async(in, base, on); return;
+    case Op::Call: print(in, base, on); return;
     case Op::Nop: return;
     default:
         for (uint32_t m = on; m; m &= m - 1)
@@ -454,6 +457,39 @@ void Block::copy_async(const Insn &in, int base, uint32_t on)
         memset(q, 0, n);
         if (p)
             memcpy(q, p, src_n);
+    }
+}
+
+/* call vprintf: each lane's line, lane after lane, kept by the device (its
+ * first PRINTED_MAX lines) for the report; its return value, the
+ * conversions printed. */
+void Block::print(const Insn &in, int base, uint32_t on)
+{
+    constexpr size_t PRINTED_MAX = 1000;
+    Insn generic = in;
+    generic.space = Space::Generic;
+    Insn local = in;
+    local.space = Space::Local;
+    for (uint32_t m = on; m; m &= m - 1) {
+        int t = base + __builtin_ctz(m);
+        uint64_t fmt = 0, args = 0;
+        uint8_t *p = access(local, t, (uint64_t)in.ops[1].imm, 8, 0), *q = access(local, t, (uint64_t)in.ops[2].imm, 8, 0);
+        if (!p || !q)
+            continue;
+        memcpy(&fmt, p, 8), memcpy(&args, q, 8);
+        DeviceReader read = [&](uint64_t addr, void *out, size_t n) {
+            uint8_t *src = access(generic, t, addr, (uint32_t)n, 0);
+            if (src)
+                memcpy(out, src, n);
+            return src != nullptr;
+        };
+        int nargs = 0;
+        std::string line = format_printf(read, fmt, args, nargs);
+        if (d.printed.size() < PRINTED_MAX)
+            d.printed.push_back(line);
+        d.printed_total++;
+        if (uint8_t *r = access(local, t, (uint64_t)in.ops[0].imm, 4, 1))
+            memcpy(r, &nargs, 4);
     }
 }
 

@@ -124,7 +124,8 @@ bool op_of(const std::string &w, Op &op)
         {"red", Op::Red},   {"shfl", Op::Shfl}, {"vote", Op::Vote}, {"activemask", Op::Activemask},
         {"membar", Op::Nop}, {"fence", Op::Nop}, {"ex2", Op::Ex2},     {"lg2", Op::Lg2},
         {"sin", Op::Sin},   {"cos", Op::Cos},   {"tanh", Op::Tanh}, {"popc", Op::Popc},
-        {"clz", Op::Clz},   {"brev", Op::Brev}, {"bfe", Op::Bfe},   {"bfi", Op::Bfi}};
+        {"clz", Op::Clz},   {"brev", Op::Brev}, {"bfe", Op::Bfe},   {"bfi", Op::Bfi},
+        {"call", Op::Call}};
     for (const auto &n : names)
         if (w == n.first) {
             op = n.second;

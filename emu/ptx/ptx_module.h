@@ -18,7 +18,7 @@ enum class Op : uint8_t {
     Ld, St, Mov, Cvta, Cvt, Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
     And, Or, Xor, Not, Shl, Shr, Setp, Selp, Bra, Bar, Ret, Exit, Sqrt, Rsqrt, Rcp,
     Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi,
-    Atom, Red, Shfl, Vote, Activemask, CpAsync, Nop,
+    Atom, Red, Shfl, Vote, Activemask, CpAsync, Call, Nop,
 };
 
 /* atom and red: what they do to memory (Insn::sub). */

@@ -244,6 +244,11 @@ bool Parser::body()
             next();
             if (!var_decl(t.text == ".shared" ? Space::Shared : Space::Local, false))
                 return false;
+        } else if (t.text == ".param" && !scopes.empty()) {
+            /* a call's parameter (callseq blocks): the thread's local memory */
+            next();
+            if (!var_decl(Space::Local, false))
+                return false;
         } else if (t.text == ".extern" && is(".shared", 1)) {
             next(), next();
             if (!var_decl(Space::Shared, true))
@@ -306,7 +311,7 @@ bool Parser::reg_decl()
         return fail("expected a register type after .reg");
     next();
     for (;;) {
-        if (peek().kind != Tok::Word || peek().text[0] != '%')
+        if (peek().kind != Tok::Word) /* %r, or a plain name (nvcc's temp_param_reg) */
             return fail("expected a register name");
         std::string name = next().text;
         uint32_t n = 0;

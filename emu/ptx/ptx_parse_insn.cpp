@@ -112,6 +112,8 @@ bool Parser::instruction()
     }
     if (in.op == Op::Bar && (in.type.kind != Kind::None))
         return fail("'" + opcode + "' is not supported by the executor");
+    if (in.op == Op::Call)
+        return call(in, opcode);
     while (!is(";")) {
         if (in.nops == 4 && in.op == Op::Shfl) { /* its membermask: every lane here is in step */
             Operand ignored;
@@ -142,7 +144,7 @@ bool Parser::instruction()
     static const uint8_t wanted[] = {2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 3, 3, 2, 2,
                                      3, 3, 3, 2, 3, 3, 3, 4, 1, 1, 0, 0, 2, 2, 2,
                                      2, 2, 2, 2, 2, 2, 2, 2, 4, 5,
-                                     3, 2, 4, 3, 1, 3, 0};
+                                     3, 2, 4, 3, 1, 3, 3, 0};
     static_assert(sizeof wanted == (size_t)Op::Nop + 1, "an operand count for each Op");
     uint8_t want = wanted[(int)in.op];
     if (in.op == Op::Atom && in.sub == (uint8_t)AtomOp::Cas)
@@ -163,6 +165,9 @@ bool Parser::instruction()
     if (in.nops != want)
         return fail("'" + opcode + "' takes " + std::to_string(want) + " operands, not " +
                     std::to_string(in.nops));
+    if ((in.op == Op::Ld || in.op == Op::St) && in.space == Space::Param &&
+        in.ops[in.op == Op::Ld ? 1 : 0].sym_space == Space::Local)
+        in.space = Space::Local; /* a call's parameter or return value */
     if (in.op != Op::Bra && in.op != Op::Bar && in.op != Op::Ret && in.op != Op::Exit &&
         in.op != Op::Nop && in.type.kind == Kind::None)
         return fail("'" + opcode + "' has no type");
@@ -172,8 +177,8 @@ bool Parser::instruction()
 
 bool Parser::symbol(const std::string &name, Operand &o)
 {
-    for (const Var &v : fn->vars)
-        if (v.name == name) {
+    for (auto it = fn->vars.rbegin(); it != fn->vars.rend(); ++it) /* the latest: a block's own */
+        if (const Var &v = *it; v.name == name) {
             o.imm += v.is_extern ? align_up(fn->shared_bytes, v.align) : v.offset;
             o.sym_space = v.space;
             return true;
@@ -236,6 +241,54 @@ bool Parser::address(Operand &o)
             return fail("expected '+', '-' or ']' in an address");
     }
     next();
+    return true;
+}
+
+/* call{.uni} (ret), callee, (arg, ...); of vprintf (a kernel's printf):
+ * ops[0] its return value, ops[1] and ops[2] its format and arguments, each
+ * a call parameter in the thread's local memory. Device functions nvcc did
+ * not inline are not called yet. */
+bool Parser::call(Insn &in, const std::string &opcode)
+{
+    (void)opcode;
+    std::vector<std::string> ret, args;
+    auto list = [&](std::vector<std::string> &out) {
+        next(); /* ( */
+        while (!is(")") && peek().kind == Tok::Word) {
+            out.push_back(next().text);
+            if (is(","))
+                next();
+        }
+        return expect(")");
+    };
+    if (is("(") && !list(ret))
+        return false;
+    if (is(","))
+        next();
+    if (peek().kind != Tok::Word)
+        return fail("expected the function a call calls");
+    std::string callee = next().text;
+    if (is(","))
+        next();
+    if (is("(") && !list(args))
+        return false;
+    if (!expect(";"))
+        return false;
+    if (callee != "vprintf")
+        return fail("a call of the device function '" + callee + "' (one nvcc did not inline) is not "
+                    "supported by the executor yet");
+    if (ret.size() != 1 || args.size() != 2)
+        return fail("vprintf takes a return value and two parameters");
+    in.op = Op::Call;
+    in.type = {Kind::Bits, 64};
+    const std::string *names[3] = {&ret[0], &args[0], &args[1]};
+    for (int i = 0; i < 3; i++) {
+        in.ops[i].kind = Operand::Addr;
+        if (!symbol(*names[i], in.ops[i]) || in.ops[i].sym_space != Space::Local)
+            return fail("'" + *names[i] + "' is not a parameter of this call");
+    }
+    in.nops = 3;
+    fn->code.push_back(in);
     return true;
 }
 
@@ -302,7 +355,7 @@ bool Parser::operand(Insn &in, Operand &o, bool is_target)
     } else if (special_of(w.text, sp)) {
         o.kind = Operand::Special;
         o.special = sp;
-    } else if (w.text[0] == '%') {
+    } else if (w.text[0] == '%' || fn->regs.count(w.text)) {
         auto r = fn->regs.find(w.text);
         if (r == fn->regs.end())
             return fail("unknown register '" + w.text + "'");

@@ -73,6 +73,7 @@ class Parser {
     bool instruction();
     bool operand(Insn &in, Operand &o, bool is_target);
     bool vector(Operand &o);
+    bool call(Insn &in, const std::string &opcode);
     bool address(Operand &o);
     bool symbol(const std::string &name, Operand &o);
     bool resolve_labels();

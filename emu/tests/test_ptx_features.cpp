@@ -4,8 +4,9 @@
  * __device__ counter set from the host through its symbol), warp shuffles,
  * ballots and votes, __constant__ memory with an initializer, the fast math
  * intrinsics and bit instructions (popc, clz, brev, and bfe/bfi through
- * inline asm); every result against what the C++ on the host computes. The
- * tensor-core instructions are refused by name. */
+ * inline asm), printf (formatted by the executor, %n printed as it stands);
+ * every result against what the C++ on the host computes. The tensor-core
+ * instructions are refused by name. */
 #include "ptx_test_helpers.h"
 
 #include <algorithm>
@@ -170,5 +171,23 @@ Test(ptx_features, math_intrinsics_and_bit_instructions)
         cr_assert_eq(r[5 * i + 3], ((a >> 4) & 0xffu) + (unsigned)top, "bfe(%08x)", a);
         cr_assert_eq(r[5 * i + 4], (0xffffffffu & ~0xf00u) | ((a & 0xfu) << 8), "bfi(%08x)", a);
     }
+    ptx_device_free(d);
+}
+
+Test(ptx_features, printf_is_formatted_by_the_executor)
+{
+    ptx_device_t *d = device_with("features");
+    const char text[] = "lab3";
+    uint64_t name = ptx_malloc(d, sizeof text);
+    cr_assert_eq(ptx_copy_to_device(d, name, text, sizeof text), PTX_OK);
+    int n = 7;
+    float x = 2.5f;
+    void *args[] = {&n, &x, &name};
+    launch(d, "prints", 1, 32, args);
+    const char *line;
+    cr_assert_eq(ptx_printed(d, 0, &line), 2u, "two threads printed");
+    cr_assert_str_eq(line, "thread 0 of 7: x=2.50 lab3 2.5e+03 60129542144 ff % %n\n");
+    ptx_printed(d, 1, &line);
+    cr_assert_str_eq(line, "thread 1 of 7: x=2.50 lab3 2.5e+03 60129542144 ff % %n\n");
     ptx_device_free(d);
 }

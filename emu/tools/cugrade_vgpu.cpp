@@ -57,7 +57,7 @@ json_object *dim3_json(ptx_dim3_t d)
     return a;
 }
 
-json_object *report(const ptx::ServeLog &log, int serve_rc, const ArrayCalls *calls)
+json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_rc, const ArrayCalls *calls)
 {
     json_object *root = json_object_new_object(), *launches = json_object_new_array();
     for (const ptx::LaunchRecord &l : log.launches) {
@@ -102,6 +102,13 @@ json_object *report(const ptx::ServeLog &log, int serve_rc, const ArrayCalls *ca
     json_object_object_add(root, "requests", json_object_new_int64((int64_t)log.requests));
     if (calls)
         json_object_object_add(root, "calls", calls->report());
+    json_object *printed = json_object_new_array(); /* the kernels' printf, the first lines */
+    const char *line;
+    uint64_t total = ptx_printed(d, 0, nullptr);
+    for (size_t i = 0; i < total && (ptx_printed(d, i, &line), line); i++)
+        json_object_array_add(printed, json_object_new_string(line));
+    json_object_object_add(root, "printed", printed);
+    json_object_object_add(root, "printed_total", json_object_new_int64((int64_t)total));
     if (serve_rc < 0)
         json_object_object_add(root, "stopped", json_object_new_string(log.stopped.c_str()));
     return root;
@@ -188,7 +195,7 @@ int main(int argc, char **argv)
     if (rc < 0)
         kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
-    json_object *r = report(log, rc, call ? &calls : nullptr);
+    json_object *r = report(d, log, rc, call ? &calls : nullptr);
     const char *json = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PRETTY);
     if (report_path) {
         std::string tmp = std::string(report_path) + ".tmp";

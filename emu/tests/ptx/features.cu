@@ -79,3 +79,12 @@ __global__ void mathAndBits(const float *x, const unsigned *u, float *f, unsigne
     r[5 * i + 3] = bfe_u + (unsigned)bfe_s;
     r[5 * i + 4] = bfi;
 }
+
+#include <cstdio>
+
+__global__ void prints(int n, float x, const char *name)
+{
+    if (threadIdx.x < 2)
+        printf("thread %d of %d: x=%.2f %s %5.1e %lld %x %% %n\n", threadIdx.x, n, x, name,
+               (double)x * 1000, (long long)n << 33, 255u, (int *)0);
+}
