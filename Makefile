@@ -83,6 +83,7 @@ VGPU_PROGS  := $(patsubst emu/tests/vgpu/%.cu,$(B)/vgpu/%,$(wildcard emu/tests/v
 # Its tests' kernels, compiled to PTX by nvcc as the executor will be given
 # them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
 PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
+               $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
 
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
@@ -155,7 +156,9 @@ $(B)/ptx/lab3.ptx: reference/lab3/matmul.cu | deps
 	$(NVCC_PTX)
 $(B)/ptx/dotprod.ptx: reference/dotprod/dotprod.cu | deps
 	$(NVCC_PTX)
-$(filter-out $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx,$(PTX_KERNELS)): $(B)/ptx/%.ptx: emu/tests/ptx/%.cu | deps
+$(B)/ptx/missing_%.ptx: tests/submissions/lab3/missing_%.cu | deps
+	$(NVCC_PTX)
+$(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu)): $(B)/ptx/%.ptx: emu/tests/ptx/%.cu | deps
 	$(NVCC_PTX)
 
 bin/cugrade: $(B)/grader/cli/main.o $(B)/libcugrade.a

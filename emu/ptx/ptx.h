@@ -47,6 +47,10 @@ typedef enum {
     PTX_FIND_MISALIGNED,  /* an access not aligned to its size */
     PTX_FIND_BARRIER,     /* a barrier some threads of the block never reached (they
                            * exited, or wait at another): thread is one of those */
+    PTX_FIND_RACE,        /* (with PTX_CHECK_RACES) a shared-memory word written by one
+                           * thread and read or written by another with no barrier
+                           * between: thread and line are the second access's, other
+                           * the first's thread */
 } ptx_finding_kind_t;
 
 typedef struct {
@@ -56,6 +60,7 @@ typedef struct {
     uint64_t address;     /* what was accessed */
     uint32_t size;        /* bytes */
     int is_store;
+    ptx_dim3_t other;     /* PTX_FIND_RACE: the thread of the first access */
 } ptx_finding_t;
 
 typedef struct {
@@ -66,6 +71,7 @@ typedef struct {
     unsigned nfindings;     /* how many there were (the first few kept below) */
     unsigned naddress;      /* of them, bad accesses (out of bounds, misaligned) */
     unsigned nbarrier;      /* of them, barriers (one a block at most) */
+    unsigned nrace;         /* of them, shared-memory races (with PTX_CHECK_RACES) */
     ptx_finding_t findings[16];
     char message[256];      /* what stopped the launch, in words ("" when nothing did) */
 } ptx_launch_result_t;
@@ -87,6 +93,12 @@ ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr);
 ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n);
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n);
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
+
+/* The checks a launch makes besides bounds and barriers (which it always
+ * makes): PTX_CHECK_RACES, shared-memory races between barriers. Off by
+ * default: a checked launch runs its shared accesses on the general path. */
+#define PTX_CHECK_RACES 1u
+void ptx_set_checks(ptx_device_t *d, unsigned checks);
 
 /* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the
  * general path runs every instruction: the tests compare the two. */

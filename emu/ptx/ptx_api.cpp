@@ -152,6 +152,8 @@ uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line)
 
 void ptx_set_fast_paths(ptx_device_t *d, int on) { d->d.fast_paths = on != 0; }
 
+void ptx_set_checks(ptx_device_t *d, unsigned checks) { d->d.checks = checks; }
+
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)
 {
     const Function *k = d->d.kernel(kernel);

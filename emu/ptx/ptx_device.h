@@ -51,6 +51,7 @@ struct Device {
     size_t allocated = 0;
     std::vector<std::unique_ptr<Module>> modules;
     bool fast_paths = true;
+    unsigned checks = 0; /* PTX_CHECK_* */
     std::vector<std::string> printed; /* what kernels printed (vprintf), the first lines */
     uint64_t printed_total = 0;
 

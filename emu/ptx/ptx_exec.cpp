@@ -46,6 +46,8 @@ class Block {
                 warps[w].pc[l] = 0;
         }
         lanes = {regs.data(), nthreads, shared.data(), shared.size(), params.data(), params.size(), &d};
+        if (d.checks & PTX_CHECK_RACES)
+            shadow.assign((shared.size() + 3) / 4, Shadow{-1, -1, -1, false, 0});
     }
     ptx_status_t run();
 
@@ -70,6 +72,15 @@ class Block {
     std::vector<uint8_t> shared, local;
     std::vector<Warp> warps;
     bool barrier_reported = false;
+    struct Shadow { /* the race check's state of a shared word in this interval */
+        int32_t writer, reader, reader2; /* reader2: a reader not reader (-1: none) */
+        bool reported;
+        uint32_t epoch;
+    };
+    std::vector<Shadow> shadow; /* a word each, when the races are checked */
+    uint32_t epoch = 1;         /* barrier intervals so far */
+    bool in_atomic = false;
+    void race_check(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
 
     uint64_t &reg(int r, int t) { return regs[(size_t)r * nthreads + t]; }
     ptx_dim3_t thread_of(int t) const
@@ -138,6 +149,8 @@ void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t add
     result.nfindings++;
     if (kind == PTX_FIND_BARRIER)
         result.nbarrier++;
+    else if (kind == PTX_FIND_RACE)
+        result.nrace++;
     else
         result.naddress++;
 }
@@ -175,6 +188,8 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
             finding(PTX_FIND_SHARED_OOB, t, in, addr, size, store);
             return nullptr;
         }
+        if (!shadow.empty() && !in_atomic)
+            race_check(in, t, addr, size, store);
         return shared.data() + addr;
     case Space::Local:
         if (addr > fn.local_bytes || size > fn.local_bytes - addr) {
@@ -197,6 +212,36 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
     default:
         finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
         return nullptr;
+    }
+}
+
+/* The race check: for each shared word, who wrote it and who read it
+ * since the block's last barrier. A read of a word another thread wrote, a
+ * write of a word another thread wrote or read: a race (one finding a
+ * word and barrier interval). Atomics do not race. */
+void Block::race_check(const Insn &in, int t, uint64_t addr, uint32_t size, int store)
+{
+    for (uint64_t w = addr / 4; w <= (addr + size - 1) / 4; w++) {
+        Shadow &s = shadow[w];
+        if (s.epoch != epoch)
+            s = Shadow{-1, -1, -1, false, epoch};
+        int other = -1;
+        if (s.writer >= 0 && s.writer != t)
+            other = s.writer; /* read after write, or write after write */
+        else if (store && s.reader >= 0)
+            other = s.reader != t ? s.reader : s.reader2; /* write after another's read */
+        if (other >= 0 && !s.reported) {
+            s.reported = true;
+            finding(PTX_FIND_RACE, t, in, addr, size, store);
+            if (result.nfindings <= sizeof result.findings / sizeof *result.findings)
+                result.findings[result.nfindings - 1].other = thread_of(other);
+        }
+        if (store)
+            s.writer = t;
+        else if (s.reader < 0)
+            s.reader = t;
+        else if (s.reader != t && s.reader2 < 0)
+            s.reader2 = t;
     }
 }
 
@@ -386,6 +431,11 @@ void Block::memory(const Insn &in, int base, uint32_t on)
  * GPU's atomics are in some order. */
 void Block::atomic(const Insn &in, int base, uint32_t on)
 {
+    in_atomic = true;
+    struct Clear {
+        bool &flag;
+        ~Clear() { flag = false; }
+    } clear{in_atomic};
     bool is_red = in.op == Op::Red;
     const Operand &addr_op = in.ops[is_red ? 0 : 1];
     const Operand &b_op = in.ops[is_red ? 1 : 2];
@@ -580,6 +630,7 @@ bool Block::open_barrier()
         w.waiting = 0;
         w.converged = false; /* step() finds out whether they are together again */
     }
+    epoch++; /* what was written before the barrier is every thread's to read */
     return true;
 }
 
@@ -613,8 +664,11 @@ ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t b
                      uint64_t max_instructions, ptx_launch_result_t &result)
 {
     std::vector<Handler> handlers(k.code.size());
-    for (size_t i = 0; i < k.code.size(); i++)
-        handlers[i] = d.fast_paths ? fast_handler(k.code[i]) : nullptr;
+    for (size_t i = 0; i < k.code.size(); i++) { /* a checked shared access takes the general path */
+        const Insn &in = k.code[i];
+        bool checked = (d.checks & PTX_CHECK_RACES) && in.space == Space::Shared;
+        handlers[i] = d.fast_paths && !checked ? fast_handler(in) : nullptr;
+    }
     for (unsigned z = 0; z < grid.z; z++)
         for (unsigned y = 0; y < grid.y; y++)
             for (unsigned x = 0; x < grid.x; x++) {

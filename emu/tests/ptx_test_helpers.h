@@ -74,4 +74,28 @@ static inline std::vector<float> from_device(ptx_device_t *d, uint64_t p, size_t
     return v;
 }
 
+/* A product C = A B of random A (m x k) and B (k x n) on the device, by a
+ * matmul kernel of the lab's signature (A, B, C and the six sizes) in 16 x
+ * 16 blocks: the launch's result into r, and A, B and C's addresses. */
+struct Product {
+    std::vector<float> a, b;
+    uint64_t da, db, dc;
+    ptx_status_t status;
+};
+
+static inline Product launch_product(ptx_device_t *d, const char *ptx, const char *kernel, int m, int k,
+                                     int n, ptx_launch_result_t &r)
+{
+    std::string name = mangled(ptx_text(ptx), kernel);
+    Product p;
+    p.a = random_floats((size_t)m * k, 1), p.b = random_floats((size_t)k * n, 2);
+    p.da = to_device(d, p.a), p.db = to_device(d, p.b);
+    p.dc = ptx_malloc(d, (size_t)m * n * sizeof(float));
+    int rows_a = m, cols_a = k, rows_b = k, cols_b = n, rows_c = m, cols_c = n;
+    void *args[] = {&p.da, &p.db, &p.dc, &rows_a, &cols_a, &rows_b, &cols_b, &rows_c, &cols_c};
+    ptx_dim3_t grid = {(unsigned)(n + 15) / 16, (unsigned)(m + 15) / 16, 1}, block = {16, 16, 1};
+    p.status = ptx_launch(d, name.c_str(), grid, block, 0, args, 0, &r);
+    return p;
+}
+
 #endif

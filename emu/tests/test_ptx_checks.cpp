@@ -2,8 +2,9 @@
  * an array (each thread that made one, with its block and source line, and
  * nothing written outside), a barrier some threads returned before, a loop
  * that never ends (stopped at the instruction budget, at the same count each
- * time), lanes that branch three ways and meet again, integer edge cases a
- * real GPU defines (division by zero, INT_MIN / -1), launches a GPU refuses,
+ * time), lanes that branch three ways and meet again, shared-memory races
+ * (lab 3 without either of its barriers; none in the reference), integer
+ * edge cases a real GPU defines (division by zero, INT_MIN / -1), launches a GPU refuses,
  * and PTX that is malformed or cut anywhere: an error naming the line,
  * never a crash. */
 #include "ptx_test_helpers.h"
@@ -119,6 +120,33 @@ Test(ptx_checks, a_warp_is_issued_once_where_its_paths_have_met)
         cr_assert_eq(got[i], v, "lane %d", i);
     }
     ptx_device_free(d);
+}
+
+/* A race check of a matmul kernel at 40x40x40 (3 phases): its races. */
+static ptx_launch_result_t races_of(const char *ptx)
+{
+    ptx_device_t *d = device_with(ptx);
+    ptx_set_checks(d, PTX_CHECK_RACES);
+    ptx_launch_result_t r;
+    Product p = launch_product(d, ptx, "matrixMultiplyShared", 40, 40, 40, r);
+    cr_assert(p.status == PTX_OK || p.status == PTX_ERR_ADDRESS, "%s: %s", ptx, r.message);
+    ptx_device_free(d);
+    return r;
+}
+
+Test(ptx_checks, shared_memory_races_between_barriers)
+{
+    ptx_launch_result_t r = races_of("lab3");
+    cr_assert_eq(r.nfindings, 0u, "the reference has no race (%u)", r.nrace);
+    const char *missing[] = {"missing_first_barrier", "missing_second_barrier"};
+    for (const char *m : missing) {
+        r = races_of(m);
+        cr_assert_gt(r.nrace, 0u, "%s: no race found", m);
+        const ptx_finding_t &f = r.findings[0];
+        cr_assert_eq(f.kind, PTX_FIND_RACE);
+        cr_assert(f.line >= 40 && f.line <= 45, "%s: line %u, in the phase's loads and inner product", m, f.line);
+        cr_assert(f.thread.x != f.other.x || f.thread.y != f.other.y, "two threads");
+    }
 }
 
 /* intEdges(a, b): what a GPU gives, without the executor stopping. */

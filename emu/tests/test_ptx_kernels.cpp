@@ -28,16 +28,11 @@ static uint64_t matmul(const char *ptx, const char *kernel, int m, int k, int n,
 {
     ptx_device_t *d = device_with(ptx);
     ptx_set_fast_paths(d, fast);
-    std::string name = mangled(ptx_text(ptx), kernel);
-    std::vector<float> a = random_floats((size_t)m * k, 1), b = random_floats((size_t)k * n, 2);
-    uint64_t da = to_device(d, a), db = to_device(d, b);
-    uint64_t dc = ptx_malloc(d, (size_t)m * n * sizeof(float));
-    int rows_a = m, cols_a = k, rows_b = k, cols_b = n, rows_c = m, cols_c = n;
-    void *args[] = {&da, &db, &dc, &rows_a, &cols_a, &rows_b, &cols_b, &rows_c, &cols_c};
-    ptx_dim3_t grid = {(unsigned)(n + 15) / 16, (unsigned)(m + 15) / 16, 1}, block = {16, 16, 1};
     ptx_launch_result_t r;
-    ptx_status_t s = ptx_launch(d, name.c_str(), grid, block, 0, args, 0, &r);
-    cr_assert_eq(s, PTX_OK, "%s %dx%dx%d: %s", kernel, m, k, n, r.message);
+    Product p = launch_product(d, ptx, kernel, m, k, n, r);
+    const std::vector<float> &a = p.a, &b = p.b;
+    uint64_t da = p.da, dc = p.dc;
+    cr_assert_eq(p.status, PTX_OK, "%s %dx%dx%d: %s", kernel, m, k, n, r.message);
     cr_assert_eq(r.nfindings, 0u);
     uint64_t words[3];
     cr_assert_eq(ptx_origin(d, dc, (size_t)m * n * sizeof(float), words), PTX_OK);

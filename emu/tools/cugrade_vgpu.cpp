@@ -1,7 +1,7 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--report FILE]
+ *   cugrade-vgpu [--budget N] [--races] [--report FILE]
  *                [--call SPEC --out-shape SHAPE --dataset DIR:OUT ...]
  *                PTX -- PROGRAM [ARG...]
  *
@@ -44,7 +44,7 @@
 namespace {
 
 const char *const finding_kinds[] = {"global-out-of-bounds", "shared-out-of-bounds",
-                                     "local-out-of-bounds", "misaligned", "barrier"};
+                                     "local-out-of-bounds", "misaligned", "barrier", "race"};
 const char *const statuses[] = {"ok",      "parse",   "no-kernel", "config",     "illegal-address",
                                 "budget",  "barrier", "invalid",   "unsupported"};
 
@@ -82,6 +82,8 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
             json_object_object_add(fo, "address", json_object_new_int64((int64_t)f.address));
             json_object_object_add(fo, "size", json_object_new_int64(f.size));
             json_object_object_add(fo, "store", json_object_new_boolean(f.is_store));
+            if (f.kind == PTX_FIND_RACE)
+                json_object_object_add(fo, "other_thread", dim3_json(f.other));
             json_object_array_add(fs, fo);
         }
         json_object_object_add(o, "findings", fs);
@@ -116,7 +118,7 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 
 int usage()
 {
-    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--report FILE] [--call SPEC --out-shape SHAPE "
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--report FILE] [--call SPEC --out-shape SHAPE "
                     "--dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]\n");
     return 2;
 }
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 {
     uint64_t budget = 0;
     const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
+    unsigned checks = 0;
     ArrayCalls calls;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -134,6 +137,8 @@ int main(int argc, char **argv)
             budget = strtoull(argv[++i], nullptr, 10);
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             report_path = argv[++i];
+        else if (strcmp(argv[i], "--races") == 0)
+            checks |= PTX_CHECK_RACES;
         else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
             call = argv[++i];
         else if (strcmp(argv[i], "--out-shape") == 0 && i + 1 < argc)
@@ -164,6 +169,7 @@ int main(int argc, char **argv)
     }
     ptx_device_t *d = ptx_device_new();
     char err[512];
+    ptx_set_checks(d, checks);
     std::string t = text.str();
     if (ptx_load(d, t.data(), t.size(), err, sizeof err) != PTX_OK) {
         fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);
