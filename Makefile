@@ -82,8 +82,9 @@ CUDA_INC    = $(patsubst %/bin/nvcc,%/include,$(realpath $(NVCC)))
 VGPU_PROGS  := $(patsubst emu/tests/vgpu/%.cu,$(B)/vgpu/%,$(wildcard emu/tests/vgpu/*.cu))
 # Its tests' kernels, compiled to PTX by nvcc as the executor will be given
 # them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
+PTX_SUBMISSIONS := $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx $(B)/ptx/uninit_shared.ptx
 PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
-               $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx \
+               $(PTX_SUBMISSIONS) \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
 
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
@@ -156,7 +157,7 @@ $(B)/ptx/lab3.ptx: reference/lab3/matmul.cu | deps
 	$(NVCC_PTX)
 $(B)/ptx/dotprod.ptx: reference/dotprod/dotprod.cu | deps
 	$(NVCC_PTX)
-$(B)/ptx/missing_%.ptx: tests/submissions/lab3/missing_%.cu | deps
+$(PTX_SUBMISSIONS): $(B)/ptx/%.ptx: tests/submissions/lab3/%.cu | deps
 	$(NVCC_PTX)
 $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu)): $(B)/ptx/%.ptx: emu/tests/ptx/%.cu | deps
 	$(NVCC_PTX)

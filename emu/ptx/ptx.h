@@ -51,6 +51,8 @@ typedef enum {
                            * thread and read or written by another with no barrier
                            * between: thread and line are the second access's, other
                            * the first's thread */
+    PTX_FIND_UNINIT,      /* (with PTX_CHECK_UNINIT) a read of a shared word no thread of
+                           * the block has written, or of device memory nothing wrote */
 } ptx_finding_kind_t;
 
 typedef struct {
@@ -72,6 +74,7 @@ typedef struct {
     unsigned naddress;      /* of them, bad accesses (out of bounds, misaligned) */
     unsigned nbarrier;      /* of them, barriers (one a block at most) */
     unsigned nrace;         /* of them, shared-memory races (with PTX_CHECK_RACES) */
+    unsigned nuninit;       /* of them, uninitialised reads (with PTX_CHECK_UNINIT) */
     ptx_finding_t findings[16];
     char message[256];      /* what stopped the launch, in words ("" when nothing did) */
 } ptx_launch_result_t;
@@ -95,9 +98,11 @@ ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
 
 /* The checks a launch makes besides bounds and barriers (which it always
- * makes): PTX_CHECK_RACES, shared-memory races between barriers. Off by
- * default: a checked launch runs its shared accesses on the general path. */
+ * makes): PTX_CHECK_RACES, shared-memory races between barriers;
+ * PTX_CHECK_UNINIT, reads of what was never written. Off by default: a
+ * checked launch runs the accesses it checks on the general path. */
 #define PTX_CHECK_RACES 1u
+#define PTX_CHECK_UNINIT 2u /* reads of what was never written: shared, and device memory */
 void ptx_set_checks(ptx_device_t *d, unsigned checks);
 
 /* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the

@@ -48,6 +48,8 @@ class Block {
         lanes = {regs.data(), nthreads, shared.data(), shared.size(), params.data(), params.size(), &d};
         if (d.checks & PTX_CHECK_RACES)
             shadow.assign((shared.size() + 3) / 4, Shadow{-1, -1, -1, false, 0});
+        if (d.checks & PTX_CHECK_UNINIT)
+            written.assign((shared.size() + 3) / 4, 0);
     }
     ptx_status_t run();
 
@@ -80,6 +82,16 @@ class Block {
     std::vector<Shadow> shadow; /* a word each, when the races are checked */
     uint32_t epoch = 1;         /* barrier intervals so far */
     bool in_atomic = false;
+    std::vector<uint8_t> written; /* PTX_CHECK_UNINIT: a shared word written in this block */
+    std::vector<uint32_t> uninit_lines; /* the source lines with an uninitialised read found */
+    void uninit(const Insn &in, int t, uint64_t addr, uint32_t size)
+    {
+        for (uint32_t l : uninit_lines) /* one finding a line and block */
+            if (l == in.line)
+                return;
+        uninit_lines.push_back(in.line);
+        finding(PTX_FIND_UNINIT, t, in, addr, size, 0);
+    }
     void race_check(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
 
     uint64_t &reg(int r, int t) { return regs[(size_t)r * nthreads + t]; }
@@ -151,6 +163,8 @@ void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t add
         result.nbarrier++;
     else if (kind == PTX_FIND_RACE)
         result.nrace++;
+    else if (kind == PTX_FIND_UNINIT)
+        result.nuninit++;
     else
         result.naddress++;
 }
@@ -181,6 +195,8 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
         }
         if (store) /* the caller writes it now */
             a->mark(addr - a->base, size, ORIGIN_KERNEL);
+        else if ((d.checks & PTX_CHECK_UNINIT) && a->origin[(addr - a->base) / 4] == ORIGIN_NONE)
+            uninit(in, t, addr, size);
         return a->bytes.data() + (addr - a->base);
     }
     case Space::Shared:
@@ -190,6 +206,12 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
         }
         if (!shadow.empty() && !in_atomic)
             race_check(in, t, addr, size, store);
+        if (!written.empty()) {
+            if (store || in_atomic)
+                memset(written.data() + addr / 4, 1, (addr + size - 1) / 4 - addr / 4 + 1);
+            else if (!written[addr / 4])
+                uninit(in, t, addr, size);
+        }
         return shared.data() + addr;
     case Space::Local:
         if (addr > fn.local_bytes || size > fn.local_bytes - addr) {
@@ -666,7 +688,8 @@ ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t b
     std::vector<Handler> handlers(k.code.size());
     for (size_t i = 0; i < k.code.size(); i++) { /* a checked shared access takes the general path */
         const Insn &in = k.code[i];
-        bool checked = (d.checks & PTX_CHECK_RACES) && in.space == Space::Shared;
+        bool checked = ((d.checks & PTX_CHECK_RACES) && in.space == Space::Shared) ||
+                       ((d.checks & PTX_CHECK_UNINIT) && (in.op == Op::Ld || in.space == Space::Shared));
         handlers[i] = d.fast_paths && !checked ? fast_handler(in) : nullptr;
     }
     for (unsigned z = 0; z < grid.z; z++)

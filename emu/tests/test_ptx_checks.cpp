@@ -3,7 +3,9 @@
  * nothing written outside), a barrier some threads returned before, a loop
  * that never ends (stopped at the instruction budget, at the same count each
  * time), lanes that branch three ways and meet again, shared-memory races
- * (lab 3 without either of its barriers; none in the reference), integer
+ * (lab 3 without either of its barriers; none in the reference), reads of
+ * what was never written (a tile element a thread skipped, device memory
+ * no one wrote; nothing in the reference), integer
  * edge cases a real GPU defines (division by zero, INT_MIN / -1), launches a GPU refuses,
  * and PTX that is malformed or cut anywhere: an error naming the line,
  * never a crash. */
@@ -147,6 +149,42 @@ Test(ptx_checks, shared_memory_races_between_barriers)
         cr_assert(f.line >= 40 && f.line <= 45, "%s: line %u, in the phase's loads and inner product", m, f.line);
         cr_assert(f.thread.x != f.other.x || f.thread.y != f.other.y, "two threads");
     }
+}
+
+Test(ptx_checks, reads_of_what_was_never_written)
+{
+    const char *kernels[] = {"lab3", "uninit_shared"};
+    for (int i = 0; i < 2; i++) {
+        ptx_device_t *d = device_with(kernels[i]);
+        ptx_set_checks(d, PTX_CHECK_UNINIT);
+        ptx_launch_result_t r;
+        for (int shape = 0; shape < 2; shape++) { /* 64 x 64 x 64 is even: nothing skipped */
+            int m = shape ? 37 : 64;
+            Product p = launch_product(d, kernels[i], "matrixMultiplyShared", m, m, m, r);
+            cr_assert_eq(p.status, PTX_OK, "%s: %s", kernels[i], r.message);
+            bool want = i == 1 && shape == 1;
+            cr_assert_eq(r.nuninit > 0, want, "%s at %d: %u uninitialised reads", kernels[i], m, r.nuninit);
+            if (want) {
+                cr_assert_eq(r.findings[0].kind, PTX_FIND_UNINIT);
+                cr_assert_eq(r.findings[0].line, 46u, "the inner product's read of the tile");
+            }
+        }
+        ptx_device_free(d);
+    }
+    ptx_device_t *d = device_with("control"); /* out += 1 on memory nothing wrote */
+    ptx_set_checks(d, PTX_CHECK_UNINIT);
+    std::string name = mangled(ptx_text("control"), "accumulate");
+    uint64_t out = ptx_malloc(d, 16 * sizeof(float));
+    int n = 16;
+    void *args[] = {&out, &n};
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {16, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    cr_assert_eq(r.nuninit, 1u, "one finding a line and block");
+    cr_assert_eq(r.findings[0].line, 63u);
+    cr_assert_eq(ptx_memset(d, out, 0, 16 * sizeof(float)), PTX_OK); /* written now: nothing to find */
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {16, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    cr_assert_eq(r.nfindings, 0u);
+    ptx_device_free(d);
 }
 
 /* intEdges(a, b): what a GPU gives, without the executor stopping. */

@@ -1,7 +1,7 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--races] [--report FILE]
+ *   cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE]
  *                [--call SPEC --out-shape SHAPE --dataset DIR:OUT ...]
  *                PTX -- PROGRAM [ARG...]
  *
@@ -44,7 +44,8 @@
 namespace {
 
 const char *const finding_kinds[] = {"global-out-of-bounds", "shared-out-of-bounds",
-                                     "local-out-of-bounds", "misaligned", "barrier", "race"};
+                                     "local-out-of-bounds", "misaligned", "barrier", "race",
+                                     "uninitialised-read"};
 const char *const statuses[] = {"ok",      "parse",   "no-kernel", "config",     "illegal-address",
                                 "budget",  "barrier", "invalid",   "unsupported"};
 
@@ -118,7 +119,7 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 
 int usage()
 {
-    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--report FILE] [--call SPEC --out-shape SHAPE "
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE] [--call SPEC --out-shape SHAPE "
                     "--dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]\n");
     return 2;
 }
@@ -139,6 +140,8 @@ int main(int argc, char **argv)
             report_path = argv[++i];
         else if (strcmp(argv[i], "--races") == 0)
             checks |= PTX_CHECK_RACES;
+        else if (strcmp(argv[i], "--uninit") == 0)
+            checks |= PTX_CHECK_UNINIT;
         else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
             call = argv[++i];
         else if (strcmp(argv[i], "--out-shape") == 0 && i + 1 < argc)

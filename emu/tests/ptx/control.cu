@@ -55,3 +55,10 @@ __global__ void halfThenTail(float *out)
         v = v * 0.5f + 1.0f;
     out[i] = v;
 }
+
+__global__ void accumulate(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] += 1.0f; // line 63: out was never written
+}
