@@ -118,6 +118,9 @@ ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t count
  * count of calls, and line i (the first 1000 are kept; null past them). */
 uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line);
 
+/* The name of loaded kernel i (0, 1, ...), or null past the last. */
+const char *ptx_kernel_name(const ptx_device_t *d, int i);
+
 /* The number and bytes of kernel's parameters; -1 if there is no such kernel. */
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes);
 

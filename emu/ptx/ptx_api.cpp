@@ -164,6 +164,15 @@ int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_b
     return (int)k->params.size();
 }
 
+const char *ptx_kernel_name(const ptx_device_t *d, int i)
+{
+    for (const auto &m : d->d.modules)
+        for (const Function &f : m->functions)
+            if (f.is_entry && i-- == 0)
+                return f.name.c_str();
+    return nullptr;
+}
+
 int ptx_kernel_param_size(const ptx_device_t *d, const char *kernel, int i)
 {
     const Function *k = d->d.kernel(kernel);

@@ -18,7 +18,7 @@
 
 FUZZ_CC    ?= clang
 FUZZ_RUNS  ?= 10000000
-FUZZ_NAMES ?= raw lab rubric archive measured group srccheck
+FUZZ_NAMES ?= raw lab rubric archive measured group srccheck ptx
 FUZZ_FLAGS ?=
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
 # -Wno-string-concatenation: score/checks.c's messages are long literals split over lines
@@ -48,6 +48,12 @@ $(B)/fuzz/libcugrade.a: $(FUZZ_OBJ)
 
 $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(B)/fuzz/libcugrade.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $< $(B)/fuzz/libcugrade.a $(LIBS) -lm -ldl -o $@
+
+# the executor (C++17): its sources compiled into the harness itself
+$(B)/fuzz/fuzz_ptx: tests/fuzz/fuzz_ptx.cpp $(PTX_SRC) $(wildcard emu/ptx/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC)++ -std=c++17 $(WARN) -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -fsanitize=fuzzer \
+	    -Iemu/ptx $< $(PTX_SRC) -o $@
 
 fuzz-build: $(FUZZ_BINS)
 
