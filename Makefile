@@ -141,7 +141,20 @@ VGPU_CALL = @mkdir -p $(@D); \
 	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared \
 	    labs/kinds/matmul/vgpu_main.cu -o $@.main.o && \
 	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
-VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch
+VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch $(B)/vgpu/wb_lab3 $(B)/vgpu/wb_host_solution
+# a libwb program on the executor: wb_io.cu with -DCUGRADE_VGPU hands wbSolution to it
+VGPU_WB = @mkdir -p $(@D); \
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o && \
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -DCUGRADE_VGPU labs/common/wb_io.cu -o $@.wb_io.o && \
+	$(CXX) $@.student.o $@.wb_io.o $(B)/libcugrade_vcudart.a -lpthread -o $@
+$(B)/vgpu/wb_lab3: reference/lab3-wb/template.cu labs/common/wb_io.cu labs/common/wb.h $(B)/libcugrade_vcudart.a | deps
+	$(VGPU_WB)
+$(B)/vgpu/wb_host_solution: emu/tests/vgpu/wb/host_solution.cu labs/common/wb_io.cu labs/common/wb.h $(B)/libcugrade_vcudart.a | deps
+	$(VGPU_WB)
+$(B)/ptx/lab3wb.ptx: reference/lab3-wb/template.cu | deps
+	$(NVCC_PTX)
+$(B)/ptx/wb_host_solution.ptx: emu/tests/vgpu/wb/host_solution.cu | deps
+	$(NVCC_PTX)
 $(B)/vgpu/call_lab3: reference/lab3/matmul.cu labs/kinds/matmul/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
 	$(VGPU_CALL)
 $(B)/vgpu/call_host_launch: emu/tests/vgpu/students/host_launch.cu labs/kinds/matmul/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
@@ -235,7 +248,7 @@ $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*
 $(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -o $@
-$(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(VGPU_CALLS) $(PTX_KERNELS) bin/cugrade | deps
+$(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(VGPU_CALLS) $(PTX_KERNELS) $(B)/ptx/lab3wb.ptx $(B)/ptx/wb_host_solution.ptx bin/cugrade | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Igrader $(JSON_CFLAGS) $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 # test_wb*.cpp test labs/common/wb.h (included by a relative path) with its

@@ -26,6 +26,12 @@
  *                                              (its device pointers and sizes;
  *                                              count 0: none, the program ends).
  *                                              Asking again says the call returned.
+ *   SOLUTION      u32 rows, u32 cols, u32 vector, u64 offset, bytes
+ *                                             (a libwb program's wbSolution, in
+ *                                              pieces of at most VGPU_CHUNK bytes,
+ *                                              in order: the executor writes the
+ *                                              solution, once it knows where the
+ *                                              program got it)
  *
  * A kernel's error (an illegal address, a budget run out) is returned by
  * the calls after its launch, as a GPU's is: sticky, as CUDA's are. */
@@ -48,6 +54,7 @@ typedef enum {
     VGPU_LAUNCH,
     VGPU_SYNC,
     VGPU_NEXT,
+    VGPU_SOLUTION,
 } vgpu_op_t;
 
 typedef struct {

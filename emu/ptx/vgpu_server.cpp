@@ -55,6 +55,30 @@ struct Reader { /* a request's payload, read in order with its size checked */
     }
 };
 
+uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* Where a complete solution came from: bytes the program read back from
+ * device memory every word of which a kernel wrote ("kernel"); read back,
+ * but written by the host ("host"); or never read back at all. */
+std::string provenance_of(const ServeLog &log)
+{
+    const Solution &s = log.solution;
+    uint64_t h = fnv1a(14695981039346656037ull, s.bytes.data(), s.bytes.size());
+    std::string found = "not read back";
+    for (const CopyRun &r : log.runs)
+        if (r.bytes == s.bytes.size() && r.hash == h) {
+            if (r.words[1] == 0 && r.words[0] == 0)
+                return "kernel";
+            found = "host";
+        }
+    return found;
+}
+
 /* The sizes of kernel's parameters, in order; false if there is no such kernel. */
 bool param_sizes(const ptx_device_t *d, const char *kernel, std::vector<size_t> &sizes)
 {
@@ -178,6 +202,13 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         CopyRecord rec{a, n, {0, 0, 0}};
         ptx_origin(d, a, n, rec.words);
         log.copies_out.push_back(rec);
+        if (log.runs.empty() || log.runs.back().end != a) /* a copy of its own, or the next piece */
+            log.runs.emplace_back();
+        CopyRun &run = log.runs.back();
+        run.hash = fnv1a(run.hash, bytes.data(), n);
+        run.bytes += n, run.end = a + n;
+        for (int k = 0; k < 3; k++)
+            run.words[k] += rec.words[k];
         reply = std::move(bytes);
         return VGPU_SUCCESS;
     }
@@ -201,6 +232,24 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         if (sticky)
             return sticky;
         return launch(in, malformed);
+    case VGPU_SOLUTION: {
+        uint32_t rows, cols, vec;
+        uint64_t offset;
+        if (!in.get(rows) || !in.get(cols) || !in.get(vec) || !in.get(offset))
+            return malformed = true, 0;
+        Solution &sol = log.solution;
+        uint64_t total = (uint64_t)rows * cols * 4;
+        if (sol.complete || total > (1ull << 30) || offset != sol.bytes.size() ||
+            (offset && (rows != sol.rows || cols != sol.cols)) || in.left > total - offset)
+            return VGPU_INVALID_VALUE; /* one solution, in order */
+        sol.rows = rows, sol.cols = cols, sol.vector = vec;
+        sol.bytes.insert(sol.bytes.end(), in.p, in.p + in.left);
+        if (sol.bytes.size() == total) {
+            sol.complete = true;
+            sol.provenance = provenance_of(log);
+        }
+        return VGPU_SUCCESS;
+    }
     case VGPU_SYNC:
         if (in.left)
             return malformed = true, 0;

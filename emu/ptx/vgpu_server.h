@@ -26,9 +26,26 @@ struct CopyRecord {
     uint64_t words[3]; /* by Origin: none, the host, a kernel */
 };
 
+/* Copies back to the program that continue each other (the runtime cuts a
+ * copy into pieces): their bytes' hash (FNV-1a), length and origins. */
+struct CopyRun {
+    uint64_t end = 0, bytes = 0, hash = 14695981039346656037ull;
+    uint64_t words[3] = {0, 0, 0};
+};
+
+/* A libwb program's solution (wbSolution), and where it came from. */
+struct Solution {
+    uint32_t rows = 0, cols = 0, vector = 0;
+    std::vector<uint8_t> bytes;
+    bool complete = false;
+    std::string provenance; /* "kernel", "host", "not read back" (once complete) */
+};
+
 struct ServeLog {
     std::vector<LaunchRecord> launches;
     std::vector<CopyRecord> copies_out;
+    std::vector<CopyRun> runs;
+    Solution solution;
     uint64_t requests = 0;
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
 };

@@ -209,3 +209,50 @@ Test(vgpu, a_launch_function_that_multiplies_on_the_host_is_named)
     std::string rm = std::string("rm -rf ") + dir;
     cr_assert_eq(system(rm.c_str()), 0);
 }
+
+/* A libwb program on the executor with a dataset: the report (the solution
+ * written by the executor to DIR/solution.raw). */
+static json_object *run_wb(const char *ptx, const char *program, const char *dir)
+{
+    std::string ds = std::string(dir) + "/ds";
+    std::string gen = "bin/cugrade dataset --lab lab3 --shape 37x29x41 --out " + ds + " > /dev/null";
+    cr_assert_eq(system(gen.c_str()), 0);
+    std::string report = std::string(dir) + "/report.json";
+    std::string cmd = "bin/cugrade-vgpu --report " + report + " --solution " + dir + "/solution.raw build/ptx/" +
+                      ptx + ".ptx -- build/vgpu/" + program + " -e " + ds + "/output.raw -i " + ds +
+                      "/input0.raw," + ds + "/input1.raw -o " + dir + "/program-wrote.raw -t matrix > " + dir +
+                      "/out.txt 2>&1";
+    int st = system(cmd.c_str());
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
+    cr_assert_neq(access((std::string(dir) + "/program-wrote.raw").c_str(), F_OK), 0,
+                  "the program wrote no solution file of its own");
+    json_object *r = json_object_from_file(report.c_str());
+    cr_assert_not_null(r);
+    return r;
+}
+
+Test(vgpu, a_libwb_solution_is_written_by_the_executor_with_its_provenance)
+{
+    char dir[] = "/tmp/cugrade-vgpu-wb-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    json_object *r = run_wb("lab3wb", "wb_lab3", dir);
+    json_object *sol = get(r, "solution");
+    cr_assert_str_eq(json_object_get_string(get(sol, "provenance")), "kernel");
+    matrix_t got, want;
+    char err[512];
+    cr_assert_eq(raw_read((std::string(dir) + "/solution.raw").c_str(), &got, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(raw_read((std::string(dir) + "/ds/output.raw").c_str(), &want, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(got.rows * got.cols, want.rows * want.cols);
+    for (int e = 0; e < got.rows * got.cols; e++)
+        cr_assert(std::fabs(got.data[e] - want.data[e]) <= 1e-3f * (1 + std::fabs(want.data[e])), "C[%d]", e);
+    matrix_free(&got);
+    matrix_free(&want);
+    json_object_put(r);
+    r = run_wb("wb_host_solution", "wb_host_solution", dir);
+    sol = get(r, "solution");
+    cr_assert_str_eq(json_object_get_string(get(sol, "provenance")), "not read back");
+    cr_assert(strstr(json_object_get_string(get(sol, "problem")), "computed on the host"));
+    json_object_put(r);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}

@@ -1,7 +1,7 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE]
+ *   cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE] [--solution FILE]
  *                [--call SPEC --out-shape SHAPE --dataset DIR:OUT ...]
  *                PTX -- PROGRAM [ARG...]
  *
@@ -9,7 +9,10 @@
  * each --dataset it puts DIR's inputs in device memory, asks PROGRAM (a
  * lab's vgpu_main.cu and the student's file) to call the launch function
  * on them, and writes the output it finds in device memory to OUT, with
- * who wrote it in the report's "calls".
+ * who wrote it in the report's "calls". With --solution, a libwb program's
+ * wbSolution (labs/common/wb_io.cu with -DCUGRADE_VGPU) is written to FILE
+ * by the executor, and the report says whether the program read it back
+ * from memory a kernel wrote.
  *
  * loads PTX (the grader's own nvcc -ptx of the submission), starts PROGRAM
  * with one end of a socket pair as $CUGRADE_VGPU_FD, serves its CUDA calls
@@ -28,6 +31,10 @@
 #include "vgpu_server.h"
 
 #include <json-c/json.h>
+
+extern "C" {
+#include "dataset/rawio.h"
+}
 
 #include <cerrno>
 #include <cstdio>
@@ -105,6 +112,19 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
     json_object_object_add(root, "requests", json_object_new_int64((int64_t)log.requests));
     if (calls)
         json_object_object_add(root, "calls", calls->report());
+    if (log.solution.complete) { /* a libwb program's wbSolution, and where it came from */
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "rows", json_object_new_int64(log.solution.rows));
+        json_object_object_add(o, "cols", json_object_new_int64(log.solution.cols));
+        json_object_object_add(o, "provenance", json_object_new_string(log.solution.provenance.c_str()));
+        if (log.solution.provenance == "host")
+            json_object_object_add(o, "problem", json_object_new_string(
+                "the solution was copied to the device by the host and read back: no kernel computed it"));
+        else if (log.solution.provenance != "kernel")
+            json_object_object_add(o, "problem", json_object_new_string(
+                "the solution is not what the program read back from device memory: it was computed on the host"));
+        json_object_object_add(root, "solution", o);
+    }
     json_object *printed = json_object_new_array(); /* the kernels' printf, the first lines */
     const char *line;
     uint64_t total = ptx_printed(d, 0, nullptr);
@@ -130,6 +150,7 @@ int main(int argc, char **argv)
 {
     uint64_t budget = 0;
     const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
+    const char *solution_path = nullptr;
     unsigned checks = 0;
     ArrayCalls calls;
     int i = 1;
@@ -138,6 +159,8 @@ int main(int argc, char **argv)
             budget = strtoull(argv[++i], nullptr, 10);
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             report_path = argv[++i];
+        else if (strcmp(argv[i], "--solution") == 0 && i + 1 < argc)
+            solution_path = argv[++i];
         else if (strcmp(argv[i], "--races") == 0)
             checks |= PTX_CHECK_RACES;
         else if (strcmp(argv[i], "--uninit") == 0)
@@ -204,6 +227,15 @@ int main(int argc, char **argv)
     if (rc < 0)
         kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
+    if (solution_path && log.solution.complete) { /* written here, never by the program */
+        const ptx::Solution &sol = log.solution;
+        matrix_t m = {(int)sol.rows, (int)sol.cols, (float *)sol.bytes.data(), (int)sol.vector};
+        char werr[512];
+        if (raw_write(solution_path, &m, werr, sizeof werr) != 0) {
+            fprintf(stderr, "cugrade-vgpu: %s\n", werr);
+            return 2;
+        }
+    }
     json_object *r = report(d, log, rc, call ? &calls : nullptr);
     const char *json = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PRETTY);
     if (report_path) {

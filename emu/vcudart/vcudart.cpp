@@ -185,6 +185,24 @@ int cugrade_vgpu_next(uint64_t *v, int max)
     return (int)n;
 }
 
+/* A libwb program's solution (wbSolution, labs/common/wb_io.cu built with
+ * -DCUGRADE_VGPU): handed to the executor, which writes it once it knows
+ * where the program got it. 1, or 0 if the executor refused it. */
+int cugrade_vgpu_solution(const float *data, int rows, int cols, int vector)
+{
+    size_t total = (size_t)rows * cols * sizeof(float), done = 0;
+    do {
+        size_t k = total - done < VGPU_CHUNK ? total - done : VGPU_CHUNK;
+        std::vector<uint8_t> b;
+        put(b, (uint32_t)rows), put(b, (uint32_t)cols), put(b, (uint32_t)vector), put(b, (uint64_t)done);
+        b.insert(b.end(), (const uint8_t *)data + done, (const uint8_t *)data + done + k);
+        if (call(VGPU_SOLUTION, b.data(), b.size()) != cudaSuccess)
+            return 0;
+        done += k;
+    } while (done < total);
+    return 1;
+}
+
 /* ---- what nvcc's host code calls ---- */
 
 void **CUDARTAPI __cudaRegisterFatBinary(void *fatbin)
