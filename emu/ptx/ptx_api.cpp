@@ -202,6 +202,13 @@ ptx_status_t ptx_launch(ptx_device_t *d, const char *kernel, ptx_dim3_t grid, pt
         return refuse(r, PTX_ERR_CONFIG, "invalid configuration argument (the grid or the block)");
     if (k->shared_bytes + shared_bytes > 227 * 1024)
         return refuse(r, PTX_ERR_CONFIG, "too much shared memory for one block");
+    /* what a GPU refuses too, and what would exhaust the executor's memory:
+     * 512 KiB of local memory a thread, 255 registers a thread once
+     * allocated (here: 64 MiB of registers a block, PTX's virtual ones) */
+    if (k->local_bytes > 512 * 1024)
+        return refuse(r, PTX_ERR_CONFIG, "too much local memory for one thread");
+    if ((uint64_t)k->nregs * threads * 8 > (64ull << 20))
+        return refuse(r, PTX_ERR_CONFIG, "too many registers for a block of this size");
     std::vector<uint8_t> params(k->param_bytes, 0);
     for (size_t i = 0; i < k->params.size(); i++)
         memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);

@@ -242,6 +242,33 @@ Test(ptx_checks, launches_a_gpu_refuses)
     ptx_device_free(d);
 }
 
+Test(ptx_checks, a_kernel_too_large_for_a_gpu_is_refused_before_it_runs)
+{
+    std::string good = ptx_text("lab3");
+    const struct {
+        const char *from, *to, *why;
+    } cases[] = {
+        {".reg .pred 	%p<12>;", ".reg .pred 	%p<12>;\n\t.local .align 4 .b8 big[1073741824];",
+         "too much local memory for one thread"},
+        {".reg .pred 	%p<12>;", ".reg .pred 	%p<12>;\n\t.reg .b64 	%huge<1000000>;",
+         "too many registers for a block of this size"},
+    };
+    for (const auto &c : cases) {
+        std::string text = good;
+        size_t at = text.find(c.from);
+        cr_assert_neq(at, std::string::npos);
+        text.replace(at, strlen(c.from), c.to);
+        ptx_device_t *d = ptx_device_new();
+        char err[256] = "";
+        cr_assert_eq(ptx_load(d, text.data(), text.size(), err, sizeof err), PTX_OK, "%s", err);
+        ptx_launch_result_t r;
+        Product p = launch_product(d, "lab3", "matrixMultiplyShared", 16, 16, 16, r);
+        cr_assert_eq(p.status, PTX_ERR_CONFIG, "%s", c.why);
+        cr_assert_str_eq(r.message, c.why);
+        ptx_device_free(d);
+    }
+}
+
 static std::string load_error(const std::string &text)
 {
     ptx_device_t *d = ptx_device_new();
