@@ -102,11 +102,21 @@ struct Var {
     uint64_t address = 0;   /* a module variable: its device address (ptx_load) */
 };
 
+/* A call of a device function nvcc did not inline (call.uni (r), f, (a, b)):
+ * the callee, and the call's parameters (in the caller's local memory). */
+struct CallSite {
+    std::string callee;
+    std::vector<uint32_t> rets, args; /* local offsets of the return and argument variables */
+};
+
 struct Function {
     std::string name; /* as in the PTX: mangled */
     bool is_entry = false;
-    std::vector<Param> params;
+    bool has_body = true;        /* false: a declaration only */
+    std::vector<Param> params;   /* .func: its parameters, then its return values, in one buffer */
+    size_t nrets = 0;            /* .func: how many of params are return values (the last ones) */
     uint32_t param_bytes = 0;
+    std::vector<CallSite> calls; /* Op::Call with sub 1: calls[target] */
     std::vector<Var> vars;                /* its .shared and .local */
     uint32_t shared_bytes = 0, local_bytes = 0, shared_align = 1;
     std::map<std::string, int32_t> regs;  /* every register's name: its number */
@@ -134,6 +144,11 @@ struct Module {
 /* Parses text (a PTX module as nvcc writes it); on an error returns false
  * with "line N: what" in err. */
 bool parse(const std::string &text, Module &m, std::string &err);
+
+/* Replaces every call of a device function in m's kernels with the
+ * function's body (ptx_inline.cpp); false with err for a recursion, a call
+ * of a function the module does not define, or a mismatch of parameters. */
+bool inline_calls(Module &m, std::string &err);
 
 } // namespace ptx
 

@@ -163,16 +163,34 @@ bool Parser::extern_shared(Var &v)
 
 bool Parser::entry(bool is_entry)
 {
-    if (!is_entry)
-        return fail(".func (a device function not inlined) is not supported by the executor yet");
+    std::vector<Param> rets;
+    if (!is_entry && is("(")) { /* .func (.param .b32 func_retval0) name(...) */
+        mod.functions.emplace_back();
+        fn = &mod.functions.back();
+        if (!param_list())
+            return false;
+        rets = fn->params;
+        mod.functions.pop_back();
+    }
     if (peek().kind != Tok::Word)
-        return fail("expected the kernel's name");
+        return fail("expected the function's name");
     mod.functions.emplace_back();
     fn = &mod.functions.back();
     fn->name = next().text;
-    fn->is_entry = true;
+    fn->is_entry = is_entry;
     if (is("(") && !param_list())
         return false;
+    for (Param r : rets) { /* the return values after the parameters, in the same buffer */
+        r.offset = align_up(fn->param_bytes, r.align);
+        fn->param_bytes = r.offset + r.size;
+        fn->params.push_back(r);
+    }
+    fn->nrets = rets.size();
+    if (!is_entry && is(";")) { /* a declaration: its body comes later, or never */
+        next();
+        fn->has_body = false;
+        return true;
+    }
     while (peek().kind == Tok::Word && peek().text[0] == '.') { /* .maxntid 256, 1, 1 ... */
         next();
         while (peek().kind == Tok::Word && peek().text[0] != '.')
@@ -396,7 +414,7 @@ bool parse(const std::string &text, Module &m, std::string &err)
     if (!lex(text, toks, err))
         return false;
     Parser p(toks, m);
-    return p.module(err);
+    return p.module(err) && inline_calls(m, err);
 }
 
 } // namespace ptx

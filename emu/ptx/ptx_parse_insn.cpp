@@ -274,9 +274,24 @@ bool Parser::call(Insn &in, const std::string &opcode)
         return false;
     if (!expect(";"))
         return false;
-    if (callee != "vprintf")
-        return fail("a call of the device function '" + callee + "' (one nvcc did not inline) is not "
-                    "supported by the executor yet");
+    if (callee != "vprintf") { /* a device function: inlined once the module is read (ptx_inline.cpp) */
+        CallSite site;
+        site.callee = callee;
+        for (int k = 0; k < 2; k++)
+            for (const std::string &v : k ? args : ret) {
+                Operand o;
+                if (!symbol(v, o) || o.sym_space != Space::Local)
+                    return fail("'" + v + "' is not a parameter of this call");
+                (k ? site.args : site.rets).push_back((uint32_t)o.imm);
+            }
+        in.op = Op::Call;
+        in.sub = 1;
+        in.target = (int32_t)fn->calls.size();
+        in.nops = 0;
+        fn->calls.push_back(site);
+        fn->code.push_back(in);
+        return true;
+    }
     if (ret.size() != 1 || args.size() != 2)
         return fail("vprintf takes a return value and two parameters");
     in.op = Op::Call;

@@ -4,7 +4,9 @@
  * __device__ counter set from the host through its symbol), warp shuffles,
  * ballots and votes, __constant__ memory with an initializer, the fast math
  * intrinsics and bit instructions (popc, clz, brev, and bfe/bfi through
- * inline asm), printf (formatted by the executor, %n printed as it stands);
+ * inline asm), printf (formatted by the executor, %n printed as it stands),
+ * device functions nvcc did not inline (nested, predicated, with local
+ * memory of their own; recursion refused by name);
  * every result against what the C++ on the host computes. The tensor-core
  * instructions are refused by name. */
 #include "ptx_test_helpers.h"
@@ -189,5 +191,33 @@ Test(ptx_features, printf_is_formatted_by_the_executor)
     cr_assert_str_eq(line, "thread 0 of 7: x=2.50 lab3 2.5e+03 60129542144 ff % %n\n");
     ptx_printed(d, 1, &line);
     cr_assert_str_eq(line, "thread 1 of 7: x=2.50 lab3 2.5e+03 60129542144 ff % %n\n");
+    ptx_device_free(d);
+}
+
+Test(ptx_features, device_functions_nvcc_did_not_inline)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 50;
+    std::vector<float> in = random_floats(n, 9);
+    uint64_t din = to_device(d, in), dout = ptx_malloc(d, n * sizeof(float));
+    int count = n;
+    void *args[] = {&din, &dout, &count};
+    launch(d, "deviceCalls", 2, 32, args);
+    std::vector<float> out = from_device(d, dout, n);
+    auto scaled = [](float v, float s) { return v * s + 1.0f; };
+    for (int i = 0; i < n; i++) {
+        float v = scaled(scaled(in[i], 2.0f), 0.5f);
+        if (i & 1)
+            v = scaled(v, -1.0f);
+        for (int k = 0; k < i % 5; k++)
+            v += 1.0f * (float)(k & 7);
+        cr_assert(std::fabs(out[i] - v) <= 1e-5f * (1 + std::fabs(v)), "out[%d] = %g, want %g", i, out[i], v);
+    }
+    ptx_device_free(d);
+    std::string text = ptx_text("recursion");
+    d = ptx_device_new();
+    char err[256] = "";
+    cr_assert_eq(ptx_load(d, text.data(), text.size(), err, sizeof err), PTX_ERR_PARSE);
+    cr_assert(strstr(err, "'_Z3fibi' calls itself (recursion"), "%s", err);
     ptx_device_free(d);
 }

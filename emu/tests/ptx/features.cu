@@ -88,3 +88,27 @@ __global__ void prints(int n, float x, const char *name)
         printf("thread %d of %d: x=%.2f %s %5.1e %lld %x %% %n\n", threadIdx.x, n, x, name,
                (double)x * 1000, (long long)n << 33, 255u, (int *)0);
 }
+
+__device__ __noinline__ float scaled(float v, float s) { return v * s + 1.0f; }
+__device__ __noinline__ float twiceScaled(float v) { return scaled(scaled(v, 2.0f), 0.5f); }
+__device__ __noinline__ void accumulateInto(float *dst, float v, int times)
+{
+    float local[8]; /* local memory of its own */
+    for (int i = 0; i < 8; i++)
+        local[i] = v * (float)i;
+    for (int i = 0; i < times; i++)
+        *dst += local[i & 7];
+}
+
+__global__ void deviceCalls(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = twiceScaled(in[i]);
+        if (i & 1) /* a call some lanes make */
+            v = scaled(v, -1.0f);
+        out[i] = v;
+        accumulateInto(&out[i], 1.0f, i % 5);
+    }
+}
+
