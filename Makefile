@@ -82,7 +82,8 @@ CUDA_INC    = $(patsubst %/bin/nvcc,%/include,$(realpath $(NVCC)))
 VGPU_PROGS  := $(patsubst emu/tests/vgpu/%.cu,$(B)/vgpu/%,$(wildcard emu/tests/vgpu/*.cu))
 # Its tests' kernels, compiled to PTX by nvcc as the executor will be given
 # them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
-PTX_SUBMISSIONS := $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx $(B)/ptx/uninit_shared.ptx
+PTX_SUBMISSIONS := $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx $(B)/ptx/uninit_shared.ptx \
+                   $(B)/ptx/transposed_mapping.ptx
 PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
                $(PTX_SUBMISSIONS) \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))

@@ -65,6 +65,18 @@ typedef struct {
     ptx_dim3_t other;     /* PTX_FIND_RACE: the thread of the first access */
 } ptx_finding_t;
 
+/* What a launch moved and computed (with PTX_CHECK_TRAFFIC): per warp
+ * instruction, the 32-byte sectors of global memory its lanes touched
+ * (coalesced: requested bytes / 32), and the shared-memory wavefronts
+ * (a bank conflict adds one: the most distinct words any of the 32 banks
+ * is asked for); flops: f32/f64 operations, an fma two. */
+typedef struct {
+    uint64_t global_load_bytes, global_load_sectors;
+    uint64_t global_store_bytes, global_store_sectors;
+    uint64_t shared_requests, shared_wavefronts;
+    uint64_t flops;
+} ptx_traffic_t;
+
 typedef struct {
     ptx_status_t status;
     uint64_t instructions;  /* executed, one per thread and instruction */
@@ -77,6 +89,7 @@ typedef struct {
     unsigned nuninit;       /* of them, uninitialised reads (with PTX_CHECK_UNINIT) */
     ptx_finding_t findings[16];
     char message[256];      /* what stopped the launch, in words ("" when nothing did) */
+    ptx_traffic_t traffic;  /* with PTX_CHECK_TRAFFIC; flops always */
 } ptx_launch_result_t;
 
 ptx_device_t *ptx_device_new(void);
@@ -103,6 +116,7 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
  * checked launch runs the accesses it checks on the general path. */
 #define PTX_CHECK_RACES 1u
 #define PTX_CHECK_UNINIT 2u /* reads of what was never written: shared, and device memory */
+#define PTX_CHECK_TRAFFIC 4u /* the traffic counts of ptx_traffic_t (their accesses on the general path) */
 void ptx_set_checks(ptx_device_t *d, unsigned checks);
 
 /* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the

@@ -106,6 +106,7 @@ class Block {
     void exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w);
     void general(const Insn &in, int base, uint32_t on, uint32_t at);
     void memory(const Insn &in, int base, uint32_t on);
+    void count_traffic(Space space, bool store, const uint64_t *addr, uint32_t on, uint32_t size);
     void atomic(const Insn &in, int base, uint32_t on);
     void shuffle(const Insn &in, int base, uint32_t on);
     void vote(const Insn &in, int base, uint32_t on);

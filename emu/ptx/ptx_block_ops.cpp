@@ -233,12 +233,60 @@ static Insn spaced(const Insn &in, const Operand &addr_op)
 
 /* ld and st, of one value or a vector of them (.v2, .v4: one access of
  * their whole size, aligned to it, as on a GPU). */
+/* The traffic of one warp access (PTX_CHECK_TRAFFIC): the distinct
+ * 32-byte sectors its lanes' global addresses touch, or the wavefronts its
+ * shared addresses need (the most distinct words asked of one bank). */
+void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_t on, uint32_t size)
+{
+    uint64_t keys[WARP * 4];
+    int n = 0;
+    uint64_t lanes = (uint64_t)__builtin_popcount(on);
+    ptx_traffic_t &tr = result.traffic;
+    if (space == Space::Global) {
+        for (uint32_t m = on; m; m &= m - 1)
+            for (uint64_t s = addr[__builtin_ctz(m)] / 32; s <= (addr[__builtin_ctz(m)] + size - 1) / 32; s++) {
+                bool seen = false;
+                for (int i = 0; i < n && !seen; i++)
+                    seen = keys[i] == s;
+                if (!seen && n < WARP * 4)
+                    keys[n++] = s;
+            }
+        (store ? tr.global_store_bytes : tr.global_load_bytes) += lanes * size;
+        (store ? tr.global_store_sectors : tr.global_load_sectors) += (uint64_t)n;
+    } else if (space == Space::Shared) {
+        int per_bank[WARP] = {0};
+        for (uint32_t m = on; m; m &= m - 1) {
+            uint64_t word = addr[__builtin_ctz(m)] / 4;
+            bool seen = false;
+            for (int i = 0; i < n && !seen; i++)
+                seen = keys[i] == word;
+            if (!seen && n < WARP * 4) {
+                keys[n++] = word;
+                per_bank[word % WARP]++;
+            }
+        }
+        int most = 0;
+        for (int b = 0; b < WARP; b++)
+            most = per_bank[b] > most ? per_bank[b] : most;
+        tr.shared_requests++;
+        tr.shared_wavefronts += (uint64_t)(most ? most : 1);
+    }
+}
+
 void Block::memory(const Insn &in, int base, uint32_t on)
 {
     bool store = in.op == Op::St;
     const Operand &addr_op = in.ops[store ? 0 : 1], &data = in.ops[store ? 1 : 0];
     uint32_t elem = in.type.bits / 8, size = elem * in.vec;
     Insn sp = spaced(in, addr_op);
+    if ((d.checks & PTX_CHECK_TRAFFIC) && (sp.space == Space::Global || sp.space == Space::Shared)) {
+        uint64_t addr[WARP] = {0};
+        for (uint32_t m = on; m; m &= m - 1) {
+            int l = __builtin_ctz(m);
+            addr[l] = (addr_op.reg >= 0 ? reg(addr_op.reg, base + l) : 0) + (uint64_t)addr_op.imm;
+        }
+        count_traffic(sp.space, store, addr, on, size);
+    }
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
         uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;

@@ -50,6 +50,9 @@ void Block::exec(const Insn &in, uint32_t pc, int wi, uint32_t at, Warp &w)
     uint32_t on = guarded(in, base, at);
     result.instructions += at == ~0u ? WARP : (uint64_t)__builtin_popcount(at);
     result.warp_instructions++;
+    if (in.type.kind == Kind::Float && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::Mul ||
+                                        in.op == Op::Fma || in.op == Op::Mad))
+        result.traffic.flops += (uint64_t)__builtin_popcount(on) * (in.op == Op::Fma || in.op == Op::Mad ? 2 : 1);
     switch (in.op) {
     case Op::Bra:
         if (w.converged && (on == at || on == 0)) {
@@ -191,7 +194,8 @@ ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t b
     for (size_t i = 0; i < k.code.size(); i++) { /* a checked shared access takes the general path */
         const Insn &in = k.code[i];
         bool checked = ((d.checks & PTX_CHECK_RACES) && in.space == Space::Shared) ||
-                       ((d.checks & PTX_CHECK_UNINIT) && (in.op == Op::Ld || in.space == Space::Shared));
+                       ((d.checks & PTX_CHECK_UNINIT) && (in.op == Op::Ld || in.space == Space::Shared)) ||
+                       ((d.checks & PTX_CHECK_TRAFFIC) && (in.op == Op::Ld || in.op == Op::St));
         handlers[i] = d.fast_paths && !checked ? fast_handler(in) : nullptr;
     }
     for (unsigned z = 0; z < grid.z; z++)

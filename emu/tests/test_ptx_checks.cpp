@@ -5,7 +5,10 @@
  * time), lanes that branch three ways and meet again, shared-memory races
  * (lab 3 without either of its barriers; none in the reference), reads of
  * what was never written (a tile element a thread skipped, device memory
- * no one wrote; nothing in the reference), integer
+ * no one wrote; nothing in the reference), the traffic (lab 3's tiles load
+ * a sixteenth of lab 2's bytes, coalesced and free of bank conflicts; lab
+ * 3 with its thread mapping transposed touches 4 times the sectors and
+ * conflicts 8 ways), integer
  * edge cases a real GPU defines (division by zero, INT_MIN / -1), launches a GPU refuses,
  * and PTX that is malformed or cut anywhere: an error naming the line,
  * never a crash. */
@@ -185,6 +188,35 @@ Test(ptx_checks, reads_of_what_was_never_written)
     cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {16, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
     cr_assert_eq(r.nfindings, 0u);
     ptx_device_free(d);
+}
+
+static ptx_traffic_t traffic_of(const char *ptx, const char *kernel)
+{
+    ptx_device_t *d = device_with(ptx);
+    ptx_set_checks(d, PTX_CHECK_TRAFFIC);
+    ptx_launch_result_t r;
+    Product p = launch_product(d, ptx, kernel, 64, 64, 64, r);
+    cr_assert_eq(p.status, PTX_OK, "%s: %s", ptx, r.message);
+    ptx_device_free(d);
+    return r.traffic;
+}
+
+Test(ptx_checks, traffic_coalescing_and_bank_conflicts)
+{
+    ptx_traffic_t basic = traffic_of("lab2", "matrixMultiply"), tiled = traffic_of("lab3", "matrixMultiplyShared");
+    ptx_traffic_t swapped = traffic_of("transposed_mapping", "matrixMultiplyShared");
+    for (const ptx_traffic_t *t : {&basic, &tiled, &swapped})
+        cr_assert_eq(t->flops, 2u * 64 * 64 * 64, "an fma a product term");
+    cr_assert_eq(basic.global_load_bytes, 2u * 64 * 64 * 64 * 4, "lab 2: A's row and B's column, every thread");
+    cr_assert_eq(tiled.global_load_bytes * 16, basic.global_load_bytes, "tiles of 16: a sixteenth");
+    cr_assert_eq(tiled.global_load_sectors * 32, tiled.global_load_bytes, "coalesced");
+    cr_assert_eq(tiled.global_store_sectors * 32, tiled.global_store_bytes);
+    cr_assert_eq(tiled.shared_wavefronts, tiled.shared_requests, "no bank conflict");
+    cr_assert_eq(swapped.global_load_bytes, tiled.global_load_bytes);
+    cr_assert_geq(swapped.global_load_sectors, 4 * tiled.global_load_sectors, "%llu sectors",
+                  (unsigned long long)swapped.global_load_sectors);
+    cr_assert_geq(swapped.shared_wavefronts, 4 * swapped.shared_requests / 2, "bank conflicts: %llu of %llu",
+                  (unsigned long long)swapped.shared_wavefronts, (unsigned long long)swapped.shared_requests);
 }
 
 /* intEdges(a, b): what a GPU gives, without the executor stopping. */
