@@ -106,18 +106,69 @@ static double integral(double v, uint16_t mods)
            : mods & MOD_RPI ? std::ceil(v) : std::trunc(v);
 }
 
+/* IEEE binary16, to and from float (round to nearest, ties to even). */
+static float half_to_float(uint64_t v)
+{
+    uint32_t h = (uint32_t)v & 0xffff, sign = (h >> 15) << 31, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    uint32_t bits;
+    if (exp == 0x1f)
+        bits = sign | 0x7f800000u | (man << 13); /* inf, NaN */
+    else if (exp == 0) {
+        float f = std::ldexp((float)man, -24); /* zero and the subnormals */
+        return sign ? -f : f;
+    } else
+        bits = sign | ((exp + 112) << 23) | (man << 13);
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static uint64_t float_to_half(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    if (std::isnan(f))
+        return sign | 0x7e00;
+    float a = std::fabs(f);
+    if (a >= 65520.0f) /* rounds to infinity */
+        return sign | 0x7c00;
+    if (a < std::ldexp(1.0f, -14)) { /* a subnormal half: a multiple of 2^-24 */
+        float q = std::nearbyint(a * std::ldexp(1.0f, 24));
+        return sign | (uint32_t)q;
+    }
+    int e;
+    float m = std::frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    float q = std::nearbyint(m * 2048.0f); /* 11 significant bits */
+    if (q >= 2048.0f)
+        q /= 2, e++;
+    uint32_t exp = (uint32_t)(e - 1 + 15), man = (uint32_t)q - 1024;
+    return sign | (exp << 10) | man;
+}
+
+/* A float register's value of width bits (16, 32, 64) as a double, and back. */
+static double float_value(uint64_t v, int bits)
+{
+    return bits == 64 ? f64(v) : bits == 16 ? (double)half_to_float(v) : (double)f32(v);
+}
+
+static uint64_t float_bits(double x, int bits)
+{
+    return bits == 64 ? bits_of(x) : bits == 16 ? float_to_half((float)x) : bits_of((float)x);
+}
+
 /* cvt: src (of type from) as type to. */
 uint64_t convert(uint64_t v, Type to, Type from, uint16_t mods)
 {
     bool from_float = from.kind == Kind::Float, to_float = to.kind == Kind::Float;
     if (from_float && to_float) {
-        double x = from.bits == 64 ? f64(v) : f32(v);
+        double x = float_value(v, from.bits);
         if (mods & (MOD_RNI | MOD_RZI | MOD_RMI | MOD_RPI))
             x = integral(x, mods);
-        return to.bits == 64 ? bits_of(x) : bits_of((float)x);
+        return float_bits(x, to.bits);
     }
     if (from_float) { /* to an integer: saturated, NaN gives 0 */
-        double x = integral(from.bits == 64 ? f64(v) : f32(v), mods);
+        double x = integral(float_value(v, from.bits), mods);
         if (std::isnan(x))
             return 0;
         if (to.kind == Kind::Signed) {
@@ -136,10 +187,10 @@ uint64_t convert(uint64_t v, Type to, Type from, uint16_t mods)
         uint64_t r;
         if (from.kind == Kind::Signed) {
             int64_t s = as_signed(v, from.bits);
-            r = to.bits == 64 ? bits_of((double)s) : bits_of((float)s);
+            r = to.bits == 64 ? bits_of((double)s) : to.bits == 16 ? float_to_half((float)s) : bits_of((float)s);
         } else {
             uint64_t u = v & mask_of(from.bits);
-            r = to.bits == 64 ? bits_of((double)u) : bits_of((float)u);
+            r = to.bits == 64 ? bits_of((double)u) : to.bits == 16 ? float_to_half((float)u) : bits_of((float)u);
         }
         std::fesetround(saved);
         return r;
@@ -231,6 +282,7 @@ template <typename F> static F float_op(const Insn &in, F a, F b, F c)
     case Op::Sin: return std::sin(a);
     case Op::Cos: return std::cos(a);
     case Op::Tanh: return std::tanh(a);
+    case Op::Copysign: return std::copysign(b, a); /* copysign d, a, b: b with a's sign */
     case Op::Rsqrt: return F(1) / std::sqrt(a);
     case Op::Rcp: return F(1) / a;
     default: return 0;
@@ -295,6 +347,38 @@ uint64_t bit_op(const Insn &in, uint64_t a, uint64_t b, uint64_t c, uint64_t e)
         for (uint32_t i = 0; i < len && pos + i < (uint32_t)bits; i++)
             r = (r & ~(1ull << (pos + i))) | (((ua >> i) & 1) << (pos + i));
         return r;
+    }
+    case Op::Shf: { /* shf.l/r.wrap/clamp.b32 d, a, b, c: the funnel of b:a shifted by c */
+        uint64_t both = (b & 0xffffffffull) << 32 | (ua & 0xffffffffull);
+        uint32_t n = (uint32_t)c & 0xffffffffu;
+        n = in.sub & SUB_SHF_WRAP ? n & 31 : (n > 32 ? 32 : n);
+        return in.sub & SUB_SHF_RIGHT ? (both >> n) & 0xffffffffull : ((both << n) >> 32) & 0xffffffffull;
+    }
+    case Op::Prmt: { /* prmt.b32 d, a, b, c: bytes of b:a picked by c's four selectors (the default mode) */
+        uint64_t both = (b & 0xffffffffull) << 32 | (ua & 0xffffffffull);
+        uint32_t r = 0;
+        for (int i = 0; i < 4; i++) {
+            uint32_t sel = ((uint32_t)c >> (4 * i)) & 0xf;
+            uint32_t byte = (uint32_t)(both >> (8 * (sel & 7))) & 0xff;
+            if (sel & 8) /* the byte's sign replicated */
+                byte = byte & 0x80 ? 0xff : 0;
+            r |= byte << (8 * i);
+        }
+        return r;
+    }
+    case Op::Sad: { /* sad d, a, b, c: |a - b| + c */
+        bool sgn = in.type.kind == Kind::Signed;
+        uint64_t diff = sgn ? (uint64_t)(as_signed(a, bits) > as_signed(b, bits) ? as_signed(a, bits) - as_signed(b, bits)
+                                                                                 : as_signed(b, bits) - as_signed(a, bits))
+                            : (ua > (b & m) ? ua - (b & m) : (b & m) - ua);
+        return (diff + c) & m;
+    }
+    case Op::Bfind: { /* the position of the most significant non-sign bit; all ones for none */
+        uint64_t v = in.type.kind == Kind::Signed && (ua >> (bits - 1)) ? ~ua & m : ua;
+        if (!v)
+            return 0xffffffffull;
+        uint32_t pos = 63 - (uint32_t)__builtin_clzll(v);
+        return in.sub & SUB_SHIFTAMT ? (uint64_t)(bits - 1 - pos) : pos;
     }
     default: return 0;
     }

@@ -161,7 +161,7 @@ void Block::alu(const Insn &in, int t)
     const Operand *o = in.ops;
     uint64_t a = in.nops > 1 ? value(o[1], t) : 0, b = in.nops > 2 ? value(o[2], t) : 0;
     uint64_t c = in.nops > 3 ? value(o[3], t) : 0;
-    if (in.op >= Op::Popc && in.op <= Op::Bfi) { /* bits: popc, clz, brev, bfe, bfi */
+    if (in.op >= Op::Popc && in.op <= Op::Bfind) { /* bits: popc, clz, brev, bfe, bfi, shf, prmt, sad, bfind */
         reg(o[0].reg, t) = bit_op(in, a, b, c, in.nops > 4 ? value(o[4], t) : 0);
         return;
     }

@@ -125,7 +125,8 @@ bool op_of(const std::string &w, Op &op)
         {"membar", Op::Nop}, {"fence", Op::Nop}, {"ex2", Op::Ex2},     {"lg2", Op::Lg2},
         {"sin", Op::Sin},   {"cos", Op::Cos},   {"tanh", Op::Tanh}, {"popc", Op::Popc},
         {"clz", Op::Clz},   {"brev", Op::Brev}, {"bfe", Op::Bfe},   {"bfi", Op::Bfi},
-        {"call", Op::Call}};
+        {"call", Op::Call}, {"shf", Op::Shf},   {"prmt", Op::Prmt}, {"sad", Op::Sad},
+        {"bfind", Op::Bfind}, {"copysign", Op::Copysign}};
     for (const auto &n : names)
         if (w == n.first) {
             op = n.second;

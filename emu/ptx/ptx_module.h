@@ -17,7 +17,7 @@ namespace ptx {
 enum class Op : uint8_t {
     Ld, St, Mov, Cvta, Cvt, Add, Sub, Mul, Mad, Fma, Div, Rem, Min, Max, Abs, Neg,
     And, Or, Xor, Not, Shl, Shr, Setp, Selp, Bra, Bar, Ret, Exit, Sqrt, Rsqrt, Rcp,
-    Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi,
+    Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfe, Bfi, Shf, Prmt, Sad, Bfind, Copysign,
     Atom, Red, Shfl, Vote, Activemask, CpAsync, Call, Nop,
 };
 
@@ -45,6 +45,9 @@ enum : uint16_t {
     MOD_UNI = 128,
     MOD_RN = 256, MOD_RZ = 512, MOD_RM = 1024, MOD_RP = 2048, /* rounding (float results) */
     MOD_RNI = 4096, MOD_RZI = 8192, MOD_RMI = 16384, MOD_RPI = 32768, /* to an integral value */
+};
+/* shf's direction and mode, bfind's .shiftamt (Insn::sub bits) */
+enum : uint8_t { SUB_SHF_RIGHT = 1, SUB_SHF_WRAP = 2, SUB_SHIFTAMT = 4,
 };
 
 /* The special registers a program reads (mov %r, %tid.x). */

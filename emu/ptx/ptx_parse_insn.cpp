@@ -73,6 +73,10 @@ bool Parser::instruction()
                    (p == "sync" || p == "relaxed" || p == "acquire" || p == "release" ||
                     p == "acq_rel" || p == "sc" || p == "gpu" || p == "sys" || p == "cta")) {
             /* one thread at a time: every order and scope holds */
+        } else if (in.op == Op::Shf && (p == "l" || p == "r" || p == "wrap" || p == "clamp")) {
+            in.sub |= p == "r" ? SUB_SHF_RIGHT : p == "wrap" ? SUB_SHF_WRAP : 0;
+        } else if (in.op == Op::Bfind && p == "shiftamt") {
+            in.sub |= SUB_SHIFTAMT;
         } else if ((in.op == Op::Ld || in.op == Op::St) && (p == "v2" || p == "v4")) {
             in.vec = p == "v2" ? 2 : 4;
         } else if (type_of(p, t)) {
@@ -143,7 +147,7 @@ bool Parser::instruction()
     next();
     static const uint8_t wanted[] = {2, 2, 2, 2, 2, 3, 3, 3, 4, 4, 3, 3, 3, 3, 2, 2,
                                      3, 3, 3, 2, 3, 3, 3, 4, 1, 1, 0, 0, 2, 2, 2,
-                                     2, 2, 2, 2, 2, 2, 2, 2, 4, 5,
+                                     2, 2, 2, 2, 2, 2, 2, 2, 4, 5, 4, 4, 4, 2, 3,
                                      3, 2, 4, 3, 1, 3, 3, 0};
     static_assert(sizeof wanted == (size_t)Op::Nop + 1, "an operand count for each Op");
     uint8_t want = wanted[(int)in.op];

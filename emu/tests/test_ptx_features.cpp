@@ -6,7 +6,10 @@
  * intrinsics and bit instructions (popc, clz, brev, and bfe/bfi through
  * inline asm), printf (formatted by the executor, %n printed as it stands),
  * device functions nvcc did not inline (nested, predicated, with local
- * memory of their own; recursion refused by name);
+ * memory of their own; recursion refused by name), and what plain CUDA C
+ * compiles to besides (conformance.cu: funnel shifts, byte permutes, sad,
+ * bit finds, 24-bit and high multiplies, 64-bit division by constants, 8-
+ * and 16-bit memory, half and double precision, a switch, a struct copy);
  * every result against what the C++ on the host computes. The tensor-core
  * instructions are refused by name. */
 #include "ptx_test_helpers.h"
@@ -219,5 +222,117 @@ Test(ptx_features, device_functions_nvcc_did_not_inline)
     char err[256] = "";
     cr_assert_eq(ptx_load(d, text.data(), text.size(), err, sizeof err), PTX_ERR_PARSE);
     cr_assert(strstr(err, "'_Z3fibi' calls itself (recursion"), "%s", err);
+    ptx_device_free(d);
+}
+
+struct Pair {
+    int a;
+    short b;
+    char c;
+    double d;
+};
+
+static unsigned funnel_left(unsigned lo, unsigned hi, unsigned n)
+{
+    return (unsigned)((((unsigned long long)hi << 32 | lo) << (n & 31)) >> 32);
+}
+
+static unsigned funnel_right(unsigned lo, unsigned hi, unsigned n)
+{
+    return (unsigned)((((unsigned long long)hi << 32 | lo) >> (n & 31)) & 0xffffffffu);
+}
+
+static unsigned byte_perm(unsigned x, unsigned y, unsigned s)
+{
+    unsigned long long both = (unsigned long long)y << 32 | x;
+    unsigned r = 0;
+    for (int k = 0; k < 4; k++)
+        r |= (unsigned)((both >> (8 * ((s >> (4 * k)) & 7))) & 0xff) << (8 * k);
+    return r;
+}
+
+Test(ptx_features, plain_cuda_c_conformance)
+{
+    const int n = 100;
+    std::vector<int> in(n);
+    std::vector<char> bytes(n);
+    std::vector<short> shorts(n);
+    std::vector<Pair> pairs(n);
+    for (int i = 0; i < n; i++) {
+        in[i] = i * 7 - 300 + (i % 3) * 1000;
+        bytes[i] = (char)(i * 13 - 90);
+        shorts[i] = (short)(i * 511 - 20000);
+        pairs[i] = {i * 3, (short)(i - 50), (char)(i % 100), i * 0.25};
+    }
+    ptx_device_t *d = device_with("conformance");
+    uint64_t din = ptx_malloc(d, n * 4), db = ptx_malloc(d, n), ds = ptx_malloc(d, n * 2),
+             du = ptx_malloc(d, 8 * n * 4), dl = ptx_malloc(d, 4 * n * 8), dd = ptx_malloc(d, 3 * n * 8),
+             df = ptx_malloc(d, 3 * n * 4), dc = ptx_malloc(d, n), dp = ptx_malloc(d, n * sizeof(Pair));
+    cr_assert_eq(ptx_copy_to_device(d, din, in.data(), n * 4), PTX_OK);
+    cr_assert_eq(ptx_copy_to_device(d, db, bytes.data(), n), PTX_OK);
+    cr_assert_eq(ptx_copy_to_device(d, ds, shorts.data(), n * 2), PTX_OK);
+    cr_assert_eq(ptx_copy_to_device(d, dp, pairs.data(), n * sizeof(Pair)), PTX_OK);
+    int count = n;
+    void *args[] = {&din, &db, &ds, &du, &dl, &dd, &df, &dc, &dp, &count};
+    std::string name = mangled(ptx_text("conformance"), "conformance");
+    ptx_launch_result_t r;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {4, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+    std::vector<unsigned> u(8 * n);
+    std::vector<long long> l(4 * n);
+    std::vector<double> dv(3 * n);
+    std::vector<float> f(3 * n);
+    std::vector<unsigned char> c(n);
+    std::vector<Pair> p(n);
+    cr_assert_eq(ptx_copy_from_device(d, u.data(), du, 8 * n * 4), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, l.data(), dl, 4 * n * 8), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, dv.data(), dd, 3 * n * 8), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, f.data(), df, 3 * n * 4), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, c.data(), dc, n), PTX_OK);
+    cr_assert_eq(ptx_copy_from_device(d, p.data(), dp, n * sizeof(Pair)), PTX_OK);
+    for (int i = 0; i < n; i++) {
+        int x = in[i];
+        unsigned w = (unsigned)x * 2654435761u;
+        cr_assert_eq(u[8 * i + 0], funnel_left(w, w >> 3, (unsigned)x & 63), "funnel left, x = %d", x);
+        cr_assert_eq(u[8 * i + 1], funnel_right(w, ~w, (unsigned)x & 31), "funnel right, x = %d", x);
+        cr_assert_eq(u[8 * i + 2], byte_perm(w, 0x89abcdefu, (unsigned)x & 0xffff), "byte_perm, x = %d", x);
+        cr_assert_eq(u[8 * i + 3], (unsigned)(std::abs(x - (7 - x)) + 3), "sad, x = %d", x);
+        cr_assert_eq(u[8 * i + 4], (unsigned)((w ? __builtin_ctz(w) + 1 : 0) + (w ? __builtin_clz(w) : 32)), "ffs + clz");
+        cr_assert_eq(u[8 * i + 5], (unsigned)(x * -3), "mul24");
+        cr_assert_eq(u[8 * i + 6], (unsigned)(((unsigned long long)w * 0xdeadbeefu) >> 32), "umulhi");
+        unsigned long long rev = 0, ww = (unsigned long long)(long long)w;
+        for (int k = 0; k < 64; k++)
+            rev |= ((ww >> k) & 1ull) << (63 - k);
+        cr_assert_eq(u[8 * i + 7], (unsigned)((unsigned long long)__builtin_popcountll((unsigned long long)((long long)w << 20)) + rev % 97), "popcll + brevll");
+        long long big = (long long)x * 1000000007LL - 12345;
+        cr_assert_eq(l[4 * i + 0], big / 7);
+        cr_assert_eq(l[4 * i + 1], big % 13);
+        cr_assert_eq(l[4 * i + 2], (long long)((unsigned long long)big / 10u));
+        long long sw;
+        switch ((x + i) & 7) {
+        case 0: sw = 1; break;
+        case 1: sw = 10; break;
+        case 2: sw = 100; break;
+        case 3: sw = -1000; break;
+        case 5: sw = big >> 40; break;
+        default: sw = -big; break;
+        }
+        cr_assert_eq(l[4 * i + 3], sw, "switch, case %d", (x + i) & 7);
+        double v = (double)x / 8.0;
+        cr_assert(std::fabs(dv[3 * i] - std::sqrt(v * v + 1.0) / (v + 3.5)) <= 1e-15 * std::fabs(dv[3 * i]) + 1e-300);
+        cr_assert_eq(dv[3 * i + 1], std::fma(v, 3.0, -0.1) + std::fmin(v, 2.0) + std::fabs(v));
+        cr_assert_eq(dv[3 * i + 2], (double)(float)v);
+        float g = (float)x * 0.37f;
+        cr_assert_eq(f[3 * i], (float)(_Float16)g, "half round trip of %g: %g", g, f[3 * i]);
+        cr_assert(std::fabs(f[3 * i + 1] - (std::sqrt(std::fabs(g)) + std::fmax(g, 0.5f) + std::copysign(1.0f, g))) <= 1e-5f * (1 + std::fabs(g)));
+        _Float16 h = (_Float16)(g * 1000.0f);
+        short hbits;
+        memcpy(&hbits, &h, 2);
+        cr_assert_eq(f[3 * i + 2], (float)hbits, "half bits of %g", g * 1000.0f);
+        cr_assert_eq(c[i], (unsigned char)(bytes[i] + shorts[i]));
+        cr_assert_eq(p[i].a, pairs[i].a + i);
+        cr_assert_eq(p[i].b, (short)(pairs[i].b * 2));
+        cr_assert_eq(p[i].c, (char)(pairs[i].c + 1));
+        cr_assert_eq(p[i].d, pairs[i].d * -2.0);
+    }
     ptx_device_free(d);
 }
