@@ -82,8 +82,10 @@ CUDA_INC    = $(patsubst %/bin/nvcc,%/include,$(realpath $(NVCC)))
 VGPU_PROGS  := $(patsubst emu/tests/vgpu/%.cu,$(B)/vgpu/%,$(wildcard emu/tests/vgpu/*.cu))
 # Its tests' kernels, compiled to PTX by nvcc as the executor will be given
 # them: the references of lab 2, lab 3 and the dot product, and emu/tests/ptx/.
-PTX_SUBMISSIONS := $(B)/ptx/missing_first_barrier.ptx $(B)/ptx/missing_second_barrier.ptx $(B)/ptx/uninit_shared.ptx \
-                   $(B)/ptx/transposed_mapping.ptx
+# lab 3's corpus of bug classes (tests/e2e/test_corpus.c), for emu/tests/test_ptx_corpus.cpp
+PTX_CORPUS  := missing_first_barrier missing_second_barrier barrier_in_if early_return unguarded_loads \
+               unguarded_store uninit_shared untiled transposed_mapping tile8 tile32 course_style
+PTX_SUBMISSIONS := $(PTX_CORPUS:%=$(B)/ptx/%.ptx)
 PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
                $(PTX_SUBMISSIONS) \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))

@@ -270,6 +270,8 @@ void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_
             most = per_bank[b] > most ? per_bank[b] : most;
         tr.shared_requests++;
         tr.shared_wavefronts += (uint64_t)(most ? most : 1);
+        if (!store)
+            tr.shared_loads += lanes;
     }
 }
 

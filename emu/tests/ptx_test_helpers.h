@@ -75,8 +75,9 @@ static inline std::vector<float> from_device(ptx_device_t *d, uint64_t p, size_t
 }
 
 /* A product C = A B of random A (m x k) and B (k x n) on the device, by a
- * matmul kernel of the lab's signature (A, B, C and the six sizes) in 16 x
- * 16 blocks: the launch's result into r, and A, B and C's addresses. */
+ * matmul kernel of the lab's signature (A, B, C and the six sizes) in tile x
+ * tile blocks (16 unless said): the launch's result into r, and A, B and
+ * C's addresses. */
 struct Product {
     std::vector<float> a, b;
     uint64_t da, db, dc;
@@ -84,7 +85,7 @@ struct Product {
 };
 
 static inline Product launch_product(ptx_device_t *d, const char *ptx, const char *kernel, int m, int k,
-                                     int n, ptx_launch_result_t &r)
+                                     int n, ptx_launch_result_t &r, unsigned tile = 16)
 {
     std::string name = mangled(ptx_text(ptx), kernel);
     Product p;
@@ -93,7 +94,7 @@ static inline Product launch_product(ptx_device_t *d, const char *ptx, const cha
     p.dc = ptx_malloc(d, (size_t)m * n * sizeof(float));
     int rows_a = m, cols_a = k, rows_b = k, cols_b = n, rows_c = m, cols_c = n;
     void *args[] = {&p.da, &p.db, &p.dc, &rows_a, &cols_a, &rows_b, &cols_b, &rows_c, &cols_c};
-    ptx_dim3_t grid = {(unsigned)(n + 15) / 16, (unsigned)(m + 15) / 16, 1}, block = {16, 16, 1};
+    ptx_dim3_t grid = {((unsigned)n + tile - 1) / tile, ((unsigned)m + tile - 1) / tile, 1}, block = {tile, tile, 1};
     p.status = ptx_launch(d, name.c_str(), grid, block, 0, args, 0, &r);
     return p;
 }
