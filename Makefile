@@ -13,7 +13,8 @@
 #   make gpu-test   on a machine with a CUDA device: the jail's system calls
 #                   on every lab (tests/gpu/sandbox.sh, with strace), the red-team submissions
 #                   (tests/attacks/) and the challenge lab (its reference's
-#                   score against cuBLAS, the rule on the SASS) on the GPU backend
+#                   score against cuBLAS, the rule on the SASS) on the GPU backend,
+#                   and the executor's results against the GPU's (tests/gpu/ptx_conformance.sh)
 #   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
 #   make race-check the grader's threads under ThreadSanitizer: a small batch on
 #                   the emulator's GPU path (tools/race_check.sh, a few minutes)
@@ -318,6 +319,7 @@ gpu-test: all
 	tests/gpu/sandbox.sh
 	tests/gpu/attacks.sh
 	tests/gpu/challenge.sh
+	tests/gpu/ptx_conformance.sh
 
 race-check: all
 	tools/race_check.sh
