@@ -251,7 +251,7 @@ $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
 $(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
 	@mkdir -p $(@D)
-	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -o $@
+	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -lpthread -o $@
 $(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(VGPU_CALLS) $(PTX_KERNELS) $(B)/ptx/lab3wb.ptx $(B)/ptx/wb_host_solution.ptx bin/cugrade | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Igrader $(JSON_CFLAGS) $< $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@

@@ -14,7 +14,9 @@
  * never a crash. */
 #include "ptx_test_helpers.h"
 
+#include <atomic>
 #include <climits>
+#include <thread>
 
 Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
 {
@@ -83,6 +85,43 @@ Test(ptx_checks, an_endless_loop_stops_at_the_budget_with_the_same_count)
     cr_assert_eq(r1.instructions, r2.instructions);
     cr_assert(strstr(r1.message, "budget of 100000 instructions"), "%s", r1.message);
     ptx_device_free(d);
+}
+
+/* spin's launch stopped at a budget, with busy threads beside it or not. */
+static ptx_launch_result_t spin_with_load(int busy_threads)
+{
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> busy;
+    for (int i = 0; i < busy_threads; i++)
+        busy.emplace_back([&stop] {
+            volatile unsigned long x = 0;
+            while (!stop.load(std::memory_order_relaxed))
+                x = x * 6364136223846793005ul + 1;
+        });
+    ptx_device_t *d = device_with("control");
+    std::string name = mangled(ptx_text("control"), "spin");
+    uint64_t flag = ptx_malloc(d, sizeof(int));
+    cr_assert_eq(ptx_memset(d, flag, 0, sizeof(int)), PTX_OK);
+    void *args[] = {&flag};
+    ptx_launch_result_t r;
+    ptx_launch(d, name.c_str(), {8, 1, 1}, {256, 1, 1}, 0, args, 3000000, &r);
+    ptx_device_free(d);
+    stop = true;
+    for (std::thread &t : busy)
+        t.join();
+    return r;
+}
+
+Test(ptx_checks, the_budget_is_the_same_on_a_loaded_machine)
+{
+    /* a limit in instructions, not seconds: four busy threads (twice this
+     * machine's cores) change nothing of where and how the launch stopped */
+    ptx_launch_result_t idle = spin_with_load(0), loaded = spin_with_load(4);
+    cr_assert_eq(idle.status, PTX_ERR_BUDGET);
+    cr_assert_eq(loaded.status, idle.status);
+    cr_assert_eq(loaded.instructions, idle.instructions);
+    cr_assert_eq(loaded.warp_instructions, idle.warp_instructions);
+    cr_assert_str_eq(loaded.message, idle.message);
 }
 
 Test(ptx_checks, lanes_that_branch_apart_meet_again)
