@@ -145,7 +145,13 @@ VGPU_CALL = @mkdir -p $(@D); \
 	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared \
 	    labs/kinds/matmul/vgpu_main.cu -o $@.main.o && \
 	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
-VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch $(B)/vgpu/wb_lab3 $(B)/vgpu/wb_host_solution
+VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch $(B)/vgpu/wb_lab3 $(B)/vgpu/wb_host_solution \
+               $(B)/vgpu/call_dotprod
+$(B)/vgpu/call_dotprod: reference/dotprod/dotprod.cu labs/kinds/reduction/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
+	@mkdir -p $(@D)
+	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o
+	$(NVCC) -c -arch=$(NVARCH) -DCUGRADE_LAUNCH=launchDotProduct labs/kinds/reduction/vgpu_main.cu -o $@.main.o
+	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
 # a libwb program on the executor: wb_io.cu with -DCUGRADE_VGPU hands wbSolution to it
 VGPU_WB = @mkdir -p $(@D); \
 	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o && \

@@ -20,12 +20,14 @@
  *                 the parameters' bytes, in order
  *   SYNC                                      (the error a kernel left, as
  *                                              cudaDeviceSynchronize returns it)
- *   NEXT                                      -> u32 count, count x u64 values:
+ *   NEXT          [i64 returned]              -> u32 count, count x u64 values:
  *                                              the next call the executor asks
  *                                              of the program's launch function
  *                                              (its device pointers and sizes;
  *                                              count 0: none, the program ends).
- *                                              Asking again says the call returned.
+ *                                              Asking again says the call returned
+ *                                              (with what it returned, when the
+ *                                              launch function returns a value).
  *   SOLUTION      u32 rows, u32 cols, u32 vector, u64 offset, bytes
  *                                             (a libwb program's wbSolution, in
  *                                              pieces of at most VGPU_CHUNK bytes,

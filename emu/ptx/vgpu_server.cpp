@@ -98,7 +98,7 @@ class Session {
     void end_call() /* the program ended inside a call: it returned nothing more */
     {
         if (in_call && calls)
-            calls->finish(d, sticky ? sticky : VGPU_LAUNCH_FAILURE);
+            calls->finish(d, sticky ? sticky : VGPU_LAUNCH_FAILURE, false, 0);
         in_call = false;
     }
 
@@ -255,10 +255,12 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
             return malformed = true, 0;
         return sticky;
     case VGPU_NEXT: {
-        if (in.left)
+        int64_t returned = 0;
+        bool has_returned = in.left == sizeof returned;
+        if ((has_returned && !in.get(returned)) || in.left)
             return malformed = true, 0;
         if (in_call && calls)
-            calls->finish(d, sticky);
+            calls->finish(d, sticky, has_returned, returned);
         std::vector<uint64_t> args;
         in_call = calls && !sticky && calls->next(d, args);
         if (!in_call)

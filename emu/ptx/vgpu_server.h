@@ -57,7 +57,8 @@ struct ServeLog {
 struct CallSource {
     virtual ~CallSource() = default;
     virtual bool next(ptx_device_t *d, std::vector<uint64_t> &args) = 0;
-    virtual void finish(ptx_device_t *d, int32_t device_error) = 0;
+    /* returned: what the call returned (has_returned: whether it returns anything) */
+    virtual void finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned) = 0;
 };
 
 /* Serves fd until end of file (0) or a malformed request (-1, log.stopped

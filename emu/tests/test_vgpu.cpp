@@ -256,3 +256,45 @@ Test(vgpu, a_libwb_solution_is_written_by_the_executor_with_its_provenance)
     std::string rm = std::string("rm -rf ") + dir;
     cr_assert_eq(system(rm.c_str()), 0);
 }
+
+Test(vgpu, the_dot_product_through_the_executor)
+{
+    char dir[] = "/tmp/cugrade-vgpu-dot-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"1000", "1", "70001"};
+    std::string cmd = "bin/cugrade-vgpu --call in0,in1,out,n0 --out-shape 1,n0 --out-count returned";
+    for (const char *sh : shapes) {
+        std::string ds = std::string(dir) + "/" + sh;
+        std::string gen = "bin/cugrade dataset --lab dotprod --shape " + std::string(sh) + " --out " + ds + " > /dev/null";
+        cr_assert_eq(system(gen.c_str()), 0);
+        cmd += " --dataset " + ds + ":" + ds + "/got.raw";
+    }
+    std::string report = std::string(dir) + "/report.json";
+    cmd += " --report " + report + " build/ptx/dotprod.ptx -- build/vgpu/call_dotprod > /dev/null 2>&1";
+    cr_assert_eq(system(cmd.c_str()), 0, "%s", cmd.c_str());
+    json_object *r = json_object_from_file(report.c_str());
+    cr_assert_not_null(r);
+    json_object *calls = get(r, "calls");
+    cr_assert_eq(json_object_array_length(calls), 3u);
+    const long partials[] = {4, 1, (70001 + 255) / 256};
+    for (int i = 0; i < 3; i++) {
+        json_object *c = json_object_array_get_idx(calls, i);
+        cr_assert_eq(json_object_get_int64(get(c, "kernel_elements")), partials[i], "%s", shapes[i]);
+        std::string ds = std::string(dir) + "/" + shapes[i];
+        matrix_t got, want;
+        char err[512];
+        cr_assert_eq(raw_read((ds + "/got.raw").c_str(), &got, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(raw_read((ds + "/output.raw").c_str(), &want, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(got.rows * got.cols, partials[i]);
+        double sum = 0;
+        for (int e = 0; e < got.rows * got.cols; e++)
+            sum += got.data[e];
+        cr_assert(std::fabs(sum - want.data[0]) <= 1e-3 * (1 + std::fabs(want.data[0])), "%s: %g, want %g",
+                  shapes[i], sum, (double)want.data[0]);
+        matrix_free(&got);
+        matrix_free(&want);
+    }
+    json_object_put(r);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}

@@ -2,7 +2,7 @@
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
  *   cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE] [--solution FILE]
- *                [--call SPEC --out-shape SHAPE --dataset DIR:OUT ...]
+ *                [--call SPEC --out-shape SHAPE [--out-count returned] --dataset DIR:OUT ...]
  *                PTX -- PROGRAM [ARG...]
  *
  * With --call, the executor is the lab's driver too (vgpu_calls.h): for
@@ -169,6 +169,8 @@ int main(int argc, char **argv)
             call = argv[++i];
         else if (strcmp(argv[i], "--out-shape") == 0 && i + 1 < argc)
             shape = argv[++i];
+        else if (strcmp(argv[i], "--out-count") == 0 && i + 1 < argc && strcmp(argv[i + 1], "returned") == 0)
+            calls.count_returned(), i++;
         else if (strcmp(argv[i], "--dataset") == 0 && i + 1 < argc && strchr(argv[i + 1], ':')) {
             std::string v = argv[++i];
             calls.add_dataset(v.substr(0, v.find(':')), v.substr(v.find(':') + 1));

@@ -28,8 +28,9 @@ bool ArrayCalls::configure(const std::string &call, const std::string &out_shape
     }
     for (const std::string &a : args_spec)
         if (a != "out" && !(a.size() > 2 && a.compare(0, 2, "in") == 0 && isdigit((unsigned char)a[2])) &&
-            a.compare(0, 4, "rows") != 0 && a.compare(0, 4, "cols") != 0) {
-            err = "--call: '" + a + "' is not inN, out, rowsN or colsN";
+            a.compare(0, 4, "rows") != 0 && a.compare(0, 4, "cols") != 0 &&
+            !(a.size() > 1 && a[0] == 'n' && isdigit((unsigned char)a[1]))) {
+            err = "--call: '" + a + "' is not inN, out, rowsN, colsN or nN";
             return false;
         }
     return true;
@@ -37,6 +38,17 @@ bool ArrayCalls::configure(const std::string &call, const std::string &out_shape
 
 bool ArrayCalls::size_of(const std::string &token, int &v) const
 {
+    if (token.size() > 1 && token[0] == 'n' && isdigit((unsigned char)token[1])) { /* nN: elements */
+        size_t i = (size_t)atoi(token.c_str() + 1);
+        if (i >= rows.size())
+            return false;
+        v = rows[i] * cols[i];
+        return true;
+    }
+    if (!token.empty() && isdigit((unsigned char)token[0])) { /* a number */
+        v = atoi(token.c_str());
+        return true;
+    }
     bool r = token.compare(0, 4, "rows") == 0;
     size_t i = (size_t)atoi(token.c_str() + 4);
     if (i >= rows.size())
@@ -109,13 +121,23 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     return true;
 }
 
-void ArrayCalls::finish(ptx_device_t *d, int32_t device_error)
+void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned)
 {
     if (!active)
         return;
     active = false;
     Record &rec = records.back();
     rec.error = device_error;
+    if (out_count_returned) { /* the output is as many elements as the call says it wrote */
+        int64_t all = (int64_t)out_rows * out_cols;
+        if (!has_returned || returned < 1 || returned > all) {
+            rec.problem = "the launch function returned " + std::to_string(returned) +
+                          "; it must return how many it wrote, from 1 to n = " + std::to_string(all);
+            release(d);
+            return;
+        }
+        out_rows = 1, out_cols = (int)returned;
+    }
     size_t n = (size_t)out_rows * out_cols;
     ptx_origin(d, out_addr, n * sizeof(float), rec.words);
     if (rec.words[1] > 0)

@@ -9,7 +9,13 @@
  *   --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1
  *
  * (lab 3's: A, B and C as device pointers, then M, K and N): inN is input
- * N's device address, out the output's, rowsN/colsN input N's sizes. */
+ * N's device address, out the output's, rowsN/colsN input N's sizes, nN
+ * its element count. With --out-count returned (the reduction kind: A, B,
+ * the partial sums, n, and the launch function returns how many it
+ * wrote), the output is that many of the allocated elements, from 1 to all
+ * of them, written as a 1 x count matrix:
+ *
+ *   --call in0,in1,out,n0 --out-shape 1,n0 --out-count returned */
 #ifndef CUGRADE_VGPU_CALLS_H
 #define CUGRADE_VGPU_CALLS_H
 
@@ -24,9 +30,10 @@ class ArrayCalls : public ptx::CallSource {
   public:
     /* false with err when the spec does not parse */
     bool configure(const std::string &call, const std::string &out_shape, std::string &err);
+    void count_returned() { out_count_returned = true; }
     void add_dataset(const std::string &dir, const std::string &output) { datasets.push_back({dir, output}); }
     bool next(ptx_device_t *d, std::vector<uint64_t> &args) override;
-    void finish(ptx_device_t *d, int32_t device_error) override;
+    void finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned) override;
     /* each dataset's call: its output, the device's error, who wrote the output */
     json_object *report() const;
     bool grader_fault() const { return !fault.empty(); }
@@ -52,6 +59,7 @@ class ArrayCalls : public ptx::CallSource {
     uint64_t out_addr = 0;
     int out_rows = 0, out_cols = 0;
     std::string fault; /* a dataset that could not be read: the grader's fault, not the program's */
+    bool out_count_returned = false;
     bool size_of(const std::string &token, int &v) const;
     void release(ptx_device_t *d);
 };

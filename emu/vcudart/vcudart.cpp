@@ -172,10 +172,11 @@ extern "C" {
 /* The next call of the launch function the executor asks for: its values
  * (device pointers and sizes) into v, at most max; the count, 0 when there
  * is none (the program ends), -1 if the executor cannot be reached. */
-int cugrade_vgpu_next(uint64_t *v, int max)
+static int next_call(const int64_t *returned, uint64_t *v, int max)
 {
     std::vector<uint8_t> reply;
-    if (call(VGPU_NEXT, nullptr, 0, nullptr, 0, &reply) != cudaSuccess || reply.size() < 4)
+    if (call(VGPU_NEXT, returned, returned ? sizeof *returned : 0, nullptr, 0, &reply) != cudaSuccess ||
+        reply.size() < 4)
         return -1;
     uint32_t n;
     memcpy(&n, reply.data(), 4);
@@ -184,6 +185,12 @@ int cugrade_vgpu_next(uint64_t *v, int max)
     memcpy(v, reply.data() + 4, 8ull * n);
     return (int)n;
 }
+
+int cugrade_vgpu_next(uint64_t *v, int max) { return next_call(nullptr, v, max); }
+
+/* The same, saying what the previous call returned (a launch function that
+ * returns a count: the reduction kind's). */
+int cugrade_vgpu_next_after(int64_t returned, uint64_t *v, int max) { return next_call(&returned, v, max); }
 
 /* A libwb program's solution (wbSolution, labs/common/wb_io.cu built with
  * -DCUGRADE_VGPU): handed to the executor, which writes it once it knows
