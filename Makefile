@@ -255,7 +255,7 @@ $(B)/emu-tests/%: emu/tests/%.c $(wildcard emu/tests/*.h) $(B)/librewrite.a $(B)
 $(B)/emu-tests/%: emu/tests/%.cpp $(B)/libcugrade_emu.a $(wildcard emu/include/*.h emu/tests/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -include cugrade_emu.h $< $(B)/libcugrade_emu.a $(CRIT_LIBS) -lpthread -o $@
-$(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h) | deps
+$(B)/emu-tests/test_ptx_%: emu/tests/test_ptx_%.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) $(wildcard emu/ptx/*.h emu/tests/*.h emu/tests/ptx/*.h) | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx $< $(B)/libcugrade_ptx.a $(CRIT_LIBS) -lpthread -o $@
 $(B)/emu-tests/test_vgpu: emu/tests/test_vgpu.cpp bin/cugrade-vgpu $(VGPU_PROGS) $(VGPU_CALLS) $(PTX_KERNELS) $(B)/ptx/lab3wb.ptx $(B)/ptx/wb_host_solution.ptx bin/cugrade | deps

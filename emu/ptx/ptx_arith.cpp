@@ -23,31 +23,6 @@ int64_t as_signed(uint64_t v, int bits)
     return (int64_t)((v ^ sign) - sign);
 }
 
-float f32(uint64_t v)
-{
-    uint32_t b = (uint32_t)v;
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-double f64(uint64_t v)
-{
-    double f;
-    memcpy(&f, &v, 8);
-    return f;
-}
-uint64_t bits_of(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
-}
-uint64_t bits_of(double f)
-{
-    uint64_t b;
-    memcpy(&b, &f, 8);
-    return b;
-}
 
 static float ftz(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; }
 

@@ -7,15 +7,40 @@
 #include "ptx_module.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace ptx {
 
 uint64_t mask_of(int bits);               /* the low bits set */
 int64_t as_signed(uint64_t v, int bits);  /* v's low bits, sign-extended */
-float f32(uint64_t v);                    /* the low 32 bits as a float */
-double f64(uint64_t v);
-uint64_t bits_of(float f);
-uint64_t bits_of(double f);
+
+/* A register's low 32 bits as a float, its 64 as a double, and back
+ * (inline: the fast paths call them for every lane). */
+inline float f32(uint64_t v)
+{
+    uint32_t b = (uint32_t)v;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+inline double f64(uint64_t v)
+{
+    double f;
+    memcpy(&f, &v, 8);
+    return f;
+}
+inline uint64_t bits_of(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+inline uint64_t bits_of(double f)
+{
+    uint64_t b;
+    memcpy(&b, &f, 8);
+    return b;
+}
 
 bool compare_int(Cmp c, uint64_t a, uint64_t b, bool is_signed, int bits);
 bool compare_float(Cmp c, double a, double b);

@@ -4,6 +4,7 @@
  * bit for bit what the general path (ptx_exec.cpp) gives; a load or store
  * whose address is bad in any lane declines before changing anything, and
  * the general path makes the findings. */
+#include "ptx_arith.h"
 #include "ptx_fast.h"
 
 #include <cmath>
@@ -50,21 +51,6 @@ template <typename F> inline void each(uint32_t on, F f)
         for (uint32_t m = on; m; m &= m - 1)
             f(__builtin_ctz(m));
     }
-}
-
-inline float f32(uint64_t v)
-{
-    uint32_t b = (uint32_t)v;
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-inline uint64_t bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, 4);
-    return b;
 }
 
 /* ---- integers: T the operation's type (signed where it matters) ---- */
@@ -161,7 +147,7 @@ struct FMul { static float f(float a, float b, float) { return a * b; } };
 __attribute__((target_clones("fma", "default"))) void fma_lanes(uint64_t *d, Src a, Src b, Src c,
                                                                  uint32_t on)
 {
-    each(on, [&](int l) { d[l] = bits(__builtin_fmaf(f32(a.at(l)), f32(b.at(l)), f32(c.at(l)))); });
+    each(on, [&](int l) { d[l] = bits_of(__builtin_fmaf(f32(a.at(l)), f32(b.at(l)), f32(c.at(l)))); });
 }
 
 bool ffma(Lanes &L, const Insn &in, int base, uint32_t on)
@@ -176,7 +162,7 @@ template <typename Op, int N> bool float_op(Lanes &L, const Insn &in, int base, 
     Src a = src(L, in.ops[1], base), b = src(L, in.ops[2], base);
     Src c = N == 3 ? src(L, in.ops[3], base) : Src{nullptr, 0};
     uint64_t *d = dst(L, in.ops[0], base);
-    each(on, [&](int l) { d[l] = bits(Op::f(f32(a.at(l)), f32(b.at(l)), f32(c.at(l)))); });
+    each(on, [&](int l) { d[l] = bits_of(Op::f(f32(a.at(l)), f32(b.at(l)), f32(c.at(l)))); });
     return true;
 }
 

@@ -77,22 +77,9 @@ bool Parser::module_var(Space space)
 {
     Var v;
     v.space = space;
-    Type t;
     uint32_t elem = 0;
-    while (peek().kind == Tok::Word && peek().text[0] == '.') {
-        std::string d = next().text.substr(1);
-        if (d == "align") {
-            if (!uint_word(v.align, 4096))
-                return false;
-        } else if (type_of(d, t) && t.kind != Kind::Pred) {
-            elem = t.bits / 8;
-        } else if (d != "visible" && d != "extern" && d != "weak") {
-            return fail("unknown attribute '." + d + "' of a module variable");
-        }
-    }
-    if (peek().kind != Tok::Word || elem == 0)
-        return fail("expected a typed variable");
-    v.name = next().text;
+    if (!var_attributes(v, elem, true))
+        return false;
     uint32_t count = 1;
     if (is("[")) {
         next();
@@ -140,25 +127,36 @@ bool Parser::module_var(Space space)
     return true;
 }
 
-/* .extern .shared .align A .b8 name[]; at the module's level */
-bool Parser::extern_shared(Var &v)
+/* A variable's attributes up to its name (".align 4 .b8"): its alignment
+ * into v.align, its element's bytes into elem; .visible, .extern and .weak
+ * pass where linkage may stand (module variables). */
+bool Parser::var_attributes(Var &v, uint32_t &elem, bool linkage)
 {
-    v.space = Space::Shared;
-    v.is_extern = true;
     Type t;
     while (peek().kind == Tok::Word && peek().text[0] == '.') {
         std::string d = next().text.substr(1);
         if (d == "align") {
             if (!uint_word(v.align, 4096))
                 return false;
-        } else if (!type_of(d, t)) {
-            return fail("unknown attribute '." + d + "'");
+        } else if (type_of(d, t) && t.kind != Kind::Pred) {
+            elem = t.bits / 8;
+        } else if (!linkage || (d != "visible" && d != "extern" && d != "weak")) {
+            return fail("unknown attribute '." + d + "' of a variable");
         }
     }
-    if (peek().kind != Tok::Word)
-        return fail("expected a name");
+    if (peek().kind != Tok::Word || elem == 0)
+        return fail("expected a typed variable");
     v.name = next().text;
-    return expect("[") && expect("]") && expect(";");
+    return true;
+}
+
+/* .extern .shared .align A .b8 name[]; at the module's level */
+bool Parser::extern_shared(Var &v)
+{
+    v.space = Space::Shared;
+    v.is_extern = true;
+    uint32_t elem = 0;
+    return var_attributes(v, elem, false) && expect("[") && expect("]") && expect(";");
 }
 
 bool Parser::entry(bool is_entry)
@@ -361,22 +359,9 @@ bool Parser::var_decl(Space space, bool is_extern)
     Var v;
     v.space = space;
     v.is_extern = is_extern;
-    Type t;
     uint32_t elem = 0;
-    while (peek().kind == Tok::Word && peek().text[0] == '.') {
-        std::string d = next().text.substr(1);
-        if (d == "align") {
-            if (!uint_word(v.align, 4096))
-                return false;
-        } else if (type_of(d, t)) {
-            elem = t.bits / 8;
-        } else {
-            return fail("unknown attribute '." + d + "'");
-        }
-    }
-    if (peek().kind != Tok::Word || elem == 0)
-        return fail("expected a typed variable");
-    v.name = next().text;
+    if (!var_attributes(v, elem, false))
+        return false;
     uint32_t count = 1;
     if (is("[")) {
         next();

@@ -66,6 +66,7 @@ class Parser {
     bool entry(bool is_entry);
     bool module_var(Space space);
     bool extern_shared(Var &v);
+    bool var_attributes(Var &v, uint32_t &elem, bool linkage);
     bool param_list();
     bool body();
     bool reg_decl();

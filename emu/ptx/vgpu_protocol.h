@@ -82,4 +82,25 @@ enum {
     VGPU_NOT_SUPPORTED = 801,
 };
 
+#ifdef __cplusplus
+#include <cerrno>
+#include <unistd.h>
+
+/* All n bytes of a read (out == 0) or a write (out == 1) on the wire, through
+ * interruptions; false when the other end has gone or fails. */
+static inline bool vgpu_io(int fd, void *buf, size_t n, bool out)
+{
+    uint8_t *p = (uint8_t *)buf;
+    while (n > 0) {
+        ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return false;
+        p += k, n -= (size_t)k;
+    }
+    return true;
+}
+#endif
+
 #endif

@@ -14,34 +14,6 @@
 namespace ptx {
 namespace {
 
-bool read_all(int fd, void *buf, size_t n)
-{
-    uint8_t *p = (uint8_t *)buf;
-    while (n > 0) {
-        ssize_t got = read(fd, p, n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        p += got, n -= (size_t)got;
-    }
-    return true;
-}
-
-bool write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = (const uint8_t *)buf;
-    while (n > 0) {
-        ssize_t put = write(fd, p, n);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return false;
-        p += put, n -= (size_t)put;
-    }
-    return true;
-}
-
 struct Reader { /* a request's payload, read in order with its size checked */
     const uint8_t *p;
     size_t left;
@@ -115,7 +87,7 @@ class Session {
     bool answer(int32_t error)
     {
         vgpu_reply_t r = {error, (uint32_t)reply.size()};
-        return write_all(fd, &r, sizeof r) && write_all(fd, reply.data(), reply.size());
+        return vgpu_io(fd, &r, sizeof r, true) && vgpu_io(fd, reply.data(), reply.size(), true);
     }
     template <typename T> void put(T v)
     {
@@ -280,14 +252,14 @@ int Session::run()
     std::vector<uint8_t> buf;
     for (;;) {
         vgpu_header_t h;
-        if (!read_all(fd, &h, sizeof h))
+        if (!vgpu_io(fd, &h, sizeof h, false))
             return 0; /* the program has ended */
         if (h.len > VGPU_MAX_REQUEST) {
             log.stopped = "a request of " + std::to_string(h.len) + " bytes";
             return -1;
         }
         buf.resize(h.len);
-        if (!read_all(fd, buf.data(), h.len)) {
+        if (!vgpu_io(fd, buf.data(), h.len, false)) {
             log.stopped = "a request cut short";
             return -1;
         }

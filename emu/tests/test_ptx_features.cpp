@@ -225,12 +225,14 @@ Test(ptx_features, device_functions_nvcc_did_not_inline)
     ptx_device_free(d);
 }
 
-struct Pair {
+struct Pair { /* conformance.cu's */
     int a;
     short b;
     char c;
     double d;
 };
+
+#include "ptx/conformance_inputs.h"
 
 static unsigned funnel_left(unsigned lo, unsigned hi, unsigned n)
 {
@@ -254,16 +256,11 @@ static unsigned byte_perm(unsigned x, unsigned y, unsigned s)
 Test(ptx_features, plain_cuda_c_conformance)
 {
     const int n = 100;
-    std::vector<int> in(n);
-    std::vector<char> bytes(n);
-    std::vector<short> shorts(n);
-    std::vector<Pair> pairs(n);
-    for (int i = 0; i < n; i++) {
-        in[i] = i * 7 - 300 + (i % 3) * 1000;
-        bytes[i] = (char)(i * 13 - 90);
-        shorts[i] = (short)(i * 511 - 20000);
-        pairs[i] = {i * 3, (short)(i - 50), (char)(i % 100), i * 0.25};
-    }
+    ConformanceInputs inputs = conformance_inputs(n);
+    const std::vector<int> &in = inputs.in;
+    const std::vector<char> &bytes = inputs.bytes;
+    const std::vector<short> &shorts = inputs.shorts;
+    const std::vector<Pair> &pairs = inputs.pairs;
     ptx_device_t *d = device_with("conformance");
     uint64_t din = ptx_malloc(d, n * 4), db = ptx_malloc(d, n), ds = ptx_malloc(d, n * 2),
              du = ptx_malloc(d, 8 * n * 4), dl = ptx_malloc(d, 4 * n * 8), dd = ptx_malloc(d, 3 * n * 8),

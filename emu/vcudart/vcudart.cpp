@@ -45,20 +45,6 @@ thread_local std::vector<Config> configs;
 
 constexpr uint64_t DEVICE_LOW = 0x0000010000000000ull, DEVICE_HIGH = 0x0000020000000000ull;
 
-bool io(int fd, void *buf, size_t n, bool out)
-{
-    uint8_t *p = (uint8_t *)buf;
-    while (n > 0) {
-        ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        p += k, n -= (size_t)k;
-    }
-    return true;
-}
-
 /* Sends op with payload, and returns the executor's error; its reply's
  * bytes into out (which must hold them: out_len) when not null. */
 cudaError_t call(uint32_t op, const void *payload, size_t len, void *out = nullptr, size_t out_len = 0,
@@ -73,11 +59,11 @@ cudaError_t call(uint32_t op, const void *payload, size_t len, void *out = nullp
         return cudaErrorNoDevice;
     vgpu_header_t h = {op, (uint32_t)len};
     vgpu_reply_t r;
-    if (!io(sock, &h, sizeof h, true) || !io(sock, (void *)payload, len, true) ||
-        !io(sock, &r, sizeof r, false))
+    if (!vgpu_io(sock, &h, sizeof h, true) || !vgpu_io(sock, (void *)payload, len, true) ||
+        !vgpu_io(sock, &r, sizeof r, false))
         return cudaErrorDevicesUnavailable;
     std::vector<uint8_t> bytes(r.len);
-    if (!io(sock, bytes.data(), r.len, false))
+    if (!vgpu_io(sock, bytes.data(), r.len, false))
         return cudaErrorDevicesUnavailable;
     if (out)
         memcpy(out, bytes.data(), r.len < out_len ? r.len : out_len);

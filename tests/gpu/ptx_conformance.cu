@@ -7,6 +7,7 @@
 // must be the same.
 #include "../../emu/tests/ptx/conformance.cu"
 #include "../../emu/tests/ptx/features.cu"
+#include "../../emu/tests/ptx/conformance_inputs.h"
 
 #include <cstdio>
 #include <vector>
@@ -43,20 +44,11 @@ template <typename T> static void dump(const char *name, const T *d, size_t n)
 int main()
 {
     const int n = 100;
-    std::vector<int> in(n);
-    std::vector<char> bytes(n);
-    std::vector<short> shorts(n);
-    std::vector<Pair> pairs(n);
-    for (int i = 0; i < n; i++) {
-        in[i] = i * 7 - 300 + (i % 3) * 1000;
-        bytes[i] = (char)(i * 13 - 90);
-        shorts[i] = (short)(i * 511 - 20000);
-        pairs[i] = {i * 3, (short)(i - 50), (char)(i % 100), i * 0.25};
-    }
-    int *din = dev(in);
-    char *db = dev(bytes);
-    short *ds = dev(shorts);
-    Pair *dp = dev(pairs);
+    ConformanceInputs inputs = conformance_inputs(n);
+    int *din = dev(inputs.in);
+    char *db = dev(inputs.bytes);
+    short *ds = dev(inputs.shorts);
+    Pair *dp = dev(inputs.pairs);
     unsigned *du = dev(std::vector<unsigned>(8 * n));
     long long *dl = dev(std::vector<long long>(4 * n));
     double *dd = dev(std::vector<double>(3 * n));
