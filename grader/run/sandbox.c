@@ -139,11 +139,14 @@ typedef struct {
     int n;
 } ro_list_t;
 
-/* Adds real, shown read-only at the path seen (made absolute). */
-static void ro_add_as(ro_list_t *ro, const char *real, const char *seen)
+/* Adds real (its links resolved) to be shown read-only at seen (made
+ * absolute): copy, a copy shown at another's place (sandbox_how_t
+ * copy_from), or the path itself, skipped when it is already shown through
+ * a folder above it or the system's. Nothing when real is missing. */
+static void ro_put(ro_list_t *ro, const char *real, const char *seen, int copy)
 {
     char resolved[PATH_MAX], at[PATH_MAX], cwd[PATH_MAX];
-    if (ro->n == MAX_RO || !realpath(real, resolved))
+    if (!real || !*real || ro->n == MAX_RO || !realpath(real, resolved))
         return;
     if (seen[0] == '/')
         snprintf(at, sizeof at, "%s", seen);
@@ -151,30 +154,21 @@ static void ro_add_as(ro_list_t *ro, const char *real, const char *seen)
         snprintf(at, sizeof at, "%.2000s/%.2000s", cwd, seen);
     else
         return;
+    if (!copy && (covered(at, (char *const *)sandbox_system_dirs, SANDBOX_SYSTEM_DIRS) ||
+                  covered(at, ro->paths, ro->n)))
+        return;
     ro->paths[ro->n] = strdup(at);
-    ro->copy[ro->n] = 1;
+    ro->copy[ro->n] = copy;
     ro->real[ro->n++] = strdup(resolved);
 }
 
 /* Adds a path to be shown read-only at the path given (a link is shown as
  * what it points to, so a program found through a link runs from the same
- * path inside); skipped when missing or already shown through a folder
- * above it. */
+ * path inside). */
 static void ro_add(ro_list_t *ro, const char *path)
 {
-    char real[PATH_MAX], seen[PATH_MAX], cwd[PATH_MAX];
-    if (!path || !*path || !realpath(path, real) || ro->n == MAX_RO)
-        return;
-    if (path[0] == '/')
-        snprintf(seen, sizeof seen, "%s", path);
-    else if (getcwd(cwd, sizeof cwd))
-        snprintf(seen, sizeof seen, "%.2000s/%.2000s", cwd, path);
-    else
-        return;
-    if (covered(seen, (char *const *)sandbox_system_dirs, SANDBOX_SYSTEM_DIRS) || covered(seen, ro->paths, ro->n))
-        return;
-    ro->paths[ro->n] = strdup(seen);
-    ro->real[ro->n++] = strdup(real);
+    if (path)
+        ro_put(ro, path, path, 0);
 }
 
 /* dir holds a CUDA toolkit: bin/nvcc and include/cuda_runtime.h (the
@@ -332,7 +326,7 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
     argv_add_system(argv, &n);
     ro_list_t ro = {.n = 0};
     if (how->copy_from && how->copy_at)
-        ro_add_as(&ro, how->copy_from, how->copy_at);
+        ro_put(&ro, how->copy_from, how->copy_at, 1);
     ro_add(&ro, program_argv[0]);
     for (int i = 0; ro_paths && ro_paths[i]; i++)
         ro_add(&ro, ro_paths[i]);
