@@ -6,7 +6,7 @@
 #ifndef CUGRADE_SANDBOX_ARGV_H
 #define CUGRADE_SANDBOX_ARGV_H
 
-#include "run/sandbox.h"
+#include "run/sandbox_types.h"
 
 #define SANDBOX_MAX_ARGS 512
 

@@ -1,13 +1,14 @@
-/* sandbox_jail.h - bin/cugrade-jail as the sandbox starts it (run/sandbox.h
- * is the API; this is the sandbox's own lowest layer, which calls nothing
- * above it): where the jail is, the uid it drops a grading's code to, its
- * command line and the folders that uid is given. */
+/* sandbox_jail.h - bin/cugrade-jail as the sandbox starts it (the sandbox's
+ * lowest layer, which calls nothing above it; run/sandbox.h includes it for
+ * sandbox_seccomp_off and sandbox_apply_rlimits): where the jail is, the
+ * uid it drops a grading's code to, its command line, the folders that uid
+ * is given, and the rlimits. */
 #ifndef CUGRADE_SANDBOX_JAIL_H
 #define CUGRADE_SANDBOX_JAIL_H
 
 #include <stddef.h>
 
-#include "run/sandbox.h"
+#include "run/sandbox_types.h"
 
 /* bin/cugrade-jail, absolute, into path: beside the running program
  * (bin/cugrade), else in the tree's bin/ (cugrade_root), else in the
@@ -40,5 +41,14 @@ int jail_give_folder(const char *dir, int with_contents);
  * are this grading's own temporary ones let its gid through
  * (sandbox_open_way, which checks the tier). */
 void jail_open_way(const char *path);
+
+/* 1 when the TA's CUGRADE_SECCOMP=off leaves the jail's seccomp filter out
+ * (every other layer stays, and the report says so): for a machine whose
+ * GPU driver makes a call the allow-list lacks, until the list has it
+ * (tools/syscalls_used.sh finds which). */
+int sandbox_seccomp_off(void);
+
+/* In the child of a sandboxed run: rlimits on processes and file size. */
+void sandbox_apply_rlimits(void);
 
 #endif

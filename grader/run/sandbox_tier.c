@@ -3,7 +3,6 @@
  * alone as root, as CUGRADE_SANDBOX allows, probed once; the report's words
  * for it; and what each tier gives or guards (the grading's uid, its
  * folders, the course's own in the second). */
-#include "run/sandbox.h"
 #include "run/sandbox_argv.h"
 #include "run/sandbox_jail.h"
 #include "run/sandbox_tier.h"
