@@ -59,6 +59,9 @@ const class_cell_t *class_find_cell(const class_row_t *r, const char *name);
  * performance on the emu backend) into *have, and how many passed it. */
 void class_pass_count(const class_data_t *c, const char *col, int *pass, int *have);
 
+/* The students' table, one row each (html_class_table.c). */
+void html_class_table(strbuf_t *sb, const class_data_t *c);
+
 /* class.html (caller frees). Student pages are linked as <id>/report.html.
  * board: the leaderboard section (html_board.c); NULL or empty: none. */
 char *html_class_page(const class_data_t *c, const class_counts_t *k, const board_t *board);
