@@ -141,20 +141,30 @@ Test(vgpu, without_the_executor_a_program_finds_no_device)
     cr_assert(strstr(buf, "cudaErrorNoDevice"), "%s", buf);
 }
 
-/* bin/cugrade-vgpu as lab 3's driver on datasets of the project's own
- * generator (bin/cugrade dataset): the report, and each C it wrote. */
-static json_object *drive(const char *program, const char *dir, const char *const *shapes, int n)
+/* How a lab's program is driven: its datasets' lab, its PTX and its call. */
+struct Driving {
+    const char *lab, *ptx, *call;
+};
+static const Driving LAB3 = {"lab3", "lab3", "--call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1"};
+static const Driving DOTPROD = {"dotprod", "dotprod",
+                                "--call in0,in1,out,n0 --out-shape 1,n0 --out-count returned"};
+
+/* bin/cugrade-vgpu as the lab's driver on datasets of the project's own
+ * generator (bin/cugrade dataset): the report, and each output it wrote
+ * (DIR/<shape>/got.raw). */
+static json_object *drive(const char *program, const char *dir, const char *const *shapes, int n,
+                          const Driving &how = LAB3)
 {
-    std::string cmd = "bin/cugrade-vgpu --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1";
+    std::string cmd = std::string("bin/cugrade-vgpu ") + how.call;
     for (int i = 0; i < n; i++) {
         std::string ds = std::string(dir) + "/" + shapes[i];
-        std::string gen = "bin/cugrade dataset --lab lab3 --shape " + std::string(shapes[i]) + " --out " + ds +
-                          " > /dev/null";
+        std::string gen = std::string("bin/cugrade dataset --lab ") + how.lab + " --shape " + shapes[i] +
+                          " --out " + ds + " > /dev/null";
         cr_assert_eq(system(gen.c_str()), 0);
         cmd += " --dataset " + ds + ":" + ds + "/got.raw";
     }
     std::string report = std::string(dir) + "/report.json";
-    cmd += " --report " + report + " build/ptx/lab3.ptx -- build/vgpu/" + program + " > /dev/null 2>&1";
+    cmd += " --report " + report + " build/ptx/" + how.ptx + ".ptx -- build/vgpu/" + program + " > /dev/null 2>&1";
     int st = system(cmd.c_str());
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
     json_object *r = json_object_from_file(report.c_str());
@@ -262,18 +272,7 @@ Test(vgpu, the_dot_product_through_the_executor)
     char dir[] = "/tmp/cugrade-vgpu-dot-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     const char *shapes[] = {"1000", "1", "70001"};
-    std::string cmd = "bin/cugrade-vgpu --call in0,in1,out,n0 --out-shape 1,n0 --out-count returned";
-    for (const char *sh : shapes) {
-        std::string ds = std::string(dir) + "/" + sh;
-        std::string gen = "bin/cugrade dataset --lab dotprod --shape " + std::string(sh) + " --out " + ds + " > /dev/null";
-        cr_assert_eq(system(gen.c_str()), 0);
-        cmd += " --dataset " + ds + ":" + ds + "/got.raw";
-    }
-    std::string report = std::string(dir) + "/report.json";
-    cmd += " --report " + report + " build/ptx/dotprod.ptx -- build/vgpu/call_dotprod > /dev/null 2>&1";
-    cr_assert_eq(system(cmd.c_str()), 0, "%s", cmd.c_str());
-    json_object *r = json_object_from_file(report.c_str());
-    cr_assert_not_null(r);
+    json_object *r = drive("call_dotprod", dir, shapes, 3, DOTPROD);
     json_object *calls = get(r, "calls");
     cr_assert_eq(json_object_array_length(calls), 3u);
     const long partials[] = {4, 1, (70001 + 255) / 256};
