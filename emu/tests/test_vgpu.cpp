@@ -141,6 +141,16 @@ Test(vgpu, without_the_executor_a_program_finds_no_device)
     cr_assert(strstr(buf, "cudaErrorNoDevice"), "%s", buf);
 }
 
+/* Runs cmd (a cugrade-vgpu that must exit 0) and returns the report it wrote. */
+static json_object *report_of(const std::string &cmd, const std::string &report)
+{
+    int st = system(cmd.c_str());
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
+    json_object *r = json_object_from_file(report.c_str());
+    cr_assert_not_null(r, "no report %s", report.c_str());
+    return r;
+}
+
 /* How a lab's program is driven: its datasets' lab, its PTX and its call. */
 struct Driving {
     const char *lab, *ptx, *call;
@@ -165,11 +175,7 @@ static json_object *drive(const char *program, const char *dir, const char *cons
     }
     std::string report = std::string(dir) + "/report.json";
     cmd += " --report " + report + " build/ptx/" + how.ptx + ".ptx -- build/vgpu/" + program + " > /dev/null 2>&1";
-    int st = system(cmd.c_str());
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
-    json_object *r = json_object_from_file(report.c_str());
-    cr_assert_not_null(r);
-    return r;
+    return report_of(cmd, report);
 }
 
 Test(vgpu, the_executor_drives_the_lab_and_reads_C_from_its_own_memory)
@@ -232,12 +238,9 @@ static json_object *run_wb(const char *ptx, const char *program, const char *dir
                       ptx + ".ptx -- build/vgpu/" + program + " -e " + ds + "/output.raw -i " + ds +
                       "/input0.raw," + ds + "/input1.raw -o " + dir + "/program-wrote.raw -t matrix > " + dir +
                       "/out.txt 2>&1";
-    int st = system(cmd.c_str());
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", cmd.c_str(), WEXITSTATUS(st));
+    json_object *r = report_of(cmd, report);
     cr_assert_neq(access((std::string(dir) + "/program-wrote.raw").c_str(), F_OK), 0,
                   "the program wrote no solution file of its own");
-    json_object *r = json_object_from_file(report.c_str());
-    cr_assert_not_null(r);
     return r;
 }
 
