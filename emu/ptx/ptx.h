@@ -59,6 +59,8 @@ typedef struct {
     ptx_finding_kind_t kind;
     ptx_dim3_t block, thread;
     uint32_t line;        /* the kernel's source line (0: unknown) */
+    uint16_t file;        /* its file, for ptx_file_name (the PTX's .file number; 0: unknown) */
+    uint8_t shared;       /* the access was to shared memory (else device, local, param) */
     uint64_t address;     /* what was accessed */
     uint32_t size;        /* bytes */
     int is_store;
@@ -110,6 +112,10 @@ ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr);
 ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n);
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n);
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
+/* Fills n bytes at dst with 0xFF (the harness's poison: a float that holds
+ * it was never written) without making them anyone's: the grader's own
+ * fill of an output, which nobody has written yet. */
+ptx_status_t ptx_poison(ptx_device_t *d, uint64_t dst, size_t n);
 
 /* The checks a launch makes besides bounds and barriers (which it always
  * makes): PTX_CHECK_RACES, shared-memory races between barriers;
@@ -131,6 +137,10 @@ ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t count
 
 /* What kernels printed (printf), a line a call in the order they ran: the
  * count of calls, and line i (the first 1000 are kept; null past them). */
+/* The source file the PTX's .file directive numbered n names, as nvcc
+ * wrote it (the path it compiled); NULL when there is none. */
+const char *ptx_file_name(const ptx_device_t *d, unsigned n);
+
 uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line);
 
 /* The name of loaded kernel i (0, 1, ...), or null past the last. */

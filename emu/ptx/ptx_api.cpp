@@ -131,7 +131,9 @@ ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size
     return PTX_OK;
 }
 
-ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
+/* Fills n bytes at dst; their origin becomes the host's, or with
+ * unwritten, stays nobody's. */
+static ptx_status_t fill(ptx_device_t *d, uint64_t dst, int value, size_t n, bool unwritten)
 {
     if (!n)
         return PTX_OK;
@@ -139,9 +141,14 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
     if (!a)
         return PTX_ERR_INVALID;
     memset(a->bytes.data() + (dst - a->base), value, n);
-    a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
+    if (!unwritten)
+        a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
     return PTX_OK;
 }
+
+ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n) { return fill(d, dst, value, n, false); }
+
+ptx_status_t ptx_poison(ptx_device_t *d, uint64_t dst, size_t n) { return fill(d, dst, 0xFF, n, true); }
 
 uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line)
 {
@@ -221,4 +228,14 @@ ptx_status_t ptx_launch(ptx_device_t *d, const char *kernel, ptx_dim3_t grid, pt
     else if (r->status == PTX_ERR_BARRIER)
         snprintf(r->message, sizeof r->message, "threads of a block wait at different barriers");
     return r->status;
+}
+
+const char *ptx_file_name(const ptx_device_t *d, unsigned n)
+{
+    for (const auto &m : d->d.modules) {
+        auto it = m->files.find((uint16_t)n);
+        if (it != m->files.end())
+            return it->second.c_str();
+    }
+    return nullptr;
 }

@@ -76,12 +76,14 @@ class Block {
     bool in_atomic = false;
     std::vector<uint8_t> written; /* PTX_CHECK_UNINIT: a shared word written in this block */
     std::vector<uint32_t> uninit_lines; /* the source lines with an uninitialised read found */
-    void uninit(const Insn &in, int t, uint64_t addr, uint32_t size)
+    bool uninit_shared = false; /* the uninitialised read being reported is of shared memory */
+    void uninit(const Insn &in, int t, uint64_t addr, uint32_t size, bool in_shared)
     {
         for (uint32_t l : uninit_lines) /* one finding a line and block */
             if (l == in.line)
                 return;
         uninit_lines.push_back(in.line);
+        uninit_shared = in_shared;
         finding(PTX_FIND_UNINIT, t, in, addr, size, 0);
     }
     void race_check(const Insn &in, int t, uint64_t addr, uint32_t size, int store);

@@ -41,6 +41,8 @@ void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t add
         f.block = ctaid;
         f.thread = thread_of(t);
         f.line = in.line;
+        f.file = in.file;
+        f.shared = kind == PTX_FIND_SHARED_OOB || kind == PTX_FIND_RACE || (kind == PTX_FIND_UNINIT && uninit_shared);
         f.address = addr;
         f.size = size;
         f.is_store = store;
@@ -83,7 +85,7 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
         if (store) /* the caller writes it now */
             a->mark(addr - a->base, size, ORIGIN_KERNEL);
         else if ((d.checks & PTX_CHECK_UNINIT) && a->origin[(addr - a->base) / 4] == ORIGIN_NONE)
-            uninit(in, t, addr, size);
+            uninit(in, t, addr, size, false);
         return a->bytes.data() + (addr - a->base);
     }
     case Space::Shared:
@@ -97,7 +99,7 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
             if (store || in_atomic)
                 memset(written.data() + addr / 4, 1, (addr + size - 1) / 4 - addr / 4 + 1);
             else if (!written[addr / 4])
-                uninit(in, t, addr, size);
+                uninit(in, t, addr, size, true);
         }
         return shared.data() + addr;
     case Space::Local:

@@ -78,6 +78,7 @@ class Session {
     ptx_device_t *d;
     int fd;
     uint64_t budget;
+    uint64_t spent = 0; /* instructions executed since the budget began: this call's, or the run's */
     ServeLog &log;
     CallSource *calls;
     bool in_call = false;
@@ -127,8 +128,10 @@ int32_t Session::launch(Reader in, bool &malformed)
     for (size_t off = 0, i = 0; i < sizes.size(); off += sizes[i], i++)
         args.push_back((void *)(in.p + off));
     LaunchRecord rec{name, {g[0], g[1], g[2]}, {b[0], b[1], b[2]}, shared, {}};
-    ptx_status_t s = ptx_launch(d, name.c_str(), rec.grid, rec.block, shared, args.data(), budget,
+    uint64_t left = !budget ? 0 : spent < budget ? budget - spent : 1; /* 0: none */
+    ptx_status_t s = ptx_launch(d, name.c_str(), rec.grid, rec.block, shared, args.data(), left,
                                 &rec.result);
+    spent += rec.result.instructions;
     log.launches.push_back(rec);
     switch (s) {
     case PTX_OK: return VGPU_SUCCESS;
@@ -234,6 +237,7 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         if (in_call && calls)
             calls->finish(d, sticky, has_returned, returned);
         std::vector<uint64_t> args;
+        spent = 0; /* each call (a dataset) has the whole budget */
         in_call = calls && !sticky && calls->next(d, args);
         if (!in_call)
             args.clear();

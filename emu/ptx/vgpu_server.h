@@ -62,7 +62,9 @@ struct CallSource {
 };
 
 /* Serves fd until end of file (0) or a malformed request (-1, log.stopped
- * says what); each launch stops at budget instructions (0: none). calls:
+ * says what); the launches stop once budget instructions were executed
+ * (0: none) in all, counted from each call the executor asks for (a
+ * dataset) or, with no calls, from the start. calls:
  * the calls to ask for (null: the program asks none). */
 int serve(ptx_device_t *d, int fd, uint64_t budget, ServeLog &log, CallSource *calls = nullptr);
 

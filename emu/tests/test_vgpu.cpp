@@ -22,6 +22,7 @@ extern "C" {
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -163,9 +164,9 @@ static const Driving DOTPROD = {"dotprod", "dotprod",
  * generator (bin/cugrade dataset): the report, and each output it wrote
  * (DIR/<shape>/got.raw). */
 static json_object *drive(const char *program, const char *dir, const char *const *shapes, int n,
-                          const Driving &how = LAB3)
+                          const Driving &how = LAB3, const std::string &extra = "")
 {
-    std::string cmd = std::string("bin/cugrade-vgpu ") + how.call;
+    std::string cmd = std::string("bin/cugrade-vgpu ") + how.call + " " + extra;
     for (int i = 0; i < n; i++) {
         std::string ds = std::string(dir) + "/" + shapes[i];
         std::string gen = std::string("bin/cugrade dataset --lab ") + how.lab + " --shape " + shapes[i] +
@@ -222,6 +223,66 @@ Test(vgpu, a_launch_function_that_multiplies_on_the_host_is_named)
     cr_assert_str_eq(json_object_get_string(get(c, "problem")),
                      "C was copied from the host, not computed by a kernel (1517 of 1517 elements)");
     json_object_put(r);
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}
+
+/* The lines of a --findings file of the given kind ("error\t<kind>\t..."). */
+static std::vector<std::string> findings_of(const std::string &path, const char *kind)
+{
+    std::vector<std::string> out;
+    FILE *f = fopen(path.c_str(), "r");
+    cr_assert_not_null(f, "no findings file %s", path.c_str());
+    char line[2048];
+    std::string tag = std::string("\t") + kind + "\t";
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, tag.c_str()))
+            out.push_back(line);
+    fclose(f);
+    return out;
+}
+
+Test(vgpu, a_host_computed_C_is_not_handed_to_the_grader_and_the_findings_say_why)
+{
+    char dir[] = "/tmp/cugrade-vgpu-hostf-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"37x29x41"};
+    std::string findings = std::string(dir) + "/findings";
+    json_object_put(drive("call_host_launch", dir, shapes, 1, LAB3, "--findings " + findings));
+    std::vector<std::string> host = findings_of(findings, "host-output");
+    cr_assert_eq(host.size(), 1u);
+    cr_assert(strstr(host[0].c_str(), "error\thost-output\tC was copied from the host, not computed by a kernel"),
+              "%s", host[0].c_str());
+    cr_assert_neq(access((std::string(dir) + "/37x29x41/got.raw").c_str(), F_OK), 0,
+                  "a C the host made never reaches the grader's comparison");
+    std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}
+
+Test(vgpu, the_instruction_budget_is_each_datasets_and_a_run_past_it_is_named)
+{
+    char dir[] = "/tmp/cugrade-vgpu-budget-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"37x29x41", "16x16x16", "20x20x20"};
+    json_object *r = drive("call_lab3", dir, shapes, 3);
+    uint64_t most = 0, sum = 0;
+    for (int i = 0; i < 3; i++) {
+        uint64_t n = (uint64_t)json_object_get_int64(get(json_object_array_get_idx(get(r, "launches"), i), "instructions"));
+        most = n > most ? n : most, sum += n;
+    }
+    json_object_put(r);
+    std::string findings = std::string(dir) + "/findings";
+    /* enough for the largest dataset, not for the three together: none stops */
+    json_object_put(drive("call_lab3", dir, shapes, 3, LAB3, "--budget " + std::to_string(most) + " --findings " + findings));
+    cr_assert(most < sum);
+    cr_assert_eq(findings_of(findings, "instruction-budget").size(), 0u);
+    /* one instruction short of the largest: that dataset alone stops, and it is named */
+    json_object_put(drive("call_lab3", dir, shapes, 3, LAB3, "--budget " + std::to_string(most - 1) + " --findings " + findings));
+    std::vector<std::string> over = findings_of(findings, "instruction-budget");
+    cr_assert_eq(over.size(), 1u);
+    std::string said = "matrixMultiplyShared (grid (3,3,1), block (16,16,1)) ran past the instruction budget of " +
+                       std::to_string(most - 1) + " executed instructions for this dataset";
+    cr_assert(strstr(over[0].c_str(), said.c_str()), "%s", over[0].c_str());
     std::string rm = std::string("rm -rf ") + dir;
     cr_assert_eq(system(rm.c_str()), 0);
 }

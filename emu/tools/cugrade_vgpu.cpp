@@ -1,9 +1,16 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE] [--solution FILE]
- *                [--call SPEC --out-shape SHAPE [--out-count returned] --dataset DIR:OUT ...]
- *                PTX -- PROGRAM [ARG...]
+ *   cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE]
+ *                [--findings FILE] [--solution FILE]
+ *                [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C]
+ *                 --dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]
+ *   cugrade-vgpu ... PTX --fd N
+ *
+ * --findings writes what happened in the emulator's report format
+ * (vgpu_findings.h), for the grader. With --fd, the program is not started
+ * here: the grader started it (sandboxed) with the other end of a socket
+ * pair, and descriptor N is this end.
  *
  * With --call, the executor is the lab's driver too (vgpu_calls.h): for
  * each --dataset it puts DIR's inputs in device memory, asks PROGRAM (a
@@ -27,6 +34,7 @@
  * executor itself cannot run (the PTX unreadable, no socket). */
 #include "ptx.h"
 #include "vgpu_calls.h"
+#include "vgpu_findings.h"
 #include "vgpu_protocol.h"
 #include "vgpu_server.h"
 
@@ -139,9 +147,51 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 
 int usage()
 {
-    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--report FILE] [--call SPEC --out-shape SHAPE "
-                    "--dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]\n");
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE] [--findings FILE] "
+                    "[--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] --dataset DIR:OUT ...] "
+                    "PTX (-- PROGRAM [ARG...] | --fd N)\n");
     return 2;
+}
+
+/* text into path, through a temporary file and a rename; false on failure */
+bool write_atomically(const char *path, const std::string &text)
+{
+    std::string tmp = std::string(path) + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    bool ok = f && fwrite(text.data(), 1, text.size(), f) == text.size();
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp.c_str(), path) != 0)
+        ok = false;
+    if (!ok)
+        unlink(tmp.c_str());
+    return ok;
+}
+
+/* The program started here with one end of a socket pair as
+ * $CUGRADE_VGPU_FD; *pid is it, the return value the other end (-1 when
+ * it cannot start). */
+int start_program(char **program, pid_t *pid)
+{
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        fprintf(stderr, "cugrade-vgpu: socketpair: %s\n", strerror(errno));
+        return -1;
+    }
+    *pid = fork();
+    if (*pid < 0)
+        return -1;
+    if (*pid == 0) {
+        int fd = dup(sv[1]); /* without CLOEXEC: the program's end */
+        char value[16];
+        snprintf(value, sizeof value, "%d", fd);
+        setenv(VGPU_FD_ENV, value, 1);
+        execvp(program[0], program);
+        fprintf(stderr, "cugrade-vgpu: cannot run %s: %s\n", program[0], strerror(errno));
+        _exit(127);
+    }
+    close(sv[1]);
+    return sv[0];
 }
 
 } // namespace
@@ -150,8 +200,9 @@ int main(int argc, char **argv)
 {
     uint64_t budget = 0;
     const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
-    const char *solution_path = nullptr;
+    const char *solution_path = nullptr, *findings_path = nullptr;
     unsigned checks = 0;
+    int given_fd = -1;
     ArrayCalls calls;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -159,16 +210,24 @@ int main(int argc, char **argv)
             budget = strtoull(argv[++i], nullptr, 10);
         else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc)
             report_path = argv[++i];
+        else if (strcmp(argv[i], "--findings") == 0 && i + 1 < argc)
+            findings_path = argv[++i];
         else if (strcmp(argv[i], "--solution") == 0 && i + 1 < argc)
             solution_path = argv[++i];
         else if (strcmp(argv[i], "--races") == 0)
             checks |= PTX_CHECK_RACES;
         else if (strcmp(argv[i], "--uninit") == 0)
             checks |= PTX_CHECK_UNINIT;
+        else if (strcmp(argv[i], "--traffic") == 0)
+            checks |= PTX_CHECK_TRAFFIC;
+        else if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc)
+            given_fd = atoi(argv[++i]);
         else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
             call = argv[++i];
         else if (strcmp(argv[i], "--out-shape") == 0 && i + 1 < argc)
             shape = argv[++i];
+        else if (strcmp(argv[i], "--out-name") == 0 && i + 1 < argc)
+            calls.name_output(argv[++i]);
         else if (strcmp(argv[i], "--out-count") == 0 && i + 1 < argc && strcmp(argv[i + 1], "returned") == 0)
             calls.count_returned(), i++;
         else if (strcmp(argv[i], "--dataset") == 0 && i + 1 < argc && strchr(argv[i + 1], ':')) {
@@ -179,14 +238,14 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    if (!ptx_path || i + 1 >= argc || (call != nullptr) != (shape != nullptr))
+    bool has_program = i + 1 < argc;
+    if (!ptx_path || has_program == (given_fd >= 0) || (call != nullptr) != (shape != nullptr))
         return usage();
     std::string why;
     if (call && !calls.configure(call, shape, why)) {
         fprintf(stderr, "cugrade-vgpu: %s\n", why.c_str());
         return 2;
     }
-    char **program = argv + i + 1;
 
     std::ifstream in(ptx_path);
     std::stringstream text;
@@ -203,32 +262,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);
         return 2;
     }
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        fprintf(stderr, "cugrade-vgpu: socketpair: %s\n", strerror(errno));
-        return 2;
-    }
     signal(SIGPIPE, SIG_IGN);
-    pid_t pid = fork();
-    if (pid < 0)
+    pid_t pid = -1;
+    int fd = has_program ? start_program(argv + i + 1, &pid) : given_fd;
+    if (fd < 0)
         return 2;
-    if (pid == 0) {
-        int fd = dup(sv[1]); /* without CLOEXEC: the program's end */
-        char value[16];
-        snprintf(value, sizeof value, "%d", fd);
-        setenv(VGPU_FD_ENV, value, 1);
-        execvp(program[0], program);
-        fprintf(stderr, "cugrade-vgpu: cannot run %s: %s\n", program[0], strerror(errno));
-        _exit(127);
-    }
-    close(sv[1]);
     ptx::ServeLog log;
-    int rc = ptx::serve(d, sv[0], budget, log, call ? &calls : nullptr);
-    close(sv[0]);
+    int rc = ptx::serve(d, fd, budget, log, call ? &calls : nullptr);
+    close(fd);
     int status = 0;
-    if (rc < 0)
+    if (rc < 0 && pid > 0)
         kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
+    if (pid > 0)
+        waitpid(pid, &status, 0);
     if (solution_path && log.solution.complete) { /* written here, never by the program */
         const ptx::Solution &sol = log.solution;
         matrix_t m = {(int)sol.rows, (int)sol.cols, (float *)sol.bytes.data(), (int)sol.vector};
@@ -238,20 +284,19 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if (findings_path && !write_atomically(findings_path, vgpu_findings(d, log, call ? &calls : nullptr, budget))) {
+        fprintf(stderr, "cugrade-vgpu: cannot write %s\n", findings_path);
+        return 2;
+    }
     json_object *r = report(d, log, rc, call ? &calls : nullptr);
     const char *json = json_object_to_json_string_ext(r, JSON_C_TO_STRING_PRETTY);
-    if (report_path) {
-        std::string tmp = std::string(report_path) + ".tmp";
-        FILE *f = fopen(tmp.c_str(), "w");
-        if (!f || fputs(json, f) < 0 || fclose(f) != 0 || rename(tmp.c_str(), report_path) != 0) {
-            fprintf(stderr, "cugrade-vgpu: cannot write %s\n", report_path);
-            return 2;
-        }
-    } else {
-        puts(json);
-    }
+    bool written = report_path ? write_atomically(report_path, json) : puts(json) >= 0;
     json_object_put(r);
     ptx_device_free(d);
+    if (!written) {
+        fprintf(stderr, "cugrade-vgpu: cannot write %s\n", report_path);
+        return 2;
+    }
     if (calls.grader_fault()) { /* a dataset the executor could not read: not the program's doing */
         fprintf(stderr, "cugrade-vgpu: %s\n", calls.fault_message().c_str());
         return 2;
@@ -260,5 +305,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "cugrade-vgpu: the program broke the wire: %s\n", log.stopped.c_str());
         return 3;
     }
+    if (pid <= 0) /* the grader started the program and has its status */
+        return 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }

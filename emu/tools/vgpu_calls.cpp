@@ -5,6 +5,7 @@
 extern "C" {
 #include "dataset/rawio.h"
 }
+#include "matbin.h"
 
 #include <cstring>
 #include <sstream>
@@ -65,6 +66,41 @@ void ArrayCalls::release(ptx_device_t *d)
     rows.clear(), cols.clear();
 }
 
+/* Input i of a dataset folder: inputI.bin (the grader's matbin) or
+ * inputI.raw (libwb's); false with the fault set when neither reads. */
+bool ArrayCalls::read_input(const std::string &dir, int i, matrix_t &m, std::string &path)
+{
+    path = dir + "/input" + std::to_string(i) + ".bin";
+    float *data = nullptr;
+    matbin_header_t h;
+    int rc = matbin_read(path.c_str(), &data, &h);
+    if (rc == 0) {
+        m = {(int)h.rows, (int)h.cols, data, 0};
+        return true;
+    }
+    if (rc == -2) {
+        fault = path + ": truncated or malformed";
+        return false;
+    }
+    path = dir + "/input" + std::to_string(i) + ".raw";
+    char err[512];
+    if (raw_read(path.c_str(), &m, err, sizeof err) != 0) {
+        fault = err;
+        return false;
+    }
+    return true;
+}
+
+/* Writes the output (a .bin path: matbin, else libwb .raw); true when written. */
+static bool write_output(const std::string &path, const matrix_t &m)
+{
+    size_t n = path.size();
+    if (n > 4 && path.compare(n - 4, 4, ".bin") == 0)
+        return matbin_write(path.c_str(), m.data, (uint32_t)m.rows, (uint32_t)m.cols, -1.0) == 0;
+    char err[512];
+    return raw_write(path.c_str(), &m, err, sizeof err) == 0;
+}
+
 bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
 {
     if (next_dataset >= datasets.size() || !fault.empty())
@@ -78,11 +114,9 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
         if (a.compare(0, 2, "in") == 0)
             n_inputs = std::max(n_inputs, atoi(a.c_str() + 2) + 1);
     for (int i = 0; i < n_inputs; i++) {
-        std::string path = ds.dir + "/input" + std::to_string(i) + ".raw";
         matrix_t m;
-        char err[512];
-        if (raw_read(path.c_str(), &m, err, sizeof err) != 0) {
-            fault = err;
+        std::string path;
+        if (!read_input(ds.dir, i, m, path)) {
             release(d);
             return false;
         }
@@ -104,6 +138,12 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     }
     size_t out_bytes = (size_t)out_rows * out_cols * sizeof(float);
     out_addr = ptx_malloc(d, out_bytes ? out_bytes : 4);
+    if (!out_addr) {
+        fault = ds.dir + ": no device memory for the output";
+        release(d);
+        return false;
+    }
+    ptx_poison(d, out_addr, out_bytes); /* never written, as the harness's cudaMemset 0xFF says */
     buffers.push_back(out_addr);
     for (const std::string &a : args_spec) {
         int v = 0;
@@ -141,12 +181,15 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
     size_t n = (size_t)out_rows * out_cols;
     ptx_origin(d, out_addr, n * sizeof(float), rec.words);
     if (rec.words[1] > 0)
-        rec.problem = "C was copied from the host, not computed by a kernel (" + std::to_string(rec.words[1]) +
-                      " of " + std::to_string(n) + " elements)";
+        rec.problem = out_name + " was copied from the host, not computed by a kernel (" +
+                      std::to_string(rec.words[1]) + " of " + std::to_string(n) + " elements)";
+    if (!rec.problem.empty() || device_error != 0) { /* nothing of it is the kernels' answer */
+        release(d);
+        return;
+    }
     matrix_t m = {out_rows, out_cols, (float *)calloc(n ? n : 1, sizeof(float)), 0};
-    char err[512];
     if (m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK &&
-        raw_write(rec.output.c_str(), &m, err, sizeof err) == 0)
+        write_output(rec.output, m))
         rec.written = true;
     free(m.data);
     release(d);

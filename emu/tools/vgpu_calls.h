@@ -1,10 +1,13 @@
 /* vgpu_calls.h - the lab's driver on the executor's side (issue 39), for
  * bin/cugrade-vgpu: for each dataset, its inputs read from the dataset's
- * .raw files into device memory the executor owns, the output allocated
- * (never written: NaN), the program asked to call the lab's launch
- * function on them, and then the output read back, its provenance counted
- * (every word must be a kernel's) and written to a .raw file of the
- * grader's. What the call's arguments are comes from a spec:
+ * folder (inputN.bin, the grader's matbin, else libwb's inputN.raw) into
+ * device memory the executor owns, the output allocated and poisoned
+ * (never written), the program asked to call the lab's launch function on
+ * them, and then the output read back, its provenance counted (every word
+ * must be a kernel's). It is written to the grader's file (matbin for a
+ * .bin name, else .raw) only when the call ended with no device error and
+ * nothing of it came from the host: else the record says why.
+ * What the call's arguments are comes from a spec:
  *
  *   --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1
  *
@@ -21,6 +24,10 @@
 
 #include "vgpu_server.h"
 
+extern "C" {
+#include "dataset/rawio.h"
+}
+
 #include <json-c/json.h>
 
 #include <string>
@@ -31,12 +38,22 @@ class ArrayCalls : public ptx::CallSource {
     /* false with err when the spec does not parse */
     bool configure(const std::string &call, const std::string &out_shape, std::string &err);
     void count_returned() { out_count_returned = true; }
+    void name_output(const std::string &name) { out_name = name; }
     void add_dataset(const std::string &dir, const std::string &output) { datasets.push_back({dir, output}); }
     bool next(ptx_device_t *d, std::vector<uint64_t> &args) override;
     void finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned) override;
     /* each dataset's call: its output, the device's error, who wrote the output */
     json_object *report() const;
     bool grader_fault() const { return !fault.empty(); }
+    /* each call's problem, when its output is not the kernels' work (in call order) */
+    std::vector<std::string> problems() const
+    {
+        std::vector<std::string> out;
+        for (const Record &r : records)
+            if (!r.problem.empty())
+                out.push_back(r.problem);
+        return out;
+    }
     const std::string &fault_message() const { return fault; }
 
   private:
@@ -60,7 +77,9 @@ class ArrayCalls : public ptx::CallSource {
     int out_rows = 0, out_cols = 0;
     std::string fault; /* a dataset that could not be read: the grader's fault, not the program's */
     bool out_count_returned = false;
+    std::string out_name = "C"; /* what the lab calls the output, in messages */
     bool size_of(const std::string &token, int &v) const;
+    bool read_input(const std::string &dir, int i, matrix_t &m, std::string &path);
     void release(ptx_device_t *d);
 };
 

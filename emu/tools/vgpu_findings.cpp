@@ -1,0 +1,190 @@
+/* vgpu_findings.cpp - the executor's findings and statistics in the
+ * emulator's report format (vgpu_findings.h). */
+#include "vgpu_findings.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+
+std::string vgpu_kernel_name(const std::string &mangled)
+{
+    int status = 0;
+    char *full = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+    std::string name = status == 0 && full ? full : mangled;
+    free(full);
+    size_t paren = name.find('(');
+    if (paren != std::string::npos) /* "matrixMultiplyShared(float const*, ...)" */
+        name.resize(paren);
+    size_t space = name.rfind(' '); /* a template's "void f<16>" */
+    if (space != std::string::npos && name.find('<') > space)
+        name = name.substr(space + 1);
+    return name;
+}
+
+namespace {
+
+class Report {
+  public:
+    std::string text;
+    void line(const char *severity, const char *kind, const char *fmt, ...) __attribute__((format(printf, 4, 5)))
+    {
+        char message[1024];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(message, sizeof message, fmt, ap);
+        va_end(ap);
+        for (char *p = message; *p; p++) /* one line each */
+            if (*p == '\n' || *p == '\t')
+                *p = ' ';
+        text += std::string(severity) + "\t" + kind + "\t" + message + "\n";
+    }
+    void stat(const char *key, uint64_t value)
+    {
+        text += std::string("stat\t") + key + "\t" + std::to_string(value) + "\n";
+    }
+};
+
+/* "matmul.cu:43" (the file's name without its folder), or "line 43", or
+ * "an unknown line" */
+std::string where(const ptx_device_t *d, const ptx_finding_t &f)
+{
+    if (f.line == 0)
+        return "an unknown line";
+    const char *file = ptx_file_name(d, f.file);
+    if (!file)
+        return "line " + std::to_string(f.line);
+    const char *slash = strrchr(file, '/');
+    return std::string(slash ? slash + 1 : file) + ":" + std::to_string(f.line);
+}
+
+std::string dim(ptx_dim3_t v)
+{
+    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+void finding(Report &r, const ptx_device_t *d, const std::string &kernel, const ptx_finding_t &f)
+{
+    std::string at = where(d, f), t = dim(f.thread), b = dim(f.block);
+    const char *rw = f.is_store ? "writes" : "reads";
+    unsigned long long a = (unsigned long long)f.address;
+    switch (f.kind) {
+    case PTX_FIND_GLOBAL_OOB:
+        r.line("error", "global-oob",
+               "Out-of-bounds %s in %s: thread %s of block %s %s %u bytes at device address 0x%llx at %s, "
+               "which is inside no array; check the bounds that guard this access.",
+               f.is_store ? "write" : "read", kernel.c_str(), t.c_str(), b.c_str(), rw, f.size, a, at.c_str());
+        break;
+    case PTX_FIND_SHARED_OOB:
+        r.line("error", "shared-oob",
+               "Out-of-bounds %s of shared memory in %s: thread %s of block %s %s %u bytes at byte offset %llu "
+               "at %s, past the block's shared arrays; check the index.",
+               f.is_store ? "write" : "read", kernel.c_str(), t.c_str(), b.c_str(), rw, f.size, a, at.c_str());
+        break;
+    case PTX_FIND_LOCAL_OOB:
+    case PTX_FIND_MISALIGNED:
+        r.line("error", "invalid-address",
+               "Invalid address in %s: thread %s of block %s %s %u bytes at 0x%llx at %s, %s.", kernel.c_str(),
+               t.c_str(), b.c_str(), rw, f.size, a, at.c_str(),
+               f.kind == PTX_FIND_MISALIGNED ? "not aligned to its size (a pointer cast to a wider type?)"
+                                             : "outside the thread's local array");
+        break;
+    case PTX_FIND_BARRIER:
+        r.line("error", "barrier-divergence",
+               "Barrier divergence in %s: the __syncthreads() at %s was not reached by every thread of "
+               "block %s (thread %s did not): a barrier inside a condition, or an early return.",
+               kernel.c_str(), at.c_str(), b.c_str(), t.c_str());
+        break;
+    case PTX_FIND_RACE:
+        r.line("error", "race",
+               "Race on shared memory (byte offset %llu) in %s: thread %s of block %s %s it at %s while "
+               "thread %s accessed it in the same barrier interval; a __syncthreads() is missing between them.",
+               a, kernel.c_str(), t.c_str(), b.c_str(), f.is_store ? "writes" : "reads", at.c_str(),
+               dim(f.other).c_str());
+        break;
+    case PTX_FIND_UNINIT:
+        if (f.shared)
+            r.line("error", "uninit-shared",
+                   "Uninitialised shared memory read in %s: thread %s of block %s reads byte offset %llu at %s, "
+                   "but no thread of this block has written it, so it holds garbage; store every element the "
+                   "block reads (0 where there is no data) before the __syncthreads() that precedes the reads.",
+                   kernel.c_str(), t.c_str(), b.c_str(), a, at.c_str());
+        else
+            r.line("error", "uninit-global",
+                   "Uninitialised device memory read in %s: thread %s of block %s reads 0x%llx at %s, which "
+                   "nothing has written: no cudaMemcpy, cudaMemset or kernel store reached it.",
+                   kernel.c_str(), t.c_str(), b.c_str(), a, at.c_str());
+        break;
+    }
+}
+
+/* What stopped a launch, when no finding says it. */
+void stopped(Report &r, const ptx::LaunchRecord &l, const std::string &kernel, uint64_t budget)
+{
+    const ptx_launch_result_t &res = l.result;
+    std::string g = dim(l.grid), b = dim(l.block);
+    if (res.status == PTX_ERR_BUDGET)
+        r.line("error", "instruction-budget",
+               "%s (grid %s, block %s) ran past the instruction budget of %llu executed instructions for this "
+               "dataset and was stopped: an endless loop, a thread waiting forever, or far more work than "
+               "the lab needs (a grid much larger than the output?).",
+               kernel.c_str(), g.c_str(), b.c_str(), (unsigned long long)budget);
+    else if (res.status == PTX_ERR_CONFIG)
+        r.line("error", "invalid-configuration", "%s was not launched: grid %s, block %s: %s", kernel.c_str(),
+               g.c_str(), b.c_str(), res.message[0] ? res.message : "a configuration the device refuses");
+    else if (res.status == PTX_ERR_UNSUPPORTED || res.status == PTX_ERR_INVALID)
+        r.line("error", "launch-failed", "%s (grid %s, block %s) failed: %s", kernel.c_str(), g.c_str(),
+               b.c_str(), res.message);
+}
+
+} // namespace
+
+std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const ArrayCalls *calls,
+                          uint64_t budget)
+{
+    Report r;
+    uint64_t threads = 0, blocks = 0, instructions = 0;
+    ptx_traffic_t sum = {};
+    for (const ptx::LaunchRecord &l : log.launches) {
+        std::string kernel = vgpu_kernel_name(l.kernel);
+        unsigned kept = l.result.nfindings < 16 ? l.result.nfindings : 16;
+        for (unsigned i = 0; i < kept; i++)
+            finding(r, d, kernel, l.result.findings[i]);
+        if (l.result.nfindings > kept)
+            r.line("warning", "more-findings", "%u more findings in this launch of %s not shown",
+                   l.result.nfindings - kept, kernel.c_str());
+        stopped(r, l, kernel, budget);
+        if (l.result.status == PTX_ERR_CONFIG || l.result.status == PTX_ERR_NO_KERNEL)
+            continue;
+        uint64_t nb = (uint64_t)l.grid.x * l.grid.y * l.grid.z;
+        blocks += nb;
+        threads += nb * l.block.x * l.block.y * l.block.z;
+        instructions += l.result.instructions;
+        const ptx_traffic_t &t = l.result.traffic;
+        sum.global_load_bytes += t.global_load_bytes, sum.global_store_bytes += t.global_store_bytes;
+        sum.global_load_sectors += t.global_load_sectors, sum.global_store_sectors += t.global_store_sectors;
+        sum.shared_loads += t.shared_loads, sum.flops += t.flops;
+        sum.shared_requests += t.shared_requests, sum.shared_wavefronts += t.shared_wavefronts;
+    }
+    if (calls)
+        for (const std::string &p : calls->problems())
+            r.line("error", "host-output", "%s", p.c_str());
+    if (!log.stopped.empty())
+        r.line("error", "broken-wire", "the program sent the executor a malformed request (%s): its CUDA "
+               "runtime never does, so code in the program tampered with it", log.stopped.c_str());
+    if (threads > 0) {
+        r.stat("threads", threads);
+        r.stat("blocks", blocks);
+        r.stat("global_load_bytes", sum.global_load_bytes);
+        r.stat("global_store_bytes", sum.global_store_bytes);
+        r.stat("global_load_sectors", sum.global_load_sectors);
+        r.stat("global_store_sectors", sum.global_store_sectors);
+        r.stat("shared_staged_loads", sum.shared_loads);
+        r.stat("shared_requests", sum.shared_requests);
+        r.stat("shared_wavefronts", sum.shared_wavefronts);
+        r.stat("flops", sum.flops);
+        r.stat("instructions", instructions);
+    }
+    return r.text;
+}
