@@ -61,6 +61,11 @@ typedef struct {
     uint32_t line;        /* the kernel's source line (0: unknown) */
     uint16_t file;        /* its file, for ptx_file_name (the PTX's .file number; 0: unknown) */
     uint8_t shared;       /* the access was to shared memory (else device, local, param) */
+    uint8_t near;         /* PTX_FIND_GLOBAL_OOB: in the red zone of an array (array, offset),
+                           * where a GPU does not fault: its load reads NaN, its store is
+                           * dropped, and the launch goes on with no error */
+    uint64_t array;       /* near: that array's device address */
+    int64_t offset;       /* near: the access's byte offset from it (negative: before it) */
     uint64_t address;     /* what was accessed */
     uint32_t size;        /* bytes */
     int is_store;
@@ -87,6 +92,8 @@ typedef struct {
                                  * are issued apart until their paths meet again */
     unsigned nfindings;     /* how many there were (the first few kept below) */
     unsigned naddress;      /* of them, bad accesses (out of bounds, misaligned) */
+    unsigned nfault;        /* of those, the ones a GPU faults on (all but the near ones):
+                             * any makes the launch's PTX_ERR_ADDRESS */
     unsigned nbarrier;      /* of them, barriers (one a block at most) */
     unsigned nrace;         /* of them, shared-memory races (with PTX_CHECK_RACES) */
     unsigned nuninit;       /* of them, uninitialised reads (with PTX_CHECK_UNINIT) */

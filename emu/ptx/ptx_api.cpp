@@ -66,14 +66,15 @@ uint64_t ptx_malloc(ptx_device_t *d, size_t size)
     if (size == 0 || size > MAX_ALLOCATION || dev.allocated + size > MAX_DEVICE_BYTES)
         return 0;
     Allocation a;
-    a.base = dev.next_base;
+    uint64_t zone = red_zone(size); /* before it; after it, its own and the gap */
+    a.base = dev.next_base + zone;
     try {
         a.bytes.assign(size, 0xff); /* never written: NaN as floats */
         a.origin.assign((size + 3) / 4, ORIGIN_NONE);
     } catch (const std::bad_alloc &) {
         return 0;
     }
-    dev.next_base += (size + GLOBAL_GAP + 255) / 256 * 256;
+    dev.next_base = a.base + (size + 255) / 256 * 256 + zone + GLOBAL_GAP;
     dev.allocated += size;
     uint64_t base = a.base;
     dev.allocations.emplace(base, std::move(a));

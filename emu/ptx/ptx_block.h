@@ -100,7 +100,9 @@ class Block {
                                                             : special(o.special, t);
         return o.neg ? (v & 1) ^ 1 : v;
     }
-    void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store);
+    void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store,
+                 const Allocation *near = nullptr);
+    uint8_t stray[64]; /* what a near out-of-bounds access reads (NaN) or writes (dropped) */
     uint8_t *access(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
     bool step(Warp &w, int wi);
     uint32_t guarded(const Insn &in, int base, uint32_t lanes);

@@ -33,7 +33,7 @@ uint64_t Block::special(uint8_t sp, int t) const
 }
 
 void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size,
-                    int store)
+                    int store, const Allocation *near)
 {
     if (result.nfindings < sizeof result.findings / sizeof *result.findings) {
         ptx_finding_t &f = result.findings[result.nfindings];
@@ -46,6 +46,9 @@ void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t add
         f.address = addr;
         f.size = size;
         f.is_store = store;
+        f.near = near != nullptr;
+        f.array = near ? near->base : 0;
+        f.offset = near ? (int64_t)(addr - near->base) : 0;
     }
     result.nfindings++;
     if (kind == PTX_FIND_BARRIER)
@@ -54,8 +57,10 @@ void Block::finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t add
         result.nrace++;
     else if (kind == PTX_FIND_UNINIT)
         result.nuninit++;
-    else
+    else {
         result.naddress++;
+        result.nfault += near == nullptr;
+    }
 }
 
 /* The bytes an access of size at addr (in in's space) reaches, or null
@@ -79,8 +84,14 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
     case Space::Global: {
         Allocation *a = d.find(addr);
         if (!a || size > a->bytes.size() - (addr - a->base)) {
-            finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store);
-            return nullptr;
+            const Allocation *by = !a ? d.near(addr, size) /* straddling a's end: near too */
+                                   : addr + size <= a->base + a->bytes.size() + red_zone(a->bytes.size()) ? a
+                                                                                                          : nullptr;
+            finding(PTX_FIND_GLOBAL_OOB, t, in, addr, size, store, by);
+            if (!by || size > sizeof stray)
+                return nullptr;
+            memset(stray, 0xff, sizeof stray); /* NaN, as the red zone a GPU would read */
+            return stray;
         }
         if (store) /* the caller writes it now */
             a->mark(addr - a->base, size, ORIGIN_KERNEL);

@@ -30,6 +30,18 @@ constexpr uint64_t WINDOW_SIZE = 1ull << 32;
 constexpr size_t MAX_ALLOCATION = 1ull << 30;
 constexpr size_t MAX_DEVICE_BYTES = 4ull << 30;
 
+/* The red zone on each side of an allocation of size bytes, as the CPU
+ * emulator's (emu/src/memory.cpp): max(64 KiB, size / 4) rounded up to 256
+ * bytes, at most 64 MiB. An access there is out of bounds but near the
+ * array (a tile loaded past a matrix's last row), where a GPU reads what
+ * lies there and does not fault. */
+inline uint64_t red_zone(uint64_t size)
+{
+    uint64_t z = (size / 4 + 255) / 256 * 256;
+    z = z < (64u << 10) ? (64u << 10) : z;
+    return z > (64u << 20) ? (64u << 20) : z;
+}
+
 /* Who last wrote each 4-byte word of device memory: the provenance of an
  * output (issue 39: a C copied from the host is not a kernel's work). */
 enum Origin : uint8_t { ORIGIN_NONE = 0, ORIGIN_HOST = 1, ORIGIN_KERNEL = 2 };
@@ -63,6 +75,23 @@ struct Device {
             return nullptr;
         --it;
         return addr - it->second.base < it->second.bytes.size() ? &it->second : nullptr;
+    }
+    /* The allocation in whose red zone [addr, addr + size) lies, or null. */
+    const Allocation *near(uint64_t addr, uint64_t size) const
+    {
+        auto after = allocations.upper_bound(addr);
+        if (after != allocations.begin()) {
+            const Allocation &a = std::prev(after)->second;
+            uint64_t end = a.base + a.bytes.size();
+            if (addr >= end && addr + size <= end + red_zone(a.bytes.size()))
+                return &a;
+        }
+        if (after != allocations.end()) {
+            const Allocation &a = after->second;
+            if (addr + size <= a.base && addr >= a.base - red_zone(a.bytes.size()))
+                return &a;
+        }
+        return nullptr;
     }
     /* The bytes [addr, addr + size) if they lie in one allocation, else null. */
     uint8_t *global(uint64_t addr, uint64_t size)

@@ -8,7 +8,9 @@
  * yields to the next; once every thread of the block that has not exited
  * waits, the barrier opens (at different bar.sync instructions: a finding).
  * Every access is checked (access()): a bad one is a finding, its load
- * reads 0 and its store is dropped, and the launch goes on to its end. */
+ * reads 0 (NaN in an array's red zone) and its store is dropped, and the
+ * launch goes on to its end; one a GPU would fault on (not in a red zone)
+ * makes the launch's status PTX_ERR_ADDRESS. */
 #include "ptx_block.h"
 
 #include <cfenv>
@@ -206,7 +208,7 @@ ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t b
                 if (b.run() == PTX_ERR_BUDGET)
                     return PTX_ERR_BUDGET;
             }
-    return result.naddress ? PTX_ERR_ADDRESS : result.nbarrier ? PTX_ERR_BARRIER : PTX_OK;
+    return result.nfault ? PTX_ERR_ADDRESS : result.nbarrier ? PTX_ERR_BARRIER : PTX_OK;
 }
 
 } // namespace ptx

@@ -18,6 +18,9 @@
 #include <climits>
 #include <thread>
 
+/* A store just past an array lands in its red zone: a finding, as on a
+ * GPU no fault (it writes memory the allocator rounded up to); one far from
+ * every array faults (PTX_ERR_ADDRESS, cudaErrorIllegalAddress). */
 Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
 {
     ptx_device_t *d = device_with("oob_store");
@@ -28,10 +31,14 @@ Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
     int count = n;
     void *args[] = {&out, &count};
     ptx_launch_result_t r;
-    cr_assert_eq(ptx_launch(d, name.c_str(), {2, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_ERR_ADDRESS);
+    cr_assert_eq(ptx_launch(d, name.c_str(), {2, 1, 1}, {32, 1, 1}, 0, args, 0, &r), PTX_OK);
     cr_assert_eq(r.nfindings, 24u, "threads 40..63 store outside: %u findings", r.nfindings);
     cr_assert_eq(r.naddress, 24u);
+    cr_assert_eq(r.nfault, 0u, "all of them in the red zone");
     const ptx_finding_t &f = r.findings[0];
+    cr_assert(f.near);
+    cr_assert_eq(f.array, out);
+    cr_assert_eq(f.offset, 40 * (int64_t)sizeof(int), "element 40 of a 40-element array");
     cr_assert_eq(f.kind, PTX_FIND_GLOBAL_OOB);
     cr_assert(f.is_store);
     cr_assert_eq(f.block.x, 1u);
@@ -45,6 +52,11 @@ Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
     cr_assert_eq(ptx_copy_from_device(d, after.data(), next, 64 * sizeof(int)), PTX_OK);
     for (int v : after)
         cr_assert_eq(v, 0, "a store outside its array reached the next allocation");
+    uint64_t far = out + (256ull << 20); /* in no array's red zone */
+    void *far_args[] = {&far, &count};
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {32, 1, 1}, 0, far_args, 0, &r), PTX_ERR_ADDRESS);
+    cr_assert_eq(r.nfault, 32u);
+    cr_assert(!r.findings[0].near);
     ptx_device_free(d);
 }
 

@@ -3,7 +3,7 @@
  *
  *   cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE]
  *                [--findings FILE] [--solution FILE]
- *                [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C]
+ *                [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B]
  *                 --dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]
  *   cugrade-vgpu ... PTX --fd N
  *
@@ -148,7 +148,7 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 int usage()
 {
     fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE] [--findings FILE] "
-                    "[--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] --dataset DIR:OUT ...] "
+                    "[--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
                     "PTX (-- PROGRAM [ARG...] | --fd N)\n");
     return 2;
 }
@@ -228,6 +228,8 @@ int main(int argc, char **argv)
             shape = argv[++i];
         else if (strcmp(argv[i], "--out-name") == 0 && i + 1 < argc)
             calls.name_output(argv[++i]);
+        else if (strcmp(argv[i], "--in-names") == 0 && i + 1 < argc)
+            calls.name_inputs(argv[++i]);
         else if (strcmp(argv[i], "--out-count") == 0 && i + 1 < argc && strcmp(argv[i + 1], "returned") == 0)
             calls.count_returned(), i++;
         else if (strcmp(argv[i], "--dataset") == 0 && i + 1 < argc && strchr(argv[i + 1], ':')) {

@@ -37,6 +37,8 @@ bool ArrayCalls::configure(const std::string &call, const std::string &out_shape
     return true;
 }
 
+void ArrayCalls::name_inputs(const std::string &names) { in_names = split(names); }
+
 bool ArrayCalls::size_of(const std::string &token, int &v) const
 {
     if (token.size() > 1 && token[0] == 'n' && isdigit((unsigned char)token[1])) { /* nN: elements */
@@ -129,6 +131,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
             return false;
         }
         buffers.push_back(p), inputs.push_back(p), rows.push_back(m.rows), cols.push_back(m.cols);
+        array_names[p] = (size_t)i < in_names.size() ? in_names[(size_t)i] : "input " + std::to_string(i);
         matrix_free(&m);
     }
     if (!size_of(shape_spec[0], out_rows) || !size_of(shape_spec[1], out_cols)) {
@@ -144,6 +147,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
         return false;
     }
     ptx_poison(d, out_addr, out_bytes); /* never written, as the harness's cudaMemset 0xFF says */
+    array_names[out_addr] = out_name;
     buffers.push_back(out_addr);
     for (const std::string &a : args_spec) {
         int v = 0;

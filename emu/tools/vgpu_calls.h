@@ -30,6 +30,7 @@ extern "C" {
 
 #include <json-c/json.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ class ArrayCalls : public ptx::CallSource {
     bool configure(const std::string &call, const std::string &out_shape, std::string &err);
     void count_returned() { out_count_returned = true; }
     void name_output(const std::string &name) { out_name = name; }
+    void name_inputs(const std::string &names); /* "A,B": input 0 is A, ... (in messages) */
+    /* what the lab calls the array at a device address ("A"), or "" */
+    std::string array_name(uint64_t address) const
+    {
+        auto it = array_names.find(address);
+        return it == array_names.end() ? "" : it->second;
+    }
     void add_dataset(const std::string &dir, const std::string &output) { datasets.push_back({dir, output}); }
     bool next(ptx_device_t *d, std::vector<uint64_t> &args) override;
     void finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned) override;
@@ -78,6 +86,8 @@ class ArrayCalls : public ptx::CallSource {
     std::string fault; /* a dataset that could not be read: the grader's fault, not the program's */
     bool out_count_returned = false;
     std::string out_name = "C"; /* what the lab calls the output, in messages */
+    std::vector<std::string> in_names;
+    std::map<uint64_t, std::string> array_names; /* every call's arrays (addresses are never reused) */
     bool size_of(const std::string &token, int &v) const;
     bool read_input(const std::string &dir, int i, matrix_t &m, std::string &path);
     void release(ptx_device_t *d);

@@ -64,57 +64,88 @@ std::string dim(ptx_dim3_t v)
     return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
-void finding(Report &r, const ptx_device_t *d, const std::string &kernel, const ptx_finding_t &f)
+/* Each message opens with what is the same wherever the bug shows (the
+ * kernel, the line), then " thread (": the grader counts findings that
+ * agree up to there as one bug (score/checks.c), whichever block, thread or
+ * address found them. */
+/* "C, 16 bytes (4 elements of 4 bytes) past its end" for an access in an
+ * array's red zone; "" for one near no array */
+std::string past(const ptx_finding_t &f, const ArrayCalls *calls)
+{
+    if (!f.near)
+        return "";
+    std::string name = calls ? calls->array_name(f.array) : "";
+    if (name.empty())
+        name = "the array at 0x" + [](uint64_t v) { char b[32]; snprintf(b, sizeof b, "%llx", (unsigned long long)v); return std::string(b); }(f.array);
+    long long off = (long long)f.offset, size = f.size ? f.size : 1;
+    if (off < 0)
+        return name + ", " + std::to_string(-off) + " bytes (" + std::to_string(-off / size) + " elements of " +
+               std::to_string(size) + " bytes) before its start";
+    return name + ", at byte offset " + std::to_string(off) + " (element " + std::to_string(off / size) +
+           "), past its end";
+}
+
+void finding(Report &r, const ptx_device_t *d, const std::string &kernel, const ptx_finding_t &f,
+             const ArrayCalls *calls)
 {
     std::string at = where(d, f), t = dim(f.thread), b = dim(f.block);
-    const char *rw = f.is_store ? "writes" : "reads";
+    const char *rw = f.is_store ? "writes" : "reads", *access = f.is_store ? "write" : "read";
     unsigned long long a = (unsigned long long)f.address;
+    const char *k = kernel.c_str();
     switch (f.kind) {
     case PTX_FIND_GLOBAL_OOB:
-        r.line("error", "global-oob",
-               "Out-of-bounds %s in %s: thread %s of block %s %s %u bytes at device address 0x%llx at %s, "
-               "which is inside no array; check the bounds that guard this access.",
-               f.is_store ? "write" : "read", kernel.c_str(), t.c_str(), b.c_str(), rw, f.size, a, at.c_str());
+        if (f.near)
+            r.line("error", "global-oob",
+                   "Out-of-bounds %s in %s at %s: thread %s of block %s %s %u bytes of %s; check the bounds "
+                   "that guard this access.",
+                   access, k, at.c_str(), t.c_str(), b.c_str(), rw, f.size, past(f, calls).c_str());
+        else
+            r.line("error", "invalid-address",
+                   "Invalid address in %s at %s: thread %s of block %s %s %u bytes at device address 0x%llx, "
+                   "far from every array (a GPU stops the kernel with an illegal memory access); check "
+                   "the pointer and the index.",
+                   k, at.c_str(), t.c_str(), b.c_str(), rw, f.size, a);
         break;
     case PTX_FIND_SHARED_OOB:
         r.line("error", "shared-oob",
-               "Out-of-bounds %s of shared memory in %s: thread %s of block %s %s %u bytes at byte offset %llu "
-               "at %s, past the block's shared arrays; check the index.",
-               f.is_store ? "write" : "read", kernel.c_str(), t.c_str(), b.c_str(), rw, f.size, a, at.c_str());
+               "Out-of-bounds %s of shared memory in %s at %s: thread %s of block %s %s %u bytes at byte "
+               "offset %llu, past the block's shared arrays; check the index.",
+               access, k, at.c_str(), t.c_str(), b.c_str(), rw, f.size, a);
         break;
     case PTX_FIND_LOCAL_OOB:
     case PTX_FIND_MISALIGNED:
-        r.line("error", "invalid-address",
-               "Invalid address in %s: thread %s of block %s %s %u bytes at 0x%llx at %s, %s.", kernel.c_str(),
-               t.c_str(), b.c_str(), rw, f.size, a, at.c_str(),
-               f.kind == PTX_FIND_MISALIGNED ? "not aligned to its size (a pointer cast to a wider type?)"
-                                             : "outside the thread's local array");
+        r.line("error", "invalid-address", "Invalid address in %s at %s (%s): thread %s of block %s %s %u bytes at 0x%llx.",
+               k, at.c_str(),
+               f.kind == PTX_FIND_MISALIGNED ? "not aligned to its size: a pointer cast to a wider type?"
+                                             : "outside the thread's local array",
+               t.c_str(), b.c_str(), rw, f.size, a);
         break;
     case PTX_FIND_BARRIER:
         r.line("error", "barrier-divergence",
-               "Barrier divergence in %s: the __syncthreads() at %s was not reached by every thread of "
-               "block %s (thread %s did not): a barrier inside a condition, or an early return.",
-               kernel.c_str(), at.c_str(), b.c_str(), t.c_str());
+               "Barrier divergence in %s: the __syncthreads() at %s is not reached by every thread of a block "
+               "(a barrier inside a condition, or an early return): thread %s of block %s never reached it. "
+               "Every thread of a block must reach every __syncthreads(): keep out-of-range threads in the loop "
+               "and skip only their store.",
+               k, at.c_str(), t.c_str(), b.c_str());
         break;
     case PTX_FIND_RACE:
         r.line("error", "race",
-               "Race on shared memory (byte offset %llu) in %s: thread %s of block %s %s it at %s while "
-               "thread %s accessed it in the same barrier interval; a __syncthreads() is missing between them.",
-               a, kernel.c_str(), t.c_str(), b.c_str(), f.is_store ? "writes" : "reads", at.c_str(),
-               dim(f.other).c_str());
+               "Race on shared memory in %s at %s, in one barrier interval: thread %s of block %s %s byte offset "
+               "%llu, which thread %s also accessed; a __syncthreads() is missing between them.",
+               k, at.c_str(), t.c_str(), b.c_str(), rw, a, dim(f.other).c_str());
         break;
     case PTX_FIND_UNINIT:
         if (f.shared)
             r.line("error", "uninit-shared",
-                   "Uninitialised shared memory read in %s: thread %s of block %s reads byte offset %llu at %s, "
-                   "but no thread of this block has written it, so it holds garbage; store every element the "
-                   "block reads (0 where there is no data) before the __syncthreads() that precedes the reads.",
-                   kernel.c_str(), t.c_str(), b.c_str(), a, at.c_str());
+                   "Uninitialised shared memory read in %s at %s, which no thread of the block has written, so it "
+                   "holds garbage: thread %s of block %s reads byte offset %llu. Store every element the block "
+                   "reads (0 where there is no data) before the __syncthreads() that precedes the reads.",
+                   k, at.c_str(), t.c_str(), b.c_str(), a);
         else
             r.line("error", "uninit-global",
-                   "Uninitialised device memory read in %s: thread %s of block %s reads 0x%llx at %s, which "
-                   "nothing has written: no cudaMemcpy, cudaMemset or kernel store reached it.",
-                   kernel.c_str(), t.c_str(), b.c_str(), a, at.c_str());
+                   "Uninitialised device memory read in %s at %s, which nothing has written (no cudaMemcpy, "
+                   "cudaMemset or kernel store reached it): thread %s of block %s reads 0x%llx.",
+                   k, at.c_str(), t.c_str(), b.c_str(), a);
         break;
     }
 }
@@ -150,7 +181,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         std::string kernel = vgpu_kernel_name(l.kernel);
         unsigned kept = l.result.nfindings < 16 ? l.result.nfindings : 16;
         for (unsigned i = 0; i < kept; i++)
-            finding(r, d, kernel, l.result.findings[i]);
+            finding(r, d, kernel, l.result.findings[i], calls);
         if (l.result.nfindings > kept)
             r.line("warning", "more-findings", "%u more findings in this launch of %s not shown",
                    l.result.nfindings - kept, kernel.c_str());

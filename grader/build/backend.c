@@ -17,6 +17,7 @@ const char *backend_name(backend_t b)
     switch (b) {
     case BACKEND_EMU: return "emu";
     case BACKEND_GPU: return "gpu";
+    case BACKEND_VGPU: return "vgpu";
     default: return "auto";
     }
 }
@@ -29,10 +30,14 @@ int backend_parse(const char *s, backend_t *out)
         *out = BACKEND_EMU;
     else if (strcmp(s, "gpu") == 0)
         *out = BACKEND_GPU;
+    else if (strcmp(s, "vgpu") == 0)
+        *out = BACKEND_VGPU;
     else
         return -1;
     return 0;
 }
+
+int backend_checks_itself(backend_t b) { return b == BACKEND_EMU || b == BACKEND_VGPU; }
 
 typedef int (*cu_init_fn)(unsigned);
 typedef int (*cu_count_fn)(int *);

@@ -1,15 +1,17 @@
-/* backend.h - the two ways a submission is built and run: "gpu" (nvcc and a
- * real device) and "emu" (bin/emucc and the CPU emulator). "auto" picks the
- * GPU when one is present. */
+/* backend.h - the ways a submission is built and run: "gpu" (nvcc and a
+ * real device), "emu" (bin/emucc and the CPU emulator) and "vgpu" (nvcc's
+ * PTX on the grader's executor, bin/cugrade-vgpu, with the student's host
+ * code in another process: issue 39). "auto" picks the GPU when one is
+ * present, else the emulator. */
 #ifndef CUGRADE_BACKEND_H
 #define CUGRADE_BACKEND_H
 
 #include <stddef.h>
 
-typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_GPU } backend_t;
+typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_GPU, BACKEND_VGPU } backend_t;
 
 const char *backend_name(backend_t b);
-/* Parses "auto", "emu", "gpu"; returns -1 on anything else. */
+/* Parses "auto", "emu", "gpu", "vgpu"; returns -1 on anything else. */
 int backend_parse(const char *s, backend_t *out);
 
 /* Number of CUDA devices the driver reports (0 if there is no driver or no
@@ -38,8 +40,13 @@ backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 /* The same with the GPU count already known (n, from gpu_device_count). */
 backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t whylen);
 
+/* 1 for the backends whose runs need no GPU and report their own checks
+ * (emu, vgpu): a run's findings are the checks' evidence, its times no GPU's. */
+int backend_checks_itself(backend_t b);
+
 /* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
- * found in PATH or /usr/local/cuda/bin). 0 if it is there and executable. */
+ * found in PATH or /usr/local/cuda/bin; gpu and vgpu). 0 if it is there and
+ * executable. */
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen);
 
 #endif

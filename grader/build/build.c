@@ -3,6 +3,10 @@
  * emu: bin/emucc (rewrites <<<>>> and compiles with the host C++ compiler
  *      against the emulator's headers, links build/libcugrade_emu.a).
  * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
+ * vgpu: nvcc -c as gpu (the host object, -arch=sm_90 unless set) and nvcc
+ *      -ptx (what the executor runs), linked with the kind's vgpu_main.cu
+ *      (or a libwb program with wb_io.cu -DCUGRADE_VGPU) and
+ *      build/libcugrade_vcudart.a instead of libcudart (issue 39).
  * Every compiler runs as a child with limits (tool.h); its messages (which
  * name the student's file:line) become the "compiles" test's output. A
  * submission's source is checked before it is compiled (srccheck.h), its
@@ -15,6 +19,7 @@
 #include "build/objcheck.h"
 #include "build/srccheck.h"
 #include "build/tool.h"
+#include "kinds/kind.h"
 #include "run/sandbox.h"
 #include "util/util.h"
 
@@ -40,6 +45,8 @@ static void driver_source(const build_ctx_t *ctx, char *out, size_t outlen)
 {
     if (lab_is_program(ctx->lab))
         snprintf(out, outlen, "%s/labs/common/wb_io.cu", ctx->root);
+    else if (ctx->backend == BACKEND_VGPU) /* the kind's program on the executor */
+        snprintf(out, outlen, "%s/%s", ctx->root, ctx->lab->kind->vgpu_main);
     else
         snprintf(out, outlen, "%s", ctx->lab->driver_path);
 }
@@ -71,6 +78,9 @@ static void driver_cache_path(const build_ctx_t *ctx, char *out, size_t outlen)
 {
     if (ctx->backend == BACKEND_EMU)
         snprintf(out, outlen, "%s/build/emu/labs/%s/driver.o", ctx->root, ctx->lab->name);
+    else if (ctx->backend == BACKEND_VGPU)
+        snprintf(out, outlen, "%s/build/vgpu-%s/labs/%s/driver.o", ctx->root, build_vgpu_arch(),
+                 ctx->lab->name);
     else
         snprintf(out, outlen, "%s/build/gpu-%s/labs/%s/driver.o", ctx->root, build_nvcc_arch(),
                  ctx->lab->name);
@@ -88,12 +98,17 @@ static int compile_driver(const build_ctx_t *ctx, const char *cc, const char *sr
     }
     snprintf(inc, sizeof inc, "-I%s/labs/common", ctx->root);
     char arch[64];
-    snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
+    snprintf(arch, sizeof arch, "-arch=%s", ctx->backend == BACKEND_VGPU ? build_vgpu_arch()
+                                                                          : build_nvcc_arch());
     char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]; /* -DCUGRADE_LAUNCH=..., ... */
     int nflags = harness_flags(ctx->lab, flags), n = 2;
     char *argv[16] = {(char *)cc, "-c"};
     if (ctx->backend == BACKEND_EMU) {
         argv[n++] = "-O2";
+    } else if (ctx->backend == BACKEND_VGPU) { /* wb_io.cu hands wbSolution to the executor */
+        argv[n++] = "-O2";
+        argv[n++] = arch;
+        argv[n++] = "-DCUGRADE_VGPU";
     } else {
         argv[n++] = "-O3";
         argv[n++] = "-lineinfo";
@@ -144,12 +159,18 @@ typedef struct {
     char *argv[24];
 } student_cmd_t;
 
+/* What a compile of the student's file makes: its object, what the
+ * compiler makes of it before compiling, or (vgpu) its PTX. */
+enum { MAKE_OBJECT = 0, MAKE_PREPROCESSED = 1, MAKE_PTX = 2 };
+
 /* The command that compiles the student's file src into out, or with
- * preprocess, that writes what the compiler makes of it before compiling
- * (the host side's on the gpu backend, what gcc compiles) into out. */
+ * MAKE_PREPROCESSED, that writes what the compiler makes of it before
+ * compiling (the host side's on the gpu backend, what gcc compiles) into
+ * out, or with MAKE_PTX, its PTX (nvcc -ptx, the device side's). */
 static void student_command(const build_ctx_t *ctx, const char *cc, const char *src,
-                            const char *out, int preprocess, student_cmd_t *c)
+                            const char *out, int what, student_cmd_t *c)
 {
+    int preprocess = what == MAKE_PREPROCESSED;
     const char *slash = strrchr(src, '/');
     if (slash)
         snprintf(c->incdir, sizeof c->incdir, "-I%.*s", (int)(slash - src), src);
@@ -157,7 +178,8 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
         snprintf(c->incdir, sizeof c->incdir, "-I.");
     /* labs/common: wb.h for libwb-style programs (after the student's folder) */
     snprintf(c->common, sizeof c->common, "-I%s/labs/common", ctx->root);
-    snprintf(c->arch, sizeof c->arch, "-arch=%s", build_nvcc_arch());
+    snprintf(c->arch, sizeof c->arch, "-arch=%s", ctx->backend == BACKEND_VGPU ? build_vgpu_arch()
+                                                                               : build_nvcc_arch());
     int n = 0, gpu = ctx->backend != BACKEND_EMU;
     c->argv[n++] = (char *)cc;
     if (preprocess)
@@ -166,9 +188,13 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
         c->argv[n++] = "-U__CUDA_ARCH__";
         c->argv[n++] = "-UCUDA_DOUBLE_MATH_FUNCTIONS";
     }
-    c->argv[n++] = "-c";
+    c->argv[n++] = what == MAKE_PTX ? "-ptx" : "-c";
     if (!gpu) { /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
         c->argv[n++] = ctx->checks ? "--checks" : "-O2";
+    } else if (what == MAKE_PTX) { /* -lineinfo: the .loc lines the executor's findings name */
+        char *flags[] = {"-O3", "-lineinfo", c->arch};
+        for (int i = 0; i < 3; i++)
+            c->argv[n++] = flags[i];
     } else { /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
         char *flags[] = {"-O3", "-lineinfo", c->arch, "-Xptxas", "-v"};
         for (int i = 0; i < 5; i++)
@@ -191,7 +217,8 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
 typedef struct {
     char src_dir[PATH_MAX], cwd[PATH_MAX], common[PATH_MAX], emu_inc[PATH_MAX];
     char emu_lib[PATH_MAX], emu_pch[PATH_MAX], cxx[PATH_MAX], copy[PATH_MAX], out_dir[PATH_MAX];
-    const char *shown[9];
+    char vcudart[PATH_MAX];
+    const char *shown[10];
     tool_jail_t jail;
 } student_jail_t;
 
@@ -206,6 +233,7 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     snprintf(j->emu_lib, sizeof j->emu_lib, "%.4000s/build/libcugrade_emu.a", ctx->root);
     /* the emulator's header precompiled (emu/tools/emucc_pch.h; not there: not shown) */
     snprintf(j->emu_pch, sizeof j->emu_pch, "%.4000s/build/emu-pch", ctx->root);
+    snprintf(j->vcudart, sizeof j->vcudart, "%.4000s/build/libcugrade_vcudart.a", ctx->root);
     static const char *const covered[] = {"datasets", "reference", ".cugrade", NULL};
     for (int i = 0; covered[i]; i++) {
         char hide[PATH_MAX];
@@ -222,7 +250,7 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
     int copied = readable_copy(j->src_dir, ctx->scratch, j->copy, sizeof j->copy, why,
                                   sizeof why) == 1;
     const char *shown[] = {copied ? j->common : j->src_dir, j->common, j->emu_inc, j->emu_lib,
-                           j->emu_pch, j->cxx, extra, NULL};
+                           j->emu_pch, j->vcudart, j->cxx, extra, NULL};
     memcpy(j->shown, shown, sizeof shown);
     build_out_dir(ctx, j->out_dir, sizeof j->out_dir);
     sandbox_cover_dir(ctx->scratch); /* only its build folder, writable, is shown in it */
@@ -235,10 +263,11 @@ static const tool_jail_t *student_jail(const build_ctx_t *ctx, const char *src, 
 /* 0; -1 the compiler failed (the submission's error); -2 its sandbox did
  * not start (a grader fault). */
 static int compile_student(const build_ctx_t *ctx, const char *cc, const char *src,
-                           const char *obj, strbuf_t *log, char *failed, size_t failedlen)
+                           const char *obj, int what, strbuf_t *log, char *failed,
+                           size_t failedlen)
 {
     student_cmd_t c;
-    student_command(ctx, cc, src, obj, 0, &c);
+    student_command(ctx, cc, src, obj, what, &c);
     tool_limits_t lim = tool_submission_limits(TOOL_FILE_LIMIT);
     student_jail_t j;
     return tool_run_in(student_jail(ctx, src, NULL, &j), c.argv, ctx->timeout_s, &lim, log,
@@ -276,7 +305,7 @@ static int check_preprocessed(const build_ctx_t *ctx, const char *cc, const char
     build_out_dir(ctx, dir, sizeof dir);
     snprintf(out, sizeof out, "%.4000s/student.i", dir);
     student_cmd_t c;
-    student_command(ctx, cc, src, out, 1, &c);
+    student_command(ctx, cc, src, out, MAKE_PREPROCESSED, &c);
     tool_limits_t lim = tool_submission_limits(PREPROCESSED_LIMIT);
     strbuf_t plog = {0};
     student_jail_t j;
@@ -389,14 +418,32 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
                         const char *student_obj, const char *program, strbuf_t *log, char *failed,
                         size_t failedlen)
 {
-    char arch[64], *argv[8];
+    char arch[64], cxx[PATH_MAX], vcudart[PATH_MAX], *argv[10];
     int n = 0;
     snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
-    argv[n++] = (char *)cc;
-    if (ctx->backend != BACKEND_EMU)
+    if (ctx->backend == BACKEND_VGPU) { /* the host compiler, and our runtime for libcudart */
+        const char *env = getenv("CUGRADE_CXX");
+        char name[PATH_MAX];
+        snprintf(name, sizeof name, "%.*s", env && *env ? (int)strcspn(env, " \t") : 3,
+                 env && *env ? env : "g++");
+        if (find_program(name, cxx, sizeof cxx) != 0) {
+            sb_appendf(log, "cugrade: no host compiler %s to link the program (not the student's "
+                       "fault)\n", name);
+            return -2;
+        }
+        snprintf(vcudart, sizeof vcudart, "%s/build/libcugrade_vcudart.a", ctx->root);
+        argv[n++] = cxx;
+    } else {
+        argv[n++] = (char *)cc;
+    }
+    if (ctx->backend == BACKEND_GPU)
         argv[n++] = arch;
     argv[n++] = (char *)driver_obj;
     argv[n++] = (char *)student_obj;
+    if (ctx->backend == BACKEND_VGPU) {
+        argv[n++] = vcudart;
+        argv[n++] = "-lpthread";
+    }
     argv[n++] = "-o";
     argv[n++] = (char *)program;
     argv[n] = NULL;
@@ -461,7 +508,12 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         if (checked == 0)
             checked = check_student_source(ctx, cc, student_src, &log, out);
         if (checked == 0)
-            checked = compile_student(ctx, cc, student_src, student_obj, &log, cmd, cmdlen);
+            checked = compile_student(ctx, cc, student_src, student_obj, MAKE_OBJECT, &log, cmd,
+                                      cmdlen);
+        if (checked == 0 && ctx->backend == BACKEND_VGPU) { /* what the executor runs */
+            snprintf(out->ptx, sizeof out->ptx, "%.4000s/student.ptx", dir);
+            checked = compile_student(ctx, cc, student_src, out->ptx, MAKE_PTX, &log, cmd, cmdlen);
+        }
         if (checked == 0)
             checked = build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log, out);
         if (checked == 0)

@@ -11,7 +11,7 @@
 
 typedef struct {
     const char *root;     /* the cugrade tree (labs/, bin/, build/) */
-    backend_t backend;    /* EMU or GPU (resolved) */
+    backend_t backend;    /* EMU, GPU or VGPU (resolved) */
     const lab_t *lab;
     const char *scratch;  /* per-submission working folder */
     double timeout_s;     /* per compiler invocation */
@@ -23,6 +23,7 @@ typedef struct {
     int internal_error;   /* failed for a reason that is not the student's (exit 2) */
     char *log;            /* compiler and linker messages (malloc'd, may be "") */
     char program[PATH_MAX];
+    char ptx[PATH_MAX];   /* vgpu: the PTX of the student's file, which the executor runs ("") */
     char command[2048];   /* the command that failed ("" if none did) */
     char refused[1024];   /* the object check refused the submission: "FILE:LINE: refused:
                            * the submission calls fopen, ..." ("" if not) */

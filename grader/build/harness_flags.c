@@ -15,6 +15,12 @@ const char *build_nvcc_arch(void)
     return a && *a ? a : "native";
 }
 
+const char *build_vgpu_arch(void)
+{
+    const char *a = getenv("CUGRADE_NVCC_ARCH");
+    return a && *a && strcmp(a, "native") != 0 ? a : "sm_90";
+}
+
 double build_mtime(const char *path)
 {
     struct stat st;

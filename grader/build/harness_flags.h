@@ -14,6 +14,9 @@
 
 /* nvcc's -arch: $CUGRADE_NVCC_ARCH, else "native". */
 const char *build_nvcc_arch(void);
+/* The vgpu backend's target: $CUGRADE_NVCC_ARCH unless it is "native" (the
+ * executor needs no GPU), else sm_90; its PTX is what the executor runs. */
+const char *build_vgpu_arch(void);
 
 /* The modification time of path in seconds, -1 when it is not there. */
 double build_mtime(const char *path);

@@ -18,7 +18,7 @@
 
 static void batch_usage(FILE *to)
 {
-    fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu]\n"
+    fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu|vgpu]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
           "                     [--hidden-seed FILE] [--perf-retime-s S] [--shard K/N]\n"

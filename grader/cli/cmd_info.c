@@ -17,7 +17,7 @@
 
 static void info_usage(FILE *to)
 {
-    fputs("usage: cugrade info [--backend auto|emu|gpu]\n", to);
+    fputs("usage: cugrade info [--backend auto|emu|gpu|vgpu]\n", to);
 }
 
 /* Builds and runs tools/devquery.cu on the backend; prints its lines. */

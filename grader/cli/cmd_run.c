@@ -24,7 +24,7 @@
 
 static void run_usage(FILE *to)
 {
-    fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu] [--datasets DIR] [--json FILE]\n"
+    fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu|vgpu] [--datasets DIR] [--json FILE]\n"
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
           "                   [--color auto|always|never] [--verbose] [--budget-s S]\n"
           "                   [--dataset-runs auto|grouped|separate]\n"
@@ -32,6 +32,8 @@ static void run_usage(FILE *to)
           "                   [--measurements FILE] SUBMISSION\n"
           "\n"
           "SUBMISSION is the student's .cu file or a folder laid out like student/ (LAB/FILE).\n"
+          "--backend vgpu: kernel labs on the grader's PTX executor (bin/cugrade-vgpu), the\n"
+          "  student's host code in its own sandboxed process (docs/emulator.md).\n"
           "--checks none skips the emulator's checks (races, barriers, memory, traffic): faster.\n"
           "--html FILE: also write the report as one self-contained HTML page.\n"
           "--measurements FILE: also write what the grading measured (rubric-independent:\n"
@@ -198,7 +200,7 @@ int cmd_run(int argc, char **argv)
         case 'l': o.lab = optarg; break;
         case 'b':
             if (backend_parse(optarg, &o.backend) != 0) {
-                fprintf(stderr, "cugrade run: bad --backend '%s' (auto, emu or gpu)\n", optarg);
+                fprintf(stderr, "cugrade run: bad --backend '%s' (auto, emu, gpu or vgpu)\n", optarg);
                 return EXIT_USAGE;
             }
             break;

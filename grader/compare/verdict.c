@@ -138,6 +138,10 @@ typedef struct {
 static const cause_t *likely_cause(const emu_report_t *rep)
 {
     static const cause_t causes[] = {
+        /* the executor's (vgpu): what it would not hand the grader, or stopped */
+        {"broken-wire", "the program tampered with its CUDA runtime's requests (below)", 0},
+        {"host-output", "the output was not computed by a kernel (below)", 0},
+        {"instruction-budget", "a kernel ran past its instruction budget (below)", 0},
         {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},
         {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)", 1},
         {"global-oob", "an access outside an array (below)", 0},
@@ -213,7 +217,9 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     matrix_t got = {0};
     double elapsed_ms;
     if (read_output(r, lab, &got, &elapsed_ms, msg) != 0) {
-        snprintf(failure, failure_len, "no-output");
+        if (cause)
+            sb_appendf(msg, "likely cause: %s\n", cause->text);
+        snprintf(failure, failure_len, cause ? "no-output:%s" : "no-output", cause ? cause->kind : "");
         return 0;
     }
     compare_result_t cr;
@@ -289,8 +295,9 @@ static void count_kinds(const emu_report_t *rep, strmap_t *total)
 /* The emulator's findings on this run, at most FINDINGS_SHOWN_PER_KIND of
  * each kind. They count against the checks (race-free, memory-safe, ...),
  * not against the dataset, whose verdict is the output's. */
-static void append_findings(const emu_report_t *rep, strbuf_t *msg)
+static void append_findings(const emu_report_t *rep, backend_t backend, strbuf_t *msg)
 {
+    const char *who = backend == BACKEND_VGPU ? "executor" : "emulator";
     strmap_t total = {0}, before = {0};
     count_kinds(rep, &total);
     for (int i = 0; i < rep->nfindings; i++) {
@@ -299,7 +306,7 @@ static void append_findings(const emu_report_t *rep, strbuf_t *msg)
         long same_before = seen ? (*seen)++ : 0, same_total = all ? *all : 0;
         if (strcmp(f->severity, "info") == 0 || same_before >= FINDINGS_SHOWN_PER_KIND)
             continue;
-        sb_appendf(msg, "emulator %s (%s): %s\n", f->severity, f->kind, f->message);
+        sb_appendf(msg, "%s %s (%s): %s\n", who, f->severity, f->kind, f->message);
         if (same_before == FINDINGS_SHOWN_PER_KIND - 1 && same_total > FINDINGS_SHOWN_PER_KIND)
             sb_appendf(msg, "(%ld more %s findings not shown)\n",
                        same_total - FINDINGS_SHOWN_PER_KIND, f->kind);
@@ -386,7 +393,7 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
             sb_appendf(msg, "likely cause: %s\n", cause->text);
     }
     append_wb_times(r, backend, msg);
-    append_findings(&rep, msg);
+    append_findings(&rep, backend, msg);
     append_program_output(&r->result, r->job->hidden_index > 0, msg);
     emu_report_free(&rep);
     return passed;

@@ -54,6 +54,18 @@ typedef struct lab_kind {
      * the best tier is sanitized) */
     int (*sanitize_tier)(const dataset_t *d, int tile_width);
 
+    /* on the executor (the vgpu backend, run/runs_vgpu.h): the kind's program
+     * beside the student's file (root-relative; it asks the executor for
+     * each call of the launch function), the call's arguments and the
+     * output's shape as bin/cugrade-vgpu takes them (--call, --out-shape;
+     * out_returned: the launch function returns how many it wrote), and
+     * the output's name in messages ("C") */
+    const char *vgpu_main;
+    const char *vgpu_call, *vgpu_out_shape;
+    int vgpu_out_returned;
+    const char *output_name;
+    const char *input_names;   /* "A,B": the inputs' names in messages */
+
     /* performance: the unit of the timing program's rate ("GFLOP/s"), and
      * the kind's line on what bounds it */
     const char *rate_unit;

@@ -238,6 +238,11 @@ const lab_kind_t kind_matmul = {
     .hidden_shape = hidden_shape,
     .compare = compare,
     .sanitize_tier = sanitize_tier,
+    .vgpu_main = "labs/kinds/matmul/vgpu_main.cu",
+    .vgpu_call = "in0,in1,out,rows0,cols0,cols1", /* A, B, C, M, K, N (launch.h orders them) */
+    .vgpu_out_shape = "rows0,cols1",
+    .input_names = "A,B",
+    .output_name = "C",
     .rate_unit = "GFLOP/s",
     .perf_bound = perf_bound,
 };

@@ -464,6 +464,12 @@ const lab_kind_t kind_reduction = {
     .hidden_shape = hidden_shape,
     .compare = compare,
     .sanitize_tier = sanitize_tier,
+    .vgpu_main = "labs/kinds/reduction/vgpu_main.cu",
+    .vgpu_call = "in0,in1,out,n0", /* A, B, the partial sums, n */
+    .vgpu_out_shape = "1,n0",
+    .vgpu_out_returned = 1,
+    .input_names = "A,B",
+    .output_name = "the partial sums",
     .rate_unit = "GB/s",
     .perf_bound = perf_bound,
 };

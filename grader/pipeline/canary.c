@@ -164,12 +164,34 @@ static int lab_files_check(const canary_ctx_t *c, char *err, size_t errlen)
     return 0;
 }
 
+/* The vgpu backend's own parts: the executor and the runtime its programs
+ * link (nvcc is checked as the gpu backend's). */
+static int vgpu_toolchain_check(const char *root, char *err, size_t errlen)
+{
+    static const char *const parts[][2] = {
+        {"bin/cugrade-vgpu", "the executor"},
+        {"build/libcugrade_vcudart.a", "the CUDA runtime a vgpu program links"},
+    };
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char path[PATH_MAX + 64], what[2 * PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", root, parts[i][0]);
+        if (access(path, R_OK) != 0) {
+            snprintf(what, sizeof what, "%s %s is missing (not the student's fault)", parts[i][1],
+                     path);
+            return fault_describe(err, errlen, what, NULL, NULL, "run `make` in the cugrade tree");
+        }
+    }
+    return 0;
+}
+
 int toolchain_check(const canary_ctx_t *c, char *err, size_t errlen)
 {
     char nvcc[PATH_MAX];
     if (c->backend == BACKEND_EMU) {
         if (emu_toolchain_check(c->root, err, errlen) != 0)
             return -1;
+    } else if (c->backend == BACKEND_VGPU && vgpu_toolchain_check(c->root, err, errlen) != 0) {
+        return -1;
     } else if (build_compiler_path(c->root, c->backend, nvcc, sizeof nvcc) != 0) {
         return fault_describe(err, errlen,
                               "nvcc, the gpu backend's compiler, was not found ($CUGRADE_NVCC, "
@@ -220,11 +242,16 @@ static int pick_dataset(const canary_ctx_t *c, dataset_ref_t *out)
 static void hash_compilers(sha256_t *s, const canary_ctx_t *c)
 {
     char path[PATH_MAX + 64], cxx[256];
-    if (c->backend == BACKEND_GPU) {
+    if (c->backend == BACKEND_GPU || c->backend == BACKEND_VGPU) {
         const char *arch = getenv("CUGRADE_NVCC_ARCH");
         hash_str(s, arch ? arch : "");
         if (build_compiler_path(c->root, c->backend, path, sizeof path) == 0)
             hash_file_stat(s, path);
+        static const char *const vgpu_parts[] = {"bin/cugrade-vgpu", "build/libcugrade_vcudart.a"};
+        for (int i = 0; c->backend == BACKEND_VGPU && i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", c->root, vgpu_parts[i]);
+            hash_file_stat(s, path);
+        }
         return;
     }
     const char *env_cxx = getenv("CUGRADE_CXX");
@@ -302,11 +329,12 @@ static int from_stamp(const char *key, canary_result_t *res)
 
 /* ---- building and running the reference ------------------------------------- */
 
-static int run_reference(const canary_ctx_t *c, const ds_job_t *job, const char *program,
+static int run_reference(const canary_ctx_t *c, const ds_job_t *job, const build_result_t *br,
                          const char *scratch, const char *ref, char *err, size_t errlen)
 {
-    runs_how_t how = {.lab = c->lab, .program = program, .scratch = scratch, .prefix = "canary",
-                      .max_parallel = 1, .gpu_queue = c->gpu_queue, .gpu_index = c->gpu_index};
+    runs_how_t how = {.lab = c->lab, .program = br->program, .scratch = scratch, .prefix = "canary",
+                      .max_parallel = 1, .gpu_queue = c->gpu_queue, .gpu_index = c->gpu_index,
+                      .ptx = br->ptx[0] ? br->ptx : NULL, .checks = c->checks};
     if (c->backend == BACKEND_GPU)
         how.limit_cap = c->rub->gpu_time_limit_s;
     ds_run_t *runs = runs_execute(job, 1, &how);
@@ -353,7 +381,7 @@ static int canary_in(const canary_ctx_t *c, const ds_job_t *job, const char *scr
                  ref, backend_name(c->backend));
         rc = fault_of_build(&br, what, err, errlen);
     } else {
-        rc = run_reference(c, job, br.program, scratch, ref, err, errlen);
+        rc = run_reference(c, job, &br, scratch, ref, err, errlen);
     }
     build_result_free(&br);
     return rc;

@@ -24,6 +24,7 @@
 #include "pipeline/grade_checks.h"
 #include "pipeline/grade_perf.h"
 #include "course/lab.h"
+#include "kinds/kind.h"
 #include "build/ptxas.h"
 #include "run/sandbox.h"
 #include "course/rubric.h"
@@ -164,6 +165,20 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run)
     return 0;
 }
 
+/* The vgpu backend runs kernel labs, whose driver it is, so far: a libwb
+ * program's host code reads its own inputs, which the executor cannot yet
+ * vouch for (issue 39). */
+static int backend_fits_lab(const grade_run_t *run, const grading_inputs_t *in, char *err,
+                            size_t errlen)
+{
+    if (run->backend != BACKEND_VGPU || (!lab_is_program(&in->lab) && in->lab.kind->vgpu_main))
+        return 0;
+    snprintf(err, errlen, "--backend vgpu grades kernel labs (a launch function) so far, and %s "
+             "is a %s: grade it with --backend emu or gpu", in->lab.name,
+             lab_is_program(&in->lab) ? "libwb program" : "lab of a kind with no vgpu program");
+    return -1;
+}
+
 /* The toolchains this grading uses are there, and the lab's files: the
  * backend's, and on a GPU the emulator's too when it runs the checks. */
 static int check_toolchains(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in)
@@ -227,6 +242,7 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
         build_ctx_t ctx = {.root = o->root, .backend = run->backend, .lab = &in->lab,
                            .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S,
                            .checks = o->checks && run->backend == BACKEND_EMU};
+        /* vgpu: the executor checks what the kernels do; the build is the same */
         double t0 = now_seconds();
         build_submission(&ctx, run->student_file, br);
         run->phase_s[PHASE_BUILD] += now_seconds() - t0;
@@ -235,7 +251,8 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
                  br->rule_broken);
         if (br->internal_error)
             return fault_of_build(br, "", run->error, sizeof run->error);
-        if (!br->ok && grade_vouch(o, run, in, run->backend, ctx.checks) != 0)
+        if (!br->ok && grade_vouch(o, run, in, run->backend,
+                                   o->checks && backend_checks_itself(run->backend)) != 0)
             return -1;
     }
     measure_compile(run, br, missing[0] ? missing : NULL, missing[0] ? NULL : note,
@@ -264,7 +281,8 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .max_parallel = o->jobs > 0 ? o->jobs
                                       : run->backend == BACKEND_GPU ? 1 : cpu_count(),
                       .budget_s = run->budget_s, .grouped = grouped,
-                      .timeouts_max = in->rub.timeouts_max};
+                      .timeouts_max = in->rub.timeouts_max,
+                      .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
         how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
     if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
@@ -344,17 +362,33 @@ static int sandbox_fault_since(int before, grade_run_t *run)
     return 1;
 }
 
+/* The same for the executor (run/runs_vgpu.h): a run it could not serve. */
+static int executor_fault_since(int before, grade_run_t *run)
+{
+    char why[512];
+    int n = runs_executor_faults(why, sizeof why) - before;
+    if (n <= 0)
+        return 0;
+    snprintf(run->error, sizeof run->error,
+             "the executor (bin/cugrade-vgpu) could not serve %d of the submission's runs (the "
+             "first: %s): a fault of the grader, not the submission's", n, why);
+    return 1;
+}
+
 int grade_submission(const grade_opts_t *o, grade_run_t *run)
 {
     memset(run, 0, sizeof *run);
     int sandbox_failures_before = run_sandbox_failures(NULL, 0);
+    int executor_faults_before = runs_executor_faults(NULL, 0);
     double t[5] = {now_seconds()};
     grading_inputs_t in;
     if (load_inputs(o, &in, run->error, sizeof run->error) != 0)
         return -1;
     build_result_t br = {0};
     ds_job_t *jobs = NULL;
-    if (choose_backend(o, run) != 0 || check_toolchains(o, run, &in) != 0 ||
+    if (choose_backend(o, run) != 0 ||
+        backend_fits_lab(run, &in, run->error, sizeof run->error) != 0 ||
+        check_toolchains(o, run, &in) != 0 ||
         make_scratch(run) != 0 ||
         load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
         (jobs = load_jobs(&in)) == NULL ||
@@ -382,12 +416,14 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     t[2] = now_seconds();
     /* every dataset failed: the student's, unless the reference fails too */
     int fault = br.ok && in.nds > 0 && run->datasets_passed == 0 &&
-                grade_vouch(o, run, &in, run->backend, o->checks && run->backend == BACKEND_EMU) != 0;
+                grade_vouch(o, run, &in, run->backend,
+                            o->checks && backend_checks_itself(run->backend)) != 0;
     fault = fault || grade_measure_checks(o, run, &in, jobs, runs, br.ok, &cb) != 0;
     checked_build_end(&cb);
     t[3] = now_seconds();
     fault = fault || grade_measure_performance(o, run, &in, &tail) != 0;
     fault = fault || sandbox_fault_since(sandbox_failures_before, run);
+    fault = fault || executor_fault_since(executor_faults_before, run);
     grade_perf_tail_free(&tail);
     t[4] = now_seconds();
     runs_free(runs, in.njobs);
@@ -425,7 +461,7 @@ int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err
     grade_run_t *run = calloc(1, sizeof *run);
     canary_result_t res, emu;
     int rc = choose_backend(o, run);
-    canary_ctx_t c = canary_of(o, &in, run->backend, o->checks && run->backend == BACKEND_EMU);
+    canary_ctx_t c = canary_of(o, &in, run->backend, o->checks && backend_checks_itself(run->backend));
     if (rc == 0)
         rc = canary_vouch(&c, &res, run->error, sizeof run->error);
     c = canary_of(o, &in, BACKEND_EMU, 1); /* on a GPU the checks run on a checked emulator build */

@@ -166,7 +166,7 @@ int grade_measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_
         not_run = "the checks were switched off (--checks none)";
     else if (!compiled)
         not_run = "does not compile";
-    else if (run->backend == BACKEND_EMU) {
+    else if (backend_checks_itself(run->backend)) { /* the emulator's or the executor's findings */
         gather_evidence(&e, runs, in->njobs);
         not_run = unended_checked_runs(&e, runs, in->njobs);
     } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, cb, &e, &why, &fault,

@@ -87,6 +87,10 @@ typedef struct {
     run_tail_judge_fn tail_judge;
     void *tail_ctx;
     run_tail_t *tail;       /* out, when tail_args */
+    const char *ptx;        /* the vgpu backend: each run's program talks to bin/cugrade-vgpu,
+                             * which runs this PTX (run/runs_vgpu.h); NULL: a program alone */
+    int checks;             /* vgpu: the executor's checks on (races, uninitialised reads,
+                             * traffic) */
 } runs_how_t;
 
 #endif

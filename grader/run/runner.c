@@ -513,6 +513,14 @@ static void finish(child_t *c)
 
 static int is_done(const child_t *c) { return c->pid == 0 && c->fd < 0; }
 
+/* Started or never to be: the parent's copies of its passed descriptors go
+ * when the spec asks (close_passed). */
+static void close_passed(const run_spec_t *spec)
+{
+    for (int i = 0; spec->close_passed && i < spec->npass_fds; i++)
+        close(spec->pass_fds[i]);
+}
+
 int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_parallel)
 {
     if (max_parallel < 1)
@@ -527,7 +535,9 @@ int run_many(const run_spec_t *specs, run_result_t *results, int n, int max_para
             c->fd = -1;
             c->started_fd = -1;
             next++;
-            if (budget_used_up(c) || start_child(c) != 0) {
+            int not_started = budget_used_up(c) || start_child(c) != 0;
+            close_passed(c->spec);
+            if (not_started) {
                 finished++;
                 continue;
             }

@@ -56,8 +56,11 @@ typedef struct {
     int nice;                /* added to the child's nice value (compilers: they yield the
                               * CPU to the programs that hold a GPU; 0: unchanged) */
     const int *pass_fds;     /* descriptors the child gets as RUN_PASS_FD, RUN_PASS_FD + 1, ...
-                              * (the parent's stay open; NULL: none) */
+                              * (the parent's stay open unless close_passed; NULL: none) */
     int npass_fds;
+    int close_passed;        /* the parent's pass_fds are closed once the child holds them, or
+                              * once it is known never to run: the end of a socket pair whose
+                              * other end waits for this child's end of file */
     /* Seconds the budget's clock stood still so far (a program not yet
      * holding its GPU, or waiting in its queue: no time of the student's,
      * gpu_turn.h): not_after moves on by it; timeout_s does not, and bounds

@@ -7,6 +7,7 @@
 #include "matbin.h"
 #include "run/runs_grouped.h"
 #include "run/runs_separate.h"
+#include "run/runs_vgpu.h"
 #include "run/sandbox.h"
 #include "util/util.h"
 
@@ -176,6 +177,12 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
     snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", base, how->prefix, j->ref.name);
     if (mkdir_p(r->dir, r->error, sizeof r->error) != 0)
         return -1;
+    if (how->ptx) { /* kernel labs: the executor is the lab's driver */
+        if (runs_vgpu_prepare(r, how) != 0)
+            return -1;
+        r->started = 1;
+        return 0;
+    }
     int program_style = lab_is_program(how->lab);
     if ((program_style ? prepare_program_args(r, how->program, how->lab)
                        : prepare_driver_args(r, how->program)) != 0)
@@ -195,7 +202,7 @@ ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how)
     ds_run_t *runs = calloc((size_t)n, sizeof *runs);
     int *index = calloc((size_t)n + 1, sizeof *index), nrun = 0;
     group_t group;
-    int grouped = group_open(&group, how) == 0;
+    int grouped = !how->ptx && group_open(&group, how) == 0;
     for (int i = 0; i < n; i++) {
         runs[i].job = &jobs[i];
         hide_datasets(&jobs[i]);
@@ -203,7 +210,9 @@ ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how)
             index[nrun++] = i;
     }
     sandbox_available(); /* the trial run, once, before the student runs */
-    if (grouped)
+    if (how->ptx)
+        runs_on_executor(runs, index, nrun, how);
+    else if (grouped)
         runs_grouped(runs, index, nrun, how, &group);
     else
         runs_separately(runs, index, nrun, how);

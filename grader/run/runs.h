@@ -32,6 +32,13 @@ void job_test_name(const ds_job_t *j, char *buf, size_t len);
 double runs_not_after(double budget_s);
 
 ds_run_t *runs_execute(const ds_job_t *jobs, int n, const runs_how_t *how);
+
+/* How many runs of this process the executor could not serve for a reason
+ * of its own (its exit status 2: the PTX unreadable, a dataset it could not
+ * read), and the first one's message in why: a grading that had one is the
+ * grader's fault (grade.c). */
+int runs_executor_faults(char *why, size_t whylen);
+
 void runs_free(ds_run_t *runs, int n);
 
 /* ---- grouped runs (runs_grouped.c) --------------------------------------

@@ -87,7 +87,10 @@ static void add_detail(check_evidence_t *e, check_id_t id, const char *dataset_l
     char *m = normalised(message), *key = bug_key(m);
     for (int i = 0; i < e->ndetails[id]; i++) {
         if (strcmp(e->details[id][i].key, key) == 0) {
-            e->details[id][i].datasets++;
+            check_detail_t *d = &e->details[id][i]; /* found again: on another dataset? */
+            if (strcmp(d->last_dataset, dataset_label) != 0)
+                d->datasets++;
+            snprintf(d->last_dataset, sizeof d->last_dataset, "%s", dataset_label);
             free(m);
             free(key);
             return;
@@ -103,6 +106,7 @@ static void add_detail(check_evidence_t *e, check_id_t id, const char *dataset_l
     d->message = m;
     d->key = key;
     snprintf(d->first_dataset, sizeof d->first_dataset, "%s", dataset_label);
+    snprintf(d->last_dataset, sizeof d->last_dataset, "%s", dataset_label);
     d->datasets = 1;
 }
 
@@ -242,7 +246,7 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
     case CHECK_BARRIERS_UNIFORM:
     case CHECK_MEMORY_SAFE:
         if (e->findings[id] == 0) {
-            sb_appendf(out, "passed: %s (%d dataset runs checked on the CPU emulator)\n", clean[id],
+            sb_appendf(out, "passed: %s (%d dataset runs checked)\n", clean[id],
                        e->runs);
             return 1;
         }

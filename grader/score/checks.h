@@ -18,6 +18,7 @@ typedef struct {
     char *message;       /* without the emulator's "(N times in this launch)" */
     char *key;           /* what makes it the same bug: see bug_key() in checks.c */
     char first_dataset[96];
+    char last_dataset[96]; /* the dataset it was last found on (one counted once) */
     int datasets;        /* on how many datasets it was found */
 } check_detail_t;
 

@@ -79,9 +79,10 @@ int score_perf_not_timed(const measured_t *m, const perf_rule_t *rule, const lab
     if (!m->compiled)
         sb_append(msg, SCORE_NOT_COMPILED_MSG "\n");
     else if (m->backend != BACKEND_GPU)
-        sb_appendf(msg, "not scored on the emu backend (0 of 0; %g points on a GPU): the CPU "
-                        "emulator's times are not GPU times, so speed is graded on a GPU only\n",
-                   rule->points);
+        sb_appendf(msg, "not scored on the %s backend (0 of 0; %g points on a GPU): the %s's "
+                        "times are not GPU times, so speed is graded on a GPU only\n",
+                   backend_name(m->backend), rule->points,
+                   m->backend == BACKEND_VGPU ? "executor" : "CPU emulator");
     else if (!lab->has_timing)
         sb_append(msg, "not run: the lab has no timing program (lab.json \"timing\")\n");
     else if (k.datasets_passed < k.datasets_total || k.hidden_passed < k.hidden_total)

@@ -221,6 +221,31 @@ Test(checks, one_bug_on_many_datasets_is_one_finding)
     evidence_free(&e);
 }
 
+Test(checks, a_bug_found_by_many_blocks_of_one_dataset_counts_that_dataset_once)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    emu_report_t a = read_report("error\tuninit-shared\tUninitialised read in k at m.cu:48: thread (0,0,0) of block (0,6,0)\n"
+                                 "error\tuninit-shared\tUninitialised read in k at m.cu:48: thread (0,0,0) of block (1,6,0)\n"
+                                 "error\tuninit-shared\tUninitialised read in k at m.cu:48: thread (0,0,0) of block (2,6,0)\n"
+                                 TILED_STATS);
+    emu_report_t b = read_report("error\tuninit-shared\tUninitialised read in k at m.cu:48: thread (0,0,0) of block (0,1,0)\n"
+                                 TILED_STATS);
+    evidence_add(&e, "dataset 4 (100x128x64)", &a, 1e6);
+    evidence_add(&e, "dataset 6 (33x33x33)", &b, 1e6);
+    lab_rubric_t rub = all_checks(1.0);
+    grade_t g;
+    memset(&g, 0, sizeof g);
+    checks_score(&rub, &e, NULL, NULL, &g);
+    const char *out = test_named(&g, "memory-safe")->output;
+    cr_assert(strstr(out, "FAILED: 1 distinct finding, on 2 of 2 datasets"), "%s", out);
+    cr_assert(strstr(out, "(on dataset 4 (100x128x64) and 1 more dataset)"), "%s", out);
+    grade_free(&g);
+    emu_report_free(&a);
+    emu_report_free(&b);
+    evidence_free(&e);
+}
+
 Test(checks, clean_checks_earn_nothing_when_no_dataset_passed_but_findings_still_show)
 {
     check_evidence_t e;

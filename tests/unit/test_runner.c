@@ -4,6 +4,7 @@
  * once, and the CUDA default every child gets. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -235,4 +236,28 @@ Test(runner, a_cancel_from_another_thread_stops_the_program, .timeout = 30)
     cr_expect(r.signaled && r.term_signal == SIGKILL && !r.timed_out, "signaled %d (%d)",
               r.signaled, r.term_signal);
     run_result_free(&r);
+}
+
+/* Two children joined by a pipe the parent made (as the vgpu backend joins
+ * a program and its executor by a socket pair): with close_passed the
+ * parent lets go of each end once its child holds it, so the reader sees
+ * the end of the file when the writer ends, not when its time runs out. */
+Test(runner, passed_descriptors_closed_in_the_parent_let_a_pair_see_each_others_end, .timeout = 30)
+{
+    int p[2];
+    cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+    char *reader[] = {"/bin/sh", "-c", "cat <&4 >/dev/null; echo reader saw the end", NULL};
+    char *writer[] = {"/bin/sh", "-c", "echo hello >&4", NULL};
+    run_spec_t specs[2] = {
+        {.argv = reader, .timeout_s = 20, .pass_fds = &p[0], .npass_fds = 1, .close_passed = 1},
+        {.argv = writer, .timeout_s = 20, .pass_fds = &p[1], .npass_fds = 1, .close_passed = 1},
+    };
+    run_result_t r[2];
+    run_many(specs, r, 2, 2);
+    cr_assert(r[0].exited && r[0].exit_code == 0 && !r[0].timed_out, "%s", r[0].output);
+    cr_assert(strstr(r[0].output, "reader saw the end"), "%s", r[0].output);
+    cr_assert_eq(fcntl(p[0], F_GETFD), -1, "the parent still holds the reading end");
+    cr_assert_eq(fcntl(p[1], F_GETFD), -1, "the parent still holds the writing end");
+    run_result_free(&r[0]);
+    run_result_free(&r[1]);
 }

@@ -1,0 +1,189 @@
+/* runs_vgpu.c - a kernel lab's datasets on the executor (runs_vgpu.h): the
+ * inputs where only the executor reads them, and each dataset's program
+ * and executor started as a pair on a socket pair, their endings merged
+ * into the run's result. */
+#include "run/runs_vgpu.h"
+#include "run/runs.h"
+#include "run/runs_separate.h"
+#include "run/sandbox_types.h"
+#include "kinds/kind.h"
+#include "util/cugrade.h"
+#include "util/util.h"
+
+#include "matbin.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* The budget: the reference's kernels execute 2.5 to 3 instructions per
+ * FLOP of lab 3's datasets (128^3 and 300x200x100 on the executor), a
+ * block's fixed cost aside; a submission gets VGPU_BUDGET_PER_FLOP times
+ * the work, plus VGPU_BUDGET_FIXED for the small datasets, whose blocks
+ * are mostly idle threads. */
+#define VGPU_BUDGET_PER_FLOP 32.0
+#define VGPU_BUDGET_FIXED 16000000.0
+/* The executor's speed the pair's wall-clock limit assumes (instructions
+ * a second with every check on, on a loaded machine): the limit is a
+ * safety net, never what stops an honest run, so that the budget, the same
+ * on every machine, is what stops a long one. */
+#define VGPU_SLOWEST_RATE 10e6
+#define VGPU_EXECUTOR_MEMORY ((size_t)8 << 30)
+#define TEXT_OF(x) #x
+#define TEXT(x) TEXT_OF(x)
+
+unsigned long long runs_vgpu_budget(double flop)
+{
+    return (unsigned long long)(VGPU_BUDGET_PER_FLOP * (flop > 0 ? flop : 0) + VGPU_BUDGET_FIXED);
+}
+
+static pthread_mutex_t faults_lock = PTHREAD_MUTEX_INITIALIZER;
+static int faults;
+static char fault_why[512];
+
+int runs_executor_faults(char *why, size_t whylen)
+{
+    pthread_mutex_lock(&faults_lock);
+    int n = faults;
+    if (why && whylen)
+        snprintf(why, whylen, "%s", fault_why);
+    pthread_mutex_unlock(&faults_lock);
+    return n;
+}
+
+static void count_fault(const run_result_t *executor)
+{
+    pthread_mutex_lock(&faults_lock);
+    if (faults++ == 0) {
+        const char *out = executor->output && *executor->output ? executor->output
+                                                                 : "(it said nothing)";
+        snprintf(fault_why, sizeof fault_why, "%.*s", (int)strcspn(out, "\n"), out);
+    }
+    pthread_mutex_unlock(&faults_lock);
+}
+
+static char *own(ds_run_t *r, char *s)
+{
+    r->owned[r->nowned++] = s;
+    return s;
+}
+
+int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
+{
+    const ds_job_t *j = r->job;
+    char in_dir[PATH_MAX];
+    snprintf(in_dir, sizeof in_dir, "%.4000s.in", r->dir);
+    if (mkdir_p(in_dir, r->error, sizeof r->error) != 0)
+        return -1;
+    for (int i = 0; i < j->data.ninputs; i++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/input%d.bin", in_dir, i);
+        const matrix_t *m = &j->data.inputs[i];
+        if (matbin_write(path, m->data, (uint32_t)m->rows, (uint32_t)m->cols, -1.0) != 0) {
+            snprintf(r->error, sizeof r->error, "%.2000s: cannot write", path);
+            return -1;
+        }
+    }
+    snprintf(r->out_path, sizeof r->out_path, "%.4000s.out.bin", r->dir);
+    snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
+    r->argv[0] = own(r, strdup(how->program));
+    r->argv[1] = NULL;
+    double limit = j->rule.time_limit_s, net = (double)runs_vgpu_budget(j->flop) / VGPU_SLOWEST_RATE;
+    r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = limit > net ? limit : net,
+                           .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
+    return 0;
+}
+
+/* The executor's command line for run r (its strings r's own): the call,
+ * the checks, the budget, the dataset, the PTX, and the socket at
+ * RUN_PASS_FD. */
+typedef struct {
+    char *argv[32];
+} executor_cmd_t;
+
+static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t *c)
+{
+    const lab_kind_t *k = how->lab->kind;
+    char path[PATH_MAX], text[2 * PATH_MAX + 8];
+    int n = 0;
+    snprintf(path, sizeof path, "%.4000s/bin/cugrade-vgpu", cugrade_root());
+    c->argv[n++] = own(r, strdup(path));
+    c->argv[n++] = "--call", c->argv[n++] = (char *)k->vgpu_call;
+    c->argv[n++] = "--out-shape", c->argv[n++] = (char *)k->vgpu_out_shape;
+    if (k->vgpu_out_returned)
+        c->argv[n++] = "--out-count", c->argv[n++] = "returned";
+    c->argv[n++] = "--out-name", c->argv[n++] = (char *)k->output_name;
+    c->argv[n++] = "--in-names", c->argv[n++] = (char *)k->input_names;
+    if (how->checks) {
+        c->argv[n++] = "--races";
+        c->argv[n++] = "--uninit";
+        c->argv[n++] = "--traffic";
+    }
+    snprintf(text, sizeof text, "%llu", runs_vgpu_budget(r->job->flop));
+    c->argv[n++] = "--budget", c->argv[n++] = own(r, strdup(text));
+    c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
+    snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);
+    c->argv[n++] = "--dataset", c->argv[n++] = own(r, strdup(text));
+    c->argv[n++] = (char *)how->ptx;
+    c->argv[n++] = "--fd", c->argv[n++] = TEXT(RUN_PASS_FD);
+    c->argv[n] = NULL;
+}
+
+/* The run's result from its two processes: the program's ending and
+ * output, unless the executor ended it (the program broke the wire: its
+ * status 3) or could not serve (2: a grader fault, counted). */
+static void merge(ds_run_t *r, run_result_t *executor, run_result_t *program)
+{
+    r->result = *program;
+    int broke_wire = executor->exited && executor->exit_code == 3;
+    int failed = !executor->started || executor->timed_out || executor->signaled ||
+                 (executor->exited && executor->exit_code != 0 && !broke_wire);
+    if (failed && !program->timed_out && !program->budget_out)
+        count_fault(executor);
+    if (broke_wire && r->result.exited && r->result.exit_code == 0)
+        r->result.exit_code = 3; /* its output is worth nothing: the findings say why */
+    run_result_free(executor);
+}
+
+void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t *how)
+{
+    run_spec_t *specs = calloc(2 * (size_t)n + 1, sizeof *specs);
+    run_result_t *results = calloc(2 * (size_t)n + 1, sizeof *results);
+    executor_cmd_t *cmds = calloc((size_t)n + 1, sizeof *cmds);
+    int(*ends)[2] = calloc((size_t)n + 1, sizeof *ends);
+    static char *const fd_env[] = {"CUGRADE_VGPU_FD=" TEXT(RUN_PASS_FD), NULL};
+    for (int i = 0; i < n; i++) {
+        ds_run_t *r = &runs[index[i]];
+        runs_forget_attempt(r);
+        run_spec_t *e = &specs[2 * i], *p = &specs[2 * i + 1];
+        *p = r->spec;
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends[i]) != 0) {
+            ends[i][0] = ends[i][1] = -1; /* no pair: neither starts (argv NULL below) */
+            snprintf(r->error, sizeof r->error, "cannot make the executor's socket: %s",
+                     strerror(errno));
+        }
+        executor_command(r, how, &cmds[i]);
+        *e = (run_spec_t){.argv = cmds[i].argv, .timeout_s = r->spec.timeout_s + 5,
+                          .memory_limit_bytes = VGPU_EXECUTOR_MEMORY,
+                          .file_limit_bytes = SANDBOX_FSIZE_LIMIT * 4,
+                          .pass_fds = &ends[i][0], .npass_fds = 1, .close_passed = 1};
+        p->pass_fds = &ends[i][1];
+        p->npass_fds = 1;
+        p->close_passed = 1;
+        p->extra_env = fd_env;
+    }
+    /* the executor first: a program never waits on one not started; a pair
+     * split by the limit waits for one slot only */
+    int parallel = how->max_parallel > 0 ? 2 * how->max_parallel : 2;
+    run_many(specs, results, 2 * n, parallel);
+    for (int i = 0; i < n; i++)
+        merge(&runs[index[i]], &results[2 * i], &results[2 * i + 1]);
+    free(specs);
+    free(results);
+    free(cmds);
+    free(ends);
+}
