@@ -1,0 +1,144 @@
+/* test_vgpu_backend.c - end to end on the vgpu backend (issue 39): the
+ * student's host code in a sandboxed process of its own, the kernels run
+ * by the grader's executor (bin/cugrade-vgpu) from nvcc's PTX. The
+ * reference gets full marks; a race is found with its line; what the
+ * program does in its own process gains nothing (C computed on the host,
+ * statistics forged through stdout pointed at the emulator's report
+ * descriptor); and a slow submission gets the same grade on an idle and on
+ * a loaded machine, its limit counted in executed instructions. Needs nvcc
+ * (the build's compiler); runs from the repository root. */
+#include "e2e.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#define VGPU_SUB "tests/submissions/lab3/"
+
+static graded_t grade_vgpu(const char *submission, const char *const *extra)
+{
+    return grade_on("vgpu", submission, extra, NULL);
+}
+
+Test(vgpu_backend, the_reference_gets_full_marks_through_the_executor, .timeout = 300)
+{
+    graded_t g = grade_vgpu("reference/lab3/matmul.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "Score: 110 / 110"), "%s", g.run.output);
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_str_eq(str(extra, "backend"), "vgpu");
+    cr_assert(strstr(str(test_named(&g, "performance"), "output"), "not scored on the vgpu backend"));
+    release(&g);
+}
+
+Test(vgpu_backend, a_missing_barrier_is_a_race_the_executor_finds_with_its_line, .timeout = 300)
+{
+    graded_t g = grade_vgpu(VGPU_SUB "missing_first_barrier.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *race = test_named(&g, "race-free");
+    cr_assert(!passed(race));
+    cr_assert(strstr(str(race, "output"), "Race on shared memory in matrixMultiplyShared at "
+                                          "missing_first_barrier.cu:"),
+              "%s", str(race, "output"));
+    cr_assert(strstr(str(test_named(&g, "dataset 0 "), "output"), "executor error (race)"), "%s",
+              str(test_named(&g, "dataset 0 "), "output"));
+    release(&g);
+}
+
+/* The launch function copies A and B to the host, multiplies there and
+ * copies C to the device: every element is right, and none is a kernel's. */
+Test(vgpu_backend, a_C_computed_on_the_host_passes_no_dataset, .timeout = 300)
+{
+    graded_t g = grade_vgpu("emu/tests/vgpu/students/host_launch.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9, "%s", g.run.output);
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert(!passed(d0));
+    cr_assert(strstr(str(d0, "output"), "likely cause: the output was not computed by a kernel"),
+              "%s", str(d0, "output"));
+    cr_assert(strstr(str(d0, "output"), "C was copied from the host, not computed by a kernel"),
+              "%s", str(d0, "output"));
+    release(&g);
+}
+
+/* The untiled kernel and printf to descriptor 3 (the emulator's report
+ * channel) of invented statistics: on the emulator the forgery makes
+ * uses-shared-memory pass; here the statistics are the executor's. */
+Test(vgpu_backend, statistics_forged_in_the_programs_process_gain_nothing, .timeout = 300)
+{
+    graded_t honest = grade_vgpu(VGPU_SUB "untiled.cu", NULL);
+    graded_t forged = grade_vgpu("tests/attacks/forges_statistics_via_stdout.cu", NULL);
+    cr_assert_eq(exit_code(&forged), 0, "%s", forged.run.output);
+    cr_assert_float_eq(num(forged.json, "score"), num(honest.json, "score"), 1e-9, "%s",
+                       forged.run.output);
+    cr_assert_float_eq(num(forged.json, "score"), 102.0, 1e-9, "%s", forged.run.output);
+    cr_assert(!passed(test_named(&forged, "uses-shared-memory")));
+    cr_assert(!passed(test_named(&forged, "traffic-reduced")));
+    release(&honest);
+    release(&forged);
+}
+
+/* n processes that spin until killed */
+static void spin(pid_t *pids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        pids[i] = fork();
+        cr_assert_geq(pids[i], 0);
+        if (pids[i] == 0)
+            for (volatile unsigned long k = 0;; k++)
+                ;
+    }
+}
+
+static void stop(const pid_t *pids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        kill(pids[i], SIGKILL);
+        waitpid(pids[i], NULL, 0);
+    }
+}
+
+/* Every test's name, status and score, one line each. */
+static char *verdicts(const graded_t *g)
+{
+    strbuf_t sb = {0};
+    json_object *tests = tests_of(g);
+    for (size_t i = 0; i < json_object_array_length(tests); i++) {
+        json_object *t = json_object_array_get_idx(tests, i);
+        sb_appendf(&sb, "%s: %s %g\n", str(t, "name"), str(t, "status"), num(t, "score"));
+    }
+    return sb_detach(&sb);
+}
+
+/* A grid a hundred times too large: its datasets stop at the instruction
+ * budget or not, and which ones does not depend on the machine's load (on
+ * the emulator a wall-clock limit decides, and a loaded machine fails more). */
+Test(vgpu_backend, a_slow_submission_gets_the_same_grade_on_a_loaded_machine, .timeout = 600)
+{
+    char dir[] = "/tmp/cugrade-vgpu-load-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"16x16x16", "40x7x33", "64x64x64", "100x128x56", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t idle = grade_vgpu(VGPU_SUB "oversized_grid.cu", extra);
+    cr_assert_eq(exit_code(&idle), 0, "%s", idle.run.output);
+    int n = 4 * cpu_count();
+    pid_t *pids = calloc((size_t)n, sizeof *pids);
+    spin(pids, n);
+    graded_t loaded = grade_vgpu(VGPU_SUB "oversized_grid.cu", extra);
+    stop(pids, n);
+    free(pids);
+    cr_assert_eq(exit_code(&loaded), 0, "%s", loaded.run.output);
+    char *a = verdicts(&idle), *b = verdicts(&loaded);
+    cr_assert_str_eq(a, b, "idle:\n%s\nloaded (%d spinning processes):\n%s", a, n, b);
+    cr_assert_float_eq(num(idle.json, "score"), num(loaded.json, "score"), 1e-9);
+    cr_assert(strstr(idle.run.output, "ran past the instruction budget"),
+              "a hundred times the work stops somewhere: %s", idle.run.output);
+    free(a);
+    free(b);
+    release(&idle);
+    release(&loaded);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    cr_assert_eq(system(rm), 0);
+}
