@@ -8,6 +8,7 @@
 #include "run/runner.h"
 #include "run/sandbox.h"
 #include "util/fds.h"
+#include "util/tally.h"
 #include "util/util.h"
 
 #include <errno.h>
@@ -399,19 +400,9 @@ static void drain(child_t *c)
     }
 }
 
-static pthread_mutex_t sandbox_failures_lock = PTHREAD_MUTEX_INITIALIZER;
-static int sandbox_failures;
-static char sandbox_failure_why[512];
+static tally_t sandbox_failures = TALLY_INIT;
 
-int run_sandbox_failures(char *why, size_t whylen)
-{
-    pthread_mutex_lock(&sandbox_failures_lock);
-    int n = sandbox_failures;
-    if (why && whylen)
-        snprintf(why, whylen, "%s", sandbox_failure_why);
-    pthread_mutex_unlock(&sandbox_failures_lock);
-    return n;
-}
+int run_sandbox_failures(char *why, size_t whylen) { return tally_read(&sandbox_failures, why, whylen); }
 
 /* Reaped: whether its sandbox started (the byte on the start pipe). One
  * that the runner killed (its time, its output) may not have got that far,
@@ -433,16 +424,8 @@ static void check_started(child_t *c)
  * program and bwrap's first line. */
 static void count_sandbox_failure(const child_t *c)
 {
-    if (!c->res->sandbox_failed)
-        return;
-    pthread_mutex_lock(&sandbox_failures_lock);
-    if (sandbox_failures++ == 0) {
-        const char *out = c->res->output && *c->res->output ? c->res->output
-                                                             : "(bwrap said nothing)";
-        snprintf(sandbox_failure_why, sizeof sandbox_failure_why, "%s: %.*s", c->spec->argv[0],
-                 (int)strcspn(out, "\n"), out);
-    }
-    pthread_mutex_unlock(&sandbox_failures_lock);
+    if (c->res->sandbox_failed)
+        tally_add(&sandbox_failures, c->spec->argv[0], c->res->output, "(bwrap said nothing)");
 }
 
 static void reap(child_t *c)

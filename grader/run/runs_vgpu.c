@@ -8,12 +8,12 @@
 #include "run/sandbox_types.h"
 #include "kinds/kind.h"
 #include "util/cugrade.h"
+#include "util/tally.h"
 #include "util/util.h"
 
 #include "matbin.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,30 +41,9 @@ unsigned long long runs_vgpu_budget(double flop)
     return (unsigned long long)(VGPU_BUDGET_PER_FLOP * (flop > 0 ? flop : 0) + VGPU_BUDGET_FIXED);
 }
 
-static pthread_mutex_t faults_lock = PTHREAD_MUTEX_INITIALIZER;
-static int faults;
-static char fault_why[512];
+static tally_t executor_faults = TALLY_INIT;
 
-int runs_executor_faults(char *why, size_t whylen)
-{
-    pthread_mutex_lock(&faults_lock);
-    int n = faults;
-    if (why && whylen)
-        snprintf(why, whylen, "%s", fault_why);
-    pthread_mutex_unlock(&faults_lock);
-    return n;
-}
-
-static void count_fault(const run_result_t *executor)
-{
-    pthread_mutex_lock(&faults_lock);
-    if (faults++ == 0) {
-        const char *out = executor->output && *executor->output ? executor->output
-                                                                 : "(it said nothing)";
-        snprintf(fault_why, sizeof fault_why, "%.*s", (int)strcspn(out, "\n"), out);
-    }
-    pthread_mutex_unlock(&faults_lock);
-}
+int runs_executor_faults(char *why, size_t whylen) { return tally_read(&executor_faults, why, whylen); }
 
 static char *own(ds_run_t *r, char *s)
 {
@@ -143,7 +122,7 @@ static void merge(ds_run_t *r, run_result_t *executor, run_result_t *program)
     int failed = !executor->started || executor->timed_out || executor->signaled ||
                  (executor->exited && executor->exit_code != 0 && !broke_wire);
     if (failed && !program->timed_out && !program->budget_out)
-        count_fault(executor);
+        tally_add(&executor_faults, NULL, executor->output, "(the executor said nothing)");
     if (broke_wire && r->result.exited && r->result.exit_code == 0)
         r->result.exit_code = 3; /* its output is worth nothing: the findings say why */
     run_result_free(executor);

@@ -26,7 +26,7 @@ FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) -Wno-string-concatenation -g -O1 -f
               -Igrader -Ilabs/common -Iemu/rewrite $(LIB_CFLAGS)
 # The sources the harnesses reach (what fuzz_*.c call, and what that links).
 FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/util/root.c grader/util/tmpdir.c grader/util/fds.c \
-              grader/util/strmap.c grader/dataset/rawio.c \
+              grader/util/strmap.c grader/util/tally.c grader/dataset/rawio.c \
               grader/course/config.c grader/course/lab.c grader/course/rubric.c \
               $(wildcard grader/kinds/*.c) grader/compare/compare.c grader/dataset/gen.c \
               grader/batch/archive.c grader/batch/archive_put.c $(wildcard grader/score/*.c) \
