@@ -102,6 +102,7 @@ class Block {
     }
     void finding(ptx_finding_kind_t kind, int t, const Insn &in, uint64_t addr, uint32_t size, int store,
                  const Allocation *near = nullptr);
+    Allocation *last_hit = nullptr; /* the allocation of the last global access */
     uint8_t stray[64]; /* what a near out-of-bounds access reads (NaN) or writes (dropped) */
     uint8_t *access(const Insn &in, int t, uint64_t addr, uint32_t size, int store);
     bool step(Warp &w, int wi);

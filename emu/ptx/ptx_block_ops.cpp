@@ -82,7 +82,8 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
     }
     switch (sp) {
     case Space::Global: {
-        Allocation *a = d.find(addr);
+        Allocation *a = last_hit && addr - last_hit->base < last_hit->bytes.size() ? last_hit : d.find(addr);
+        last_hit = a ? a : last_hit; /* the next lane's is most likely the same array */
         if (!a || size > a->bytes.size() - (addr - a->base)) {
             const Allocation *by = !a ? d.near(addr, size) /* straddling a's end: near too */
                                    : addr + size <= a->base + a->bytes.size() + red_zone(a->bytes.size()) ? a
@@ -244,39 +245,55 @@ static Insn spaced(const Insn &in, const Operand &addr_op)
     return s;
 }
 
-/* ld and st, of one value or a vector of them (.v2, .v4: one access of
- * their whole size, aligned to it, as on a GPU). */
+namespace {
+
+/* The distinct keys of one warp access (at most WARP * 4: sectors of up
+ * to 16-byte accesses): a small open-addressed set, O(1) a lane where a
+ * scan of what came before was O(lanes) (an uncoalesced warp access has 32
+ * distinct sectors). */
+struct KeySet {
+    static constexpr int SLOTS = 256; /* a power of two, above WARP * 4 */
+    uint64_t slot[SLOTS];
+    bool used[SLOTS] = {};
+    int n = 0;
+    bool add(uint64_t k) /* true when k is new */
+    {
+        uint32_t h = (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 56);
+        for (;; h = (h + 1) & (SLOTS - 1)) {
+            if (!used[h]) {
+                used[h] = true, slot[h] = k, n++;
+                return true;
+            }
+            if (slot[h] == k)
+                return false;
+        }
+    }
+};
+
+} // namespace
+
 /* The traffic of one warp access (PTX_CHECK_TRAFFIC): the distinct
  * 32-byte sectors its lanes' global addresses touch, or the wavefronts its
  * shared addresses need (the most distinct words asked of one bank). */
 void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_t on, uint32_t size)
 {
-    uint64_t keys[WARP * 4];
-    int n = 0;
+    KeySet keys;
     uint64_t lanes = (uint64_t)__builtin_popcount(on);
     ptx_traffic_t &tr = result.traffic;
     if (space == Space::Global) {
-        for (uint32_t m = on; m; m &= m - 1)
-            for (uint64_t s = addr[__builtin_ctz(m)] / 32; s <= (addr[__builtin_ctz(m)] + size - 1) / 32; s++) {
-                bool seen = false;
-                for (int i = 0; i < n && !seen; i++)
-                    seen = keys[i] == s;
-                if (!seen && n < WARP * 4)
-                    keys[n++] = s;
-            }
+        for (uint32_t m = on; m; m &= m - 1) {
+            uint64_t a = addr[__builtin_ctz(m)];
+            for (uint64_t s = a / 32; s <= (a + size - 1) / 32 && keys.n < WARP * 4; s++)
+                keys.add(s);
+        }
         (store ? tr.global_store_bytes : tr.global_load_bytes) += lanes * size;
-        (store ? tr.global_store_sectors : tr.global_load_sectors) += (uint64_t)n;
+        (store ? tr.global_store_sectors : tr.global_load_sectors) += (uint64_t)keys.n;
     } else if (space == Space::Shared) {
         int per_bank[WARP] = {0};
         for (uint32_t m = on; m; m &= m - 1) {
             uint64_t word = addr[__builtin_ctz(m)] / 4;
-            bool seen = false;
-            for (int i = 0; i < n && !seen; i++)
-                seen = keys[i] == word;
-            if (!seen && n < WARP * 4) {
-                keys[n++] = word;
+            if (keys.add(word))
                 per_bank[word % WARP]++;
-            }
         }
         int most = 0;
         for (int b = 0; b < WARP; b++)
@@ -288,6 +305,8 @@ void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_
     }
 }
 
+/* ld and st, of one value or a vector of them (.v2, .v4: one access of
+ * their whole size, aligned to it, as on a GPU). */
 void Block::memory(const Insn &in, int base, uint32_t on)
 {
     bool store = in.op == Op::St;

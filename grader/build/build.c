@@ -3,8 +3,8 @@
  * emu: bin/emucc (rewrites <<<>>> and compiles with the host C++ compiler
  *      against the emulator's headers, links build/libcugrade_emu.a).
  * gpu: nvcc -O3 -lineinfo -arch=<CUGRADE_NVCC_ARCH or native>.
- * vgpu: nvcc -c as gpu (the host object, -arch=sm_90 unless set) and nvcc
- *      -ptx (what the executor runs), linked with the kind's vgpu_main.cu
+ * vgpu: nvcc -c as gpu (the host object, -arch=sm_90 unless set) with
+ *      --keep: its PTX is what the executor runs; linked with the kind's vgpu_main.cu
  *      (or a libwb program with wb_io.cu -DCUGRADE_VGPU) and
  *      build/libcugrade_vcudart.a instead of libcudart (issue 39).
  * Every compiler runs as a child with limits (tool.h); its messages (which
@@ -155,18 +155,20 @@ static int ensure_driver(const build_ctx_t *ctx, const char *cc, char *obj, size
 }
 
 typedef struct {
-    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64];
+    char incdir[PATH_MAX + 8], common[PATH_MAX + 16], arch[64], keep_dir[PATH_MAX];
     char *argv[24];
 } student_cmd_t;
 
-/* What a compile of the student's file makes: its object, what the
- * compiler makes of it before compiling, or (vgpu) its PTX. */
-enum { MAKE_OBJECT = 0, MAKE_PREPROCESSED = 1, MAKE_PTX = 2 };
+/* What a compile of the student's file makes: its object, or what the
+ * compiler makes of it before compiling. */
+enum { MAKE_OBJECT = 0, MAKE_PREPROCESSED = 1 };
 
 /* The command that compiles the student's file src into out, or with
  * MAKE_PREPROCESSED, that writes what the compiler makes of it before
  * compiling (the host side's on the gpu backend, what gcc compiles) into
- * out, or with MAKE_PTX, its PTX (nvcc -ptx, the device side's). */
+ * out. On the vgpu backend the compile keeps its intermediate files beside
+ * out (--keep): the PTX the executor runs is this compile's, the one whose
+ * SASS is in the object (vgpu_ptx_path). */
 static void student_command(const build_ctx_t *ctx, const char *cc, const char *src,
                             const char *out, int what, student_cmd_t *c)
 {
@@ -188,14 +190,17 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
         c->argv[n++] = "-U__CUDA_ARCH__";
         c->argv[n++] = "-UCUDA_DOUBLE_MATH_FUNCTIONS";
     }
-    c->argv[n++] = what == MAKE_PTX ? "-ptx" : "-c";
+    c->argv[n++] = "-c";
     if (!gpu) { /* emucc --checks compiles at -O1 with the access hooks of the checking mode */
         c->argv[n++] = ctx->checks ? "--checks" : "-O2";
-    } else if (what == MAKE_PTX) { /* -lineinfo: the .loc lines the executor's findings name */
-        char *flags[] = {"-O3", "-lineinfo", c->arch};
-        for (int i = 0; i < 3; i++)
-            c->argv[n++] = flags[i];
-    } else { /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel */
+    } else { /* -Xptxas -v: the resource report (registers, shared memory, spills) per kernel;
+              * -lineinfo: the .loc lines of the PTX, which the executor's findings name */
+        if (ctx->backend == BACKEND_VGPU && what == MAKE_OBJECT) {
+            path_dir(out, c->keep_dir, sizeof c->keep_dir);
+            c->argv[n++] = "--keep";
+            c->argv[n++] = "--keep-dir";
+            c->argv[n++] = c->keep_dir;
+        }
         char *flags[] = {"-O3", "-lineinfo", c->arch, "-Xptxas", "-v"};
         for (int i = 0; i < 5; i++)
             c->argv[n++] = flags[i];
@@ -453,6 +458,20 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
                        log, failed, failedlen);
 }
 
+/* The PTX nvcc --keep left in dir for the student's file src
+ * (<dir>/<its name less .cu>.ptx) into out->ptx: 0, or -2 (a grader fault:
+ * the toolchain kept no PTX). */
+static int vgpu_ptx_path(const char *src, const char *dir, build_result_t *out, strbuf_t *log)
+{
+    const char *name = path_base(src), *dot = strrchr(name, '.');
+    int stem = dot && dot != name ? (int)(dot - name) : (int)strlen(name);
+    snprintf(out->ptx, sizeof out->ptx, "%.3000s/%.*s.ptx", dir, stem, name);
+    if (is_file(out->ptx))
+        return 0;
+    sb_appendf(log, "cugrade: nvcc --keep left no PTX at %s (not the student's fault)\n", out->ptx);
+    return -2;
+}
+
 int build_out_dir(const build_ctx_t *ctx, char *dir, size_t len)
 {
     if (snprintf(dir, len, "%s/build", ctx->scratch) >= (int)len) {
@@ -510,10 +529,8 @@ int build_submission(const build_ctx_t *ctx, const char *student_src, build_resu
         if (checked == 0)
             checked = compile_student(ctx, cc, student_src, student_obj, MAKE_OBJECT, &log, cmd,
                                       cmdlen);
-        if (checked == 0 && ctx->backend == BACKEND_VGPU) { /* what the executor runs */
-            snprintf(out->ptx, sizeof out->ptx, "%.4000s/student.ptx", dir);
-            checked = compile_student(ctx, cc, student_src, out->ptx, MAKE_PTX, &log, cmd, cmdlen);
-        }
+        if (checked == 0 && ctx->backend == BACKEND_VGPU)
+            checked = vgpu_ptx_path(student_src, dir, out, &log);
         if (checked == 0)
             checked = build_check_rules(ctx, RULES_AT_OBJECT, student_src, student_obj, &log, out);
         if (checked == 0)
