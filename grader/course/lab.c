@@ -319,13 +319,22 @@ static int read_datasets_name(const cfg_t *c, struct json_object *obj, lab_t *ou
     return 0;
 }
 
+/* "instruction_budget_factor": optional, LAB_BUDGET_FACTOR_DEFAULT. */
+static int read_budget_factor(const cfg_t *c, struct json_object *root, lab_t *out)
+{
+    out->budget_factor = LAB_BUDGET_FACTOR_DEFAULT;
+    if (!cfg_member(root, "instruction_budget_factor"))
+        return 0;
+    return read_int(c, root, "instruction_budget_factor", 1, 100000, &out->budget_factor);
+}
+
 static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
                           const char *tree, lab_t *out)
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
                                         "kind", "timing", "wb_type", "datasets", "launch",
-                                        "launch_args", "rules", NULL};
+                                        "launch_args", "rules", "instruction_budget_factor", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
         read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
@@ -335,7 +344,8 @@ static int parse_manifest(const cfg_t *c, struct json_object *root, const char *
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||
         read_timing(c, root, tree, out) != 0 ||
-        read_wb_type(c, root, out) != 0 || read_datasets_name(c, root, out) != 0)
+        read_wb_type(c, root, out) != 0 || read_datasets_name(c, root, out) != 0 ||
+        read_budget_factor(c, root, out) != 0)
         return -1;
     return 0;
 }

@@ -28,6 +28,9 @@
  *                                       product of two vectors)
  *   "compare": { "rtol": 1e-4, "atol": 1e-4 },
  *   "time_limit_s": 20,                 default per-dataset limit (rubric may override)
+ *   "instruction_budget_factor": 16,    vgpu backend: a dataset's budget of executed
+ *                                       instructions is this times the reference's on it
+ *                                       (optional; pipeline/vgpu_budget.h)
  *   "timing": {                         optional: the GPU performance test
  *     "program": "perf.cu",             timing program, relative to the lab folder
  *     "reference": "matmul.cu",         reference/<lab>/ files it times beside the student's,
@@ -45,6 +48,8 @@
 #include "compare/compare.h"
 
 struct lab_kind;
+
+#define LAB_BUDGET_FACTOR_DEFAULT 16 /* a submission may execute 16 times the reference's work */
 
 /* lab.json "launch_args": how the matmul kind's harness calls the launch function. */
 typedef enum {
@@ -67,6 +72,7 @@ typedef struct lab {
     unsigned rules;              /* lab.json "rules": a bit per rule_id_t (build/rules.h) */
     int inputs;
     int tile_width;
+    int budget_factor;           /* lab.json "instruction_budget_factor" */
     const struct lab_kind *kind; /* lab.json "kind" (kinds/kind.h) */
     tolerance_t tol;
     double time_limit_s;

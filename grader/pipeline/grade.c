@@ -23,6 +23,7 @@
 #include "pipeline/grade_inputs.h"
 #include "pipeline/grade_checks.h"
 #include "pipeline/grade_perf.h"
+#include "pipeline/vgpu_budget.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
 #include "build/ptxas.h"
@@ -260,6 +261,21 @@ static int build_student(const grade_opts_t *o, grade_run_t *run, const grading_
     return 0;
 }
 
+/* vgpu: each dataset's instruction budget from the reference's count
+ * (pipeline/vgpu_budget.h), once the submission built. -1 with run->error
+ * when the reference cannot be counted (a grader fault). */
+static int set_budgets(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
+                       ds_job_t *jobs, const build_result_t *br)
+{
+    if (run->backend != BACKEND_VGPU || !br->ok)
+        return 0;
+    double t0 = now_seconds();
+    int rc = vgpu_budgets(o, &in->lab, jobs, in->njobs, run->scratch, run->error,
+                          sizeof run->error);
+    run->phase_s[PHASE_BUILD] += now_seconds() - t0; /* cached after a class's first */
+    return rc;
+}
+
 /* Runs the student's program on every dataset and adds their tests; on a
  * GPU with pt ready, the timed driver, which times the submission once its
  * outputs pass (grade_perf.h). */
@@ -393,7 +409,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         load_hidden(o, &in, run->scratch, run->error, sizeof run->error) != 0 ||
         (jobs = load_jobs(&in)) == NULL ||
         datasets_readable(jobs, in.njobs, run->error, sizeof run->error) != 0 ||
-        build_student(o, run, &in, &br) != 0) {
+        build_student(o, run, &in, &br) != 0 || set_budgets(o, run, &in, jobs, &br) != 0) {
         if (run->scratch[0])
             rm_rf(run->scratch);
         run->scratch[0] = '\0';

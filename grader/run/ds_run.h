@@ -23,6 +23,8 @@ typedef struct {
     double flop;          /* the arithmetic work (the lab kind's flop(): 2*M*N*K for matmul) */
     dataset_rule_t rule;  /* points, visibility, time limit */
     int hidden_index;     /* > 0: hidden dataset K of the grading (pipeline/hidden_set.h) */
+    unsigned long long instruction_budget; /* vgpu: the executed instructions its kernels may
+                                            * take (pipeline/vgpu_budget.h); 0: no limit */
 } ds_job_t;
 
 typedef struct {

@@ -20,13 +20,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* The budget: the reference's kernels execute 2.5 to 3 instructions per
- * FLOP of lab 3's datasets (128^3 and 300x200x100 on the executor), a
- * block's fixed cost aside; a submission gets VGPU_BUDGET_PER_FLOP times
- * the work, plus VGPU_BUDGET_FIXED for the small datasets, whose blocks
- * are mostly idle threads. */
-#define VGPU_BUDGET_PER_FLOP 32.0
-#define VGPU_BUDGET_FIXED 16000000.0
 /* The executor's speed the pair's wall-clock limit assumes (instructions
  * a second with every check on, on a loaded machine): the limit is a
  * safety net, never what stops an honest run, so that the budget, the same
@@ -35,11 +28,6 @@
 #define VGPU_EXECUTOR_MEMORY ((size_t)8 << 30)
 #define TEXT_OF(x) #x
 #define TEXT(x) TEXT_OF(x)
-
-unsigned long long runs_vgpu_budget(double flop)
-{
-    return (unsigned long long)(VGPU_BUDGET_PER_FLOP * (flop > 0 ? flop : 0) + VGPU_BUDGET_FIXED);
-}
 
 static tally_t executor_faults = TALLY_INIT;
 
@@ -71,7 +59,7 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
     snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
     r->argv[0] = own(r, strdup(how->program));
     r->argv[1] = NULL;
-    double limit = j->rule.time_limit_s, net = (double)runs_vgpu_budget(j->flop) / VGPU_SLOWEST_RATE;
+    double limit = j->rule.time_limit_s, net = (double)j->instruction_budget / VGPU_SLOWEST_RATE;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = limit > net ? limit : net,
                            .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
     return 0;
@@ -102,7 +90,7 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
         c->argv[n++] = "--uninit";
         c->argv[n++] = "--traffic";
     }
-    snprintf(text, sizeof text, "%llu", runs_vgpu_budget(r->job->flop));
+    snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
     c->argv[n++] = "--budget", c->argv[n++] = own(r, strdup(text));
     c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
     snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);

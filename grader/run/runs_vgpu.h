@@ -24,8 +24,4 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how);
  * how->max_parallel pairs at a time. */
 void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t *how);
 
-/* The instruction budget of a dataset of `flop` arithmetic work (the
- * executor stops a kernel past it, the same on any machine). */
-unsigned long long runs_vgpu_budget(double flop);
-
 #endif

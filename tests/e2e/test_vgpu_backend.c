@@ -78,6 +78,31 @@ Test(vgpu_backend, statistics_forged_in_the_programs_process_gain_nothing, .time
     release(&forged);
 }
 
+/* An endless kernel on one dataset stops at its budget, which is lab.json's
+ * factor (16 for lab 3) times what the reference executes on that dataset,
+ * as the executor counted it (the cached count, build/vgpu-<arch>/). */
+Test(vgpu_backend, the_budget_is_sixteen_times_the_references_count, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-vgpu-count-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    const char *shapes[] = {"48x40x56", NULL};
+    make_datasets(dir, shapes);
+    const char *extra[] = {"--datasets", dir, NULL};
+    graded_t g = grade_vgpu(VGPU_SUB "endless_kernel.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out = str(test_named(&g, "dataset 0 "), "output");
+    const char *at = strstr(out, "ran past the instruction budget of ");
+    cr_assert_not_null(at, "%s", out);
+    unsigned long long budget = strtoull(at + strlen("ran past the instruction budget of "), NULL, 10);
+    cr_assert_eq(budget % 16, 0, "%llu", budget);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cat build/vgpu-*/labs/lab3/counts/* | grep -qx %llu", budget / 16);
+    cr_assert_eq(system(cmd), 0, "no count of %llu (the budget %llu / 16) was cached", budget / 16, budget);
+    release(&g);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
 /* n processes that spin until killed */
 static void spin(pid_t *pids, int n)
 {

@@ -74,6 +74,7 @@ Test(lab_load, defaults)
     lab_t lab = load_ok(ROOT, "minimal");
     cr_assert_str_eq(lab.title, "minimal", "title defaults to the name");
     cr_assert_eq(lab.time_limit_s, 30);
+    cr_assert_eq(lab.budget_factor, LAB_BUDGET_FACTOR_DEFAULT);
 }
 
 Test(lab_load, program_style_needs_no_driver)
@@ -116,6 +117,11 @@ Test(lab_reject, folder_without_manifest)
 Test(lab_reject, syntax_error_names_the_line)
 {
     expect_error("syntax", ":4: syntax error: object value separator ',' expected");
+}
+
+Test(lab_reject, instruction_budget_factor_below_one)
+{
+    expect_error("budget_factor_zero", ":9: instruction_budget_factor: must be an integer from 1 to 100000");
 }
 
 Test(lab_reject, style)
@@ -177,7 +183,7 @@ Test(lab_reject, unknown_key)
     expect_error("unknown_key", ":16: tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
                                 "time_limit_s, kind, timing, wb_type, datasets, launch, "
-                                "launch_args, rules)");
+                                "launch_args, rules, instruction_budget_factor)");
 }
 
 Test(lab_reject, time_limit)

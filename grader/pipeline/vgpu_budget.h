@@ -1,0 +1,34 @@
+/* vgpu_budget.h - each dataset's instruction budget on the vgpu backend
+ * (issue 39, item 4). The lab's reference, built for the executor, runs on
+ * the dataset there with no budget; the instructions its kernels execute,
+ * times lab.json's "instruction_budget_factor" (16 unless it says), at
+ * least VGPU_BUDGET_FLOOR, are the budget of a submission's kernels on that
+ * dataset: the same on an idle and a loaded machine, and in proportion to
+ * the work the dataset asks for whatever its shape.
+ *
+ * The reference's build and each dataset's count are cached under
+ * build/vgpu-<arch>/labs/<lab>/ (the count keyed by the reference's PTX and
+ * the dataset's inputs), so a class pays for each once, and a batch's
+ * graders that start together wait for the first. */
+#ifndef CUGRADE_VGPU_BUDGET_H
+#define CUGRADE_VGPU_BUDGET_H
+
+#include <stddef.h>
+
+#include "pipeline/grade_opts.h"
+#include "run/ds_run.h"
+
+#define VGPU_BUDGET_FLOOR 1000000ULL /* a tiny dataset's: a block of 1024 threads, ~1000 each */
+
+/* Sets jobs[0..n)'s instruction_budget from the reference's counts. 0, or
+ * -1 with err: the reference does not build or run on the executor (a
+ * grader fault: no submission is run under a budget nobody measured).
+ * scratch: a folder of the grading's for the reference's runs. */
+int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
+                 const char *scratch, char *err, size_t errlen);
+
+/* The budget from a count: factor times it, at least VGPU_BUDGET_FLOOR
+ * (factor 0: LAB_BUDGET_FACTOR_DEFAULT). */
+unsigned long long vgpu_budget_of(unsigned long long reference_count, int factor);
+
+#endif
