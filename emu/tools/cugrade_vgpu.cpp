@@ -277,7 +277,8 @@ int main(int argc, char **argv)
         kill(pid, SIGKILL);
     if (pid > 0)
         waitpid(pid, &status, 0);
-    if (solution_path && log.solution.complete) { /* written here, never by the program */
+    /* written here, never by the program, and only when a kernel computed it */
+    if (solution_path && log.solution.complete && log.solution.provenance == "kernel") {
         const ptx::Solution &sol = log.solution;
         matrix_t m = {(int)sol.rows, (int)sol.cols, (float *)sol.bytes.data(), (int)sol.vector};
         char werr[512];

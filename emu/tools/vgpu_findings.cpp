@@ -201,6 +201,12 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
     if (calls)
         for (const std::string &p : calls->problems())
             r.line("error", "host-output", "%s", p.c_str());
+    if (log.solution.complete && log.solution.provenance == "host")
+        r.line("error", "host-output", "The solution handed to wbSolution was copied to the device by the host "
+               "and read back: no kernel computed it.");
+    else if (log.solution.complete && log.solution.provenance != "kernel")
+        r.line("error", "host-output", "The solution handed to wbSolution is not what the program read back "
+               "from device memory a kernel wrote: it was computed on the host.");
     if (!log.stopped.empty())
         r.line("error", "broken-wire", "the program sent the executor a malformed request (%s): its CUDA "
                "runtime never does, so code in the program tampered with it", log.stopped.c_str());

@@ -166,17 +166,16 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run)
     return 0;
 }
 
-/* The vgpu backend runs kernel labs, whose driver it is, so far: a libwb
- * program's host code reads its own inputs, which the executor cannot yet
- * vouch for (issue 39). */
+/* The vgpu backend runs libwb programs, and kernel labs of a kind with a
+ * program for the executor (its vgpu_main.cu). */
 static int backend_fits_lab(const grade_run_t *run, const grading_inputs_t *in, char *err,
                             size_t errlen)
 {
-    if (run->backend != BACKEND_VGPU || (!lab_is_program(&in->lab) && in->lab.kind->vgpu_main))
+    if (run->backend != BACKEND_VGPU || lab_is_program(&in->lab) || in->lab.kind->vgpu_main)
         return 0;
-    snprintf(err, errlen, "--backend vgpu grades kernel labs (a launch function) so far, and %s "
-             "is a %s: grade it with --backend emu or gpu", in->lab.name,
-             lab_is_program(&in->lab) ? "libwb program" : "lab of a kind with no vgpu program");
+    snprintf(err, errlen, "--backend vgpu: %s is a lab of the kind %s, which has no program for "
+             "the executor (lab_kind_t vgpu_main): grade it with --backend emu or gpu",
+             in->lab.name, in->lab.kind->name);
     return -1;
 }
 

@@ -37,7 +37,8 @@ static int reference_build(const grade_opts_t *o, const lab_t *lab, build_result
     cache_path(o->root, lab, "reference", dir, sizeof dir);
     snprintf(stamp, sizeof stamp, "%s/built", dir);
     snprintf(src, sizeof src, "%s/reference/%s/%s", o->root, lab->name, lab->student_file);
-    snprintf(main_src, sizeof main_src, "%s/%s", o->root, lab->kind->vgpu_main);
+    snprintf(main_src, sizeof main_src, "%s/%s", o->root,
+             lab_is_program(lab) ? "labs/common/wb_io.cu" : lab->kind->vgpu_main);
     snprintf(vcudart, sizeof vcudart, "%s/build/libcugrade_vcudart.a", o->root);
     double newest = build_mtime(src);
     const char *inputs[] = {main_src, vcudart,

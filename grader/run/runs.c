@@ -177,13 +177,13 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
     snprintf(r->dir, sizeof r->dir, "%.3800s/%.40s-%.60s", base, how->prefix, j->ref.name);
     if (mkdir_p(r->dir, r->error, sizeof r->error) != 0)
         return -1;
-    if (how->ptx) { /* kernel labs: the executor is the lab's driver */
+    int program_style = lab_is_program(how->lab);
+    if (how->ptx && !program_style) { /* kernel labs: the executor is the lab's driver */
         if (runs_vgpu_prepare(r, how) != 0)
             return -1;
         r->started = 1;
         return 0;
     }
-    int program_style = lab_is_program(how->lab);
     if ((program_style ? prepare_program_args(r, how->program, how->lab)
                        : prepare_driver_args(r, how->program)) != 0)
         return -1;
@@ -193,6 +193,8 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
                            .timeout_s = capped_limit(j->rule.time_limit_s, how->limit_cap),
                            .sandboxed = 1, .report_path = r->diag_path,
                            .not_after = how->not_after, .budget_s = how->budget_s};
+    if (how->ptx) /* a libwb program beside the executor */
+        runs_vgpu_program(r);
     r->started = 1;
     return 0;
 }

@@ -39,6 +39,22 @@ static char *own(ds_run_t *r, char *s)
     return s;
 }
 
+/* The limit of a run's pair: the dataset's, or its budget at the slowest
+ * rate if that is longer. */
+static double pair_limit(const ds_job_t *j)
+{
+    double limit = j->rule.time_limit_s, net = (double)j->instruction_budget / VGPU_SLOWEST_RATE;
+    return limit > net ? limit : net;
+}
+
+void runs_vgpu_program(ds_run_t *r)
+{
+    snprintf(r->out_path, sizeof r->out_path, "%.4000s.solution.raw", r->dir);
+    snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
+    r->spec.report_path = NULL; /* the program has no report channel: the executor reports */
+    r->spec.timeout_s = pair_limit(r->job);
+}
+
 int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
 {
     const ds_job_t *j = r->job;
@@ -59,8 +75,7 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
     snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
     r->argv[0] = own(r, strdup(how->program));
     r->argv[1] = NULL;
-    double limit = j->rule.time_limit_s, net = (double)j->instruction_budget / VGPU_SLOWEST_RATE;
-    r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = limit > net ? limit : net,
+    r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = pair_limit(j),
                            .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
     return 0;
 }
@@ -76,15 +91,19 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
 {
     const lab_kind_t *k = how->lab->kind;
     char path[PATH_MAX], text[2 * PATH_MAX + 8];
-    int n = 0;
+    int n = 0, program = lab_is_program(how->lab);
     snprintf(path, sizeof path, "%.4000s/bin/cugrade-vgpu", cugrade_root());
     c->argv[n++] = own(r, strdup(path));
-    c->argv[n++] = "--call", c->argv[n++] = (char *)k->vgpu_call;
-    c->argv[n++] = "--out-shape", c->argv[n++] = (char *)k->vgpu_out_shape;
-    if (k->vgpu_out_returned)
-        c->argv[n++] = "--out-count", c->argv[n++] = "returned";
-    c->argv[n++] = "--out-name", c->argv[n++] = (char *)k->output_name;
-    c->argv[n++] = "--in-names", c->argv[n++] = (char *)k->input_names;
+    if (program) { /* a libwb program: its wbSolution, written by the executor */
+        c->argv[n++] = "--solution", c->argv[n++] = r->out_path;
+    } else { /* a kernel lab: the executor is the driver */
+        c->argv[n++] = "--call", c->argv[n++] = (char *)k->vgpu_call;
+        c->argv[n++] = "--out-shape", c->argv[n++] = (char *)k->vgpu_out_shape;
+        if (k->vgpu_out_returned)
+            c->argv[n++] = "--out-count", c->argv[n++] = "returned";
+        c->argv[n++] = "--out-name", c->argv[n++] = (char *)k->output_name;
+        c->argv[n++] = "--in-names", c->argv[n++] = (char *)k->input_names;
+    }
     if (how->checks) {
         c->argv[n++] = "--races";
         c->argv[n++] = "--uninit";
@@ -94,7 +113,8 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
     c->argv[n++] = "--budget", c->argv[n++] = own(r, strdup(text));
     c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
     snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);
-    c->argv[n++] = "--dataset", c->argv[n++] = own(r, strdup(text));
+    if (!program)
+        c->argv[n++] = "--dataset", c->argv[n++] = own(r, strdup(text));
     c->argv[n++] = (char *)how->ptx;
     c->argv[n++] = "--fd", c->argv[n++] = TEXT(RUN_PASS_FD);
     c->argv[n] = NULL;

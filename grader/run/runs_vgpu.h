@@ -20,6 +20,12 @@
  * program's argv and spec. 0, or -1 with r->error. */
 int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how);
 
+/* A libwb program's run r (prepared as on the emulator: its inputs copied
+ * into its folder, its argv libwb's) made one beside the executor: its
+ * solution is <dir>.solution.raw, which the executor writes, its findings
+ * <dir>.report, and it has no report channel. */
+void runs_vgpu_program(ds_run_t *r);
+
 /* Runs runs[index[0..n)], each beside its executor, at most
  * how->max_parallel pairs at a time. */
 void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t *how);

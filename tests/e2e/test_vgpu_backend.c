@@ -4,8 +4,9 @@
  * reference gets full marks; a race is found with its line; what the
  * program does in its own process gains nothing (C computed on the host,
  * statistics forged through stdout pointed at the emulator's report
- * descriptor); and a slow submission gets the same grade on an idle and on
- * a loaded machine, its limit counted in executed instructions. Needs nvcc
+ * descriptor; a libwb solution computed on the host); and a slow submission
+ * gets the same grade on an idle and on a loaded machine, its limit counted
+ * in executed instructions, 16 times the reference's. Needs nvcc
  * (the build's compiler); runs from the repository root. */
 #include "e2e.h"
 
@@ -76,6 +77,27 @@ Test(vgpu_backend, statistics_forged_in_the_programs_process_gain_nothing, .time
     cr_assert(!passed(test_named(&forged, "traffic-reduced")));
     release(&honest);
     release(&forged);
+}
+
+/* A libwb program (lab 3-wb) unchanged: its wbSolution goes to the
+ * executor, which writes it only when a kernel computed it. The reference
+ * gets full marks; a program that computes the solution on the host and
+ * hands that to wbSolution passes no dataset (106 on the emulator, which
+ * cannot tell). */
+Test(vgpu_backend, a_libwb_program_passes_only_with_a_solution_a_kernel_computed, .timeout = 300)
+{
+    const char *extra[] = {"--lab", "lab3-wb", NULL};
+    graded_t ref = grade_vgpu("reference/lab3-wb/template.cu", extra);
+    cr_assert_eq(exit_code(&ref), 0, "%s", ref.run.output);
+    cr_assert(strstr(ref.run.output, "Score: 110 / 110"), "%s", ref.run.output);
+    graded_t host = grade_vgpu("emu/tests/vgpu/wb/host_solution.cu", extra);
+    cr_assert_eq(exit_code(&host), 0, "%s", host.run.output);
+    cr_assert_float_eq(num(host.json, "score"), 0.0, 1e-9, "%s", host.run.output);
+    const char *d0 = str(test_named(&host, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "executor error (host-output): The solution handed to wbSolution is not what the "
+                         "program read back from device memory a kernel wrote"), "%s", d0);
+    release(&ref);
+    release(&host);
 }
 
 /* An endless kernel on one dataset stops at its budget, which is lab.json's
