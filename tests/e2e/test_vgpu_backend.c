@@ -107,7 +107,7 @@ Test(vgpu_backend, the_budget_is_sixteen_times_the_references_count, .timeout = 
 {
     char dir[] = "/tmp/cugrade-vgpu-count-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    const char *shapes[] = {"48x40x56", NULL};
+    const char *shapes[] = {"128x96x112", NULL}; /* 16 times its count is above the floor */
     make_datasets(dir, shapes);
     const char *extra[] = {"--datasets", dir, NULL};
     graded_t g = grade_vgpu(VGPU_SUB "endless_kernel.cu", extra);
