@@ -22,7 +22,9 @@
 CC       ?= gcc
 CXX      ?= g++
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
-NVARCH   ?= sm_90
+# the GPU architecture of the executor's test programs (not NVARCH: NVIDIA's
+# CUDA images set that to the CPU's, x86_64)
+CUGRADE_NVARCH ?= sm_90
 LAB      ?= lab3
 SUBMISSION ?= student
 BACKEND  ?= auto
@@ -92,7 +94,7 @@ PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
 
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
-all: bin/cugrade bin/cugrade-jail bin/cugrade-vgpu bin/emucc $(B)/libcugrade_emu.a $(B)/emu-pch/stamp
+all: bin/cugrade bin/cugrade-jail bin/cugrade-vgpu bin/emucc $(B)/libcugrade_emu.a $(B)/libcugrade_vcudart.a $(B)/emu-pch/stamp
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
 # Every compile waits for it (order-only); it costs one dpkg-query when all is
@@ -142,21 +144,21 @@ bin/cugrade-vgpu: $(VGPU_TOOL_SRC) emu/tools/vgpu_calls.h emu/tools/vgpu_finding
 	    $(B)/libcugrade_ptx.a $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
 # a lab's program on the executor: its kind's vgpu_main.cu and a student's file
 VGPU_CALL = @mkdir -p $(@D); \
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o && \
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared \
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.student.o && \
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared \
 	    labs/kinds/matmul/vgpu_main.cu -o $@.main.o && \
 	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
 VGPU_CALLS  := $(B)/vgpu/call_lab3 $(B)/vgpu/call_host_launch $(B)/vgpu/wb_lab3 $(B)/vgpu/wb_host_solution \
                $(B)/vgpu/call_dotprod
 $(B)/vgpu/call_dotprod: reference/dotprod/dotprod.cu labs/kinds/reduction/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
 	@mkdir -p $(@D)
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o
-	$(NVCC) -c -arch=$(NVARCH) -DCUGRADE_LAUNCH=launchDotProduct labs/kinds/reduction/vgpu_main.cu -o $@.main.o
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.student.o
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -DCUGRADE_LAUNCH=launchDotProduct labs/kinds/reduction/vgpu_main.cu -o $@.main.o
 	$(CXX) $@.student.o $@.main.o $(B)/libcugrade_vcudart.a -lpthread -o $@
 # a libwb program on the executor: wb_io.cu with -DCUGRADE_VGPU hands wbSolution to it
 VGPU_WB = @mkdir -p $(@D); \
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.student.o && \
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common -DCUGRADE_VGPU labs/common/wb_io.cu -o $@.wb_io.o && \
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.student.o && \
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common -DCUGRADE_VGPU labs/common/wb_io.cu -o $@.wb_io.o && \
 	$(CXX) $@.student.o $@.wb_io.o $(B)/libcugrade_vcudart.a -lpthread -o $@
 $(B)/vgpu/wb_lab3: reference/lab3-wb/template.cu labs/common/wb_io.cu labs/common/wb.h $(B)/libcugrade_vcudart.a | deps
 	$(VGPU_WB)
@@ -172,9 +174,9 @@ $(B)/vgpu/call_host_launch: emu/tests/vgpu/students/host_launch.cu labs/kinds/ma
 	$(VGPU_CALL)
 $(VGPU_PROGS): $(B)/vgpu/%: emu/tests/vgpu/%.cu $(B)/libcugrade_vcudart.a reference/lab3/matmul.cu emu/tests/ptx/oob_store.cu | deps
 	@mkdir -p $(@D)
-	$(NVCC) -c -arch=$(NVARCH) -Ilabs/common $< -o $@.o
+	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.o
 	$(CXX) $@.o $(B)/libcugrade_vcudart.a -lpthread -o $@
-NVCC_PTX = @mkdir -p $(@D); $(NVCC) -ptx -lineinfo -arch=$(NVARCH) -Ilabs/common $< -o $@
+NVCC_PTX = @mkdir -p $(@D); $(NVCC) -ptx -lineinfo -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@
 $(B)/ptx/lab2.ptx: reference/lab2/matmul.cu | deps
 	$(NVCC_PTX)
 $(B)/ptx/lab3.ptx: reference/lab3/matmul.cu | deps
@@ -320,7 +322,7 @@ $(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
 $(B)/bench/report_channel: bench/report_channel.c $(B)/libcugrade.a | deps ; @mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
 
 gpu-build:
-	tools/gpu_build_check.sh "$(NVCC)" "$(NVARCH)"
+	tools/gpu_build_check.sh "$(NVCC)" "$(CUGRADE_NVARCH)"
 
 gpu-test: all
 	tests/gpu/sandbox.sh

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 unsigned long long vgpu_budget_of(unsigned long long reference_count, int factor)
 {
@@ -26,16 +27,31 @@ static void cache_path(const char *root, const lab_t *lab, const char *what, cha
     snprintf(out, len, "%.3000s/build/vgpu-%s/labs/%.100s/%s", root, build_vgpu_arch(), lab->name, what);
 }
 
+/* src copied to dst (mode 0755 for a program, else 0644): 0, or -1. */
+static int copy_out(const char *src, const char *dst, int program)
+{
+    size_t len = 0;
+    char *data = read_file(src, &len, NULL, 0);
+    int rc = data && write_file_atomic(dst, data, len, NULL, 0) == 0 &&
+                     chmod(dst, program ? 0755 : 0644) == 0 ? 0 : -1;
+    free(data);
+    return rc;
+}
+
 /* The reference built for the executor, unless a build newer than every
- * input is there (the reference's source, the kind's program, the runtime,
- * the compiler): its program and PTX into br. 0, or -1 with err. */
-static int reference_build(const grade_opts_t *o, const lab_t *lab, build_result_t *br, char *err,
-                           size_t errlen)
+ * input is cached (the reference's source, the kind's program, the runtime,
+ * the compiler): its program and PTX into br. It is built in the grading's
+ * scratch folder (the compile jail's uid is the grading's own) and copied
+ * into the cache. 0, or -1 with err. */
+static int reference_build(const grade_opts_t *o, const lab_t *lab, const char *scratch,
+                           build_result_t *br, char *err, size_t errlen)
 {
     char dir[PATH_MAX], src[PATH_MAX], main_src[PATH_MAX], vcudart[PATH_MAX], nvcc[PATH_MAX];
-    char stamp[PATH_MAX + 16];
+    char stamp[PATH_MAX + 16], program[PATH_MAX + 16], ptx[PATH_MAX + 16], tmp[PATH_MAX + 32];
     cache_path(o->root, lab, "reference", dir, sizeof dir);
     snprintf(stamp, sizeof stamp, "%s/built", dir);
+    snprintf(program, sizeof program, "%s/program", dir);
+    snprintf(ptx, sizeof ptx, "%s/reference.ptx", dir);
     snprintf(src, sizeof src, "%s/reference/%s/%s", o->root, lab->name, lab->student_file);
     snprintf(main_src, sizeof main_src, "%s/%s", o->root,
              lab_is_program(lab) ? "labs/common/wb_io.cu" : lab->kind->vgpu_main);
@@ -46,34 +62,56 @@ static int reference_build(const grade_opts_t *o, const lab_t *lab, build_result
     for (int i = 0; i < 3; i++)
         if (inputs[i] && build_mtime(inputs[i]) > newest)
             newest = build_mtime(inputs[i]);
+    memset(br, 0, sizeof *br);
+    snprintf(br->program, sizeof br->program, "%.4000s", program);
+    snprintf(br->ptx, sizeof br->ptx, "%.4000s", ptx);
     strbuf_t log = {0};
     int lock = build_cache_lock(stamp, "cannot cache the reference's vgpu build: ", &log);
     int rc = 0;
-    memset(br, 0, sizeof *br);
-    char *text = build_mtime(stamp) >= newest ? read_file(stamp, NULL, NULL, 0) : NULL;
-    if (text && sscanf(text, "%4095[^\n]\n%4095[^\n]", br->program, br->ptx) == 2 &&
-        is_file(br->program) && is_file(br->ptx)) {
+    if (build_mtime(stamp) >= newest && is_file(program) && is_file(ptx)) {
         br->ok = 1;
     } else if (lock == BUILD_CACHE_NO_DIR) {
         snprintf(err, errlen, "%s", sb_str(&log));
         rc = -1;
     } else {
-        build_ctx_t ctx = {.root = o->root, .backend = BACKEND_VGPU, .lab = lab, .scratch = dir,
+        snprintf(tmp, sizeof tmp, "%s/vgpu-reference", scratch);
+        build_ctx_t ctx = {.root = o->root, .backend = BACKEND_VGPU, .lab = lab, .scratch = tmp,
                            .timeout_s = 180};
-        build_submission(&ctx, src, br);
-        char line[2 * PATH_MAX + 8];
-        snprintf(line, sizeof line, "%s\n%s\n", br->program, br->ptx);
-        if (!br->ok || write_file_atomic(stamp, line, strlen(line), NULL, 0) != 0) {
+        build_result_t made;
+        if (mkdir_p(tmp, NULL, 0) != 0)
+            memset(&made, 0, sizeof made);
+        else
+            build_submission(&ctx, src, &made);
+        if (!made.ok || copy_out(made.program, program, 1) != 0 || copy_out(made.ptx, ptx, 0) != 0 ||
+            write_file_atomic(stamp, "built\n", 6, NULL, 0) != 0) {
             snprintf(err, errlen, "the lab's reference %s does not build for the executor (not the "
-                     "student's fault):\n%.1500s", src, br->log ? br->log : "");
+                     "student's fault):\n%.1500s", src, made.log ? made.log : "");
             rc = -1;
+        } else {
+            br->ok = 1;
         }
+        build_result_free(&made);
     }
-    free(text);
     if (lock >= 0)
         file_unlock(lock);
     sb_free(&log);
     return rc;
+}
+
+/* The PTX's bytes for a count's key, its .file lines left out (they name
+ * the folder it was compiled in). */
+static void hash_ptx(sha256_t *s, const char *text, size_t len)
+{
+    for (const char *p = text, *end = text + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+        const char *q = p;
+        while (q < p + n && (*q == ' ' || *q == '\t'))
+            q++;
+        if (!(p + n - q >= 5 && strncmp(q, ".file", 5) == 0))
+            sha256_update(s, p, n);
+        p += n;
+    }
 }
 
 /* The cached count's file of a dataset: keyed by the PTX's bytes and the
@@ -83,7 +121,7 @@ static void count_path(const char *root, const lab_t *lab, const char *ptx_text,
 {
     sha256_t s;
     sha256_init(&s);
-    sha256_update(&s, ptx_text, ptx_len);
+    hash_ptx(&s, ptx_text, ptx_len);
     for (int i = 0; i < j->data.ninputs; i++) {
         const matrix_t *m = &j->data.inputs[i];
         int shape[2] = {m->rows, m->cols};
@@ -132,7 +170,7 @@ int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
                  const char *scratch, char *err, size_t errlen)
 {
     build_result_t br;
-    if (reference_build(o, lab, &br, err, errlen) != 0) {
+    if (reference_build(o, lab, scratch, &br, err, errlen) != 0) {
         build_result_free(&br);
         return -1;
     }

@@ -4,7 +4,8 @@
  * reference gets full marks; a race is found with its line; what the
  * program does in its own process gains nothing (C computed on the host,
  * statistics forged through stdout pointed at the emulator's report
- * descriptor; a libwb solution computed on the host); and a slow submission
+ * descriptor; libc's write() replaced; a libwb solution computed on the
+ * host); and a slow submission
  * gets the same grade on an idle and on a loaded machine, its limit counted
  * in executed instructions, 16 times the reference's. Needs nvcc
  * (the build's compiler); runs from the repository root. */
@@ -77,6 +78,23 @@ Test(vgpu_backend, statistics_forged_in_the_programs_process_gain_nothing, .time
     cr_assert(!passed(test_named(&forged, "traffic-reduced")));
     release(&honest);
     release(&forged);
+}
+
+/* A racy kernel in a file that defines libc's write() to drop everything
+ * (on the emulator, the emulator's own findings would go through it): the
+ * program's runtime talks to the executor by the system call itself, and
+ * the findings are the executor's, so the race is found and the score is
+ * the racy kernel's without the forgery. */
+Test(vgpu_backend, a_write_of_the_programs_own_changes_nothing, .timeout = 300)
+{
+    graded_t honest = grade_vgpu(VGPU_SUB "missing_second_barrier.cu", NULL);
+    graded_t attack = grade_vgpu("tests/attacks/defines_write.cu", NULL);
+    cr_assert_eq(exit_code(&attack), 0, "%s", attack.run.output);
+    cr_assert(!passed(test_named(&attack, "race-free")), "%s", attack.run.output);
+    cr_assert_float_eq(num(attack.json, "score"), num(honest.json, "score"), 1e-9, "%s",
+                       attack.run.output);
+    release(&honest);
+    release(&attack);
 }
 
 /* A libwb program (lab 3-wb) unchanged: its wbSolution goes to the

@@ -9,7 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 out=$(mktemp -d /tmp/cugrade-gpu-ptx-XXXXXX)
 nvcc=${NVCC:-nvcc}
-arch=${NVARCH:-sm_90}
+arch=${CUGRADE_NVARCH:-sm_90}
 src=tests/gpu/ptx_conformance.cu
 fail() { echo "GRADER FAULT: $*"; exit 2; }
 "$nvcc" -arch="$arch" -o "$out/gpu" "$src" 2> "$out/gpu.log" || { cat "$out/gpu.log"; fail "nvcc (GPU build)"; }
