@@ -305,6 +305,7 @@ bench: all $(B)/bench/queue_scaling $(B)/bench/ptx_exec
 	bench/run.sh
 	bench/queue_scaling.sh
 	$(B)/bench/ptx_exec
+	bench/vgpu_grade.sh
 
 $(B)/bench/ptx_exec: bench/ptx_exec.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) | deps
 	@mkdir -p $(@D)

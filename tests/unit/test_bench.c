@@ -81,7 +81,7 @@ Test(bench, without_a_build_every_script_says_run_make_and_exits_2)
     run_result_free(&r);
 
     const char *scripts[] = {"run.sh", "batch.sh", "gpu_stability.sh", "rescore.sh",
-                             "timing_load.sh"};
+                             "timing_load.sh", "vgpu_grade.sh"};
     for (size_t i = 0; i < sizeof scripts / sizeof *scripts; i++) {
         char script[160];
         snprintf(script, sizeof script, "%s/bench/%s", f.dir, scripts[i]);
