@@ -136,8 +136,23 @@ static void merge(ds_run_t *r, run_result_t *executor, run_result_t *program)
     run_result_free(executor);
 }
 
-void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t *how)
+/* The runs' order: the most work first (the dataset's FLOP), so that the
+ * largest, which one executor runs alone, starts while the others share
+ * the rest of the cores (lab 3's 417x210x519 is a quarter of its grade's
+ * work), then dataset order. */
+static int by_work(const void *a, const void *b, void *ctx)
 {
+    const ds_run_t *runs = ctx;
+    int x = *(const int *)a, y = *(const int *)b;
+    double fx = runs[x].job->flop, fy = runs[y].job->flop;
+    return fx > fy ? -1 : fx < fy ? 1 : (x > y) - (x < y);
+}
+
+void runs_on_executor(ds_run_t *runs, const int *given, int n, const runs_how_t *how)
+{
+    int *index = calloc((size_t)n + 1, sizeof *index);
+    memcpy(index, given, (size_t)n * sizeof *index);
+    qsort_r(index, (size_t)n, sizeof *index, by_work, runs);
     run_spec_t *specs = calloc(2 * (size_t)n + 1, sizeof *specs);
     run_result_t *results = calloc(2 * (size_t)n + 1, sizeof *results);
     executor_cmd_t *cmds = calloc((size_t)n + 1, sizeof *cmds);
@@ -173,4 +188,5 @@ void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t 
     free(results);
     free(cmds);
     free(ends);
+    free(index);
 }
