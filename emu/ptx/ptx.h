@@ -100,6 +100,7 @@ typedef struct {
     ptx_finding_t findings[16];
     char message[256];      /* what stopped the launch, in words ("" when nothing did) */
     ptx_traffic_t traffic;  /* with PTX_CHECK_TRAFFIC; flops always */
+    uint64_t sampled_blocks; /* the blocks the checks looked at (all, unless ptx_set_sampling) */
 } ptx_launch_result_t;
 
 ptx_device_t *ptx_device_new(void);
@@ -132,6 +133,13 @@ ptx_status_t ptx_poison(ptx_device_t *d, uint64_t dst, size_t n);
 #define PTX_CHECK_UNINIT 2u /* reads of what was never written: shared, and device memory */
 #define PTX_CHECK_TRAFFIC 4u /* the traffic counts of ptx_traffic_t (their accesses on the general path) */
 void ptx_set_checks(ptx_device_t *d, unsigned checks);
+/* With on, a launch of more than 64 blocks has the checks look at a sample
+ * of them (the first four, the last, every eighth and every block on the
+ * grid's edge): races, uninitialised shared reads, sectors and wavefronts
+ * there only; the others run on the fast paths, their bounds, their reads
+ * of device memory nothing wrote and their bytes still found and counted.
+ * Off by default. */
+void ptx_set_sampling(ptx_device_t *d, int on);
 
 /* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the
  * general path runs every instruction: the tests compare the two. */

@@ -162,6 +162,8 @@ void ptx_set_fast_paths(ptx_device_t *d, int on) { d->d.fast_paths = on != 0; }
 
 void ptx_set_checks(ptx_device_t *d, unsigned checks) { d->d.checks = checks; }
 
+void ptx_set_sampling(ptx_device_t *d, int on) { d->d.sample_blocks = on != 0; }
+
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)
 {
     const Function *k = d->d.kernel(kernel);

@@ -18,11 +18,15 @@ constexpr int WARP = 32;
 
 class Block {
   public:
+    /* sampled: the checks look at this block (races, uninitialised shared
+     * reads, sectors and wavefronts); a block they do not sample runs its
+     * accesses on the fast paths (handlers), its bounds, its uninitialised
+     * device reads and its bytes still checked and counted */
     Block(Device &dev, const Function &k, const std::vector<Handler> &handlers, ptx_dim3_t grid,
           ptx_dim3_t blk, ptx_dim3_t ctaid, size_t dyn_shared, const std::vector<uint8_t> &params,
-          ptx_launch_result_t &res, uint64_t budget)
+          ptx_launch_result_t &res, uint64_t budget, bool sampled = true)
         : d(dev), fn(k), handlers(handlers), grid(grid), bdim(blk), ctaid(ctaid), params(params),
-          result(res), budget(budget)
+          result(res), budget(budget), sampled(sampled)
     {
         nthreads = blk.x * blk.y * blk.z;
         nwarps = (nthreads + WARP - 1) / WARP;
@@ -38,12 +42,21 @@ class Block {
                 warps[w].pc[l] = 0;
         }
         lanes = {regs.data(), nthreads, shared.data(), shared.size(), params.data(), params.size(), &d};
-        if (d.checks & PTX_CHECK_RACES)
+        lanes.count = !sampled && (d.checks & PTX_CHECK_TRAFFIC);
+        lanes.uninit = !sampled && (d.checks & PTX_CHECK_UNINIT);
+        if ((d.checks & PTX_CHECK_RACES) && sampled)
             shadow.assign((shared.size() + 3) / 4, Shadow{-1, -1, -1, false, 0});
-        if (d.checks & PTX_CHECK_UNINIT)
+        if ((d.checks & PTX_CHECK_UNINIT) && sampled)
             written.assign((shared.size() + 3) / 4, 0);
     }
     ptx_status_t run();
+    /* the fast paths' counts of an unsampled block, into the launch's traffic */
+    void fold_counts()
+    {
+        result.traffic.global_load_bytes += lanes.global_load_bytes;
+        result.traffic.global_store_bytes += lanes.global_store_bytes;
+        result.traffic.shared_loads += lanes.shared_loads;
+    }
 
   private:
     struct Warp {
@@ -61,6 +74,7 @@ class Block {
     const std::vector<uint8_t> &params;
     ptx_launch_result_t &result;
     uint64_t budget;
+    bool sampled;
     int nthreads, nwarps;
     std::vector<uint64_t> regs; /* [reg][thread] */
     std::vector<uint8_t> shared, local;

@@ -281,13 +281,16 @@ void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_
     uint64_t lanes = (uint64_t)__builtin_popcount(on);
     ptx_traffic_t &tr = result.traffic;
     if (space == Space::Global) {
-        for (uint32_t m = on; m; m &= m - 1) {
+        for (uint32_t m = on; sampled && m; m &= m - 1) { /* sectors: of the sampled blocks */
             uint64_t a = addr[__builtin_ctz(m)];
             for (uint64_t s = a / 32; s <= (a + size - 1) / 32 && keys.n < WARP * 4; s++)
                 keys.add(s);
         }
         (store ? tr.global_store_bytes : tr.global_load_bytes) += lanes * size;
         (store ? tr.global_store_sectors : tr.global_load_sectors) += (uint64_t)keys.n;
+    } else if (space == Space::Shared && !sampled) {
+        if (!store)
+            tr.shared_loads += lanes;
     } else if (space == Space::Shared) {
         int per_bank[WARP] = {0};
         for (uint32_t m = on; m; m &= m - 1) {

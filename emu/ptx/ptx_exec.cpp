@@ -188,24 +188,43 @@ ptx_status_t Block::run()
     return PTX_OK;
 }
 
+/* With sampling, the blocks the checks look at in a grid of more than
+ * SAMPLE_ALL_UP_TO blocks: the first four, the last, every eighth, and
+ * every block on the grid's edge in a dimension of more than one block
+ * (where a boundary check matters); in a smaller grid, all. */
+constexpr uint64_t SAMPLE_ALL_UP_TO = 64;
+static bool on_edge(unsigned at, unsigned size) { return size > 1 && (at == 0 || at + 1 == size); }
+bool sampled_block(ptx_dim3_t grid, ptx_dim3_t b, uint64_t nblocks)
+{
+    uint64_t linear = ((uint64_t)b.z * grid.y + b.y) * grid.x + b.x;
+    return nblocks <= SAMPLE_ALL_UP_TO || linear < 4 || linear + 1 == nblocks || linear % 8 == 0 ||
+           on_edge(b.x, grid.x) || on_edge(b.y, grid.y) || on_edge(b.z, grid.z);
+}
+
 ptx_status_t execute(Device &d, const Function &k, ptx_dim3_t grid, ptx_dim3_t block,
                      size_t dynamic_shared, const std::vector<uint8_t> &params,
                      uint64_t max_instructions, ptx_launch_result_t &result)
 {
-    std::vector<Handler> handlers(k.code.size());
+    std::vector<Handler> handlers(k.code.size()), unsampled(k.code.size());
     for (size_t i = 0; i < k.code.size(); i++) { /* a checked shared access takes the general path */
         const Insn &in = k.code[i];
         bool checked = ((d.checks & PTX_CHECK_RACES) && in.space == Space::Shared) ||
                        ((d.checks & PTX_CHECK_UNINIT) && (in.op == Op::Ld || in.space == Space::Shared)) ||
                        ((d.checks & PTX_CHECK_TRAFFIC) && (in.op == Op::Ld || in.op == Op::St));
         handlers[i] = d.fast_paths && !checked ? fast_handler(in) : nullptr;
+        unsampled[i] = d.fast_paths ? fast_handler(in) : nullptr;
     }
+    uint64_t nblocks = (uint64_t)grid.x * grid.y * grid.z;
     for (unsigned z = 0; z < grid.z; z++)
         for (unsigned y = 0; y < grid.y; y++)
             for (unsigned x = 0; x < grid.x; x++) {
-                Block b(d, k, handlers, grid, block, {x, y, z}, dynamic_shared, params, result,
-                        max_instructions);
-                if (b.run() == PTX_ERR_BUDGET)
+                bool sampled = !d.sample_blocks || sampled_block(grid, {x, y, z}, nblocks);
+                Block b(d, k, sampled ? handlers : unsampled, grid, block, {x, y, z}, dynamic_shared,
+                        params, result, max_instructions, sampled);
+                ptx_status_t s = b.run();
+                b.fold_counts();
+                result.sampled_blocks += sampled;
+                if (s == PTX_ERR_BUDGET)
                     return PTX_ERR_BUDGET;
             }
     return result.nfault ? PTX_ERR_ADDRESS : result.nbarrier ? PTX_ERR_BARRIER : PTX_OK;

@@ -213,6 +213,9 @@ template <Space S, int N, bool Signed> bool load(Lanes &L, const Insn &in, int b
             memcpy(&v, p, N);
         else
             ok = false;
+        if (S == Space::Global && p && L.uninit) /* what nobody wrote: the general path's finding */
+            for (int w = 0; w < (N + 3) / 4; w++)
+                ok = ok && L.hit_origin[(p - L.hit_bytes) / 4 + w] != ORIGIN_NONE;
         if (Signed && N < 8)
             v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
         got[l] = v;
@@ -221,6 +224,10 @@ template <Space S, int N, bool Signed> bool load(Lanes &L, const Insn &in, int b
         return false; /* the general path makes the findings */
     uint64_t *d = dst(L, in.ops[0], base);
     each(on, [&](int l) { d[l] = got[l]; });
+    if (L.count && S == Space::Global)
+        L.global_load_bytes += (uint64_t)__builtin_popcount(on) * N;
+    else if (L.count && S == Space::Shared)
+        L.shared_loads += (uint64_t)__builtin_popcount(on);
     return true;
 }
 
@@ -244,6 +251,8 @@ template <Space S, int N> bool store(Lanes &L, const Insn &in, int base, uint32_
         if (S == Space::Global)
             memset(origin[l], ORIGIN_KERNEL, N / 4);
     });
+    if (L.count && S == Space::Global)
+        L.global_store_bytes += (uint64_t)__builtin_popcount(on) * N;
     return true;
 }
 

@@ -26,6 +26,11 @@ struct Lanes {
     uint64_t hit_base = 0, hit_size = 0;
     uint8_t *hit_bytes = nullptr;
     uint8_t *hit_origin = nullptr; /* that allocation's Origin per word */
+    /* a block the checks do not sample (ptx_set_sampling): its loads and
+     * stores run here, counting their bytes (count), and a global load of
+     * a word nothing wrote declines (uninit), so the general path finds it */
+    bool count = false, uninit = false;
+    uint64_t global_load_bytes = 0, global_store_bytes = 0, shared_loads = 0;
 };
 
 /* Runs in on the lanes `on` of the warp whose first thread is base. */

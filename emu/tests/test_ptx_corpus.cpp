@@ -88,3 +88,41 @@ Test(ptx_corpus, every_bug_class_fails_its_checks_and_only_those)
         }
     }
 }
+
+/* With sampling (ptx_set_sampling, as the grader runs the executor), a grid
+ * of 13 x 13 blocks has its races, uninitialised shared reads, sectors and
+ * wavefronts looked at in a sample of blocks, and everything else counted
+ * in all: the reference's bytes, staged loads, FLOPs and instructions are
+ * those of a launch with every block checked; the missing barrier's race
+ * and the unguarded loads' uninitialised shared reads (on the grid's edge)
+ * are still found; and fewer blocks were looked at. */
+Test(ptx_corpus, a_sample_of_blocks_finds_what_every_block_finds)
+{
+    struct Run {
+        ptx_launch_result_t r;
+    };
+    auto launch = [](const char *file, const char *kernel, bool sample) {
+        ptx_device_t *d = device_with(file);
+        ptx_set_checks(d, PTX_CHECK_RACES | PTX_CHECK_UNINIT | PTX_CHECK_TRAFFIC);
+        ptx_set_sampling(d, sample);
+        Run run;
+        launch_product(d, file, kernel, 200, 72, 201, run.r);
+        ptx_device_free(d);
+        return run;
+    };
+    Run all = launch("lab3", "matrixMultiplyShared", false);
+    Run some = launch("lab3", "matrixMultiplyShared", true);
+    cr_assert_eq(all.r.sampled_blocks, 13u * 13u);
+    cr_assert_lt(some.r.sampled_blocks, all.r.sampled_blocks / 2, "%llu of 169 blocks looked at",
+                 (unsigned long long)some.r.sampled_blocks);
+    cr_assert_eq(some.r.instructions, all.r.instructions);
+    cr_assert_eq(some.r.traffic.global_load_bytes, all.r.traffic.global_load_bytes);
+    cr_assert_eq(some.r.traffic.global_store_bytes, all.r.traffic.global_store_bytes);
+    cr_assert_eq(some.r.traffic.shared_loads, all.r.traffic.shared_loads);
+    cr_assert_eq(some.r.traffic.flops, all.r.traffic.flops);
+    cr_assert_eq(some.r.nfindings, 0u);
+    Run race = launch("missing_first_barrier", "matrixMultiplyShared", true);
+    cr_assert_gt(race.r.nrace, 0u, "the race of missing_first_barrier.cu, in the sampled blocks");
+    Run uninit = launch("uninit_shared", "matrixMultiplyShared", true);
+    cr_assert_gt(uninit.r.nuninit, 0u, "uninit_shared.cu's reads, on the grid's edge");
+}

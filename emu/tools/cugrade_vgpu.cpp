@@ -1,7 +1,7 @@
 /* cugrade_vgpu.cpp - bin/cugrade-vgpu, the executor as a program (issue
  * 39): a virtual GPU for one program linked with emu/vcudart/.
  *
- *   cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE]
+ *   cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--sample] [--report FILE]
  *                [--findings FILE] [--solution FILE]
  *                [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B]
  *                 --dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]
@@ -147,7 +147,7 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 
 int usage()
 {
-    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--report FILE] [--findings FILE] "
+    fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--sample] [--report FILE] [--findings FILE] "
                     "[--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
                     "PTX (-- PROGRAM [ARG...] | --fd N)\n");
     return 2;
@@ -203,6 +203,7 @@ int main(int argc, char **argv)
     const char *solution_path = nullptr, *findings_path = nullptr;
     unsigned checks = 0;
     int given_fd = -1;
+    bool sample = false;
     ArrayCalls calls;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -220,6 +221,8 @@ int main(int argc, char **argv)
             checks |= PTX_CHECK_UNINIT;
         else if (strcmp(argv[i], "--traffic") == 0)
             checks |= PTX_CHECK_TRAFFIC;
+        else if (strcmp(argv[i], "--sample") == 0)
+            sample = true;
         else if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc)
             given_fd = atoi(argv[++i]);
         else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
@@ -259,6 +262,7 @@ int main(int argc, char **argv)
     ptx_device_t *d = ptx_device_new();
     char err[512];
     ptx_set_checks(d, checks);
+    ptx_set_sampling(d, sample);
     std::string t = text.str();
     if (ptx_load(d, t.data(), t.size(), err, sizeof err) != PTX_OK) {
         fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);

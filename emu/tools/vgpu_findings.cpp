@@ -175,7 +175,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
                           uint64_t budget)
 {
     Report r;
-    uint64_t threads = 0, blocks = 0, instructions = 0;
+    uint64_t threads = 0, blocks = 0, instructions = 0, sampled = 0;
     ptx_traffic_t sum = {};
     for (const ptx::LaunchRecord &l : log.launches) {
         std::string kernel = vgpu_kernel_name(l.kernel);
@@ -192,6 +192,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         blocks += nb;
         threads += nb * l.block.x * l.block.y * l.block.z;
         instructions += l.result.instructions;
+        sampled += l.result.sampled_blocks;
         const ptx_traffic_t &t = l.result.traffic;
         sum.global_load_bytes += t.global_load_bytes, sum.global_store_bytes += t.global_store_bytes;
         sum.global_load_sectors += t.global_load_sectors, sum.global_store_sectors += t.global_store_sectors;
@@ -222,6 +223,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         r.stat("shared_wavefronts", sum.shared_wavefronts);
         r.stat("flops", sum.flops);
         r.stat("instructions", instructions);
+        r.stat("analysed_blocks", sampled); /* the checks' sample (sectors, wavefronts, races) */
     }
     return r.text;
 }

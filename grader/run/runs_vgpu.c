@@ -108,6 +108,7 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
         c->argv[n++] = "--races";
         c->argv[n++] = "--uninit";
         c->argv[n++] = "--traffic";
+        c->argv[n++] = "--sample"; /* a big grid's checks on a sample of its blocks */
     }
     snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
     c->argv[n++] = "--budget", c->argv[n++] = own(r, strdup(text));
