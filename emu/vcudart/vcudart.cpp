@@ -119,11 +119,22 @@ cudaError_t from_device(void *dst, const void *src, size_t n)
     return cudaSuccess;
 }
 
+/* Each kernel's cudaFuncAttributeMaxDynamicSharedMemorySize: a GPU refuses
+ * a launch of more than 48 KiB of dynamic shared memory not asked for. */
+std::map<const void *, int> &max_dynamic_shared()
+{
+    static std::map<const void *, int> m;
+    return m;
+}
+
 cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, size_t shared)
 {
     auto k = kernel_names().find(stub);
     if (k == kernel_names().end())
         return cudaErrorInvalidDeviceFunction;
+    auto asked = max_dynamic_shared().find(stub);
+    if (shared > 48 * 1024 && (asked == max_dynamic_shared().end() || (size_t)asked->second < shared))
+        return cudaErrorInvalidValue;
     const std::string &name = k->second;
     auto sizes = param_sizes.find(name);
     if (sizes == param_sizes.end()) {
@@ -405,6 +416,123 @@ cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *p, int devi
     p->totalGlobalMem = 4ull << 30, p->multiProcessorCount = 132, p->regsPerBlock = 65536;
     p->maxThreadsPerMultiProcessor = 2048, p->totalConstMem = 64 * 1024;
     return cudaSuccess;
+}
+
+/* A few attributes of the device cudaGetDeviceProperties describes. */
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (device != 0)
+        return note(cudaErrorInvalidDevice);
+    struct cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+    default: return note(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || value > 227 * 1024)
+            return note(cudaErrorInvalidValue);
+        max_dynamic_shared()[func] = value;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *v)
+{
+    *v = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDriverGetVersion(int *v)
+{
+    *v = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* ---- streams: one queue, in order, as the executor runs every call ---- */
+
+cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *s)
+{
+    static int streams;
+    *s = (cudaStream_t)(uintptr_t)(++streams);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
+{
+    (void)flags;
+    return cudaStreamCreate(s);
+}
+
+cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t s)
+{
+    (void)s;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
+
+cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind,
+                                      cudaStream_t s)
+{
+    (void)s;
+    return cudaMemcpy(dst, src, n, kind);
+}
+
+cudaError_t CUDARTAPI cudaMemsetAsync(void *dst, int value, size_t n, cudaStream_t s)
+{
+    (void)s;
+    return cudaMemset(dst, value, n);
+}
+
+/* Pinned host memory is host memory here; a device pointer to it is not
+ * to be had: the device is another process (zero-copy memory refused). */
+cudaError_t CUDARTAPI cudaHostAlloc(void **p, size_t size, unsigned flags)
+{
+    (void)flags;
+    *p = malloc(size ? size : 1);
+    return *p ? cudaSuccess : note(cudaErrorMemoryAllocation);
+}
+
+cudaError_t CUDARTAPI cudaMallocHost(void **p, size_t size) { return cudaHostAlloc(p, size, 0); }
+
+cudaError_t CUDARTAPI cudaFreeHost(void *p)
+{
+    free(p);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaHostGetDevicePointer(void **d, void *h, unsigned flags)
+{
+    (void)h, (void)flags;
+    *d = nullptr;
+    return note(cudaErrorNotSupported);
+}
+
+cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags)
+{
+    (void)flags;
+    return cudaEventCreate(e);
 }
 
 cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *e)

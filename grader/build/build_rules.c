@@ -5,8 +5,10 @@
 #include "build/build_rules.h"
 #include "build/objcheck.h"
 #include "build/rules.h"
+#include "util/util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -39,8 +41,24 @@ static void locate(const char *src, rule_finding_t *f)
     }
 }
 
+/* vgpu: the object's symbols, then the PTX nvcc kept, which is what the
+ * executor runs (there is no SASS to run): 0, 1 a rule is broken, -1. */
+static int vgpu_object(unsigned mask, const char *obj, const char *ptx, rule_finding_t *f,
+                       char *err, size_t errlen)
+{
+    int rc = rules_check_object(mask, obj, NULL, f, err, errlen);
+    if (rc != 0)
+        return rc;
+    char *text = read_file(ptx, NULL, err, errlen);
+    if (!text)
+        return -1;
+    rc = rules_scan_ptx(mask, text, f);
+    free(text);
+    return rc;
+}
+
 static int run_stage(const build_ctx_t *ctx, rules_stage_t stage, const char *path,
-                     rule_finding_t *f, char *err, size_t errlen)
+                     const char *ptx, rule_finding_t *f, char *err, size_t errlen)
 {
     unsigned mask = ctx->lab->rules;
     char cuobjdump[PATH_MAX];
@@ -50,6 +68,8 @@ static int run_stage(const build_ctx_t *ctx, rules_stage_t stage, const char *pa
     case RULES_AT_OBJECT:
         if (ctx->backend == BACKEND_EMU) /* emucc's object is host code: its symbols only */
             return rules_check_object(mask, path, NULL, f, err, errlen);
+        if (ctx->backend == BACKEND_VGPU)
+            return vgpu_object(mask, path, ptx, f, err, errlen);
         if (build_cuobjdump_path(ctx->root, cuobjdump, sizeof cuobjdump) != 0) {
             snprintf(err, errlen, "cuobjdump (CUDA toolkit) was found neither beside nvcc nor on "
                      "PATH: the SASS of the submission cannot be checked");
@@ -69,7 +89,7 @@ int build_check_rules(const build_ctx_t *ctx, rules_stage_t stage, const char *s
     rule_finding_t f;
     char err[1024] = "";
     memset(&f, 0, sizeof f);
-    int rc = run_stage(ctx, stage, path, &f, err, sizeof err);
+    int rc = run_stage(ctx, stage, path, out->ptx, &f, err, sizeof err);
     if (rc < 0) {
         sb_appendf(log, "cugrade: cannot check the lab's rules: %s\n", err);
         return -2;
