@@ -172,7 +172,7 @@ $(B)/vgpu/call_lab3: reference/lab3/matmul.cu labs/kinds/matmul/vgpu_main.cu $(B
 	$(VGPU_CALL)
 $(B)/vgpu/call_host_launch: emu/tests/vgpu/students/host_launch.cu labs/kinds/matmul/vgpu_main.cu $(B)/libcugrade_vcudart.a | deps
 	$(VGPU_CALL)
-$(VGPU_PROGS): $(B)/vgpu/%: emu/tests/vgpu/%.cu $(B)/libcugrade_vcudart.a reference/lab3/matmul.cu emu/tests/ptx/oob_store.cu | deps
+$(VGPU_PROGS): $(B)/vgpu/%: emu/tests/vgpu/%.cu $(B)/libcugrade_vcudart.a reference/lab3/matmul.cu $(wildcard emu/tests/ptx/*.cu) | deps
 	@mkdir -p $(@D)
 	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.o
 	$(CXX) $@.o $(B)/libcugrade_vcudart.a -lpthread -o $@

@@ -123,6 +123,19 @@ Test(vgpu, an_unguarded_store_is_found_by_the_executor_and_the_program_sees_it_l
     json_object_put(r.report);
 }
 
+/* More than 48 KiB of dynamic shared memory, as on a GPU: refused until
+ * the kernel's attribute asks for it, then there to use. */
+Test(vgpu, dynamic_shared_memory_above_48_KiB_is_asked_for)
+{
+    Ran r = run("dyn_shared", "dyn_shared_main");
+    cr_assert_eq(r.status, 0, "%s", r.out.c_str());
+    cr_assert_str_eq(r.out.c_str(), "without the attribute: cudaErrorInvalidValue\n"
+                                    "with it (cudaSuccess): cudaSuccess\n"
+                                    "out[0] = 31, out[31] = 0\n");
+    cr_assert_eq(json_object_array_length(get(r.report, "launches")), 1u, "the refused one never reached it");
+    json_object_put(r.report);
+}
+
 Test(vgpu, a_forged_report_and_a_malformed_request_gain_nothing)
 {
     Ran r = run("lab3", "forger");
