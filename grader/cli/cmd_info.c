@@ -4,6 +4,7 @@
  * device). */
 #include "batch/gpu_visible.h"
 #include "build/backend.h"
+#include "build/harness_flags.h"
 #include "build/build.h"
 #include "cli/commands.h"
 #include "run/runner.h"
@@ -12,6 +13,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +85,20 @@ int cmd_info(int argc, char **argv)
     printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
            find_program("nvcc", nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
     print_gpus(dev, ndev);
+    char vgpu[PATH_MAX + 32], vcudart[PATH_MAX + 32];
+    snprintf(vgpu, sizeof vgpu, "%s/bin/cugrade-vgpu", root);
+    snprintf(vcudart, sizeof vcudart, "%s/build/libcugrade_vcudart.a", root);
+    int executor = access(vgpu, X_OK) == 0 && access(vcudart, R_OK) == 0;
+    printf("  vgpu PTX executor: %s\n",
+           !executor ? "missing (run make: bin/cugrade-vgpu, build/libcugrade_vcudart.a)"
+           : find_program("nvcc", nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
+                                                         : "needs nvcc, not found");
     backend_t b = backend_resolve_with(requested, gpus, why, sizeof why); /* probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);
+    if (b == BACKEND_VGPU) { /* the device is the executor's: what its runtime reports */
+        printf("device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for %s)\n",
+               build_vgpu_arch());
+        return executor ? 0 : EXIT_CANNOT_GRADE;
+    }
     return print_device(root, b);
 }

@@ -207,3 +207,19 @@ Test(vgpu_backend, a_slow_submission_gets_the_same_grade_on_a_loaded_machine, .t
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     cr_assert_eq(system(rm), 0);
 }
+
+/* `cugrade info` lists the executor beside the other backends, and with
+ * --backend vgpu says what the device is. */
+Test(vgpu_backend, info_names_the_executor)
+{
+    char *argv[] = {"bin/cugrade", "info", "--backend", "vgpu", NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 60};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    cr_assert(strstr(r.output, "  vgpu PTX executor: available (nvcc found)\n"), "%s", r.output);
+    cr_assert(strstr(r.output, "using: vgpu (requested with --backend vgpu)"), "%s", r.output);
+    cr_assert(strstr(r.output, "device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for sm_90)"),
+              "%s", r.output);
+    run_result_free(&r);
+}
