@@ -5,6 +5,7 @@
 #define CUGRADE_BATCH_OPTS_H
 
 #include <limits.h>
+#include <string.h>
 
 #define BATCH_MAX_ONLY 256
 
@@ -14,7 +15,7 @@ typedef struct {
     const char *lab;
     const char *submissions_dir; /* one sub-folder per student id */
     const char *out_dir;         /* RESULTS_DIR */
-    const char *backend;         /* "auto", "emu" or "gpu" */
+    const char *backend;         /* "auto", "emu", "gpu" or "vgpu" (build/backend.h) */
     int checks;                  /* --checks all (1) or none (0) */
     int jobs;                    /* submissions graded at once; 0: cpu_count() */
     double timeout_s;            /* wall-clock limit per submission */
@@ -33,5 +34,12 @@ typedef struct {
     char hidden_digest[65];      /* the secret's digest, in every submission's inputs hash */
     char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */
 } batch_opts_t;
+
+/* Whether the batch's children may grade on a GPU (the gpu backend, or auto
+ * where there is one): not on the emulator or the executor. */
+static inline int batch_may_use_gpu(const batch_opts_t *o)
+{
+    return strcmp(o->backend, "emu") != 0 && strcmp(o->backend, "vgpu") != 0;
+}
 
 #endif

@@ -53,7 +53,7 @@ static void plan_nodes(gpu_plan_t *g, const gpu_device_t *dev, int n)
 void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
 {
     memset(g, 0, sizeof *g);
-    if (strcmp(o->backend, "emu") == 0)
+    if (!batch_may_use_gpu(o))
         return;
     gpu_device_t dev[GPU_DEVICES_MAX];
     int n = gpu_devices(dev, GPU_DEVICES_MAX); /* the one probe: count, architecture, bus ids */

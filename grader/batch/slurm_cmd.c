@@ -63,7 +63,7 @@ static void batch_options(strbuf_t *sb, const batch_opts_t *o)
         opt(sb, "--hidden-seed", o->hidden_seed);
     if (o->gpu_queue)
         opt(sb, "--gpu-queue", o->gpu_queue);
-    else if (strcmp(o->backend, "emu") != 0) /* a queue of the task's own, on its node: its
+    else if (batch_may_use_gpu(o)) /* a queue of the task's own, on its node: its
                                                * GPU is its alone, and flock may not work on
                                                * the shared filesystem */
         sb_append(sb, " --gpu-queue \"${TMPDIR:-/tmp}/cugrade-gpu-queue.$SLURM_JOB_ID\"");

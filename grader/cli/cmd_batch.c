@@ -3,6 +3,7 @@
  * otherwise (a grader fault among them), 64 for bad usage. */
 #include "batch/batch.h"
 #include "batch/batch_stop.h"
+#include "build/backend.h"
 #include "cli/batch_modes.h"
 #include "cli/commands.h"
 #include "run/runner.h"
@@ -91,8 +92,9 @@ static int parse_args(int argc, char **argv, batch_opts_t *o, slurm_opts_t *s)
         case 'o': o->out_dir = optarg; break;
         case 'J': o->jobs = atoi(optarg); break;
         case 'b':
-            if (strcmp(optarg, "auto") && strcmp(optarg, "emu") && strcmp(optarg, "gpu"))
-                return fprintf(stderr, "cugrade batch: bad --backend '%s'\n", optarg), -1;
+            if (backend_parse(optarg, &(backend_t){BACKEND_AUTO}) != 0)
+                return fprintf(stderr, "cugrade batch: bad --backend '%s' (auto, emu, gpu or vgpu)\n",
+                               optarg), -1;
             o->backend = optarg;
             break;
         case 'C':

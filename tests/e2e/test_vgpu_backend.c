@@ -223,3 +223,28 @@ Test(vgpu_backend, info_names_the_executor)
               "%s", r.output);
     run_result_free(&r);
 }
+
+/* `cugrade batch --backend vgpu`: each child grades on the executor, the
+ * reference's counts shared through the cache; no GPU is looked for. */
+Test(vgpu_backend, a_batch_grades_on_the_executor, .timeout = 300)
+{
+    batch_class_t k = make_batch_class("vgpu-batch");
+    class_add_student(&k, "alice", "reference/lab3/matmul.cu");
+    class_add_student(&k, "carol", "emu/tests/vgpu/students/host_launch.cu");
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", k.out, "--backend", "vgpu",
+                    "--datasets", k.datasets, "--rubric", k.rubric, k.subs, NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 300, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "batch failed:\n%s", r.output);
+    json_object *alice = class_results(&k, "alice"), *carol = class_results(&k, "carol");
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(alice, "extra_data", &extra));
+    cr_assert_str_eq(str(extra, "backend"), "vgpu");
+    cr_assert_float_eq(num(alice, "score"), 2.0, 1e-9, "two datasets, a point each");
+    cr_assert_float_eq(num(carol, "score"), 0.0, 1e-9);
+    json_object_put(alice);
+    json_object_put(carol);
+    run_result_free(&r);
+    rm_rf(k.dir);
+}
