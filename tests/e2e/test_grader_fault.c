@@ -78,6 +78,26 @@ Test(grader_fault, missing_runtime_is_not_the_references_zero, .timeout = 120)
     rm_rf(t.dir);
 }
 
+/* The vgpu backend's runtime (build/libcugrade_vcudart.a, which a
+ * submission is linked with) missing: a grader fault, not a link error of
+ * the student's. */
+Test(grader_fault, missing_vgpu_runtime_is_not_the_students_link_error, .timeout = 120)
+{
+    tree_t t = make_tree(1, NULL);
+    char json[128];
+    json_path(&t, json, sizeof json);
+    run_result_t r = grade_in(&t, "vgpu", "reference/lab3/matmul.cu", json, NULL);
+    cr_assert(exited_with(&r, 2), "%s", r.output);
+    cr_assert(strstr(r.output, "cugrade: cannot grade: the CUDA runtime a vgpu program links "), "%s",
+              r.output);
+    cr_assert(strstr(r.output, "build/libcugrade_vcudart.a is missing (not the student's fault)"), "%s",
+              r.output);
+    cr_assert(!strstr(r.output, "Score:"), "%s", r.output);
+    cr_assert(!is_file(json), "a results.json of a grader fault");
+    run_result_free(&r);
+    rm_rf(t.dir);
+}
+
 Test(grader_fault, missing_runtime_stops_a_batch_before_anyone_is_graded, .timeout = 120)
 {
     tree_t t = make_tree(0, NULL);
