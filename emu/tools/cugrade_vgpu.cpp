@@ -30,8 +30,11 @@
  * wrote the words it read (a kernel, the host, nobody). The report comes from this process, never from
  * PROGRAM. Exit status: PROGRAM's (128 + its signal); 3 if PROGRAM broke
  * the wire (a malformed request: its runtime never sends one, so code that
- * tampered with it did; it is killed, and the report says why); 2 if the
- * executor itself cannot run (the PTX unreadable, no socket). */
+ * tampered with it did; it is killed, and the report says why); 4 if the
+ * PTX uses what the executor refuses by name (tensor-core instructions:
+ * the findings say which); 2 if the executor itself cannot run (the PTX
+ * unreadable or beyond what it runs, no socket). With --fd, 0 for the
+ * PROGRAM's status, which the grader has. */
 #include "ptx.h"
 #include "vgpu_calls.h"
 #include "vgpu_findings.h"
@@ -266,7 +269,14 @@ int main(int argc, char **argv)
     std::string t = text.str();
     if (ptx_load(d, t.data(), t.size(), err, sizeof err) != PTX_OK) {
         fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);
-        return 2;
+        if (!strstr(err, " is refused: ")) /* the executor's own limit: the grader's fault */
+            return 2;
+        /* refused by name (tensor cores): the submission's, said where the grader reads */
+        const char *what = strstr(err, "the tensor-core instruction");
+        std::string line = std::string("error\trefused\t") + (what ? what : err) + "\n";
+        if (findings_path && !write_atomically(findings_path, line))
+            return 2;
+        return 4;
     }
     signal(SIGPIPE, SIG_IGN);
     pid_t pid = -1;

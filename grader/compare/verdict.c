@@ -140,6 +140,7 @@ static const cause_t *likely_cause(const emu_report_t *rep)
     static const cause_t causes[] = {
         /* the executor's (vgpu): what it would not hand the grader, or stopped */
         {"broken-wire", "the program tampered with its CUDA runtime's requests (below)", 0},
+        {"refused", "the kernel uses an instruction the executor refuses (below)", 0},
         {"host-output", "the output was not computed by a kernel (below)", 0},
         {"instruction-budget", "a kernel ran past its instruction budget (below)", 0},
         {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},

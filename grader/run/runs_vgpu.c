@@ -14,6 +14,7 @@
 #include "matbin.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,11 +129,16 @@ static void merge(ds_run_t *r, run_result_t *executor, run_result_t *program)
 {
     r->result = *program;
     int broke_wire = executor->exited && executor->exit_code == 3;
+    int refused = executor->exited && executor->exit_code == 4; /* tensor cores: the findings say */
     int failed = !executor->started || executor->timed_out || executor->signaled ||
-                 (executor->exited && executor->exit_code != 0 && !broke_wire);
+                 (executor->exited && executor->exit_code != 0 && !broke_wire && !refused);
     if (failed && !program->timed_out && !program->budget_out)
         tally_add(&executor_faults, NULL, executor->output, "(the executor said nothing)");
-    if (broke_wire && r->result.exited && r->result.exit_code == 0)
+    if (refused && r->result.signaled && r->result.term_signal == SIGPIPE) {
+        r->result.signaled = 0; /* its device went away at the start: no crash of its own */
+        r->result.exited = 1, r->result.exit_code = 3;
+    }
+    if ((broke_wire || refused) && r->result.exited && r->result.exit_code == 0)
         r->result.exit_code = 3; /* its output is worth nothing: the findings say why */
     run_result_free(executor);
 }

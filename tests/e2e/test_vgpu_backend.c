@@ -248,3 +248,31 @@ Test(vgpu_backend, a_batch_grades_on_the_executor, .timeout = 300)
     run_result_free(&r);
     rm_rf(k.dir);
 }
+
+/* Tensor-core code in the challenge lab (whose rule fp32-simt forbids it):
+ * the executor refuses the PTX by name, which is the submission's doing and
+ * no grader fault; every dataset fails saying so, and the rule is named. */
+Test(vgpu_backend, tensor_cores_are_refused_by_name_not_a_grader_fault, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-vgpu-mma-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char ds[128];
+    snprintf(ds, sizeof ds, "%s/0", dir);
+    char *gen[] = {"bin/cugrade", "dataset", "--lab", "challenge", "--shape", "64x64x64", "--out", ds, NULL};
+    run_spec_t gspec = {.argv = gen, .timeout_s = 60};
+    run_result_t gr;
+    run_one(&gspec, &gr);
+    cr_assert(gr.exited && gr.exit_code == 0, "%s", gr.output);
+    run_result_free(&gr);
+    const char *extra[] = {"--lab", "challenge", "--datasets", dir, NULL};
+    graded_t g = grade_vgpu("tests/submissions/challenge/hides_mma.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *d0 = str(test_named(&g, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "likely cause: the kernel uses an instruction the executor refuses"), "%s", d0);
+    cr_assert(strstr(d0, "executor error (refused): the tensor-core instruction 'mma.sync"), "%s", d0);
+    cr_assert(strstr(g.run.output, "rule fp32-simt: the submission uses tensor cores"), "%s", g.run.output);
+    release(&g);
+    char rm[128];
+    snprintf(rm, sizeof rm, "rm -rf %s", dir);
+    cr_assert_eq(system(rm), 0);
+}
