@@ -152,6 +152,12 @@ ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t count
 
 /* What kernels printed (printf), a line a call in the order they ran: the
  * count of calls, and line i (the first 1000 are kept; null past them). */
+/* The shared variable of kernel (mangled, as in the PTX) that holds byte
+ * offset of its block's shared memory (its dynamic shared memory too): its
+ * name as in the PTX (mangled: "_ZZ...E5tileA"), with *within the offset
+ * inside it; NULL when none does. */
+const char *ptx_shared_name(const ptx_device_t *d, const char *kernel, uint64_t offset, uint64_t *within);
+
 /* The source file the PTX's .file directive numbered n names, as nvcc
  * wrote it (the path it compiled); NULL when there is none. */
 const char *ptx_file_name(const ptx_device_t *d, unsigned n);

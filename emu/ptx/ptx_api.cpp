@@ -242,3 +242,26 @@ const char *ptx_file_name(const ptx_device_t *d, unsigned n)
     }
     return nullptr;
 }
+
+const char *ptx_shared_name(const ptx_device_t *d, const char *kernel, uint64_t offset, uint64_t *within)
+{
+    const Function *k = d->d.kernel(kernel);
+    if (!k)
+        return nullptr;
+    for (const Var &v : k->vars)
+        if (v.space == Space::Shared && !v.is_extern && offset >= v.offset && offset - v.offset < v.size) {
+            *within = offset - v.offset;
+            return v.name.c_str();
+        }
+    uint64_t dyn_at = (k->shared_bytes + k->shared_align - 1) / k->shared_align * k->shared_align;
+    if (offset < dyn_at)
+        return nullptr;
+    *within = offset - dyn_at; /* dynamic shared memory: the extern array's */
+    for (const Var &v : k->vars)
+        if (v.space == Space::Shared && v.is_extern)
+            return v.name.c_str();
+    for (const auto &m : d->d.modules)
+        if (!m->extern_shared.empty())
+            return m->extern_shared[0].name.c_str();
+    return nullptr;
+}

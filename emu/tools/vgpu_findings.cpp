@@ -68,6 +68,32 @@ std::string dim(ptx_dim3_t v)
  * kernel, the line), then " thread (": the grader counts findings that
  * agree up to there as one bug (score/checks.c), whichever block, thread or
  * address found them. */
+/* A variable's name as the student wrote it: "tileA" for nvcc's
+ * "_ZZ20matrixMultiplySharedPKfS0_PfiiiiiiE5tileA" (a kernel's local
+ * __shared__ array), the name itself for a plain one. */
+std::string variable_name(const char *mangled)
+{
+    int status = 0;
+    char *full = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+    std::string name = status == 0 && full ? full : mangled;
+    free(full);
+    size_t colons = name.rfind("::");
+    return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+/* "tileA element 12 (byte offset 48)" for a shared access of f, or "byte
+ * offset 48 of shared memory" where no variable holds it. */
+std::string shared_place(const ptx_device_t *d, const std::string &kernel_mangled, const ptx_finding_t &f)
+{
+    uint64_t within = 0;
+    const char *var = ptx_shared_name(d, kernel_mangled.c_str(), f.address, &within);
+    unsigned size = f.size ? f.size : 1;
+    if (!var)
+        return "byte offset " + std::to_string(f.address) + " of shared memory";
+    return variable_name(var) + " element " + std::to_string(within / size) + " (byte offset " +
+           std::to_string(within) + ")";
+}
+
 /* "C, 16 bytes (4 elements of 4 bytes) past its end" for an access in an
  * array's red zone; "" for one near no array */
 std::string past(const ptx_finding_t &f, const ArrayCalls *calls)
@@ -85,9 +111,10 @@ std::string past(const ptx_finding_t &f, const ArrayCalls *calls)
            "), past its end";
 }
 
-void finding(Report &r, const ptx_device_t *d, const std::string &kernel, const ptx_finding_t &f,
+void finding(Report &r, const ptx_device_t *d, const std::string &mangled, const ptx_finding_t &f,
              const ArrayCalls *calls)
 {
+    std::string kernel = vgpu_kernel_name(mangled);
     std::string at = where(d, f), t = dim(f.thread), b = dim(f.block);
     const char *rw = f.is_store ? "writes" : "reads", *access = f.is_store ? "write" : "read";
     unsigned long long a = (unsigned long long)f.address;
@@ -130,17 +157,17 @@ void finding(Report &r, const ptx_device_t *d, const std::string &kernel, const 
         break;
     case PTX_FIND_RACE:
         r.line("error", "race",
-               "Race on shared memory in %s at %s, in one barrier interval: thread %s of block %s %s byte offset "
-               "%llu, which thread %s also accessed; a __syncthreads() is missing between them.",
-               k, at.c_str(), t.c_str(), b.c_str(), rw, a, dim(f.other).c_str());
+               "Race on shared memory in %s at %s, in one barrier interval: thread %s of block %s %s %s, "
+               "which thread %s also accessed; a __syncthreads() is missing between them.",
+               k, at.c_str(), t.c_str(), b.c_str(), rw, shared_place(d, mangled, f).c_str(), dim(f.other).c_str());
         break;
     case PTX_FIND_UNINIT:
         if (f.shared)
             r.line("error", "uninit-shared",
                    "Uninitialised shared memory read in %s at %s, which no thread of the block has written, so it "
-                   "holds garbage: thread %s of block %s reads byte offset %llu. Store every element the block "
-                   "reads (0 where there is no data) before the __syncthreads() that precedes the reads.",
-                   k, at.c_str(), t.c_str(), b.c_str(), a);
+                   "holds garbage: thread %s of block %s reads %s. Store every element the block reads (0 "
+                   "where there is no data) before the __syncthreads() that precedes the reads.",
+                   k, at.c_str(), t.c_str(), b.c_str(), shared_place(d, mangled, f).c_str());
         else
             r.line("error", "uninit-global",
                    "Uninitialised device memory read in %s at %s, which nothing has written (no cudaMemcpy, "
@@ -181,7 +208,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         std::string kernel = vgpu_kernel_name(l.kernel);
         unsigned kept = l.result.nfindings < 16 ? l.result.nfindings : 16;
         for (unsigned i = 0; i < kept; i++)
-            finding(r, d, kernel, l.result.findings[i], calls);
+            finding(r, d, l.kernel, l.result.findings[i], calls);
         if (l.result.nfindings > kept)
             r.line("warning", "more-findings", "%u more findings in this launch of %s not shown",
                    l.result.nfindings - kept, kernel.c_str());
