@@ -10,6 +10,8 @@
 
 namespace ptx {
 
+constexpr uint64_t SIMULATED_SMS = 132; /* an H100's, as cudaGetDeviceProperties says (vcudart) */
+
 uint64_t Block::special(uint8_t sp, int t) const
 {
     ptx_dim3_t tid = thread_of(t);
@@ -28,6 +30,13 @@ uint64_t Block::special(uint8_t sp, int t) const
     case Special::NctaidZ: return grid.z;
     case Special::LaneId: return (uint64_t)(t % WARP);
     case Special::WarpSize: return WARP;
+    case Special::Clock: return (uint32_t)result.warp_instructions;
+    case Special::Clock64:
+    case Special::GlobalTimer: return result.warp_instructions;
+    case Special::SmId: return (((uint64_t)ctaid.z * grid.y + ctaid.y) * grid.x + ctaid.x) % SIMULATED_SMS;
+    case Special::NsmId: return SIMULATED_SMS;
+    case Special::WarpId: return (uint64_t)(t / WARP);
+    case Special::NwarpId: return 64;
     }
     return 0;
 }

@@ -140,7 +140,9 @@ bool special_of(const std::string &w, uint8_t &sp)
     static const char *const names[] = {"%tid.x",    "%tid.y",    "%tid.z",   "%ntid.x",
                                         "%ntid.y",   "%ntid.z",   "%ctaid.x", "%ctaid.y",
                                         "%ctaid.z",  "%nctaid.x", "%nctaid.y", "%nctaid.z",
-                                        "%laneid",   "WARP_SZ"};
+                                        "%laneid",   "WARP_SZ",   "%clock",   "%clock64",
+                                        "%globaltimer", "%smid",  "%nsmid",   "%warpid",
+                                        "%nwarpid"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (w == names[i]) {
             sp = (uint8_t)i;

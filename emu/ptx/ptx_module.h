@@ -54,6 +54,13 @@ enum : uint8_t { SUB_SHF_RIGHT = 1, SUB_SHF_WRAP = 2, SUB_SHIFTAMT = 4,
 enum class Special : uint8_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     LaneId, WarpSize,
+    /* clock(), clock64(), the global timer and the SM a block runs on: values
+     * of the executor's own, the same on every run (a kernel that reads them
+     * learns nothing of the machine, and gets no other result on a loaded
+     * one): the launch's issued warp instructions so far as its clocks (the
+     * timer in nanoseconds at 1 GHz), block b on SM b % 132 of 132, warp
+     * w of the block as %warpid of 64 */
+    Clock, Clock64, GlobalTimer, SmId, NsmId, WarpId, NwarpId,
 };
 
 struct Operand {

@@ -333,3 +333,33 @@ Test(ptx_features, plain_cuda_c_conformance)
     }
     ptx_device_free(d);
 }
+
+/* clock(), clock64(), %globaltimer, %smid, %nsmid, %warpid (emu/tests/ptx/
+ * clocks.cu) load and run, answered with the executor's own values: time
+ * moves forward within a kernel, the SM is one of 132, the second warp is
+ * warp 1, and two runs give the same numbers (a kernel cannot tell a
+ * loaded machine from an idle one). */
+Test(ptx_features, clocks_and_sm_ids_are_the_executors_and_the_same_every_run)
+{
+    unsigned long long runs[2][6 * 140];
+    for (int k = 0; k < 2; k++) {
+        ptx_device_t *d = device_with("clocks");
+        uint64_t out = ptx_malloc(d, sizeof runs[k]);
+        void *args[] = {&out};
+        std::string name = mangled(ptx_text("clocks"), "readClocks");
+        ptx_launch_result_t r;
+        cr_assert_eq(ptx_launch(d, name.c_str(), {140, 1, 1}, {64, 1, 1}, 0, args, 0, &r), PTX_OK, "%s",
+                     r.message);
+        cr_assert_eq(ptx_copy_from_device(d, runs[k], out, sizeof runs[k]), PTX_OK);
+        ptx_device_free(d);
+    }
+    cr_assert_eq(memcmp(runs[0], runs[1], sizeof runs[0]), 0, "two runs, other clocks");
+    for (int b = 0; b < 140; b++) {
+        const unsigned long long *o = runs[0] + 6 * b;
+        cr_assert_gt(o[0], 0ull, "block %d: clock64() did not move", b);
+        cr_assert_lt(o[1], 132ull, "block %d: %%smid %llu", b, o[1]);
+        cr_assert_eq(o[2], 132ull);
+        cr_assert_eq(o[3], 1ull, "the second warp");
+    }
+    cr_assert_neq(runs[0][1], runs[0][6 + 1], "blocks 0 and 1 on different SMs");
+}
