@@ -176,7 +176,10 @@ void runs_on_executor(ds_run_t *runs, const int *given, int n, const runs_how_t 
                      strerror(errno));
         }
         executor_command(r, how, &cmds[i]);
+        /* the grader's own program, outside the sandbox, bounded all the same: what it
+         * interprets is the submission's */
         *e = (run_spec_t){.argv = cmds[i].argv, .timeout_s = r->spec.timeout_s + 5,
+                          .cpu_limit_s = r->spec.timeout_s + 5,
                           .memory_limit_bytes = VGPU_EXECUTOR_MEMORY,
                           .file_limit_bytes = SANDBOX_FSIZE_LIMIT * 4,
                           .pass_fds = &ends[i][0], .npass_fds = 1, .close_passed = 1};
