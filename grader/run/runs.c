@@ -96,18 +96,14 @@ static double capped_limit(double limit, double cap)
     return cap > 0 && cap < limit ? cap : limit;
 }
 
-static char *own(ds_run_t *r, char *s)
-{
-    r->owned[r->nowned++] = s;
-    return s;
-}
+int runs_executor_faults(char *why, size_t whylen) { return runs_vgpu_faults(why, whylen); }
 
 /* Kernel style: the inputs as matbin files, PROG IN0 IN1 OUT. */
 static int prepare_driver_args(ds_run_t *r, const char *program)
 {
     const ds_job_t *j = r->job;
     int n = 0;
-    r->argv[n++] = own(r, strdup(program));
+    r->argv[n++] = runs_own(r, strdup(program));
     for (int i = 0; i < j->data.ninputs; i++) {
         char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/input%d.bin", r->dir, i);
@@ -116,7 +112,7 @@ static int prepare_driver_args(ds_run_t *r, const char *program)
             snprintf(r->error, sizeof r->error, "%.2000s: cannot write", path);
             return -1;
         }
-        r->argv[n++] = own(r, strdup(path));
+        r->argv[n++] = runs_own(r, strdup(path));
     }
     snprintf(r->out_path, sizeof r->out_path, "%s/output.bin", r->dir);
     r->argv[n++] = r->out_path;
@@ -157,9 +153,9 @@ static int prepare_program_args(ds_run_t *r, const char *program, const lab_t *l
     snprintf(r->out_path, sizeof r->out_path, "%s/output.raw", r->dir);
     char **a = r->argv;
     int n = 0;
-    a[n++] = own(r, strdup(program));
-    a[n++] = "-e", a[n++] = own(r, strdup(expected));
-    a[n++] = "-i", a[n++] = own(r, sb_detach(&inputs));
+    a[n++] = runs_own(r, strdup(program));
+    a[n++] = "-e", a[n++] = runs_own(r, strdup(expected));
+    a[n++] = "-i", a[n++] = runs_own(r, sb_detach(&inputs));
     a[n++] = "-o", a[n++] = r->out_path;
     a[n++] = "-t", a[n++] = (char *)lab->wb_type;
     a[n] = NULL;

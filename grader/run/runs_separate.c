@@ -1,4 +1,4 @@
-/* runs_separate.c - what the dataset runs share (runs_separate.h): a run's
+/* runs_separate.c - what the dataset runs share (runs_separate.h): the strings a run owns, a run's
  * output cap, forgetting an earlier attempt, the GPU queue's counts, and the
  * runs each in its own process, several at a time. */
 #include "run/runs_separate.h"
@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+char *runs_own(ds_run_t *r, char *s)
+{
+    r->owned[r->nowned++] = s;
+    return s;
+}
 
 size_t runs_output_cap(const ds_run_t *r)
 {

@@ -7,6 +7,8 @@
 
 #include "run/ds_run.h"
 
+/* s (malloc'd), freed with the run (runs_free): returned. */
+char *runs_own(ds_run_t *r, char *s);
 /* The output a run keeps (its spec's cap, or the runner's default). */
 size_t runs_output_cap(const ds_run_t *r);
 /* The files of an earlier attempt at this run must not count for the next. */

@@ -3,7 +3,6 @@
  * and executor started as a pair on a socket pair, their endings merged
  * into the run's result. */
 #include "run/runs_vgpu.h"
-#include "run/runs.h"
 #include "run/runs_separate.h"
 #include "run/sandbox_types.h"
 #include "kinds/kind.h"
@@ -32,13 +31,7 @@
 
 static tally_t executor_faults = TALLY_INIT;
 
-int runs_executor_faults(char *why, size_t whylen) { return tally_read(&executor_faults, why, whylen); }
-
-static char *own(ds_run_t *r, char *s)
-{
-    r->owned[r->nowned++] = s;
-    return s;
-}
+int runs_vgpu_faults(char *why, size_t whylen) { return tally_read(&executor_faults, why, whylen); }
 
 /* The limit of a run's pair: the dataset's, or its budget at the slowest
  * rate if that is longer. */
@@ -74,7 +67,7 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
     }
     snprintf(r->out_path, sizeof r->out_path, "%.4000s.out.bin", r->dir);
     snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
-    r->argv[0] = own(r, strdup(how->program));
+    r->argv[0] = runs_own(r, strdup(how->program));
     r->argv[1] = NULL;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = pair_limit(j),
                            .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
@@ -94,7 +87,7 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
     char path[PATH_MAX], text[2 * PATH_MAX + 8];
     int n = 0, program = lab_is_program(how->lab);
     snprintf(path, sizeof path, "%.4000s/bin/cugrade-vgpu", cugrade_root());
-    c->argv[n++] = own(r, strdup(path));
+    c->argv[n++] = runs_own(r, strdup(path));
     if (program) { /* a libwb program: its wbSolution, written by the executor */
         c->argv[n++] = "--solution", c->argv[n++] = r->out_path;
     } else { /* a kernel lab: the executor is the driver */
@@ -112,11 +105,11 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
         c->argv[n++] = "--sample"; /* a big grid's checks on a sample of its blocks */
     }
     snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
-    c->argv[n++] = "--budget", c->argv[n++] = own(r, strdup(text));
+    c->argv[n++] = "--budget", c->argv[n++] = runs_own(r, strdup(text));
     c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
     snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);
     if (!program)
-        c->argv[n++] = "--dataset", c->argv[n++] = own(r, strdup(text));
+        c->argv[n++] = "--dataset", c->argv[n++] = runs_own(r, strdup(text));
     c->argv[n++] = (char *)how->ptx;
     c->argv[n++] = "--fd", c->argv[n++] = TEXT(RUN_PASS_FD);
     c->argv[n] = NULL;

@@ -26,6 +26,9 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how);
  * <dir>.report, and it has no report channel. */
 void runs_vgpu_program(ds_run_t *r);
 
+/* runs.h's runs_executor_faults: the runs the executor could not serve. */
+int runs_vgpu_faults(char *why, size_t whylen);
+
 /* Runs runs[index[0..n)], each beside its executor, at most
  * how->max_parallel pairs at a time. */
 void runs_on_executor(ds_run_t *runs, const int *index, int n, const runs_how_t *how);
