@@ -45,6 +45,7 @@
 
 extern "C" {
 #include "dataset/rawio.h"
+#include "util/util.h"
 }
 
 #include <cerrno>
@@ -156,19 +157,10 @@ int usage()
     return 2;
 }
 
-/* text into path, through a temporary file and a rename; false on failure */
+/* text into path, through a temporary file and a rename (util's); false on failure */
 bool write_atomically(const char *path, const std::string &text)
 {
-    std::string tmp = std::string(path) + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    bool ok = f && fwrite(text.data(), 1, text.size(), f) == text.size();
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp.c_str(), path) != 0)
-        ok = false;
-    if (!ok)
-        unlink(tmp.c_str());
-    return ok;
+    return write_file_atomic(path, text.data(), text.size(), nullptr, 0) == 0;
 }
 
 /* The program started here with one end of a socket pair as

@@ -8,12 +8,19 @@
 #include <cstring>
 #include <cxxabi.h>
 
-std::string vgpu_kernel_name(const std::string &mangled)
+/* A C++ name demangled, or itself when it is not a mangled one. */
+static std::string demangled(const char *mangled)
 {
     int status = 0;
-    char *full = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+    char *full = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
     std::string name = status == 0 && full ? full : mangled;
     free(full);
+    return name;
+}
+
+std::string vgpu_kernel_name(const std::string &mangled)
+{
+    std::string name = demangled(mangled.c_str());
     size_t paren = name.find('(');
     if (paren != std::string::npos) /* "matrixMultiplyShared(float const*, ...)" */
         name.resize(paren);
@@ -73,10 +80,7 @@ std::string dim(ptx_dim3_t v)
  * __shared__ array), the name itself for a plain one. */
 std::string variable_name(const char *mangled)
 {
-    int status = 0;
-    char *full = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-    std::string name = status == 0 && full ? full : mangled;
-    free(full);
+    std::string name = demangled(mangled);
     size_t colons = name.rfind("::");
     return colons == std::string::npos ? name : name.substr(colons + 2);
 }
