@@ -173,6 +173,16 @@ backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t why
     return n > 0 ? BACKEND_GPU : BACKEND_EMU;
 }
 
+void build_host_compiler(char *out, size_t outlen)
+{
+    const char *cxx = getenv("CUGRADE_CXX");
+    if (!cxx || !*cxx)
+        cxx = "g++";
+    while (*cxx == ' ')
+        cxx++;
+    snprintf(out, outlen, "%.*s", (int)strcspn(cxx, " \t"), cxx);
+}
+
 int build_compiler_path(const char *root, backend_t backend, char *out, size_t outlen)
 {
     if (backend == BACKEND_EMU) {

@@ -44,6 +44,10 @@ backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t why
  * (emu, vgpu): a run's findings are the checks' evidence, its times no GPU's. */
 int backend_checks_itself(backend_t b);
 
+/* The host C++ compiler's name: the first word of $CUGRADE_CXX (emucc's
+ * compiler), else g++; the vgpu backend links with it too. */
+void build_host_compiler(char *out, size_t outlen);
+
 /* The backend's compiler: <root>/bin/emucc, or nvcc ($CUGRADE_NVCC, else
  * found in PATH or /usr/local/cuda/bin; gpu and vgpu). 0 if it is there and
  * executable. */

@@ -284,10 +284,8 @@ static int compile_student(const build_ctx_t *ctx, const char *cc, const char *s
 static void toolchain_prefix(const build_ctx_t *ctx, const char *cc, char *out, size_t outlen)
 {
     char name[PATH_MAX], found[PATH_MAX], real[PATH_MAX];
-    const char *cxx = getenv("CUGRADE_CXX"); /* emucc's host compiler */
-    if (ctx->backend == BACKEND_EMU)
-        snprintf(name, sizeof name, "%.*s", cxx && *cxx ? (int)strcspn(cxx, " \t") : 3,
-                 cxx && *cxx ? cxx : "g++");
+    if (ctx->backend == BACKEND_EMU) /* emucc's host compiler */
+        build_host_compiler(name, sizeof name);
     else
         snprintf(name, sizeof name, "%s", cc);
     snprintf(out, outlen, "/usr");
@@ -427,10 +425,8 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     int n = 0;
     snprintf(arch, sizeof arch, "-arch=%s", build_nvcc_arch());
     if (ctx->backend == BACKEND_VGPU) { /* the host compiler, and our runtime for libcudart */
-        const char *env = getenv("CUGRADE_CXX");
         char name[PATH_MAX];
-        snprintf(name, sizeof name, "%.*s", env && *env ? (int)strcspn(env, " \t") : 3,
-                 env && *env ? env : "g++");
+        build_host_compiler(name, sizeof name);
         if (find_program(name, cxx, sizeof cxx) != 0) {
             sb_appendf(log, "cugrade: no host compiler %s to link the program (not the student's "
                        "fault)\n", name);

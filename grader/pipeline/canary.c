@@ -83,17 +83,6 @@ int fault_of_build(const build_result_t *br, const char *what, char *err, size_t
 
 /* ---- the toolchain check ---------------------------------------------------- */
 
-/* The first word of $CUGRADE_CXX (emucc's host compiler), else g++. */
-static void host_compiler(char *out, size_t outlen)
-{
-    const char *cxx = getenv("CUGRADE_CXX");
-    if (!cxx || !*cxx)
-        cxx = "g++";
-    while (*cxx == ' ')
-        cxx++;
-    snprintf(out, outlen, "%.*s", (int)strcspn(cxx, " \t"), cxx);
-}
-
 static int emu_toolchain_check(const char *root, char *err, size_t errlen)
 {
     char path[PATH_MAX + 64], what[2 * PATH_MAX], cxx[256], found[PATH_MAX];
@@ -118,7 +107,7 @@ static int emu_toolchain_check(const char *root, char *err, size_t errlen)
         return fault_describe(err, errlen, what, NULL, NULL,
                               "restore emu/include in the cugrade tree");
     }
-    host_compiler(cxx, sizeof cxx);
+    build_host_compiler(cxx, sizeof cxx);
     if (find_program(cxx, found, sizeof found) != 0) {
         snprintf(what, sizeof what, "the host C++ compiler '%s' that emucc runs ($CUGRADE_CXX, "
                                     "default g++) is not installed or not on PATH", cxx);
@@ -256,7 +245,7 @@ static void hash_compilers(sha256_t *s, const canary_ctx_t *c)
     }
     const char *env_cxx = getenv("CUGRADE_CXX");
     hash_str(s, env_cxx ? env_cxx : "");
-    host_compiler(cxx, sizeof cxx);
+    build_host_compiler(cxx, sizeof cxx);
     if (find_program(cxx, path, sizeof path) == 0)
         hash_file_stat(s, path);
     snprintf(path, sizeof path, "%s/bin/emucc", c->root);
