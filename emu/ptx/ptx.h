@@ -114,16 +114,13 @@ ptx_status_t ptx_load(ptx_device_t *d, const char *text, size_t len, char *err, 
 ptx_status_t ptx_symbol(const ptx_device_t *d, const char *name, uint64_t *address, size_t *size);
 
 /* Device memory: an address that is never a host pointer; 0 when size is 0
- * or too large (1 GiB at most). */
+ * or too large (1 GiB at most). Its bytes are 0xFF (NaN as floats, the
+ * harness's poison) and nobody's (ptx_origin): never written. */
 uint64_t ptx_malloc(ptx_device_t *d, size_t size);
 ptx_status_t ptx_free(ptx_device_t *d, uint64_t addr);
 ptx_status_t ptx_copy_to_device(ptx_device_t *d, uint64_t dst, const void *src, size_t n);
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n);
 ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n);
-/* Fills n bytes at dst with 0xFF (the harness's poison: a float that holds
- * it was never written) without making them anyone's: the grader's own
- * fill of an output, which nobody has written yet. */
-ptx_status_t ptx_poison(ptx_device_t *d, uint64_t dst, size_t n);
 
 /* The checks a launch makes besides bounds and barriers (which it always
  * makes): PTX_CHECK_RACES, shared-memory races between barriers;

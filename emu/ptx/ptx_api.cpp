@@ -132,9 +132,7 @@ ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size
     return PTX_OK;
 }
 
-/* Fills n bytes at dst; their origin becomes the host's, or with
- * unwritten, stays nobody's. */
-static ptx_status_t fill(ptx_device_t *d, uint64_t dst, int value, size_t n, bool unwritten)
+ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
 {
     if (!n)
         return PTX_OK;
@@ -142,14 +140,9 @@ static ptx_status_t fill(ptx_device_t *d, uint64_t dst, int value, size_t n, boo
     if (!a)
         return PTX_ERR_INVALID;
     memset(a->bytes.data() + (dst - a->base), value, n);
-    if (!unwritten)
-        a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
+    a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
     return PTX_OK;
 }
-
-ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n) { return fill(d, dst, value, n, false); }
-
-ptx_status_t ptx_poison(ptx_device_t *d, uint64_t dst, size_t n) { return fill(d, dst, 0xFF, n, true); }
 
 uint64_t ptx_printed(const ptx_device_t *d, size_t i, const char **line)
 {
