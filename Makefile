@@ -140,8 +140,8 @@ $(B)/emu/vcudart/vcudart.o: emu/vcudart/vcudart.cpp emu/ptx/vgpu_protocol.h | de
 	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -I$(CUDA_INC) -Iemu/ptx -c $< -o $@
 $(B)/libcugrade_vcudart.a: $(B)/emu/vcudart/vcudart.o
 	@rm -f $@; ar rcs $@ $^
-VGPU_TOOL_SRC := emu/tools/cugrade_vgpu.cpp emu/tools/vgpu_calls.cpp emu/tools/vgpu_findings.cpp
-bin/cugrade-vgpu: $(VGPU_TOOL_SRC) emu/tools/vgpu_calls.h emu/tools/vgpu_findings.h labs/common/matbin.h $(B)/libcugrade_ptx.a $(B)/libcugrade.a | deps
+VGPU_TOOL_SRC := emu/tools/cugrade_vgpu.cpp emu/tools/vgpu_calls.cpp emu/tools/vgpu_findings.cpp emu/tools/vgpu_replay.cpp
+bin/cugrade-vgpu: $(VGPU_TOOL_SRC) $(wildcard emu/tools/vgpu_*.h) labs/common/matbin.h $(B)/libcugrade_ptx.a $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -Igrader -Ilabs/common $(JSON_CFLAGS) $(VGPU_TOOL_SRC) \
 	    $(B)/libcugrade_ptx.a $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@

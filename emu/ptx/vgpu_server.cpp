@@ -6,6 +6,7 @@
  * a GPU's sticky errors are. */
 #include "vgpu_server.h"
 #include "vgpu_protocol.h"
+#include "vgpu_trace.h"
 
 #include <cerrno>
 #include <cstring>
@@ -37,15 +38,17 @@ uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
 /* Where a complete solution came from: bytes the program read back from
  * device memory every word of which a kernel wrote ("kernel"); read back,
  * but written by the host ("host"); or never read back at all. */
-std::string provenance_of(const ServeLog &log)
+std::string provenance_of(ServeLog &log)
 {
-    const Solution &s = log.solution;
+    Solution &s = log.solution;
     uint64_t h = fnv1a(14695981039346656037ull, s.bytes.data(), s.bytes.size());
     std::string found = "not read back";
     for (const CopyRun &r : log.runs)
         if (r.bytes == s.bytes.size() && r.hash == h) {
-            if (r.words[1] == 0 && r.words[0] == 0)
+            if (r.words[1] == 0 && r.words[0] == 0) {
+                s.source_end = r.end;
                 return "kernel";
+            }
             found = "host";
         }
     return found;
@@ -133,6 +136,8 @@ int32_t Session::launch(Reader in, bool &malformed)
                                 &rec.result);
     spent += rec.result.instructions;
     log.launches.push_back(rec);
+    if (log.trace && (s == PTX_OK || s == PTX_ERR_BARRIER))
+        log.trace->launch(name, rec.grid, rec.block, shared, sizes, in.p);
     switch (s) {
     case PTX_OK: return VGPU_SUCCESS;
     case PTX_ERR_CONFIG: return VGPU_INVALID_CONFIGURATION; /* at the launch, not sticky */
@@ -154,18 +159,30 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
             return malformed = true, 0;
         uint64_t p = ptx_malloc(d, n);
         put(p);
+        if (log.trace)
+            log.trace->alloc(p, n);
         return p || n == 0 ? VGPU_SUCCESS : VGPU_MEMORY_ALLOCATION;
     }
     case VGPU_FREE:
         if (!in.get(a) || in.left)
             return malformed = true, 0;
-        return a == 0 || ptx_free(d, a) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_DEVICE_POINTER;
+        if (a == 0)
+            return VGPU_SUCCESS;
+        if (ptx_free(d, a) != PTX_OK)
+            return VGPU_INVALID_DEVICE_POINTER;
+        if (log.trace)
+            log.trace->free(a);
+        return VGPU_SUCCESS;
     case VGPU_TO_DEVICE:
         if (!in.get(a))
             return malformed = true, 0;
         if (sticky)
             return sticky;
-        return ptx_copy_to_device(d, a, in.p, in.left) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_VALUE;
+        if (ptx_copy_to_device(d, a, in.p, in.left) != PTX_OK)
+            return VGPU_INVALID_VALUE;
+        if (log.trace)
+            log.trace->copy(a, in.p, in.left);
+        return VGPU_SUCCESS;
     case VGPU_FROM_DEVICE: {
         if (!in.get(a) || !in.get(n) || in.left || n > VGPU_CHUNK)
             return malformed = true, 0;
@@ -174,6 +191,8 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         std::vector<uint8_t> bytes(n);
         if (ptx_copy_from_device(d, bytes.data(), a, n) != PTX_OK)
             return VGPU_INVALID_VALUE;
+        if (log.trace)
+            log.trace->read(a, n);
         CopyRecord rec{a, n, {0, 0, 0}};
         ptx_origin(d, a, n, rec.words);
         log.copies_out.push_back(rec);
@@ -192,7 +211,11 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
             return malformed = true, 0;
         if (sticky)
             return sticky;
-        return ptx_memset(d, a, value, n) == PTX_OK ? VGPU_SUCCESS : VGPU_INVALID_VALUE;
+        if (ptx_memset(d, a, value, n) != PTX_OK)
+            return VGPU_INVALID_VALUE;
+        if (log.trace)
+            log.trace->memset(a, value, n);
+        return VGPU_SUCCESS;
     case VGPU_PARAMS: {
         std::string name((const char *)in.p, in.left);
         std::vector<size_t> sizes;

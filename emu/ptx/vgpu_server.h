@@ -39,7 +39,10 @@ struct Solution {
     std::vector<uint8_t> bytes;
     bool complete = false;
     std::string provenance; /* "kernel", "host", "not read back" (once complete) */
+    uint64_t source_end = 0; /* "kernel": where the copy back it came from ended */
 };
+
+class Trace;
 
 struct ServeLog {
     std::vector<LaunchRecord> launches;
@@ -48,6 +51,7 @@ struct ServeLog {
     Solution solution;
     uint64_t requests = 0;
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
+    Trace *trace = nullptr; /* records what the program asked of the device (vgpu_trace.h), if set */
 };
 
 /* The calls the executor asks of the program (VGPU_NEXT): the lab's

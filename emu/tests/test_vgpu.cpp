@@ -305,13 +305,13 @@ Test(vgpu, the_instruction_budget_is_each_datasets_and_a_run_past_it_is_named)
 
 /* A libwb program on the executor with a dataset: the report (the solution
  * written by the executor to DIR/solution.raw). */
-static json_object *run_wb(const char *ptx, const char *program, const char *dir)
+static json_object *run_wb(const char *ptx, const char *program, const char *dir, const std::string &extra = "")
 {
     std::string ds = std::string(dir) + "/ds";
     std::string gen = "bin/cugrade dataset --lab lab3 --shape 37x29x41 --out " + ds + " > /dev/null";
     cr_assert_eq(system(gen.c_str()), 0);
     std::string report = std::string(dir) + "/report.json";
-    std::string cmd = "bin/cugrade-vgpu --report " + report + " --solution " + dir + "/solution.raw build/ptx/" +
+    std::string cmd = "bin/cugrade-vgpu " + extra + " --report " + report + " --solution " + dir + "/solution.raw build/ptx/" +
                       ptx + ".ptx -- build/vgpu/" + program + " -e " + ds + "/output.raw -i " + ds +
                       "/input0.raw," + ds + "/input1.raw -o " + dir + "/program-wrote.raw -t matrix > " + dir +
                       "/out.txt 2>&1";
@@ -375,5 +375,75 @@ Test(vgpu, the_dot_product_through_the_executor)
     }
     json_object_put(r);
     std::string rm = std::string("rm -rf ") + dir;
+    cr_assert_eq(system(rm.c_str()), 0);
+}
+
+/* bin/cugrade-vgpu --replay of record: its exit status; the output in out. */
+static int replay(const std::string &record, const std::string &inputs, const std::string &out, const char *ptx)
+{
+    std::string cmd = "bin/cugrade-vgpu --replay " + record + (inputs.empty() ? "" : " --inputs " + inputs) +
+                      " --out " + out + " build/ptx/" + ptx + ".ptx 2> " + out + ".err";
+    int st = system(cmd.c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static bool same_bytes(const std::string &a, const std::string &b)
+{
+    std::string cmd = "cmp -s " + a + " " + b;
+    return system(cmd.c_str()) == 0;
+}
+
+/* Issue 39, item 5: what a program asked of the device is recorded by the
+ * executor, and the record alone (no program) gives the same output: the
+ * lab's driver with the launch function, the dot product's partial sums,
+ * a libwb program's solution read back from device memory. */
+Test(vgpu, a_record_done_again_with_no_program_gives_the_same_output)
+{
+    char dir[] = "/tmp/cugrade-vgpu-trace-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    std::string d = dir;
+    const char *shapes[] = {"37x29x41", "1x200x3"};
+    json_object_put(drive("call_lab3", dir, shapes, 2, LAB3, "--trace"));
+    for (const char *s : shapes) {
+        std::string ds = d + "/" + s;
+        cr_assert_eq(replay(ds + "/got.raw.trace", ds, ds + "/again.raw", "lab3"), 0, "%s", s);
+        cr_assert(same_bytes(ds + "/got.raw", ds + "/again.raw"), "%s", s);
+        /* the inputs come from the dataset folder, not from the record */
+        cr_assert_eq(replay(ds + "/got.raw.trace", d + "/" + (s == shapes[0] ? shapes[1] : shapes[0]),
+                            ds + "/other.raw", "lab3"), 2);
+    }
+    const char *dots[] = {"70001"};
+    json_object_put(drive("call_dotprod", dir, dots, 1, DOTPROD, "--trace"));
+    std::string ds = d + "/70001";
+    cr_assert_eq(replay(ds + "/got.raw.trace", ds, ds + "/again.raw", "dotprod"), 0);
+    cr_assert(same_bytes(ds + "/got.raw", ds + "/again.raw"));
+    std::string cmd = "grep -c '^launch ' " + ds + "/got.raw.trace | grep -qx 1";
+    cr_assert_eq(system(cmd.c_str()), 0, "one launch recorded");
+    json_object_put(run_wb("lab3wb", "wb_lab3", dir, "--trace"));
+    cr_assert_eq(replay(d + "/solution.raw.trace", "", d + "/again.raw", "lab3wb"), 0);
+    cr_assert(same_bytes(d + "/solution.raw", d + "/again.raw"));
+    std::string rm = "rm -rf " + d;
+    cr_assert_eq(system(rm.c_str()), 0);
+}
+
+/* A record kept only where a kernel computed the output: a launch
+ * function that multiplies on the host leaves none, and a record cut
+ * short is refused, naming its file and line. */
+Test(vgpu, no_record_of_a_host_computed_output_and_a_cut_record_is_refused)
+{
+    char dir[] = "/tmp/cugrade-vgpu-trace-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    std::string d = dir;
+    const char *shapes[] = {"37x29x41"};
+    json_object_put(drive("call_host_launch", dir, shapes, 1, LAB3, "--trace"));
+    cr_assert_neq(access((d + "/37x29x41/got.raw.trace").c_str(), F_OK), 0);
+    json_object_put(drive("call_lab3", dir, shapes, 1, LAB3, "--trace"));
+    std::string ds = d + "/37x29x41", cut = "head -n 5 " + ds + "/got.raw.trace > " + ds + "/cut.trace && cp " +
+                                            ds + "/got.raw.trace.bytes " + ds + "/cut.trace.bytes";
+    cr_assert_eq(system(cut.c_str()), 0);
+    cr_assert_eq(replay(ds + "/cut.trace", ds, ds + "/again.raw", "lab3"), 2);
+    std::string said = "grep -q 'cut.trace:5: the file ends before its \"end\" line: cut short' " + ds + "/again.raw.err";
+    cr_assert_eq(system(said.c_str()), 0);
+    std::string rm = "rm -rf " + d;
     cr_assert_eq(system(rm.c_str()), 0);
 }

@@ -6,6 +6,13 @@
  *                [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B]
  *                 --dataset DIR:OUT ...] PTX -- PROGRAM [ARG...]
  *   cugrade-vgpu ... PTX --fd N
+ *   cugrade-vgpu --replay TRACE [--inputs DIR] --out FILE PTX
+ *
+ * With --trace, what the program asked of the device is recorded
+ * (vgpu_trace.h) beside each output a kernel computed: OUT.trace and
+ * OUT.trace.bytes for a --dataset's OUT, FILE.trace for a --solution
+ * FILE. --replay does such a record again with no program (vgpu_replay.h):
+ * the output it gives is written to --out; exit 1 when a kernel failed.
  *
  * --findings writes what happened in the emulator's report format
  * (vgpu_findings.h), for the grader. With --fd, the program is not started
@@ -39,7 +46,9 @@
 #include "vgpu_calls.h"
 #include "vgpu_findings.h"
 #include "vgpu_protocol.h"
+#include "vgpu_replay.h"
 #include "vgpu_server.h"
+#include "vgpu_trace.h"
 
 #include <json-c/json.h>
 
@@ -152,8 +161,9 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 int usage()
 {
     fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--sample] [--report FILE] [--findings FILE] "
-                    "[--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
-                    "PTX (-- PROGRAM [ARG...] | --fd N)\n");
+                    "[--trace] [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
+                    "PTX (-- PROGRAM [ARG...] | --fd N)\n"
+                    "       cugrade-vgpu --replay TRACE [--inputs DIR] --out FILE PTX\n");
     return 2;
 }
 
@@ -161,6 +171,24 @@ int usage()
 bool write_atomically(const char *path, const std::string &text)
 {
     return write_file_atomic(path, text.data(), text.size(), nullptr, 0) == 0;
+}
+
+/* A libwb program's record, its output the read its solution came from,
+ * written to path (and path.bytes); false with a message when it cannot be. */
+bool write_trace(ptx::Trace &trace, const ptx::Solution &sol, const std::string &path)
+{
+    if (!trace.output_of_read(sol.source_end, sol.bytes.size(), (int)sol.rows, (int)sol.cols, sol.vector != 0)) {
+        fprintf(stderr, "cugrade-vgpu: the record has no read the solution came from\n");
+        return false;
+    }
+    std::string text, bytes, bytes_path = path + ".bytes";
+    trace.end(text, bytes);
+    if (write_file_atomic(bytes_path.c_str(), bytes.data(), bytes.size(), nullptr, 0) != 0 ||
+        !write_atomically(path.c_str(), text)) {
+        fprintf(stderr, "cugrade-vgpu: cannot write %s\n", path.c_str());
+        return false;
+    }
+    return true;
 }
 
 /* The program started here with one end of a socket pair as
@@ -196,7 +224,10 @@ int main(int argc, char **argv)
     uint64_t budget = 0;
     const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
     const char *solution_path = nullptr, *findings_path = nullptr;
+    const char *replay_path = nullptr, *inputs_dir = nullptr, *out_path = nullptr;
+    bool tracing = false;
     unsigned checks = 0;
+    ptx::ServeLog log;
     int given_fd = -1;
     bool sample = false;
     ArrayCalls calls;
@@ -218,6 +249,14 @@ int main(int argc, char **argv)
             checks |= PTX_CHECK_TRAFFIC;
         else if (strcmp(argv[i], "--sample") == 0)
             sample = true;
+        else if (strcmp(argv[i], "--trace") == 0)
+            tracing = true;
+        else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
+            replay_path = argv[++i];
+        else if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
+            inputs_dir = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out_path = argv[++i];
         else if (strcmp(argv[i], "--fd") == 0 && i + 1 < argc)
             given_fd = atoi(argv[++i]);
         else if (strcmp(argv[i], "--call") == 0 && i + 1 < argc)
@@ -239,7 +278,9 @@ int main(int argc, char **argv)
             return usage();
     }
     bool has_program = i + 1 < argc;
-    if (!ptx_path || has_program == (given_fd >= 0) || (call != nullptr) != (shape != nullptr))
+    if (!ptx_path || (call != nullptr) != (shape != nullptr))
+        return usage();
+    if (replay_path ? has_program || given_fd >= 0 || !out_path : has_program == (given_fd >= 0) || out_path)
         return usage();
     std::string why;
     if (call && !calls.configure(call, shape, why)) {
@@ -270,12 +311,23 @@ int main(int argc, char **argv)
             return 2;
         return 4;
     }
+    if (replay_path) {
+        int rc = vgpu_replay(d, replay_path, inputs_dir, out_path);
+        ptx_device_free(d);
+        return rc;
+    }
     signal(SIGPIPE, SIG_IGN);
+    ptx::Trace trace;
+    if (tracing) {
+        log.trace = &trace;
+        calls.record_traces(&trace);
+        if (!call && solution_path)
+            trace.begin(d); /* a libwb program: one record, from its start */
+    }
     pid_t pid = -1;
     int fd = has_program ? start_program(argv + i + 1, &pid) : given_fd;
     if (fd < 0)
         return 2;
-    ptx::ServeLog log;
     int rc = ptx::serve(d, fd, budget, log, call ? &calls : nullptr);
     close(fd);
     int status = 0;
@@ -292,6 +344,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "cugrade-vgpu: %s\n", werr);
             return 2;
         }
+        if (trace.recording() && !write_trace(trace, sol, std::string(solution_path) + ".trace"))
+            return 2;
     }
     if (findings_path && !write_atomically(findings_path, vgpu_findings(d, log, call ? &calls : nullptr, budget))) {
         fprintf(stderr, "cugrade-vgpu: cannot write %s\n", findings_path);

@@ -4,8 +4,9 @@
 
 extern "C" {
 #include "dataset/rawio.h"
+#include "replay/replay_io.h"
+#include "util/util.h"
 }
-#include "matbin.h"
 
 #include <cstring>
 #include <sstream>
@@ -62,45 +63,39 @@ bool ArrayCalls::size_of(const std::string &token, int &v) const
 
 void ArrayCalls::release(ptx_device_t *d)
 {
-    for (uint64_t b : buffers)
+    for (uint64_t b : buffers) {
         ptx_free(d, b);
+        if (trace)
+            trace->free(b);
+    }
     buffers.clear();
     rows.clear(), cols.clear();
 }
 
-/* Input i of a dataset folder: inputI.bin (the grader's matbin) or
- * inputI.raw (libwb's); false with the fault set when neither reads. */
-bool ArrayCalls::read_input(const std::string &dir, int i, matrix_t &m, std::string &path)
+/* Input i of a dataset folder into m; false with the fault set when it does not read. */
+bool ArrayCalls::read_input(const std::string &dir, int i, matrix_t &m)
 {
-    path = dir + "/input" + std::to_string(i) + ".bin";
-    float *data = nullptr;
-    matbin_header_t h;
-    int rc = matbin_read(path.c_str(), &data, &h);
-    if (rc == 0) {
-        m = {(int)h.rows, (int)h.cols, data, 0};
-        return true;
-    }
-    if (rc == -2) {
-        fault = path + ": truncated or malformed";
-        return false;
-    }
-    path = dir + "/input" + std::to_string(i) + ".raw";
     char err[512];
-    if (raw_read(path.c_str(), &m, err, sizeof err) != 0) {
-        fault = err;
-        return false;
-    }
-    return true;
+    if (replay_read_input(dir.c_str(), i, &m, err, sizeof err) == 0)
+        return true;
+    fault = err;
+    return false;
 }
 
-/* Writes the output (a .bin path: matbin, else libwb .raw); true when written. */
-static bool write_output(const std::string &path, const matrix_t &m)
+/* The current call's record ends: kept beside its output (OUT.trace and
+ * OUT.trace.bytes) when keep, else dropped. */
+void ArrayCalls::end_trace(const std::string &output, bool keep)
 {
-    size_t n = path.size();
-    if (n > 4 && path.compare(n - 4, 4, ".bin") == 0)
-        return matbin_write(path.c_str(), m.data, (uint32_t)m.rows, (uint32_t)m.cols, -1.0) == 0;
-    char err[512];
-    return raw_write(path.c_str(), &m, err, sizeof err) == 0;
+    if (!trace)
+        return;
+    std::string text, bytes;
+    trace->end(text, bytes);
+    if (!keep)
+        return;
+    std::string path = output + ".trace", bytes_path = path + ".bytes";
+    if (write_file_atomic(bytes_path.c_str(), bytes.data(), bytes.size(), nullptr, 0) != 0 ||
+        write_file_atomic(path.c_str(), text.data(), text.size(), nullptr, 0) != 0)
+        fault = path + ": cannot be written";
 }
 
 bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
@@ -111,25 +106,28 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     Record rec;
     rec.dir = ds.dir, rec.output = ds.output;
     std::vector<uint64_t> inputs;
+    if (trace)
+        trace->begin(d);
     int n_inputs = 0;
     for (const std::string &a : args_spec)
         if (a.compare(0, 2, "in") == 0)
             n_inputs = std::max(n_inputs, atoi(a.c_str() + 2) + 1);
     for (int i = 0; i < n_inputs; i++) {
         matrix_t m;
-        std::string path;
-        if (!read_input(ds.dir, i, m, path)) {
+        if (!read_input(ds.dir, i, m)) {
             release(d);
             return false;
         }
         size_t bytes = (size_t)m.rows * m.cols * sizeof(float);
         uint64_t p = ptx_malloc(d, bytes ? bytes : 4);
         if (!p || ptx_copy_to_device(d, p, m.data, bytes) != PTX_OK) {
-            fault = path + ": no device memory for it";
+            fault = ds.dir + ": no device memory for input " + std::to_string(i);
             matrix_free(&m);
             release(d);
             return false;
         }
+        if (trace)
+            trace->alloc(p, bytes ? bytes : 4), trace->load(p, i, bytes);
         buffers.push_back(p), inputs.push_back(p), rows.push_back(m.rows), cols.push_back(m.cols);
         array_names[p] = (size_t)i < in_names.size() ? in_names[(size_t)i] : "input " + std::to_string(i);
         matrix_free(&m);
@@ -149,6 +147,8 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     /* ptx_malloc's bytes are 0xFF and nobody's: never written, as the harness's poison says */
     array_names[out_addr] = out_name;
     buffers.push_back(out_addr);
+    if (trace)
+        trace->alloc(out_addr, out_bytes ? out_bytes : 4);
     for (const std::string &a : args_spec) {
         int v = 0;
         if (a == "out")
@@ -178,6 +178,7 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
             rec.problem = "the launch function returned " + std::to_string(returned) +
                           "; it must return how many it wrote, from 1 to n = " + std::to_string(all);
             release(d);
+            end_trace(rec.output, false);
             return;
         }
         out_rows = 1, out_cols = (int)returned;
@@ -189,14 +190,19 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
                       std::to_string(rec.words[1]) + " of " + std::to_string(n) + " elements)";
     if (!rec.problem.empty() || device_error != 0) { /* nothing of it is the kernels' answer */
         release(d);
+        end_trace(rec.output, false);
         return;
     }
     matrix_t m = {out_rows, out_cols, (float *)calloc(n ? n : 1, sizeof(float)), 0};
+    char err[512];
     if (m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK &&
-        write_output(rec.output, m))
+        replay_write_output(rec.output.c_str(), &m, err, sizeof err) == 0)
         rec.written = true;
     free(m.data);
+    if (trace)
+        trace->output(out_addr, out_rows, out_cols, false);
     release(d);
+    end_trace(rec.output, rec.written);
 }
 
 json_object *ArrayCalls::report() const

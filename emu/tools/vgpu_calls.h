@@ -23,6 +23,7 @@
 #define CUGRADE_VGPU_CALLS_H
 
 #include "vgpu_server.h"
+#include "vgpu_trace.h"
 
 extern "C" {
 #include "dataset/rawio.h"
@@ -41,6 +42,8 @@ class ArrayCalls : public ptx::CallSource {
     void count_returned() { out_count_returned = true; }
     void name_output(const std::string &name) { out_name = name; }
     void name_inputs(const std::string &names); /* "A,B": input 0 is A, ... (in messages) */
+    /* Each call's launch record kept beside its output (OUT.trace, vgpu_trace.h) */
+    void record_traces(ptx::Trace *t) { trace = t; }
     /* what the lab calls the array at a device address ("A"), or "" */
     std::string array_name(uint64_t address) const
     {
@@ -89,7 +92,9 @@ class ArrayCalls : public ptx::CallSource {
     std::vector<std::string> in_names;
     std::map<uint64_t, std::string> array_names; /* every call's arrays (addresses are never reused) */
     bool size_of(const std::string &token, int &v) const;
-    bool read_input(const std::string &dir, int i, matrix_t &m, std::string &path);
+    ptx::Trace *trace = nullptr;
+    bool read_input(const std::string &dir, int i, matrix_t &m);
+    void end_trace(const std::string &output, bool keep);
     void release(ptx_device_t *d);
 };
 
