@@ -58,7 +58,8 @@ B := build
 # ---- the grader (C11) -------------------------------------------------------
 # One folder per pipeline stage (grader/README.md); headers are included by
 # their path under grader/, e.g. #include "run/runner.h".
-GRADER_SRC  := $(wildcard grader/*/*.c)
+# (bin/cugrade-replay's main is a program of its own, built where the toolkit is)
+GRADER_SRC  := $(filter-out grader/replay/cugrade_replay.c,$(wildcard grader/*/*.c))
 GRADER_HDR  := $(wildcard grader/*/*.h)
 GRADER_OBJ  := $(GRADER_SRC:%.c=$(B)/%.o)
 GRADER_LIBOBJ := $(filter-out $(B)/grader/cli/main.o $(B)/grader/jail/%,$(GRADER_OBJ))
@@ -96,7 +97,9 @@ PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
 .PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
 # the vgpu backend's runtime, built against the CUDA toolkit's headers: with
 # the toolkit only (an LMS image without it grades on the emulator)
-VGPU_RUNTIME := $(if $(wildcard $(NVCC)),$(B)/libcugrade_vcudart.a)
+# and the GPU's trusted runner, which replays the executor's launch records
+# (grader/replay/): it opens libcuda at run time and needs only cuda.h to build
+VGPU_RUNTIME := $(if $(wildcard $(NVCC)),$(B)/libcugrade_vcudart.a bin/cugrade-replay)
 all: bin/cugrade bin/cugrade-jail bin/cugrade-vgpu bin/emucc $(B)/libcugrade_emu.a $(VGPU_RUNTIME) $(B)/emu-pch/stamp
 
 # ---- the Debian packages (tools/deps.txt), checked before anything builds ----
@@ -145,6 +148,9 @@ bin/cugrade-vgpu: $(VGPU_TOOL_SRC) $(wildcard emu/tools/vgpu_*.h) labs/common/ma
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -Igrader -Ilabs/common $(JSON_CFLAGS) $(VGPU_TOOL_SRC) \
 	    $(B)/libcugrade_ptx.a $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
+bin/cugrade-replay: grader/replay/cugrade_replay.c $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) $< $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
 # a lab's program on the executor: its kind's vgpu_main.cu and a student's file
 VGPU_CALL = @mkdir -p $(@D); \
 	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.student.o && \
@@ -333,6 +339,7 @@ gpu-test: all
 	tests/gpu/attacks.sh
 	tests/gpu/challenge.sh
 	tests/gpu/ptx_conformance.sh
+	tests/gpu/replay.sh
 
 race-check: all
 	tools/race_check.sh

@@ -1,0 +1,277 @@
+/* cugrade_replay.c - bin/cugrade-replay, the GPU's trusted runner (issue
+ * 39, item 5): a launch record (replay/trace.h) that the executor made
+ * while it judged a submission, done again on a real GPU with the
+ * submission's cubin from the same nvcc compile, and no student host code
+ * in the process:
+ *
+ *   cugrade-replay [--inputs DIR] [--repeat N] [--timing FILE] [--device N] CUBIN TRACE OUT
+ *
+ * The first replay writes the output to OUT (matbin for a .bin name, else
+ * libwb .raw) for the grader to compare; with --repeat, the record's
+ * launches are then timed N more times after one untimed warm-up, each
+ * time from fresh inputs and poisoned memory, with the L2 cache flushed
+ * before the first launch, by CUDA events around every launch (what the
+ * host does between launches is not counted). --timing FILE gets the
+ * times as JSON. The kernels run on the GPU, which cannot reach this
+ * process's memory; what they take and give is measured and written here.
+ *
+ * libcuda is opened at run time, so that a machine without a driver gets
+ * a plain message. Exit 0; 1 when a kernel failed on the GPU (an illegal
+ * address: the submission's doing; the message names the kernel and the
+ * record's line); 2 when the runner cannot (no driver, no device, a cubin
+ * that does not load, a record that does not read: the grader's). */
+#include "replay/replay.h"
+#include "replay/replay_io.h"
+#include "replay/trace.h"
+#include "util/util.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_OF(f) NAME_OF_(f)
+#define NAME_OF_(f) #f
+#define DRIVER_FUNCTIONS(X)                                                                                  \
+    X(cuInit) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)          \
+    X(cuCtxSetCurrent) X(cuModuleLoad) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuMemAlloc)            \
+    X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel) X(cuCtxSynchronize)         \
+    X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)
+
+/* The driver's functions, found by their versioned names (cuda.h's macros). */
+static struct {
+#define FIELD(f) __typeof__(f) *f;
+    DRIVER_FUNCTIONS(FIELD)
+#undef FIELD
+} cu;
+
+typedef struct {
+    CUmodule module;
+    CUdeviceptr flush;     /* a buffer twice the L2 cache, written before a timed run */
+    size_t flush_bytes;
+    int timing;            /* events around each launch */
+    int flushed;           /* this run's L2 flush was done */
+    CUevent start, stop;
+    double ms;             /* this run's kernel time */
+    int launches;
+} gpu_t;
+
+static const char *cu_error(CUresult r)
+{
+    const char *name = NULL;
+    return cu.cuGetErrorName && cu.cuGetErrorName(r, &name) == CUDA_SUCCESS && name ? name : "an unknown error";
+}
+
+static int said(CUresult r, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s", what, cu_error(r));
+    return -1;
+}
+
+static int open_driver(char *err, size_t errlen)
+{
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(err, errlen, "no CUDA driver on this machine (libcuda.so.1: %s)", dlerror());
+        return -1;
+    }
+#define LOAD(f)                                                                                              \
+    if (!(*(void **)&cu.f = dlsym(lib, NAME_OF(f)))) {                                                       \
+        snprintf(err, errlen, "the CUDA driver has no %s: older than this runner needs", NAME_OF(f));      \
+        return -1;                                                                                           \
+    }
+    DRIVER_FUNCTIONS(LOAD)
+#undef LOAD
+    return 0;
+}
+
+static int gpu_alloc(void *self, uint64_t bytes, uint64_t *addr, char *err, size_t errlen)
+{
+    (void)self;
+    CUdeviceptr p;
+    CUresult r = cu.cuMemAlloc(&p, bytes);
+    *addr = p;
+    return r == CUDA_SUCCESS ? 0 : said(r, "cuMemAlloc", err, errlen);
+}
+
+static int gpu_release(void *self, uint64_t addr, char *err, size_t errlen)
+{
+    (void)self;
+    CUresult r = cu.cuMemFree((CUdeviceptr)addr);
+    return r == CUDA_SUCCESS ? 0 : said(r, "cuMemFree", err, errlen);
+}
+
+static int gpu_to_device(void *self, uint64_t addr, const void *src, uint64_t n, char *err, size_t errlen)
+{
+    (void)self;
+    CUresult r = cu.cuMemcpyHtoD((CUdeviceptr)addr, src, n);
+    return r == CUDA_SUCCESS ? 0 : said(r, "cuMemcpyHtoD", err, errlen);
+}
+
+static int gpu_from_device(void *self, void *dst, uint64_t addr, uint64_t n, char *err, size_t errlen)
+{
+    (void)self;
+    CUresult r = cu.cuMemcpyDtoH(dst, (CUdeviceptr)addr, n);
+    return r == CUDA_SUCCESS ? 0 : said(r, "cuMemcpyDtoH", err, errlen);
+}
+
+static int gpu_fill(void *self, uint64_t addr, int value, uint64_t n, char *err, size_t errlen)
+{
+    (void)self;
+    CUresult r = cu.cuMemsetD8((CUdeviceptr)addr, (unsigned char)value, n);
+    return r == CUDA_SUCCESS ? 0 : said(r, "cuMemsetD8", err, errlen);
+}
+
+/* A kernel's failure is the submission's (1); the runner's own, -1. */
+static int gpu_launch(void *self, const trace_op_t *op, void **args, char *err, size_t errlen)
+{
+    gpu_t *g = self;
+    CUfunction f;
+    CUresult r = cu.cuModuleGetFunction(&f, g->module, op->kernel);
+    if (r != CUDA_SUCCESS)
+        return said(r, "the cubin has no such kernel", err, errlen);
+    if (op->shared > 48 * 1024 &&
+        (r = cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)op->shared)) != CUDA_SUCCESS)
+        return said(r, "cuFuncSetAttribute", err, errlen);
+    if (g->timing && !g->flushed) { /* the L2 cache holds nothing of the inputs */
+        if ((r = cu.cuMemsetD8(g->flush, 0, g->flush_bytes)) != CUDA_SUCCESS)
+            return said(r, "flushing L2", err, errlen);
+        g->flushed = 1;
+    }
+    if (g->timing && (r = cu.cuEventRecord(g->start, NULL)) != CUDA_SUCCESS)
+        return said(r, "cuEventRecord", err, errlen);
+    r = cu.cuLaunchKernel(f, op->grid[0], op->grid[1], op->grid[2], op->block[0], op->block[1], op->block[2],
+                          (unsigned)op->shared, NULL, args, NULL);
+    if (r != CUDA_SUCCESS) /* refused at the launch: a configuration the GPU does not take */
+        return snprintf(err, errlen, "the GPU refused the launch: %s", cu_error(r)), 1;
+    if (g->timing && (r = cu.cuEventRecord(g->stop, NULL)) != CUDA_SUCCESS)
+        return said(r, "cuEventRecord", err, errlen);
+    if ((r = cu.cuCtxSynchronize()) != CUDA_SUCCESS)
+        return snprintf(err, errlen, "%s on the GPU", cu_error(r)), 1;
+    g->launches++;
+    if (g->timing) {
+        float ms = 0;
+        if ((r = cu.cuEventElapsedTime(&ms, g->start, g->stop)) != CUDA_SUCCESS)
+            return said(r, "cuEventElapsedTime", err, errlen);
+        g->ms += ms;
+    }
+    return 0;
+}
+
+static int start_gpu(int ordinal, const char *cubin, gpu_t *g, char *name, char *err, size_t errlen)
+{
+    CUdevice dev;
+    CUcontext ctx;
+    CUresult r;
+    int l2 = 0;
+    if ((r = cu.cuInit(0)) != CUDA_SUCCESS || (r = cu.cuDeviceGet(&dev, ordinal)) != CUDA_SUCCESS)
+        return said(r, "no CUDA device", err, errlen);
+    if ((r = cu.cuDeviceGetName(name, 128, dev)) != CUDA_SUCCESS ||
+        (r = cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev)) != CUDA_SUCCESS ||
+        (r = cu.cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS || (r = cu.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
+        return said(r, "the CUDA device", err, errlen);
+    if ((r = cu.cuModuleLoad(&g->module, cubin)) != CUDA_SUCCESS)
+        return said(r, "the cubin does not load", err, errlen);
+    g->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    if ((r = cu.cuMemAlloc(&g->flush, g->flush_bytes)) != CUDA_SUCCESS ||
+        (r = cu.cuEventCreate(&g->start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
+        (r = cu.cuEventCreate(&g->stop, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
+        return said(r, "setting up the timing", err, errlen);
+    return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int write_timing(const char *path, const char *device, const double *ms, int n, int launches)
+{
+    double *sorted = malloc(sizeof *sorted * (size_t)n);
+    if (!sorted)
+        return -1;
+    memcpy(sorted, ms, sizeof *sorted * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
+    json_object *o = json_object_new_object(), *runs = json_object_new_array();
+    json_object_object_add(o, "device", json_object_new_string(device));
+    json_object_object_add(o, "launches_per_run", json_object_new_int(launches));
+    json_object_object_add(o, "runs", json_object_new_int(n));
+    json_object_object_add(o, "kernel_ms_median", json_object_new_double(sorted[n / 2]));
+    json_object_object_add(o, "kernel_ms_min", json_object_new_double(sorted[0]));
+    for (int i = 0; i < n; i++)
+        json_object_array_add(runs, json_object_new_double(ms[i]));
+    json_object_object_add(o, "kernel_ms", runs);
+    const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+    int rc = write_file_atomic(path, text, strlen(text), NULL, 0);
+    json_object_put(o);
+    free(sorted);
+    return rc;
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N] [--timing FILE] [--device N] CUBIN TRACE OUT\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    const char *inputs = NULL, *timing = NULL, *pos[3];
+    int repeat = 0, ordinal = 0, npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
+            inputs = argv[++i];
+        else if (strcmp(argv[i], "--timing") == 0 && i + 1 < argc)
+            timing = argv[++i];
+        else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
+            ordinal = atoi(argv[++i]);
+        else if (argv[i][0] != '-' && npos < 3)
+            pos[npos++] = argv[i];
+        else
+            return usage();
+    }
+    if (npos != 3 || repeat < 0 || repeat > 1000 || (timing && repeat == 0))
+        return usage();
+    char err[1024], device[128] = "";
+    size_t blob_size = 0;
+    char bytes_path[4096];
+    snprintf(bytes_path, sizeof bytes_path, "%s.bytes", pos[1]);
+    char *blob = read_file(bytes_path, &blob_size, err, sizeof err);
+    trace_t t;
+    gpu_t g = {0};
+    if (!blob || trace_read(pos[1], blob_size, &t, err, sizeof err) != 0 || open_driver(err, sizeof err) != 0 ||
+        start_gpu(ordinal, pos[0], &g, device, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade-replay: %s\n", err);
+        return 2;
+    }
+    replay_device_t dev = {&g, gpu_alloc, gpu_release, gpu_to_device, gpu_from_device, gpu_fill, gpu_launch};
+    matrix_t out;
+    int rc = replay_run(&t, (const uint8_t *)blob, inputs, &dev, &out, err, sizeof err);
+    if (rc == 0 && replay_write_output(pos[2], &out, err, sizeof err) != 0)
+        rc = 2;
+    matrix_free(&out);
+    double *ms = calloc((size_t)repeat + 1, sizeof *ms);
+    g.timing = 1;
+    for (int i = 0; rc == 0 && repeat > 0 && i <= repeat; i++) { /* run 0 warms up */
+        g.ms = 0, g.flushed = 0, g.launches = 0;
+        rc = replay_run(&t, (const uint8_t *)blob, inputs, &dev, &out, err, sizeof err);
+        matrix_free(&out);
+        if (i > 0)
+            ms[i - 1] = g.ms;
+    }
+    if (rc == 0 && timing && write_timing(timing, device, ms, repeat, g.launches) != 0) {
+        snprintf(err, sizeof err, "%s: cannot be written", timing);
+        rc = 2;
+    }
+    if (rc != 0)
+        fprintf(stderr, "cugrade-replay: %s: %s\n", pos[1], err);
+    free(ms);
+    trace_free(&t);
+    free(blob);
+    return rc;
+}
