@@ -462,6 +462,9 @@ static int vgpu_ptx_path(const char *src, const char *dir, build_result_t *out, 
     const char *name = path_base(src), *dot = strrchr(name, '.');
     int stem = dot && dot != name ? (int)(dot - name) : (int)strlen(name);
     snprintf(out->ptx, sizeof out->ptx, "%.3000s/%.*s.ptx", dir, stem, name);
+    snprintf(out->cubin, sizeof out->cubin, "%.3000s/%.*s.%s.cubin", dir, stem, name, build_vgpu_arch());
+    if (!is_file(out->cubin))
+        out->cubin[0] = '\0'; /* no GPU replay without it */
     if (is_file(out->ptx))
         return 0;
     sb_appendf(log, "cugrade: nvcc --keep left no PTX at %s (not the student's fault)\n", out->ptx);

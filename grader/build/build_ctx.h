@@ -24,6 +24,7 @@ typedef struct {
     char *log;            /* compiler and linker messages (malloc'd, may be "") */
     char program[PATH_MAX];
     char ptx[PATH_MAX];   /* vgpu: the PTX of the student's file, which the executor runs ("") */
+    char cubin[PATH_MAX]; /* vgpu: the same compile's cubin, which a GPU replays ("": none kept) */
     char command[2048];   /* the command that failed ("" if none did) */
     char refused[1024];   /* the object check refused the submission: "FILE:LINE: refused:
                            * the submission calls fopen, ..." ("" if not) */

@@ -161,18 +161,18 @@ static const cause_t *likely_cause(const emu_report_t *rep)
 /* Reads what the program wrote: the driver's matbin file (with the kernel
  * time), or a program-style lab's wbSolution file (libwb .raw). 0, or -1
  * with the verdict in msg. */
-static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, double *elapsed_ms,
+static int read_output(const char *path, const lab_t *lab, matrix_t *got, double *elapsed_ms,
                        strbuf_t *msg)
 {
     *elapsed_ms = -1;
     if (lab_is_program(lab)) {
         char err[1024];
-        if (!is_file(r->out_path)) {
+        if (!is_file(path)) {
             sb_append(msg, "FAILED: the program wrote no solution (wbSolution was not called, or "
                            "the program stopped before it)\n");
             return -1;
         }
-        if (raw_read_solution(r->out_path, got, err, sizeof err) != 0) {
+        if (raw_read_solution(path, got, err, sizeof err) != 0) {
             sb_appendf(msg, "FAILED: the solution wbSolution wrote is malformed: %s\n", err);
             return -1;
         }
@@ -180,7 +180,7 @@ static int read_output(const ds_run_t *r, const lab_t *lab, matrix_t *got, doubl
     }
     float *data = NULL;
     matbin_header_t hdr;
-    int rc = matbin_read(r->out_path, &data, &hdr);
+    int rc = matbin_read(path, &data, &hdr);
     if (rc != 0) {
         sb_appendf(msg, "FAILED: the program %s no output\n",
                    rc == -1 ? "produced" : "produced a truncated or malformed");
@@ -217,7 +217,7 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     const ds_job_t *j = r->job;
     matrix_t got = {0};
     double elapsed_ms;
-    if (read_output(r, lab, &got, &elapsed_ms, msg) != 0) {
+    if (read_output(r->out_path, lab, &got, &elapsed_ms, msg) != 0) {
         if (cause)
             sb_appendf(msg, "likely cause: %s\n", cause->text);
         snprintf(failure, failure_len, cause ? "no-output:%s" : "no-output", cause ? cause->kind : "");
@@ -251,6 +251,47 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
                    backend == BACKEND_EMU ? " on the CPU emulator (not a GPU time; not scored)" : "");
     free(got.data);
     return cr.passed;
+}
+
+/* vgpu with a GPU: the launches the executor recorded, replayed on the GPU
+ * from the same compile (run/runs_replay.h), must give a passing output
+ * too. Said only when they do not: the GPU then computed something else
+ * from the same launches and inputs, or a kernel failed there. */
+static int judge_replay(const ds_run_t *r, const lab_t *lab, strbuf_t *msg, char *failure, size_t failure_len)
+{
+    static const char where[] = "The executor ran the kernels' PTX and its output passed; the GPU ran "
+                                "the same compile's cubin, replaying the executor's launches with the "
+                                "same inputs and no host code of yours.";
+    if (r->replay.kernel_failed) {
+        sb_appendf(msg, "FAILED on the GPU: %s\n%s\n", r->replay.error, where);
+        snprintf(failure, failure_len, "gpu-failed");
+        return 0;
+    }
+    matrix_t got = {0};
+    double elapsed_ms;
+    strbuf_t why = {0}; /* the runner wrote it (runs_replay.c): a kernel's poison at worst */
+    if (read_output(r->replay.gpu_out_path, lab, &got, &elapsed_ms, &why) != 0) {
+        sb_appendf(msg, "FAILED on the GPU: the replay's output is malformed\n");
+        sb_free(&why);
+        snprintf(failure, failure_len, "gpu-failed");
+        return 0;
+    }
+    compare_result_t cr;
+    lab->kind->compare(lab, &r->job->data, &got, &cr);
+    free(got.data);
+    if (cr.passed)
+        return 1;
+    char summary[512];
+    if (r->job->hidden_index > 0)
+        compare_summary_hidden(&cr, summary, sizeof summary);
+    else
+        compare_summary(&cr, summary, sizeof summary);
+    sb_appendf(msg, "FAILED on the GPU: %s\n%s So what the kernels compute depends on where they "
+                    "run: on the order their threads run in (a race between blocks, or one the "
+                    "executor's checks did not see), on memory they read before writing it, or on "
+                    "what they read of the clock or the SM they run on.\n", summary, where);
+    snprintf(failure, failure_len, "gpu-differs");
+    return 0;
 }
 
 /* A program-style lab's wbTime_start/stop timings (its report channel's
@@ -364,7 +405,7 @@ int verdict_output_passes(const ds_run_t *r, const lab_t *lab)
     double elapsed_ms;
     strbuf_t msg = {0};
     compare_result_t cr = {0};
-    if (read_output(r, lab, &got, &elapsed_ms, &msg) == 0)
+    if (read_output(r->out_path, lab, &got, &elapsed_ms, &msg) == 0)
         lab->kind->compare(lab, &r->job->data, &got, &cr);
     free(got.data);
     sb_free(&msg);
@@ -388,6 +429,8 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
     const cause_t *cause = likely_cause(&rep);
     if (r->result.exited && r->result.exit_code == 0) {
         passed = judge_output(r, lab, backend, cause, msg, failure, failure_len);
+        if (passed && r->replay.ran)
+            passed = judge_replay(r, lab, msg, failure, failure_len);
     } else {
         explain_failed_run(r, msg, failure, failure_len);
         if (cause)

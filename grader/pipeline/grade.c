@@ -166,6 +166,21 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run)
     return 0;
 }
 
+/* vgpu: whether the executor's launches are replayed on a GPU, and by
+ * which runner (run/runs_replay.h): $CUGRADE_REPLAY names one ("off":
+ * none; tests name a pretend GPU); else bin/cugrade-replay, when it was
+ * built and a CUDA device is there. */
+static int replay_on_gpu(char *runner, size_t len)
+{
+    const char *env = getenv("CUGRADE_REPLAY");
+    if (env && *env) {
+        snprintf(runner, len, "%s", env);
+        return strcmp(env, "off") != 0;
+    }
+    snprintf(runner, len, "%.3000s/bin/cugrade-replay", cugrade_root());
+    return is_file(runner) && gpu_device_count() > 0;
+}
+
 /* The vgpu backend runs libwb programs, and kernel labs of a kind with a
  * program for the executor (its vgpu_main.cu). */
 static int backend_fits_lab(const grade_run_t *run, const grading_inputs_t *in, char *err,
@@ -298,6 +313,9 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .budget_s = run->budget_s, .grouped = grouped,
                       .timeouts_max = in->rub.timeouts_max,
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
+    char replay_runner[PATH_MAX];
+    if (run->backend == BACKEND_VGPU && br->cubin[0] && replay_on_gpu(replay_runner, sizeof replay_runner))
+        how.replay_runner = replay_runner, how.replay_cubin = br->cubin;
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
         how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
     if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
@@ -385,7 +403,8 @@ static int executor_fault_since(int before, grade_run_t *run)
     if (n <= 0)
         return 0;
     snprintf(run->error, sizeof run->error,
-             "the executor (bin/cugrade-vgpu) could not serve %d of the submission's runs (the "
+             "the executor (bin/cugrade-vgpu) or its replay on the GPU (bin/cugrade-replay) could "
+             "not serve %d of the submission's runs (the "
              "first: %s): a fault of the grader, not the submission's", n, why);
     return 1;
 }

@@ -268,7 +268,9 @@ int main(int argc, char **argv)
         snprintf(err, sizeof err, "%s: cannot be written", timing);
         rc = 2;
     }
-    if (rc != 0)
+    if (rc == 1) /* the submission's: said for its report */
+        fprintf(stderr, "cugrade-replay: %s\n", err);
+    else if (rc != 0)
         fprintf(stderr, "cugrade-replay: %s: %s\n", pos[1], err);
     free(ms);
     trace_free(&t);

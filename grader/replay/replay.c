@@ -75,7 +75,7 @@ static int launch(walk_t *w, const trace_op_t *op)
     int rc = w->dev->launch(w->dev->self, op, args, e, sizeof e);
     free(values);
     if (rc == 1) {
-        snprintf(w->err, w->errlen, "line %d: %s failed: %s", op->line, op->kernel, e);
+        snprintf(w->err, w->errlen, "%s failed: %s", op->kernel, e);
         return 1;
     }
     return rc ? fail_at(w, op, "%s: %s", op->kernel, e) : 0;

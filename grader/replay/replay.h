@@ -31,7 +31,7 @@ typedef struct {
 /* The record t (its byte file's bytes in blob), with the inputs of the
  * dataset folder inputs_dir (NULL: the record loads none), on dev: the
  * output into out (its data malloc'd). 0; 1 when a kernel failed (err
- * says how and at which line); 2 with err when the record, the inputs or
+ * names it and says how); 2 with err when the record, the inputs or
  * the device failed. */
 int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, const replay_device_t *dev,
                matrix_t *out, char *err, size_t errlen);

@@ -40,6 +40,13 @@ typedef struct {
     int nowned;
     run_spec_t spec;
     run_result_t result;
+    struct {                    /* vgpu with a GPU: the executor's launches replayed there
+                                 * (run/runs_replay.h) */
+        int ran;                /* the replay ran: its output is gpu_out_path */
+        int kernel_failed;      /* a kernel failed on the GPU (error says how) */
+        char gpu_out_path[PATH_MAX];
+        char error[512];
+    } replay;
 } ds_run_t;
 
 /* The timing tail of a grouped run on a GPU (labs/common/harness.h,
@@ -93,6 +100,10 @@ typedef struct {
                              * which runs this PTX (run/runs_vgpu.h); NULL: a program alone */
     int checks;             /* vgpu: the executor's checks on (races, uninitialised reads,
                              * traffic) */
+    const char *replay_runner; /* vgpu: each run's launches, as the executor recorded them,
+                                * done again on the GPU by this runner (bin/cugrade-replay)
+                                * from replay_cubin (run/runs_replay.h); NULL: not */
+    const char *replay_cubin;
 } runs_how_t;
 
 #endif

@@ -3,6 +3,7 @@
  * and executor started as a pair on a socket pair, their endings merged
  * into the run's result. */
 #include "run/runs_vgpu.h"
+#include "run/runs_replay.h"
 #include "run/runs_separate.h"
 #include "run/sandbox_types.h"
 #include "kinds/kind.h"
@@ -107,6 +108,8 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
     snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
     c->argv[n++] = "--budget", c->argv[n++] = runs_own(r, strdup(text));
     c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
+    if (how->replay_runner) /* the launches kept, for the GPU (run/runs_replay.h) */
+        c->argv[n++] = "--trace";
     snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);
     if (!program)
         c->argv[n++] = "--dataset", c->argv[n++] = runs_own(r, strdup(text));
@@ -187,6 +190,8 @@ void runs_on_executor(ds_run_t *runs, const int *given, int n, const runs_how_t 
     run_many(specs, results, 2 * n, parallel);
     for (int i = 0; i < n; i++)
         merge(&runs[index[i]], &results[2 * i], &results[2 * i + 1]);
+    if (how->replay_runner)
+        runs_replay(runs, given, n, how, &executor_faults);
     free(specs);
     free(results);
     free(cmds);

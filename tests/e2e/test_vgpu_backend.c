@@ -278,3 +278,76 @@ Test(vgpu_backend, tensor_cores_are_refused_by_name_not_a_grader_fault, .timeout
     snprintf(rm, sizeof rm, "rm -rf %s", dir);
     cr_assert_eq(system(rm), 0);
 }
+
+/* ---- the executor's launches replayed on a GPU (issue 39, item 5) ----
+ * With a GPU, every dataset whose output the executor wrote is replayed
+ * there by bin/cugrade-replay from the same compile's cubin, and its output
+ * judged too. Here the GPU is tests/fixtures/replay_on_executor, which does
+ * the record on the executor (FAKE_GPU makes it disagree, fail or break). */
+
+static graded_t grade_replayed(const char *lab, const char *submission, const char *fake, const char *log)
+{
+    static char runner[PATH_MAX + 64], mode[64], logenv[PATH_MAX + 32];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    snprintf(mode, sizeof mode, "FAKE_GPU=%s", fake);
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    char *env[] = {runner, mode, logenv, NULL};
+    const char *extra[] = {"--lab", lab, NULL};
+    return grade_on("vgpu", submission, extra, env);
+}
+
+static int lines_of(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    while (f && (c = fgetc(f)) != EOF)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+Test(vgpu_backend, with_a_gpu_every_dataset_is_replayed_there_and_the_reference_keeps_full_marks, .timeout = 300)
+{
+    char log[] = "/tmp/cugrade-fake-gpu-XXXXXX";
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    graded_t g = grade_replayed("lab3", "reference/lab3/matmul.cu", "", log);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "Score: 110 / 110"), "%s", g.run.output);
+    cr_assert_eq(lines_of(log), 28, "20 public and 8 hidden datasets replayed");
+    release(&g);
+    unlink(log);
+}
+
+Test(vgpu_backend, an_output_the_gpu_computes_otherwise_fails_the_dataset, .timeout = 300)
+{
+    graded_t g = grade_replayed("lab3", "reference/lab3/matmul.cu", "differs", "/dev/null");
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert_float_eq(num(g.json, "score"), 0.0, 1e-9, "no dataset passed, so no check is credited: %s",
+                       g.run.output);
+    const char *d0 = str(test_named(&g, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "FAILED on the GPU: 1 of 4096 elements wrong"), "%s", d0);
+    cr_assert(strstr(d0, "what the kernels compute depends on where they run"), "%s", d0);
+    release(&g);
+}
+
+Test(vgpu_backend, a_kernel_that_fails_on_the_gpu_fails_the_dataset_and_a_broken_runner_is_the_graders,
+     .timeout = 300)
+{
+    graded_t g = grade_replayed("lab3-wb", "reference/lab3-wb/template.cu", "fails", "/dev/null");
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *d0 = str(test_named(&g, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "FAILED on the GPU: _Z20matrixMultiplySharedPKfS0_Pfiiiiii failed: "
+                         "CUDA_ERROR_ILLEGAL_ADDRESS on the GPU"), "%s", d0);
+    release(&g);
+    g = grade_replayed("lab3", "reference/lab3/matmul.cu", "broken", "/dev/null");
+    cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
+    cr_assert_null(g.json, "no results.json on a grader fault");
+    cr_assert(strstr(g.run.output, "the GPU's replay runner: cugrade-replay: the cubin does not load"), "%s",
+              g.run.output);
+    release(&g);
+}
