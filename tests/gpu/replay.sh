@@ -126,6 +126,22 @@ else
     report lab3wb 100x120x90 "FAIL (not right on the GPU)" "$out/lab3wb/t.json"; failures=$((failures + 1))
 fi
 
+# the grader itself: vgpu on a machine with a GPU replays every dataset there (run/runs_replay.h)
+for sub in reference/lab3/matmul.cu tests/attacks/detects_executor.cu; do
+    name=$(basename "$sub" .cu)
+    bin/cugrade run --lab lab3 --backend vgpu --color never --json "$out/$name.json" "$sub" > "$out/$name.log" 2>&1 ||
+        { tail -5 "$out/$name.log"; fail "cugrade run --backend vgpu $sub"; }
+done
+scores=$(python3 -c "import json;print(json.load(open('$out/matmul.json'))['score'], json.load(open('$out/detects_executor.json'))['score'])")
+read -r honest attack <<< "$scores"
+gpu_failed=$(grep -c "FAILED on the GPU" "$out/detects_executor.log")
+if python3 -c "import sys; sys.exit(0 if $honest == 110 and $attack < $honest and $gpu_failed > 0 else 1)"; then
+    printf '%-22s %-22s %-30s %s\n' "grade (vgpu + GPU)" "lab3" "ok: reference $honest" "detects_executor $attack ($gpu_failed failed on the GPU)"
+else
+    printf '%-22s %-22s %-30s %s\n' "grade (vgpu + GPU)" "lab3" "FAIL: reference $honest" "detects_executor $attack"
+    failures=$((failures + 1))
+fi
+
 if [ "$failures" -gt 0 ]; then
     echo "$failures replay check(s) failed; the files are in $out"
     exit 1
