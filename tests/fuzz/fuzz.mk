@@ -18,7 +18,7 @@
 
 FUZZ_CC    ?= clang
 FUZZ_RUNS  ?= 10000000
-FUZZ_NAMES ?= raw lab rubric archive measured group srccheck ptx
+FUZZ_NAMES ?= raw lab rubric archive measured group srccheck ptx trace
 FUZZ_FLAGS ?=
 FUZZ_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all
 # -Wno-string-concatenation: score/checks.c's messages are long literals split over lines
@@ -33,7 +33,8 @@ FUZZ_SRC   := grader/util/util.c grader/util/sha256.c grader/util/root.c grader/
               grader/report/results.c grader/run/emureport.c grader/build/backend.c \
               grader/build/rules.c grader/build/rules_source.c grader/build/srclex.c grader/build/srccheck.c \
               grader/run/runner.c grader/run/sandbox.c grader/run/sandbox_argv.c \
-              grader/run/sandbox_jail.c grader/run/sandbox_tier.c grader/run/group_split.c
+              grader/run/sandbox_jail.c grader/run/sandbox_tier.c grader/run/group_split.c \
+              grader/replay/trace.c grader/replay/replay.c grader/replay/replay_io.c
 FUZZ_OBJ   := $(FUZZ_SRC:%.c=$(B)/fuzz/%.o)
 FUZZ_BINS  := $(FUZZ_NAMES:%=$(B)/fuzz/fuzz_%)
 
