@@ -138,6 +138,12 @@ void ptx_set_checks(ptx_device_t *d, unsigned checks);
  * Off by default. */
 void ptx_set_sampling(ptx_device_t *d, int on);
 
+/* With on, a launch is checked (its kernel, grid, block, shared and local
+ * memory, as a GPU refuses them) and not run: the device memory stays as
+ * it was. For recording the launches of a shape too large to execute
+ * here, to be timed on a GPU (vgpu_trace.h). Off by default. */
+void ptx_set_dry(ptx_device_t *d, int on);
+
 /* Whether launches use the fast paths (ptx_fast.h; on by default). Off, the
  * general path runs every instruction: the tests compare the two. */
 void ptx_set_fast_paths(ptx_device_t *d, int on);

@@ -157,6 +157,8 @@ void ptx_set_checks(ptx_device_t *d, unsigned checks) { d->d.checks = checks; }
 
 void ptx_set_sampling(ptx_device_t *d, int on) { d->d.sample_blocks = on != 0; }
 
+void ptx_set_dry(ptx_device_t *d, int on) { d->d.dry = on != 0; }
+
 int ptx_kernel_params(const ptx_device_t *d, const char *kernel, size_t *param_bytes)
 {
     const Function *k = d->d.kernel(kernel);
@@ -212,6 +214,8 @@ ptx_status_t ptx_launch(ptx_device_t *d, const char *kernel, ptx_dim3_t grid, pt
         return refuse(r, PTX_ERR_CONFIG, "too much local memory for one thread");
     if ((uint64_t)k->nregs * threads * 8 > (64ull << 20))
         return refuse(r, PTX_ERR_CONFIG, "too many registers for a block of this size");
+    if (d->d.dry)
+        return r->status = PTX_OK;
     std::vector<uint8_t> params(k->param_bytes, 0);
     for (size_t i = 0; i < k->params.size(); i++)
         memcpy(params.data() + k->params[i].offset, args[i], k->params[i].size);

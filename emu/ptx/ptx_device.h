@@ -64,6 +64,7 @@ struct Device {
     std::vector<std::unique_ptr<Module>> modules;
     bool fast_paths = true;
     bool sample_blocks = false; /* ptx_set_sampling */
+    bool dry = false;           /* ptx_set_dry */
     unsigned checks = 0; /* PTX_CHECK_* */
     std::vector<std::string> printed; /* what kernels printed (vprintf), the first lines */
     uint64_t printed_total = 0;

@@ -447,3 +447,34 @@ Test(vgpu, no_record_of_a_host_computed_output_and_a_cut_record_is_refused)
     std::string rm = "rm -rf " + d;
     cr_assert_eq(system(rm.c_str()), 0);
 }
+
+/* --dry: the launches are checked and recorded, not run (a timing shape
+ * too large for the executor): nothing executes, no output is written,
+ * and the record, done again, computes the right C. */
+Test(vgpu, a_dry_run_records_the_launches_without_running_them)
+{
+    char dir[] = "/tmp/cugrade-vgpu-dry-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    std::string d = dir;
+    const char *shapes[] = {"300x200x100"};
+    json_object *r = drive("call_lab3", dir, shapes, 1, LAB3, "--dry --trace");
+    json_object *l = json_object_array_get_idx(get(r, "launches"), 0);
+    cr_assert_eq(json_object_get_int64(get(l, "instructions")), 0);
+    json_object_put(r);
+    std::string ds = d + "/300x200x100";
+    char err[512];
+    cr_assert_neq(access((ds + "/got.raw").c_str(), F_OK), 0, "no output");
+    std::string grid = "grep -q '^launch _Z20matrixMultiplySharedPKfS0_Pfiiiiii 7 19 1 16 16 1 0 9$' " + ds +
+                       "/got.raw.trace";
+    cr_assert_eq(system(grid.c_str()), 0, "the launch recorded with its grid");
+    cr_assert_eq(replay(ds + "/got.raw.trace", ds, ds + "/again.raw", "lab3"), 0);
+    matrix_t again, want;
+    cr_assert_eq(raw_read((ds + "/again.raw").c_str(), &again, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(raw_read((ds + "/output.raw").c_str(), &want, err, sizeof err), 0, "%s", err);
+    for (int e = 0; e < want.rows * want.cols; e++)
+        cr_assert(std::fabs(again.data[e] - want.data[e]) <= 1e-3f * (1 + std::fabs(want.data[e])), "C[%d]", e);
+    matrix_free(&again);
+    matrix_free(&want);
+    std::string rm = "rm -rf " + d;
+    cr_assert_eq(system(rm.c_str()), 0);
+}

@@ -13,6 +13,9 @@
  * OUT.trace.bytes for a --dataset's OUT, FILE.trace for a --solution
  * FILE. --replay does such a record again with no program (vgpu_replay.h):
  * the output it gives is written to --out; exit 1 when a kernel failed.
+ * With --dry, launches are checked and recorded but not run (a shape too
+ * large to execute here, recorded to be timed on a GPU): no output is
+ * written, and each call's record is kept.
  *
  * --findings writes what happened in the emulator's report format
  * (vgpu_findings.h), for the grader. With --fd, the program is not started
@@ -161,7 +164,7 @@ json_object *report(const ptx_device_t *d, const ptx::ServeLog &log, int serve_r
 int usage()
 {
     fprintf(stderr, "usage: cugrade-vgpu [--budget N] [--races] [--uninit] [--traffic] [--sample] [--report FILE] [--findings FILE] "
-                    "[--trace] [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
+                    "[--trace] [--dry] [--call SPEC --out-shape SHAPE [--out-count returned] [--out-name C] [--in-names A,B] --dataset DIR:OUT ...] "
                     "PTX (-- PROGRAM [ARG...] | --fd N)\n"
                     "       cugrade-vgpu --replay TRACE [--inputs DIR] --out FILE PTX\n");
     return 2;
@@ -225,7 +228,7 @@ int main(int argc, char **argv)
     const char *report_path = nullptr, *ptx_path = nullptr, *call = nullptr, *shape = nullptr;
     const char *solution_path = nullptr, *findings_path = nullptr;
     const char *replay_path = nullptr, *inputs_dir = nullptr, *out_path = nullptr;
-    bool tracing = false;
+    bool tracing = false, dry = false;
     unsigned checks = 0;
     ptx::ServeLog log;
     int given_fd = -1;
@@ -251,6 +254,8 @@ int main(int argc, char **argv)
             sample = true;
         else if (strcmp(argv[i], "--trace") == 0)
             tracing = true;
+        else if (strcmp(argv[i], "--dry") == 0)
+            dry = true;
         else if (strcmp(argv[i], "--replay") == 0 && i + 1 < argc)
             replay_path = argv[++i];
         else if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
@@ -299,6 +304,9 @@ int main(int argc, char **argv)
     char err[512];
     ptx_set_checks(d, checks);
     ptx_set_sampling(d, sample);
+    ptx_set_dry(d, dry);
+    if (dry)
+        calls.dry_run();
     std::string t = text.str();
     if (ptx_load(d, t.data(), t.size(), err, sizeof err) != PTX_OK) {
         fprintf(stderr, "cugrade-vgpu: %s: %s\n", ptx_path, err);

@@ -44,6 +44,8 @@ class ArrayCalls : public ptx::CallSource {
     void name_inputs(const std::string &names); /* "A,B": input 0 is A, ... (in messages) */
     /* Each call's launch record kept beside its output (OUT.trace, vgpu_trace.h) */
     void record_traces(ptx::Trace *t) { trace = t; }
+    /* --dry: the launches are recorded, not run; no output is written, the record is kept */
+    void dry_run() { dry = true; }
     /* what the lab calls the array at a device address ("A"), or "" */
     std::string array_name(uint64_t address) const
     {
@@ -93,6 +95,7 @@ class ArrayCalls : public ptx::CallSource {
     std::map<uint64_t, std::string> array_names; /* every call's arrays (addresses are never reused) */
     bool size_of(const std::string &token, int &v) const;
     ptx::Trace *trace = nullptr;
+    bool dry = false;
     bool read_input(const std::string &dir, int i, matrix_t &m);
     void end_trace(const std::string &output, bool keep);
     void release(ptx_device_t *d);
