@@ -74,7 +74,7 @@ int vgpu_replay(ptx_device_t *d, const char *trace_path, const char *inputs_dir,
         free(blob);
         return 2;
     }
-    replay_device_t dev = {d, alloc, release, to_device, from_device, fill, launch};
+    replay_device_t dev = {d, alloc, release, to_device, from_device, fill, launch, nullptr};
     matrix_t out;
     int rc = replay_run(&t, (const uint8_t *)blob, inputs_dir, &dev, &out, err, sizeof err);
     if (rc == 0 && replay_write_output(out_path, &out, err, sizeof err) != 0)

@@ -4,16 +4,25 @@
  * submission's cubin from the same nvcc compile, and no student host code
  * in the process:
  *
- *   cugrade-replay [--inputs DIR] [--repeat N] [--timing FILE] [--device N] CUBIN TRACE OUT
+ *   cugrade-replay [--inputs DIR] [--device N]
+ *                  [--repeat N --timing FILE [--reference CUBIN TRACE] [--rtol R] [--atol A]]
+ *                  CUBIN TRACE OUT
  *
  * The first replay writes the output to OUT (matbin for a .bin name, else
- * libwb .raw) for the grader to compare; with --repeat, the record's
- * launches are then timed N more times after one untimed warm-up, each
- * time from fresh inputs and poisoned memory, with the L2 cache flushed
- * before the first launch, by CUDA events around every launch (what the
- * host does between launches is not counted). --timing FILE gets the
- * times as JSON. The kernels run on the GPU, which cannot reach this
- * process's memory; what they take and give is measured and written here.
+ * libwb .raw) for the grader to compare. With --repeat, the record's
+ * launches are then timed N more times after one untimed warm-up
+ * (replay.h replay_time), each time from fresh inputs and poisoned memory,
+ * with the L2 cache flushed before the first launch, by CUDA events around
+ * every launch (what the host does between launches is not counted); with
+ * --reference, the reference's record of the same dataset (a timing
+ * shape's, recorded by the executor with --dry) is timed the same way,
+ * interleaved, and every output of the submission's is checked against
+ * its (the lab's tolerance, --rtol and --atol). --timing FILE gets the
+ * times as JSON: the device, and for "student" (and "reference") the
+ * median, first quartile, mean, relative standard error, reps, and the
+ * most wrong elements of a replay. The kernels run on the GPU, which
+ * cannot reach this process's memory; what they take and give is measured
+ * and written here.
  *
  * libcuda is opened at run time, so that a machine without a driver gets
  * a plain message. Exit 0; 1 when a kernel failed on the GPU (an illegal
@@ -182,45 +191,65 @@ static int start_gpu(int ordinal, const char *cubin, gpu_t *g, char *name, char 
     return 0;
 }
 
-static int by_value(const void *a, const void *b)
+/* The kernels' time of the run that just ended; the next starts from 0 and flushes L2 again. */
+static double gpu_run_ms(void *self)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    gpu_t *g = self;
+    double ms = g->ms;
+    g->ms = 0, g->flushed = 0, g->launches = 0;
+    return ms;
 }
 
-static int write_timing(const char *path, const char *device, const double *ms, int n, int launches)
+static json_object *times_json(const char *name, const replay_times_t *t)
 {
-    double *sorted = malloc(sizeof *sorted * (size_t)n);
-    if (!sorted)
-        return -1;
-    memcpy(sorted, ms, sizeof *sorted * (size_t)n);
-    qsort(sorted, (size_t)n, sizeof *sorted, by_value);
-    json_object *o = json_object_new_object(), *runs = json_object_new_array();
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "name", json_object_new_string(name));
+    json_object_object_add(o, "median_ms", json_object_new_double(t->median_ms));
+    json_object_object_add(o, "q1_ms", json_object_new_double(t->q1_ms));
+    json_object_object_add(o, "mean_ms", json_object_new_double(t->mean_ms));
+    json_object_object_add(o, "rse", json_object_new_double(t->rse));
+    json_object_object_add(o, "reps", json_object_new_int(t->reps));
+    json_object_object_add(o, "wrong", json_object_new_int64(t->wrong));
+    json_object_object_add(o, "wrong_reps", json_object_new_int(t->wrong_reps));
+    return o;
+}
+
+static int write_timing(const char *path, const char *device, const replay_times_t *ta, const replay_times_t *tb)
+{
+    json_object *o = json_object_new_object(), *impls = json_object_new_array();
     json_object_object_add(o, "device", json_object_new_string(device));
-    json_object_object_add(o, "launches_per_run", json_object_new_int(launches));
-    json_object_object_add(o, "runs", json_object_new_int(n));
-    json_object_object_add(o, "kernel_ms_median", json_object_new_double(sorted[n / 2]));
-    json_object_object_add(o, "kernel_ms_min", json_object_new_double(sorted[0]));
-    for (int i = 0; i < n; i++)
-        json_object_array_add(runs, json_object_new_double(ms[i]));
-    json_object_object_add(o, "kernel_ms", runs);
+    json_object_array_add(impls, times_json("student", ta));
+    if (tb)
+        json_object_array_add(impls, times_json("reference", tb));
+    json_object_object_add(o, "impls", impls);
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
     int rc = write_file_atomic(path, text, strlen(text), NULL, 0);
     json_object_put(o);
-    free(sorted);
     return rc;
+}
+
+/* A record and its byte file: 0, or -1 with err. */
+static int read_record(const char *path, trace_t *t, char **blob, char *err, size_t errlen)
+{
+    char bytes_path[4096];
+    size_t size = 0;
+    snprintf(bytes_path, sizeof bytes_path, "%s.bytes", path);
+    *blob = read_file(bytes_path, &size, err, errlen);
+    return *blob && trace_read(path, size, t, err, errlen) == 0 ? 0 : -1;
 }
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N] [--timing FILE] [--device N] CUBIN TRACE OUT\n");
+    fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N --timing FILE [--reference CUBIN TRACE] "
+                    "[--rtol R] [--atol A]] [--device N] CUBIN TRACE OUT\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    const char *inputs = NULL, *timing = NULL, *pos[3];
+    const char *inputs = NULL, *timing = NULL, *pos[3], *ref_cubin = NULL, *ref_trace = NULL;
     int repeat = 0, ordinal = 0, npos = 0;
+    double rtol = 1e-3, atol = 1e-3;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
             inputs = argv[++i];
@@ -230,50 +259,58 @@ int main(int argc, char **argv)
             repeat = atoi(argv[++i]);
         else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
             ordinal = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--rtol") == 0 && i + 1 < argc)
+            rtol = atof(argv[++i]);
+        else if (strcmp(argv[i], "--atol") == 0 && i + 1 < argc)
+            atol = atof(argv[++i]);
+        else if (strcmp(argv[i], "--reference") == 0 && i + 2 < argc)
+            ref_cubin = argv[i + 1], ref_trace = argv[i + 2], i += 2;
         else if (argv[i][0] != '-' && npos < 3)
             pos[npos++] = argv[i];
         else
             return usage();
     }
-    if (npos != 3 || repeat < 0 || repeat > 1000 || (timing && repeat == 0))
+    if (npos != 3 || repeat < 0 || repeat > 1000 || (timing != NULL) != (repeat > 0) || (ref_cubin && !timing))
         return usage();
     char err[1024], device[128] = "";
-    size_t blob_size = 0;
-    char bytes_path[4096];
-    snprintf(bytes_path, sizeof bytes_path, "%s.bytes", pos[1]);
-    char *blob = read_file(bytes_path, &blob_size, err, sizeof err);
-    trace_t t;
-    gpu_t g = {0};
-    if (!blob || trace_read(pos[1], blob_size, &t, err, sizeof err) != 0 || open_driver(err, sizeof err) != 0 ||
-        start_gpu(ordinal, pos[0], &g, device, err, sizeof err) != 0) {
+    char *blob = NULL, *ref_blob = NULL;
+    trace_t t, rt;
+    gpu_t g = {0}, rg = {0};
+    if (read_record(pos[1], &t, &blob, err, sizeof err) != 0 ||
+        (ref_trace && read_record(ref_trace, &rt, &ref_blob, err, sizeof err) != 0) ||
+        open_driver(err, sizeof err) != 0 || start_gpu(ordinal, pos[0], &g, device, err, sizeof err) != 0 ||
+        (ref_cubin && start_gpu(ordinal, ref_cubin, &rg, device, err, sizeof err) != 0)) {
         fprintf(stderr, "cugrade-replay: %s\n", err);
         return 2;
     }
-    replay_device_t dev = {&g, gpu_alloc, gpu_release, gpu_to_device, gpu_from_device, gpu_fill, gpu_launch};
+    replay_device_t dev = {&g, gpu_alloc, gpu_release, gpu_to_device, gpu_from_device, gpu_fill, gpu_launch,
+                           gpu_run_ms};
+    replay_device_t ref_dev = dev;
+    ref_dev.self = &rg;
     matrix_t out;
     int rc = replay_run(&t, (const uint8_t *)blob, inputs, &dev, &out, err, sizeof err);
     if (rc == 0 && replay_write_output(pos[2], &out, err, sizeof err) != 0)
         rc = 2;
     matrix_free(&out);
-    double *ms = calloc((size_t)repeat + 1, sizeof *ms);
-    g.timing = 1;
-    for (int i = 0; rc == 0 && repeat > 0 && i <= repeat; i++) { /* run 0 warms up */
-        g.ms = 0, g.flushed = 0, g.launches = 0;
-        rc = replay_run(&t, (const uint8_t *)blob, inputs, &dev, &out, err, sizeof err);
-        matrix_free(&out);
-        if (i > 0)
-            ms[i - 1] = g.ms;
-    }
-    if (rc == 0 && timing && write_timing(timing, device, ms, repeat, g.launches) != 0) {
-        snprintf(err, sizeof err, "%s: cannot be written", timing);
-        rc = 2;
+    if (rc == 0 && repeat > 0) {
+        g.timing = rg.timing = 1;
+        replay_side_t a = {&t, (const uint8_t *)blob, inputs, &dev};
+        replay_side_t b = {&rt, (const uint8_t *)ref_blob, inputs, &ref_dev};
+        replay_times_t ta, tb;
+        rc = replay_time(&a, ref_trace ? &b : NULL, repeat, rtol, atol, &ta, &tb, err, sizeof err);
+        if (rc == 0 && write_timing(timing, device, &ta, ref_trace ? &tb : NULL) != 0) {
+            snprintf(err, sizeof err, "%s: cannot be written", timing);
+            rc = 2;
+        }
     }
     if (rc == 1) /* the submission's: said for its report */
         fprintf(stderr, "cugrade-replay: %s\n", err);
     else if (rc != 0)
         fprintf(stderr, "cugrade-replay: %s: %s\n", pos[1], err);
-    free(ms);
     trace_free(&t);
+    if (ref_trace)
+        trace_free(&rt);
     free(blob);
+    free(ref_blob);
     return rc;
 }

@@ -26,7 +26,27 @@ typedef struct {
     int (*from_device)(void *self, void *dst, uint64_t addr, uint64_t n, char *err, size_t errlen);
     int (*fill)(void *self, uint64_t addr, int value, uint64_t n, char *err, size_t errlen);
     int (*launch)(void *self, const trace_op_t *launch, void **args, char *err, size_t errlen);
+    /* The kernels' time of the last replay_run, in ms (the GPU's events);
+     * NULL: the device does not time. */
+    double (*run_ms)(void *self);
 } replay_device_t;
+
+/* One record to time: it, its byte file, its dataset folder, its device. */
+typedef struct {
+    const trace_t *t;
+    const uint8_t *blob;
+    const char *inputs_dir;
+    const replay_device_t *dev;
+} replay_side_t;
+
+/* What replay_time measured of one side. */
+typedef struct {
+    double median_ms, q1_ms, mean_ms, rse; /* rse: the median's relative standard error, estimated
+                                            * from the mean's (stddev / sqrt(reps) / mean) */
+    int reps;
+    long wrong;      /* the most wrong elements of one replay's output (against the other side's) */
+    int wrong_reps;  /* replays whose output had a wrong element */
+} replay_times_t;
 
 /* The record t (its byte file's bytes in blob), with the inputs of the
  * dataset folder inputs_dir (NULL: the record loads none), on dev: the
@@ -35,5 +55,15 @@ typedef struct {
  * the device failed. */
 int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, const replay_device_t *dev,
                matrix_t *out, char *err, size_t errlen);
+
+/* Times a (the submission's record) against b (the reference's, on the
+ * same dataset; NULL: a alone): one untimed replay of each, then reps of
+ * each, interleaved, every one from fresh inputs and poisoned memory,
+ * timed by its device's run_ms. Every output of a is compared with b's
+ * first (|a - b| <= atol + rtol |b|, NaN never within): ta->wrong and
+ * ta->wrong_reps. 0; 1 a kernel of a failed; 2 the record or a device
+ * failed, or a kernel of b (err says which side and why). */
+int replay_time(const replay_side_t *a, const replay_side_t *b, int reps, double rtol, double atol,
+                replay_times_t *ta, replay_times_t *tb, char *err, size_t errlen);
 
 #endif

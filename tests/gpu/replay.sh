@@ -8,8 +8,11 @@
 # output matches the expected one (1e-3 relative, as lab 3's tolerance)
 # for the references of lab 3, the dot product and the libwb lab 3; the
 # attack tests/attacks/detects_executor.cu, right on the executor, is
-# caught by the GPU's output; the timing file holds positive times. Prints
-# a table: program, dataset, the GPU's verdict, its median kernel time.
+# caught by the GPU's output; the timing file holds positive times. Then a
+# timing shape recorded without running (--dry) is timed against the
+# reference's record: the naive kernel's and the attack's speed, the
+# attack's wrong outputs. Prints a table: program, dataset, the GPU's
+# verdict, its median kernel time.
 # Exit 1 when a check fails, 2 when a build or a run cannot be made.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -125,6 +128,44 @@ if [ "$(close "$out/lab3wb/gpu.raw" "$d/output.raw")" = True ]; then
 else
     report lab3wb 100x120x90 "FAIL (not right on the GPU)" "$out/lab3wb/t.json"; failures=$((failures + 1))
 fi
+
+# timing: the executor records a timing shape's launches without running them (--dry); the runner
+# times the submission's record against the reference's, interleaved, every output checked
+timing_shape=${REPLAY_TIMING_SHAPE:-1024x1024x1024}
+d=$(dataset lab3 "$timing_shape")
+compile naive reference/lab3/matmul_naive.cu
+link naive labs/kinds/matmul/vgpu_main.cu -Ilabs/kinds/matmul -DCUGRADE_LAUNCH=launchMatrixMultiplyShared
+for name in lab3 naive detects_executor; do
+    bin/cugrade-vgpu --dry --trace --call in0,in1,out,rows0,cols0,cols1 --out-shape rows0,cols1 \
+        --dataset "$d:$out/$name/timing.bin" --report "$out/$name/dry.json" "$(ptx_of "$name")" \
+        -- "$out/$name/program" > "$out/$name/dry.log" 2>&1 || fail "the executor's dry run of $name"
+done
+for name in lab3 naive detects_executor; do
+    bin/cugrade-replay --inputs "$d" --repeat 20 --timing "$out/$name/timing.json" \
+        --reference "$(cubin_of lab3)" "$out/lab3/timing.bin.trace" --rtol 1e-4 --atol 1e-3 \
+        "$(cubin_of "$name")" "$out/$name/timing.bin.trace" "$out/$name/timing.gpu.bin" \
+        > "$out/$name/timing.log" 2>&1 || { cat "$out/$name/timing.log"; fail "timing $name"; }
+    line=$(python3 - "$out/$name/timing.json" "$timing_shape" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s, ref = r["impls"][0], r["impls"][1]
+m, k, n = (int(x) for x in sys.argv[2].split("x"))
+gflops = 2.0 * m * n * k / (s["q1_ms"] * 1e6)
+print("%.3f ms (%.0f GFLOP/s; reference %.3f ms, %.2fx) wrong %d in %d of %d replays, rse %.3f"
+      % (s["median_ms"], gflops, ref["median_ms"], ref["median_ms"] / s["median_ms"], s["wrong"],
+         s["wrong_reps"], s["reps"] + 1, s["rse"]))
+PY
+)
+    wrong=$(python3 -c "import json;print(json.load(open('$out/$name/timing.json'))['impls'][0]['wrong'])")
+    expect_wrong=0
+    [ "$name" = detects_executor ] && expect_wrong=1
+    if { [ "$expect_wrong" = 0 ] && [ "$wrong" = 0 ]; } || { [ "$expect_wrong" = 1 ] && [ "$wrong" != 0 ]; }; then
+        printf '%-22s %-22s %-30s %s\n' "timing $name" "$timing_shape" "ok" "$line"
+    else
+        printf '%-22s %-22s %-30s %s\n' "timing $name" "$timing_shape" "FAIL (wrong $wrong)" "$line"
+        failures=$((failures + 1))
+    fi
+done
 
 # the grader itself: vgpu on a machine with a GPU replays every dataset there (run/runs_replay.h)
 for sub in reference/lab3/matmul.cu tests/attacks/detects_executor.cu; do

@@ -119,6 +119,9 @@ typedef struct {
     uint8_t *mem[8];
     uint64_t size[8];
     int live, launches, fail_launch;
+    int skip_after;      /* > 0: from this launch on, the kernel does nothing (state kept between launches) */
+    double ms_each;      /* the time of a run: ms_each times its number (1, 2, ...) */
+    int runs;
 } fake_t;
 
 #define FAKE_BASE 0x5000000000ull
@@ -185,6 +188,8 @@ static int fake_launch(void *self, const trace_op_t *op, void **args, char *err,
         return 1;
     }
     cr_assert_str_eq(op->kernel, "twice");
+    if (f->skip_after > 0 && f->launches > f->skip_after)
+        return 0;
     uint64_t in, out;
     int n;
     memcpy(&in, args[0], 8), memcpy(&out, args[1], 8), memcpy(&n, args[2], 4);
@@ -195,9 +200,15 @@ static int fake_launch(void *self, const trace_op_t *op, void **args, char *err,
     return 0;
 }
 
+static double fake_ms(void *self)
+{
+    fake_t *f = self;
+    return f->ms_each * ++f->runs;
+}
+
 static const replay_device_t *fake_device(fake_t *f)
 {
-    static replay_device_t dev = {0, fake_alloc, fake_release, fake_to, fake_from, fake_fill, fake_launch};
+    static replay_device_t dev = {0, fake_alloc, fake_release, fake_to, fake_from, fake_fill, fake_launch, fake_ms};
     memset(f, 0, sizeof *f);
     dev.self = f;
     return &dev;
@@ -302,5 +313,50 @@ Test(trace, an_unreplayable_record_says_why)
     char err[512] = "";
     cr_assert_eq(replay_run(&t, NULL, NULL, fake_device(&f), &out, err, sizeof err), 2);
     cr_assert_str_eq(err, "the record cannot be replayed: argument 1 of k points at a module's variable");
+    trace_free(&t);
+}
+
+/* replay_time: the submission's record against the reference's, each
+ * replayed fresh, interleaved; a kernel that stops working after its first
+ * launches (a __device__ counter) is wrong in the replays that follow. */
+static void write_input(void)
+{
+    const float in[4] = {1, 2, 3, 4};
+    char ds[128];
+    snprintf(ds, sizeof ds, "%s/input0.bin", dir);
+    cr_assert_eq(matbin_write(ds, in, 2, 2, -1.0), 0);
+}
+
+Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
+{
+    write_input();
+    trace_t t = read_ok(TWICE, 0);
+    fake_t fs, fr;
+    replay_device_t ds = *fake_device(&fs), dr = *fake_device(&fr);
+    ds.self = &fs, dr.self = &fr;
+    fs.ms_each = 1.0, fr.ms_each = 2.0;
+    replay_side_t a = {&t, NULL, dir, &ds}, b = {&t, NULL, dir, &dr};
+    replay_times_t ta, tb;
+    char err[512] = "";
+    cr_assert_eq(replay_time(&a, &b, 5, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta.reps, 5);
+    cr_assert_eq(ta.wrong, 0);
+    cr_assert_eq(ta.wrong_reps, 0);
+    /* the warm-up is run 1; the timed runs 2..6: 2, 3, 4, 5, 6 ms */
+    cr_assert_float_eq(ta.median_ms, 4.0, 1e-12);
+    cr_assert_float_eq(ta.q1_ms, 3.0, 1e-12);
+    cr_assert_float_eq(ta.mean_ms, 4.0, 1e-12);
+    cr_assert_float_eq(tb.median_ms, 8.0, 1e-12, "the reference timed on its own device");
+    cr_assert_eq(fs.runs, 6);
+    cr_assert_eq(fr.runs, 6);
+    cr_assert_eq(fs.live + fr.live, 0);
+
+    replay_device_t dk = *fake_device(&fs);
+    dk.self = &fs;
+    fs.skip_after = 2; /* right on the first two launches, then nothing */
+    a.dev = &dk;
+    cr_assert_eq(replay_time(&a, &b, 5, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta.wrong, 4, "the whole output left as the poison");
+    cr_assert_eq(ta.wrong_reps, 4, "replays 3 to 6 of 6");
     trace_free(&t);
 }
