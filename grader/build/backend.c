@@ -2,9 +2,11 @@
  * driver library in a forked child, so the grader links no CUDA library and
  * never carries CUDA state into the children it forks later. */
 #include "build/backend.h"
+#include "util/cugrade.h"
 #include "util/util.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,11 +155,24 @@ int gpu_devices(gpu_device_t *out, int max)
 
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
 {
-    return backend_resolve_with(requested, requested == BACKEND_AUTO ? gpu_device_count() : 0,
-                                why, whylen);
+    int n = requested == BACKEND_AUTO ? gpu_device_count() : 0;
+    int executor = requested == BACKEND_AUTO && n == 0 && backend_executor_ready(cugrade_root());
+    return backend_resolve_with(requested, n, executor, why, whylen);
 }
 
-backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t whylen)
+int backend_executor_ready(const char *root)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/bin/cugrade-vgpu", root);
+    if (access(path, X_OK) != 0)
+        return 0;
+    snprintf(path, sizeof path, "%s/build/libcugrade_vcudart.a", root);
+    if (access(path, R_OK) != 0)
+        return 0;
+    return build_compiler_path(root, BACKEND_VGPU, path, sizeof path) == 0;
+}
+
+backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen)
 {
     if (requested != BACKEND_AUTO) {
         if (why)
@@ -167,10 +182,12 @@ backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t why
     if (why) {
         if (n > 0)
             snprintf(why, whylen, "auto: %d CUDA device%s found", n, n == 1 ? "" : "s");
+        else if (executor)
+            snprintf(why, whylen, "auto: no CUDA device, so nvcc's PTX on the grader's executor");
         else
-            snprintf(why, whylen, "auto: no CUDA device, so the CPU emulator");
+            snprintf(why, whylen, "auto: no CUDA device and no nvcc, so the CPU emulator");
     }
-    return n > 0 ? BACKEND_GPU : BACKEND_EMU;
+    return n > 0 ? BACKEND_GPU : executor ? BACKEND_VGPU : BACKEND_EMU;
 }
 
 void build_host_compiler(char *out, size_t outlen)

@@ -2,7 +2,8 @@
  * real device), "emu" (bin/emucc and the CPU emulator) and "vgpu" (nvcc's
  * PTX on the grader's executor, bin/cugrade-vgpu, with the student's host
  * code in another process: issue 39). "auto" picks the GPU when one is
- * present, else the emulator. */
+ * present, else the executor when it is ready (backend_executor_ready),
+ * else the emulator. */
 #ifndef CUGRADE_BACKEND_H
 #define CUGRADE_BACKEND_H
 
@@ -35,10 +36,15 @@ typedef struct {
  * fails, or there are more than max. */
 int gpu_devices(gpu_device_t *out, int max);
 
+/* Whether the vgpu backend can run under root: nvcc found ($CUGRADE_NVCC,
+ * else on PATH), bin/cugrade-vgpu and build/libcugrade_vcudart.a built. */
+int backend_executor_ready(const char *root);
+
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
-/* The same with the GPU count already known (n, from gpu_device_count). */
-backend_t backend_resolve_with(backend_t requested, int n, char *why, size_t whylen);
+/* The same with the GPU count already known (n, from gpu_device_count) and
+ * whether the executor is ready (backend_executor_ready). */
+backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen);
 
 /* 1 for the backends whose runs need no GPU and report their own checks
  * (emu, vgpu): a run's findings are the checks' evidence, its times no GPU's. */

@@ -93,7 +93,9 @@ int cmd_info(int argc, char **argv)
            !executor ? "missing (run make: bin/cugrade-vgpu, build/libcugrade_vcudart.a)"
            : find_program("nvcc", nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
                                                          : "needs nvcc, not found");
-    backend_t b = backend_resolve_with(requested, gpus, why, sizeof why); /* probed once */
+    int ready = executor && find_program("nvcc", nvcc, sizeof nvcc) == 0;
+    backend_t b = backend_resolve_with(requested, gpus, requested == BACKEND_AUTO && ready, why,
+                                       sizeof why); /* probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);
     if (b == BACKEND_VGPU) { /* the device is the executor's: what its runtime reports */
         printf("device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for %s)\n",

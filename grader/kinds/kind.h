@@ -35,6 +35,10 @@ typedef struct lab_kind {
      * -1 with err on a malformed shape */
     int (*generate)(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
                     char *err, size_t errlen);
+    /* a timing shape's inputs alone (no expected output: a GPU shape is too
+     * large to multiply on the CPU), from the seed; -1 with err on a
+     * malformed shape */
+    int (*timing_inputs)(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen);
     /* re-computes a dataset's expected output: 0 if output.raw agrees */
     int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
     /* the hidden set's shape families (pipeline/hidden_set.h): their names,

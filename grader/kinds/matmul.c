@@ -132,6 +132,19 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
     return 0;
 }
 
+static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
+{
+    int m, k, n;
+    if (parse_shape(shape, &m, &k, &n) != 0)
+        return fail(err, errlen, "bad shape '%s' (expected MxKxN, each 1..%d)", shape, RAW_MAX_DIM);
+    memset(out, 0, sizeof *out);
+    out->ninputs = 2;
+    uint64_t state = seed;
+    gen_fill_random(&out->inputs[0], m, k, &state, VALUES_SIGNED);
+    gen_fill_random(&out->inputs[1], k, n, &state, VALUES_SIGNED);
+    return 0;
+}
+
 /* ---- the hidden set's shapes ---------------------------------------------------- */
 
 #define HIDDEN_MAX_SIDE 300 /* a hidden set runs in well under a second on the emulator */
@@ -232,6 +245,7 @@ const lab_kind_t kind_matmul = {
     .shape_text = shape_text,
     .flop = flop,
     .generate = generate,
+    .timing_inputs = timing_inputs,
     .verify = check_matmul,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
     .hidden_family_names = hidden_names,

@@ -86,8 +86,9 @@ double reduction_tolerance(long n, double sum_abs)
     return (depth + 2) * UNIT_ROUNDOFF * sum_abs;
 }
 
-static int generate(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
-                    char *err, size_t errlen)
+/* The two vectors of length shape, values of the kind, from the seed. */
+static int make_inputs(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out, char *err,
+                       size_t errlen)
 {
     char *end;
     long n = strtol(shape, &end, 10);
@@ -100,11 +101,24 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
         gen_fill_random(&out->inputs[i], (int)n, 1, &state, values);
         out->inputs[i].vector = 1;
     }
+    return 0;
+}
+
+static int generate(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+                    char *err, size_t errlen)
+{
+    if (make_inputs(shape, seed, values, out, err, errlen) != 0)
+        return -1;
     double exact;
     reduction_sum_abs(&out->inputs[0], &out->inputs[1], &exact);
     out->expected = (matrix_t){.rows = 1, .cols = 1, .vector = 1, .data = malloc(sizeof(float))};
     out->expected.data[0] = (float)exact;
     return 0;
+}
+
+static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
+{
+    return make_inputs(shape, seed, VALUES_SIGNED, out, err, errlen);
 }
 
 static int verify(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
@@ -458,6 +472,7 @@ const lab_kind_t kind_reduction = {
     .shape_text = shape_text,
     .flop = flop,
     .generate = generate,
+    .timing_inputs = timing_inputs,
     .verify = verify,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
     .hidden_family_names = hidden_names,

@@ -153,9 +153,16 @@ static void record_facts(grade_run_t *run, const char *lab, const lab_rubric_t *
     free(fields);
 }
 
-static int choose_backend(const grade_opts_t *o, grade_run_t *run)
+static int choose_backend(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in)
 {
     run->backend = backend_resolve(o->backend, run->backend_why, sizeof run->backend_why);
+    if (o->backend == BACKEND_AUTO && run->backend == BACKEND_VGPU && !lab_is_program(&in->lab) &&
+        !in->lab.kind->vgpu_main) { /* a kind with no program for the executor */
+        run->backend = BACKEND_EMU;
+        snprintf(run->backend_why, sizeof run->backend_why,
+                 "auto: no CUDA device, and the kind %s has no program for the executor, so the "
+                 "CPU emulator", in->lab.kind->name);
+    }
     run->measured.backend = run->backend;
     if (o->backend == BACKEND_GPU && gpu_device_count() == 0) {
         snprintf(run->error, sizeof run->error,
@@ -174,11 +181,14 @@ static int replay_on_gpu(char *runner, size_t len)
 {
     const char *env = getenv("CUGRADE_REPLAY");
     if (env && *env) {
-        snprintf(runner, len, "%s", env);
-        return strcmp(env, "off") != 0;
+        snprintf(runner, len, "%s", strcmp(env, "off") != 0 ? env : "");
+        return runner[0] != '\0';
     }
     snprintf(runner, len, "%.3000s/bin/cugrade-replay", cugrade_root());
-    return is_file(runner) && gpu_device_count() > 0;
+    if (is_file(runner) && gpu_device_count() > 0)
+        return 1;
+    runner[0] = '\0';
+    return 0;
 }
 
 /* The vgpu backend runs libwb programs, and kernel labs of a kind with a
@@ -313,9 +323,9 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .budget_s = run->budget_s, .grouped = grouped,
                       .timeouts_max = in->rub.timeouts_max,
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
-    char replay_runner[PATH_MAX];
-    if (run->backend == BACKEND_VGPU && br->cubin[0] && replay_on_gpu(replay_runner, sizeof replay_runner))
-        how.replay_runner = replay_runner, how.replay_cubin = br->cubin;
+    if (run->backend == BACKEND_VGPU && br->cubin[0] &&
+        replay_on_gpu(run->replay_runner, sizeof run->replay_runner))
+        how.replay_runner = run->replay_runner, how.replay_cubin = br->cubin;
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
         how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
     if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
@@ -420,7 +430,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
         return -1;
     build_result_t br = {0};
     ds_job_t *jobs = NULL;
-    if (choose_backend(o, run) != 0 ||
+    if (choose_backend(o, run, &in) != 0 ||
         backend_fits_lab(run, &in, run->error, sizeof run->error) != 0 ||
         check_toolchains(o, run, &in) != 0 ||
         make_scratch(run) != 0 ||
@@ -455,7 +465,7 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     fault = fault || grade_measure_checks(o, run, &in, jobs, runs, br.ok, &cb) != 0;
     checked_build_end(&cb);
     t[3] = now_seconds();
-    fault = fault || grade_measure_performance(o, run, &in, &tail) != 0;
+    fault = fault || grade_measure_performance(o, run, &in, &tail, &br) != 0;
     fault = fault || sandbox_fault_since(sandbox_failures_before, run);
     fault = fault || executor_fault_since(executor_faults_before, run);
     grade_perf_tail_free(&tail);
@@ -494,7 +504,7 @@ int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err
     }
     grade_run_t *run = calloc(1, sizeof *run);
     canary_result_t res, emu;
-    int rc = choose_backend(o, run);
+    int rc = choose_backend(o, run, &in);
     canary_ctx_t c = canary_of(o, &in, run->backend, o->checks && backend_checks_itself(run->backend));
     if (rc == 0)
         rc = canary_vouch(&c, &res, run->error, sizeof run->error);

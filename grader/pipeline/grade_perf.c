@@ -10,6 +10,7 @@
 #include "compare/verdict.h"
 #include "kinds/kind.h"
 #include "pipeline/canary.h"
+#include "pipeline/grade_perf_replay.h"
 #include "pipeline/perf_baseline.h"
 #include "run/gpu_turn.h"
 #include "run/runner.h"
@@ -280,7 +281,7 @@ static int vouch_timing(const grade_opts_t *o, grade_run_t *run, strbuf_t *msg)
 }
 
 int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                              perf_tail_t *pt)
+                              perf_tail_t *pt, const build_result_t *br)
 {
     const perf_rule_t *rule = &in->rub.performance;
     measured_perf_t *p = &run->measured.perf;
@@ -289,8 +290,17 @@ int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const gra
     p->measured = 1;
     strbuf_t msg = {0};
     int fault = 0;
+    const char *why; /* when not: scored as the executor's backend, 0 of 0 */
+    p->on_gpu = run->backend == BACKEND_VGPU && run->replay_runner[0] && br->ok &&
+                grade_perf_replay_fits(in, &why);
     /* not timed: the score says why, with the rubric's points */
-    if (score_perf_not_timed(&run->measured, rule, &in->lab, &msg) == 0 && msg.len == 0) {
+    if (score_perf_not_timed(&run->measured, rule, &in->lab, &msg) == 0 && msg.len == 0 && p->on_gpu) {
+        int timed = grade_perf_replay(o, in, run->scratch, br->program, br->ptx, br->cubin, run->replay_runner,
+                                      &msg, &p->result, run->error, sizeof run->error);
+        fault = timed < 0;
+        p->timed = timed > 0;
+        measured_set(&p->text, sb_str(&msg));
+    } else if (msg.len == 0) {
         int timed = -1;
         if (pt && pt->ready && pt->tail.turn.granted)
             timed = tail_timed(o, run, pt, &msg, &p->result);

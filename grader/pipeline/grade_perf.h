@@ -57,8 +57,10 @@ const grade_opts_t *grade_take_gpu(const grade_opts_t *o, grade_opts_t *chosen);
  * has one): timed on the GPU unless score_perf_not_timed says why not (the
  * emulator, a broken rule, a dataset that fails, ...); the score and the
  * timings in extra_data come from score_measured. 0, or -1 on a grader
- * fault (run->error). Needs the compile and dataset facts measured first. */
+ * fault (run->error). Needs the compile and dataset facts measured first.
+ * On the vgpu backend with a GPU (run->replay_runner), the submission's
+ * build (br) is timed by replaying its records (grade_perf_replay.h). */
 int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
-                              perf_tail_t *pt);
+                              perf_tail_t *pt, const build_result_t *br);
 
 #endif

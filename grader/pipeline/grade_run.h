@@ -48,6 +48,8 @@ typedef struct {
     char scratch[PATH_MAX];        /* kept folder, when keep_scratch */
     double budget_s;               /* in force: --budget-s, else the rubric's (0: none) */
     char rule_broken[1024];        /* a rule of the lab the submission breaks (build.h) */
+    char replay_runner[PATH_MAX];  /* vgpu with a GPU: the runner that replays its records there
+                                    * (run/runs_replay.h; "": none) */
     double phase_s[PHASE_COUNT];   /* seconds spent in each phase */
 } grade_run_t;
 

@@ -38,20 +38,17 @@ static int copy_out(const char *src, const char *dst, int program)
     return rc;
 }
 
-/* The reference built for the executor, unless a build newer than every
- * input is cached (the reference's source, the kind's program, the runtime,
- * the compiler): its program and PTX into br. It is built in the grading's
- * scratch folder (the compile jail's uid is the grading's own) and copied
- * into the cache. 0, or -1 with err. */
-static int reference_build(const grade_opts_t *o, const lab_t *lab, const char *scratch,
-                           build_result_t *br, char *err, size_t errlen)
+int vgpu_reference_build(const grade_opts_t *o, const lab_t *lab, const char *scratch, build_result_t *br,
+                         char *err, size_t errlen)
 {
     char dir[PATH_MAX], src[PATH_MAX], main_src[PATH_MAX], vcudart[PATH_MAX], nvcc[PATH_MAX];
     char stamp[PATH_MAX + 16], program[PATH_MAX + 16], ptx[PATH_MAX + 16], tmp[PATH_MAX + 32];
+    char cubin[PATH_MAX + 48];
     cache_path(o->root, lab, "reference", dir, sizeof dir);
     snprintf(stamp, sizeof stamp, "%s/built", dir);
     snprintf(program, sizeof program, "%s/program", dir);
     snprintf(ptx, sizeof ptx, "%s/reference.ptx", dir);
+    snprintf(cubin, sizeof cubin, "%s/reference.%s.cubin", dir, build_vgpu_arch()); /* as nvcc --keep names it */
     snprintf(src, sizeof src, "%s/reference/%s/%s", o->root, lab->name, lab->student_file);
     snprintf(main_src, sizeof main_src, "%s/%s", o->root,
              lab_is_program(lab) ? "labs/common/wb_io.cu" : lab->kind->vgpu_main);
@@ -65,10 +62,11 @@ static int reference_build(const grade_opts_t *o, const lab_t *lab, const char *
     memset(br, 0, sizeof *br);
     snprintf(br->program, sizeof br->program, "%.4000s", program);
     snprintf(br->ptx, sizeof br->ptx, "%.4000s", ptx);
+    snprintf(br->cubin, sizeof br->cubin, "%.4000s", cubin);
     strbuf_t log = {0};
     int lock = build_cache_lock(stamp, "cannot cache the reference's vgpu build: ", &log);
     int rc = 0;
-    if (build_mtime(stamp) >= newest && is_file(program) && is_file(ptx)) {
+    if (build_mtime(stamp) >= newest && is_file(program) && is_file(ptx) && is_file(cubin)) {
         br->ok = 1;
     } else if (lock == BUILD_CACHE_NO_DIR) {
         snprintf(err, errlen, "%s", sb_str(&log));
@@ -83,6 +81,7 @@ static int reference_build(const grade_opts_t *o, const lab_t *lab, const char *
         else
             build_submission(&ctx, src, &made);
         if (!made.ok || copy_out(made.program, program, 1) != 0 || copy_out(made.ptx, ptx, 0) != 0 ||
+            !made.cubin[0] || copy_out(made.cubin, cubin, 0) != 0 ||
             write_file_atomic(stamp, "built\n", 6, NULL, 0) != 0) {
             snprintf(err, errlen, "the lab's reference %s does not build for the executor (not the "
                      "student's fault):\n%.1500s", src, made.log ? made.log : "");
@@ -170,7 +169,7 @@ int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
                  const char *scratch, char *err, size_t errlen)
 {
     build_result_t br;
-    if (reference_build(o, lab, scratch, &br, err, errlen) != 0) {
+    if (vgpu_reference_build(o, lab, scratch, &br, err, errlen) != 0) {
         build_result_free(&br);
         return -1;
     }

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "build/build.h"
 #include "pipeline/grade_opts.h"
 #include "run/ds_run.h"
 
@@ -30,6 +31,14 @@
  * scratch: a folder of the grading's for the reference's runs. */
 int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
                  const char *scratch, char *err, size_t errlen);
+
+/* The lab's reference built for the executor, unless a build newer than
+ * every input is cached (the reference's source, the kind's program, the
+ * runtime, the compiler): its program, PTX and cubin into br. It is built
+ * in the grading's scratch folder (the compile jail's uid is the grading's
+ * own) and copied into the cache. 0, or -1 with err. */
+int vgpu_reference_build(const grade_opts_t *o, const lab_t *lab, const char *scratch, build_result_t *br,
+                         char *err, size_t errlen);
 
 /* The budget from a count: factor times it, at least VGPU_BUDGET_FLOOR
  * (factor 0: LAB_BUDGET_FACTOR_DEFAULT). */

@@ -104,6 +104,8 @@ typedef struct {
                                 * done again on the GPU by this runner (bin/cugrade-replay)
                                 * from replay_cubin (run/runs_replay.h); NULL: not */
     const char *replay_cubin;
+    int dry;                /* vgpu: the launches recorded (--trace), not run (--dry): a timing
+                             * shape's (pipeline/grade_perf_replay.h) */
 } runs_how_t;
 
 #endif

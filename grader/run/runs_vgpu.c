@@ -108,8 +108,10 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
     snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
     c->argv[n++] = "--budget", c->argv[n++] = runs_own(r, strdup(text));
     c->argv[n++] = "--findings", c->argv[n++] = r->diag_path;
-    if (how->replay_runner) /* the launches kept, for the GPU (run/runs_replay.h) */
+    if (how->replay_runner || how->dry) /* the launches kept, for the GPU (run/runs_replay.h) */
         c->argv[n++] = "--trace";
+    if (how->dry)
+        c->argv[n++] = "--dry";
     snprintf(text, sizeof text, "%.4000s.in:%.4000s", r->dir, r->out_path);
     if (!program)
         c->argv[n++] = "--dataset", c->argv[n++] = runs_own(r, strdup(text));

@@ -53,6 +53,8 @@ typedef struct {
 typedef struct {
     int measured;         /* the grading had a performance test (the rubric's) */
     int timed;            /* result holds a timing to score */
+    int on_gpu;           /* vgpu: timed on a GPU by replaying the executor's records
+                           * (pipeline/grade_perf_replay.h), so scored as on the gpu backend */
     char *text;           /* the message before the score (the timing queue's wait, why the
                            * timing program failed); NULL: none */
     perf_result_t result; /* what perf_score scores, when timed */

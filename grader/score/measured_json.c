@@ -56,6 +56,8 @@ static json_object *perf_json(const measured_perf_t *p)
     json_object *o = json_object_new_object();
     json_object_object_add(o, "measured", json_object_new_boolean(p->measured));
     json_object_object_add(o, "timed", json_object_new_boolean(p->timed));
+    if (p->on_gpu)
+        json_object_object_add(o, "on_gpu", json_object_new_boolean(1));
     json_object_object_add(o, "text", jio_string(p->text));
     json_object_object_add(o, "timing", p->timed ? perf_result_to_json(&p->result) : NULL);
     return o;
@@ -194,8 +196,8 @@ static int checks_from_json(const cfg_t *c, json_object *o, measured_t *m)
 
 static int perf_from_json(const cfg_t *c, json_object *o, measured_t *m)
 {
-    static const char *const known[] = {"measured", "timed", "text", "timing", NULL};
-    json_object *perf, *timing;
+    static const char *const known[] = {"measured", "timed", "on_gpu", "text", "timing", NULL};
+    json_object *perf, *timing, *on_gpu;
     measured_perf_t *p = &m->perf;
     if (jio_object_of(c, o, "", "performance", 0, &perf) != 0 ||
         cfg_check_keys(c, perf, "performance", known) != 0 ||
@@ -203,6 +205,9 @@ static int perf_from_json(const cfg_t *c, json_object *o, measured_t *m)
         jio_bool_of(c, perf, "performance", "timed", &p->timed) != 0 ||
         jio_strdup_of(c, perf, "performance", "text", 1, &p->text) != 0 ||
         jio_object_of(c, perf, "performance", "timing", 1, &timing) != 0)
+        return -1;
+    if (json_object_object_get_ex(perf, "on_gpu", &on_gpu) && /* written only when set */
+        jio_bool_of(c, perf, "performance", "on_gpu", &p->on_gpu) != 0)
         return -1;
     if (p->timed != (timing != NULL))
         return cfg_fail(c, "performance", "timing", "must be an object when timed, else null");

@@ -256,7 +256,10 @@ Test(e2e, early_return_before_barriers_is_reported_as_barrier_divergence, .timeo
     rm_rf(dir);
 }
 
-Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_emulator, .timeout = 300)
+/* Without a GPU, auto is the executor where nvcc is (issue 39: the
+ * student's host code in a process of its own), else the emulator. */
+Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_executor_or_the_emulator,
+     .timeout = 300)
 {
     char *no_gpu[] = {"CUGRADE_GPU_COUNT=0", NULL};
     char dir[] = "/tmp/cugrade-ds-XXXXXX";
@@ -271,7 +274,15 @@ Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_emulat
     release(&g);
     g = grade_on("auto", "reference", extra, no_gpu);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    cr_assert(strstr(g.run.output, "backend: emu (auto: no CUDA device, so"), "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "backend: vgpu (auto: no CUDA device, so nvcc's PTX on the grader's "
+                                   "executor)"), "%s", g.run.output);
+    cr_assert(passed(test_named(&g, "dataset 0 ")));
+    release(&g);
+    char *no_nvcc[] = {"CUGRADE_GPU_COUNT=0", "CUGRADE_NVCC=/nonexistent/nvcc", NULL};
+    g = grade_on("auto", "reference", extra, no_nvcc);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "backend: emu (auto: no CUDA device and no nvcc, so the CPU emulator)"),
+              "%s", g.run.output);
     cr_assert(passed(test_named(&g, "dataset 0 ")));
     release(&g);
     rm_rf(dir);

@@ -317,8 +317,8 @@ Test(vgpu_backend, with_a_gpu_every_dataset_is_replayed_there_and_the_reference_
     close(fd);
     graded_t g = grade_replayed("lab3", "reference/lab3/matmul.cu", "", log);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    cr_assert(strstr(g.run.output, "Score: 110 / 110"), "%s", g.run.output);
-    cr_assert_eq(lines_of(log), 28, "20 public and 8 hidden datasets replayed");
+    cr_assert(strstr(g.run.output, "Score: 120 / 120"), "performance timed too: %s", g.run.output);
+    cr_assert_eq(lines_of(log), 30, "20 public and 8 hidden datasets replayed, and 2 timing shapes");
     release(&g);
     unlink(log);
 }
@@ -347,7 +347,65 @@ Test(vgpu_backend, a_kernel_that_fails_on_the_gpu_fails_the_dataset_and_a_broken
     g = grade_replayed("lab3", "reference/lab3/matmul.cu", "broken", "/dev/null");
     cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
     cr_assert_null(g.json, "no results.json on a grader fault");
-    cr_assert(strstr(g.run.output, "the GPU's replay runner: cugrade-replay: the cubin does not load"), "%s",
-              g.run.output);
+    cr_assert(strstr(g.run.output, "cugrade: cannot grade: "), "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "cugrade-replay: the cubin does not load"), "%s", g.run.output);
     release(&g);
+}
+
+/* Performance with a GPU: each timing shape's launches recorded by the
+ * executor without running them (--dry), the submission's and the
+ * reference's, timed against each other by the runner (here the pretend
+ * GPU, whose times are $FAKE_GPU_MS and $FAKE_GPU_REF_MS): scored as on the
+ * gpu backend, with no host code of the submission's in the process whose
+ * times count. Small shapes, so that the pretend GPU can run them. */
+static const char SMALL_PERF_RUBRIC[] =
+    "{ \"version\": 1, \"labs\": { \"lab3\": {\n"
+    "  \"datasets\": { \"points\": 3.5 }, \"hidden\": { \"count\": 8, \"points\": 2.5 },\n"
+    "  \"checks\": { \"race-free\": { \"points\": 4 } },\n"
+    "  \"performance\": { \"points\": 10, \"shapes\": [\"64x64x64\", \"33x20x47\"], \"zero_at\": 0.5,\n"
+    "                   \"full_at\": 0.9, \"time_cap_s\": 30 } } } }\n";
+
+static graded_t grade_timed(const char *rubric, const char *ms)
+{
+    static char runner[PATH_MAX + 64], fake_ms[64];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    snprintf(fake_ms, sizeof fake_ms, "FAKE_GPU_MS=%s", ms);
+    char *env[] = {runner, fake_ms, "FAKE_GPU_REF_MS=1", NULL};
+    const char *extra[] = {"--rubric", rubric, NULL};
+    return grade_on("vgpu", "reference/lab3/matmul.cu", extra, env);
+}
+
+Test(vgpu_backend, with_a_gpu_performance_is_timed_by_replaying_the_executors_records, .timeout = 300)
+{
+    char rubric[] = "/tmp/cugrade-rubric-XXXXXX";
+    int fd = mkstemp(rubric);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, SMALL_PERF_RUBRIC, sizeof SMALL_PERF_RUBRIC - 1), (ssize_t)sizeof SMALL_PERF_RUBRIC - 1);
+    close(fd);
+    graded_t g = grade_timed(rubric, "0.8");
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *perf = test_named(&g, "performance"), *extra;
+    cr_assert_float_eq(num(perf, "score"), 10.0, 1e-9, "%s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "by replaying the launches the executor recorded, against the "
+                                          "reference's"), "%s", str(perf, "output"));
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_float_eq(num(extra, "perf_ratio"), 1.25, 1e-9);
+    release(&g);
+    g = grade_timed(rubric, "4"); /* four times the reference's time: a quarter of its speed */
+    perf = test_named(&g, "performance");
+    cr_assert_float_eq(num(perf, "score"), 0.0, 1e-9, "%s", str(perf, "output"));
+    cr_assert_float_eq(num(perf, "max_score"), 10.0, 1e-9);
+    cr_assert(strstr(str(perf, "output"), "speed relative to the reference (geometric mean): 0.25"), "%s",
+              str(perf, "output"));
+    release(&g);
+    setenv("FAKE_GPU_WRONG", "7", 1); /* fast, and wrong: no points, and said */
+    g = grade_timed(rubric, "0.5");
+    unsetenv("FAKE_GPU_WRONG");
+    perf = test_named(&g, "performance");
+    cr_assert_float_eq(num(perf, "score"), 0.0, 1e-9, "%s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "wrong"), "%s", str(perf, "output"));
+    release(&g);
+    unlink(rubric);
 }
