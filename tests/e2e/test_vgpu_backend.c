@@ -409,3 +409,20 @@ Test(vgpu_backend, with_a_gpu_performance_is_timed_by_replaying_the_executors_re
     release(&g);
     unlink(rubric);
 }
+
+/* libc's write() found at run time through libc's own symbol table (from
+ * where stdout points, no refused name anywhere) and used to print invented
+ * statistics on the emulator's descriptor: on the emulator, with every
+ * allow-list in place, it gains uses-shared-memory (what no list of names
+ * can stop: the attack works); on the executor it gains nothing. */
+Test(vgpu_backend, a_symbol_table_walk_gains_on_the_emulator_and_nothing_on_the_executor, .timeout = 300)
+{
+    const char *attack = "tests/attacks/walks_symbol_table.cu";
+    graded_t emu = grade_on("emu", attack, NULL, NULL), vgpu = grade_vgpu(attack, NULL);
+    cr_assert_eq(exit_code(&vgpu), 0, "%s", vgpu.run.output);
+    cr_assert_float_eq(num(vgpu.json, "score"), 102.0, 1e-9, "the honest untiled score: %s", vgpu.run.output);
+    cr_assert(!passed(test_named(&vgpu, "uses-shared-memory")));
+    cr_assert(num(emu.json, "score") > 102.0, "the walk does reach write() on the emulator: %s", emu.run.output);
+    release(&emu);
+    release(&vgpu);
+}
