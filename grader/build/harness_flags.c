@@ -1,8 +1,10 @@
 /* harness_flags.c - the flags and dependencies of a lab's own programs
  * (harness_flags.h). */
 #include "build/harness_flags.h"
+#include "build/backend.h"
 #include "util/util.h"
 
+#include <pthread.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +17,26 @@ const char *build_nvcc_arch(void)
     return a && *a ? a : "native";
 }
 
+static char vgpu_arch[16] = "sm_90";
+
+/* The first visible GPU's architecture, once: the cubin a replay loads must be its. */
+static void probe_vgpu_arch(void)
+{
+    int n;
+    gpu_device_t dev[1];
+    if ((gpu_count_forced(&n) && n == 0) || gpu_devices(dev, 1) != 1 || dev[0].cc < 10)
+        return;
+    snprintf(vgpu_arch, sizeof vgpu_arch, "sm_%d", dev[0].cc);
+}
+
 const char *build_vgpu_arch(void)
 {
     const char *a = getenv("CUGRADE_NVCC_ARCH");
-    return a && *a && strcmp(a, "native") != 0 ? a : "sm_90";
+    if (a && *a && strcmp(a, "native") != 0)
+        return a;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, probe_vgpu_arch);
+    return vgpu_arch;
 }
 
 double build_mtime(const char *path)

@@ -15,7 +15,9 @@
 /* nvcc's -arch: $CUGRADE_NVCC_ARCH, else "native". */
 const char *build_nvcc_arch(void);
 /* The vgpu backend's target: $CUGRADE_NVCC_ARCH unless it is "native" (the
- * executor needs no GPU), else sm_90; its PTX is what the executor runs. */
+ * executor needs no GPU), else the first visible GPU's (sm_80 on an A100:
+ * the cubin of the same compile is what a GPU replays), else sm_90; its
+ * PTX is what the executor runs. */
 const char *build_vgpu_arch(void);
 
 /* The modification time of path in seconds, -1 when it is not there. */
