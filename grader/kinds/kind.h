@@ -39,6 +39,12 @@ typedef struct lab_kind {
      * large to multiply on the CPU), from the seed; -1 with err on a
      * malformed shape */
     int (*timing_inputs)(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen);
+    /* how a timed output is checked against the reference's on those
+     * inputs (a GPU replay's, pipeline/grade_perf_replay.c): by their sums
+     * (*sum 1: a reduction's partial sums, as many as each chose) or element
+     * by element, within atol + rtol |reference|; NULL: element by element
+     * with the lab's tolerance */
+    void (*timing_compare)(const struct lab *lab, const dataset_t *d, int *sum, double *rtol, double *atol);
     /* re-computes a dataset's expected output: 0 if output.raw agrees */
     int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
     /* the hidden set's shape families (pipeline/hidden_set.h): their names,

@@ -23,7 +23,8 @@
 int grade_perf_replay_fits(const grading_inputs_t *in, const char **why)
 {
     const lab_t *lab = &in->lab;
-    if (lab_is_program(lab) || !lab->kind->timing_inputs || lab->kind->vgpu_out_returned)
+    if (lab_is_program(lab) || !lab->kind->timing_inputs ||
+        (lab->kind->vgpu_out_returned && !lab->kind->timing_compare))
         *why = "this lab's kind is not timed by replaying its launches yet";
     else if (in->rub.performance.relative_to == PERF_VS_CUBLAS)
         *why = "its speed is measured against cuBLAS, which the replay does not time yet";
@@ -106,6 +107,15 @@ static int read_shape(const char *path, const ds_job_t *j, const char *unit, per
         rc = read_impl(json_object_array_get_idx(impls, i), j, unit, &s->impls[s->nimpls++]);
     if (rc == 0 && json_object_object_get_ex(root, "device", &dev))
         snprintf(pr->device, sizeof pr->device, "%s", json_object_get_string(dev));
+    json_object *v;
+    if (rc == 0 && json_object_object_get_ex(root, "sm_clock_mhz", &v))
+        pr->sm_clock_mhz = json_object_get_double(v);
+    if (rc == 0 && json_object_object_get_ex(root, "sms", &v))
+        pr->sms = json_object_get_int(v);
+    if (rc == 0 && json_object_object_get_ex(root, "l2_bytes", &v))
+        pr->l2_bytes = json_object_get_int(v);
+    if (rc == 0 && json_object_object_get_ex(root, "driver_version", &v))
+        pr->driver_version = json_object_get_int(v);
     json_object_put(root);
     if (rc != 0)
         snprintf(err, errlen, "%s: not the runner's timing file", path);
@@ -137,11 +147,15 @@ static int time_shape(const char *runner, const char *cubin, const char *ref_cub
     snprintf(inputs, sizeof inputs, "%.4000s.in", st->dir);
     snprintf(out, sizeof out, "%.4000s.gpu.bin", st->dir);
     snprintf(reps, sizeof reps, "%d", REPLAY_REPS);
-    snprintf(rtol, sizeof rtol, "%g", lab->tol.rtol);
-    snprintf(atol, sizeof atol, "%g", lab->tol.atol);
+    int sum = 0;
+    double rt = lab->tol.rtol, at = lab->tol.atol;
+    if (lab->kind->timing_compare)
+        lab->kind->timing_compare(lab, &st->job->data, &sum, &rt, &at);
+    snprintf(rtol, sizeof rtol, "%.17g", rt);
+    snprintf(atol, sizeof atol, "%.17g", at);
     char *argv[] = {(char *)runner, "--inputs", inputs, "--repeat", reps, "--timing", (char *)timing,
-                    "--reference", (char *)ref_cubin, ref_trace, "--rtol", rtol, "--atol", atol,
-                    (char *)cubin, trace, out, NULL};
+                    "--reference", (char *)ref_cubin, ref_trace, "--compare", sum ? "sum" : "elements",
+                    "--rtol", rtol, "--atol", atol, (char *)cubin, trace, out, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = rule->time_cap_s + 60, .file_limit_bytes = (size_t)4 << 30};
     run_result_t rr;
     run_one(&spec, &rr);

@@ -5,7 +5,8 @@
  * in the process:
  *
  *   cugrade-replay [--inputs DIR] [--device N]
- *                  [--repeat N --timing FILE [--reference CUBIN TRACE] [--rtol R] [--atol A]]
+ *                  [--repeat N --timing FILE [--reference CUBIN TRACE]
+ *                   [--compare elements|sum] [--rtol R] [--atol A]]
  *                  CUBIN TRACE OUT
  *
  * The first replay writes the output to OUT (matbin for a .bin name, else
@@ -17,7 +18,8 @@
  * --reference, the reference's record of the same dataset (a timing
  * shape's, recorded by the executor with --dry) is timed the same way,
  * interleaved, and every output of the submission's is checked against
- * its (the lab's tolerance, --rtol and --atol). --timing FILE gets the
+ * its (the lab's tolerance, --rtol and --atol; a reduction's partial
+ * sums by their sum, --compare sum). --timing FILE gets the
  * times as JSON: the device, and for "student" (and "reference") the
  * median, first quartile, mean, relative standard error, reps, and the
  * most wrong elements of a replay. The kernels run on the GPU, which
@@ -47,7 +49,8 @@
     X(cuInit) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDevicePrimaryCtxRetain)          \
     X(cuCtxSetCurrent) X(cuModuleLoad) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuMemAlloc)            \
     X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel) X(cuCtxSynchronize)         \
-    X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)
+    X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)     \
+    X(cuDriverGetVersion)
 
 /* The driver's functions, found by their versioned names (cuda.h's macros). */
 static struct {
@@ -55,6 +58,12 @@ static struct {
     DRIVER_FUNCTIONS(FIELD)
 #undef FIELD
 } cu;
+
+/* The device, as the timing file names it. */
+typedef struct {
+    char name[128];
+    int clock_khz, sms, l2_bytes, driver_version;
+} device_info_t;
 
 typedef struct {
     CUmodule module;
@@ -169,7 +178,7 @@ static int gpu_launch(void *self, const trace_op_t *op, void **args, char *err, 
     return 0;
 }
 
-static int start_gpu(int ordinal, const char *cubin, gpu_t *g, char *name, char *err, size_t errlen)
+static int start_gpu(int ordinal, const char *cubin, gpu_t *g, device_info_t *info, char *err, size_t errlen)
 {
     CUdevice dev;
     CUcontext ctx;
@@ -177,10 +186,14 @@ static int start_gpu(int ordinal, const char *cubin, gpu_t *g, char *name, char 
     int l2 = 0;
     if ((r = cu.cuInit(0)) != CUDA_SUCCESS || (r = cu.cuDeviceGet(&dev, ordinal)) != CUDA_SUCCESS)
         return said(r, "no CUDA device", err, errlen);
-    if ((r = cu.cuDeviceGetName(name, 128, dev)) != CUDA_SUCCESS ||
+    if ((r = cu.cuDeviceGetName(info->name, sizeof info->name, dev)) != CUDA_SUCCESS ||
         (r = cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev)) != CUDA_SUCCESS ||
+        (r = cu.cuDeviceGetAttribute(&info->clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev)) != CUDA_SUCCESS ||
+        (r = cu.cuDeviceGetAttribute(&info->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS ||
+        (r = cu.cuDriverGetVersion(&info->driver_version)) != CUDA_SUCCESS ||
         (r = cu.cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS || (r = cu.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
         return said(r, "the CUDA device", err, errlen);
+    info->l2_bytes = l2;
     if ((r = cu.cuModuleLoad(&g->module, cubin)) != CUDA_SUCCESS)
         return said(r, "the cubin does not load", err, errlen);
     g->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
@@ -214,10 +227,14 @@ static json_object *times_json(const char *name, const replay_times_t *t)
     return o;
 }
 
-static int write_timing(const char *path, const char *device, const replay_times_t *ta, const replay_times_t *tb)
+static int write_timing(const char *path, const device_info_t *dev, const replay_times_t *ta, const replay_times_t *tb)
 {
     json_object *o = json_object_new_object(), *impls = json_object_new_array();
-    json_object_object_add(o, "device", json_object_new_string(device));
+    json_object_object_add(o, "device", json_object_new_string(dev->name));
+    json_object_object_add(o, "sm_clock_mhz", json_object_new_double(dev->clock_khz / 1000.0));
+    json_object_object_add(o, "sms", json_object_new_int(dev->sms));
+    json_object_object_add(o, "l2_bytes", json_object_new_int(dev->l2_bytes));
+    json_object_object_add(o, "driver_version", json_object_new_int(dev->driver_version));
     json_object_array_add(impls, times_json("student", ta));
     if (tb)
         json_object_array_add(impls, times_json("reference", tb));
@@ -241,7 +258,7 @@ static int read_record(const char *path, trace_t *t, char **blob, char *err, siz
 static int usage(void)
 {
     fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N --timing FILE [--reference CUBIN TRACE] "
-                    "[--rtol R] [--atol A]] [--device N] CUBIN TRACE OUT\n");
+                    "[--compare elements|sum] [--rtol R] [--atol A]] [--device N] CUBIN TRACE OUT\n");
     return 2;
 }
 
@@ -250,6 +267,7 @@ int main(int argc, char **argv)
     const char *inputs = NULL, *timing = NULL, *pos[3], *ref_cubin = NULL, *ref_trace = NULL;
     int repeat = 0, ordinal = 0, npos = 0;
     double rtol = 1e-3, atol = 1e-3;
+    replay_compare_t compare = REPLAY_COMPARE_ELEMENTS;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
             inputs = argv[++i];
@@ -263,6 +281,9 @@ int main(int argc, char **argv)
             rtol = atof(argv[++i]);
         else if (strcmp(argv[i], "--atol") == 0 && i + 1 < argc)
             atol = atof(argv[++i]);
+        else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc &&
+                 (strcmp(argv[i + 1], "sum") == 0 || strcmp(argv[i + 1], "elements") == 0))
+            compare = strcmp(argv[++i], "sum") == 0 ? REPLAY_COMPARE_SUM : REPLAY_COMPARE_ELEMENTS;
         else if (strcmp(argv[i], "--reference") == 0 && i + 2 < argc)
             ref_cubin = argv[i + 1], ref_trace = argv[i + 2], i += 2;
         else if (argv[i][0] != '-' && npos < 3)
@@ -272,14 +293,15 @@ int main(int argc, char **argv)
     }
     if (npos != 3 || repeat < 0 || repeat > 1000 || (timing != NULL) != (repeat > 0) || (ref_cubin && !timing))
         return usage();
-    char err[1024], device[128] = "";
+    char err[1024];
+    device_info_t device = {0};
     char *blob = NULL, *ref_blob = NULL;
     trace_t t, rt;
     gpu_t g = {0}, rg = {0};
     if (read_record(pos[1], &t, &blob, err, sizeof err) != 0 ||
         (ref_trace && read_record(ref_trace, &rt, &ref_blob, err, sizeof err) != 0) ||
-        open_driver(err, sizeof err) != 0 || start_gpu(ordinal, pos[0], &g, device, err, sizeof err) != 0 ||
-        (ref_cubin && start_gpu(ordinal, ref_cubin, &rg, device, err, sizeof err) != 0)) {
+        open_driver(err, sizeof err) != 0 || start_gpu(ordinal, pos[0], &g, &device, err, sizeof err) != 0 ||
+        (ref_cubin && start_gpu(ordinal, ref_cubin, &rg, &device, err, sizeof err) != 0)) {
         fprintf(stderr, "cugrade-replay: %s\n", err);
         return 2;
     }
@@ -297,8 +319,8 @@ int main(int argc, char **argv)
         replay_side_t a = {&t, (const uint8_t *)blob, inputs, &dev};
         replay_side_t b = {&rt, (const uint8_t *)ref_blob, inputs, &ref_dev};
         replay_times_t ta, tb;
-        rc = replay_time(&a, ref_trace ? &b : NULL, repeat, rtol, atol, &ta, &tb, err, sizeof err);
-        if (rc == 0 && write_timing(timing, device, &ta, ref_trace ? &tb : NULL) != 0) {
+        rc = replay_time(&a, ref_trace ? &b : NULL, repeat, compare, rtol, atol, &ta, &tb, err, sizeof err);
+        if (rc == 0 && write_timing(timing, &device, &ta, ref_trace ? &tb : NULL) != 0) {
             snprintf(err, sizeof err, "%s: cannot be written", timing);
             rc = 2;
         }

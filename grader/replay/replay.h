@@ -56,14 +56,20 @@ typedef struct {
 int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, const replay_device_t *dev,
                matrix_t *out, char *err, size_t errlen);
 
+/* How a's outputs are checked against b's: element by element
+ * (|a - b| <= atol + rtol |b|, NaN never within), or their sums (a
+ * reduction's partial sums, as many as each chose: |sum a - sum b| <= atol
+ * + rtol |sum b|; one wrong "element" when not). */
+typedef enum { REPLAY_COMPARE_ELEMENTS = 0, REPLAY_COMPARE_SUM } replay_compare_t;
+
 /* Times a (the submission's record) against b (the reference's, on the
  * same dataset; NULL: a alone): one untimed replay of each, then reps of
  * each, interleaved, every one from fresh inputs and poisoned memory,
  * timed by its device's run_ms. Every output of a is compared with b's
- * first (|a - b| <= atol + rtol |b|, NaN never within): ta->wrong and
+ * first (as compare says, with rtol and atol): ta->wrong and
  * ta->wrong_reps. 0; 1 a kernel of a failed; 2 the record or a device
  * failed, or a kernel of b (err says which side and why). */
-int replay_time(const replay_side_t *a, const replay_side_t *b, int reps, double rtol, double atol,
-                replay_times_t *ta, replay_times_t *tb, char *err, size_t errlen);
+int replay_time(const replay_side_t *a, const replay_side_t *b, int reps, replay_compare_t compare, double rtol,
+                double atol, replay_times_t *ta, replay_times_t *tb, char *err, size_t errlen);
 
 #endif

@@ -426,3 +426,34 @@ Test(vgpu_backend, a_symbol_table_walk_gains_on_the_emulator_and_nothing_on_the_
     release(&emu);
     release(&vgpu);
 }
+
+/* The dot product's partial sums are as many as each launch function
+ * chose: timed by replay too, its outputs checked by their sums (the
+ * kind's timing_compare). */
+Test(vgpu_backend, the_dot_product_is_timed_by_replay_too, .timeout = 300)
+{
+    static const char rubric_text[] =
+        "{ \"version\": 1, \"labs\": { \"dotprod\": {\n"
+        "  \"datasets\": { \"points\": 4 }, \"hidden\": { \"count\": 2, \"points\": 2 },\n"
+        "  \"performance\": { \"points\": 10, \"shapes\": [\"100000\"], \"zero_at\": 0.5, \"full_at\": 0.9,\n"
+        "                   \"time_cap_s\": 30 } } } }\n";
+    char rubric[] = "/tmp/cugrade-rubric-XXXXXX";
+    int fd = mkstemp(rubric);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, rubric_text, sizeof rubric_text - 1), (ssize_t)sizeof rubric_text - 1);
+    close(fd);
+    static char runner[PATH_MAX + 64];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    char *env[] = {runner, "FAKE_GPU_MS=0.5", "FAKE_GPU_REF_MS=1", NULL};
+    const char *extra[] = {"--lab", "dotprod", "--rubric", rubric, NULL};
+    graded_t g = grade_on("vgpu", "reference/dotprod/dotprod.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *perf = test_named(&g, "performance");
+    cr_assert_float_eq(num(perf, "score"), 10.0, 1e-9, "%s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "speed relative to the reference (geometric mean): 2"), "%s",
+              str(perf, "output"));
+    release(&g);
+    unlink(rubric);
+}

@@ -338,7 +338,7 @@ Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
     replay_side_t a = {&t, NULL, dir, &ds}, b = {&t, NULL, dir, &dr};
     replay_times_t ta, tb;
     char err[512] = "";
-    cr_assert_eq(replay_time(&a, &b, 5, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replay_time(&a, &b, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
     cr_assert_eq(ta.reps, 5);
     cr_assert_eq(ta.wrong, 0);
     cr_assert_eq(ta.wrong_reps, 0);
@@ -355,8 +355,15 @@ Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
     dk.self = &fs;
     fs.skip_after = 2; /* right on the first two launches, then nothing */
     a.dev = &dk;
-    cr_assert_eq(replay_time(&a, &b, 5, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replay_time(&a, &b, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
     cr_assert_eq(ta.wrong, 4, "the whole output left as the poison");
     cr_assert_eq(ta.wrong_reps, 4, "replays 3 to 6 of 6");
+    fs.skip_after = 0, fs.runs = 0; /* right again: compared by their sums, which agree */
+    cr_assert_eq(replay_time(&a, &b, 3, REPLAY_COMPARE_SUM, 1e-6, 0, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta.wrong, 0);
+    fs.skip_after = fs.launches + 1; /* the warm-up right, then nothing: its sums are NaN */
+    cr_assert_eq(replay_time(&a, &b, 3, REPLAY_COMPARE_SUM, 1e-6, 0, &ta, &tb, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta.wrong, 1, "one wrong sum");
+    cr_assert_eq(ta.wrong_reps, 3);
     trace_free(&t);
 }
