@@ -8,7 +8,9 @@
  * kernels, on the GPU, from the grader's process. */
 #include "pipeline/grade_perf_replay.h"
 #include "kinds/kind.h"
+#include "pipeline/grade_perf.h"
 #include "pipeline/vgpu_budget.h"
+#include "run/gpuqueue.h"
 #include "run/runs.h"
 #include "util/util.h"
 
@@ -126,7 +128,7 @@ static int read_shape(const char *path, const ds_job_t *j, const char *unit, per
 
 /* The runner on one shape: 1 timed, 0 a kernel of the submission's failed
  * there or ran past the time (msg says so), -1 the runner's fault (err). */
-static int time_shape(const char *runner, const char *cubin, const char *ref_cubin, const lab_t *lab,
+static int time_shape(const grade_opts_t *o, const char *runner, const char *cubin, const char *ref_cubin, const lab_t *lab,
                       const ds_run_t *st, const ds_run_t *ref, const perf_rule_t *rule, const char *timing,
                       strbuf_t *msg, char *err, size_t errlen)
 {
@@ -158,7 +160,10 @@ static int time_shape(const char *runner, const char *cubin, const char *ref_cub
                     "--rtol", rtol, "--atol", atol, (char *)cubin, trace, out, NULL};
     run_spec_t spec = {.argv = argv, .timeout_s = rule->time_cap_s + 60, .file_limit_bytes = (size_t)4 << 30};
     run_result_t rr;
+    gpu_slot_t slot; /* alone on the GPU, in its queue when the grading has one */
+    grade_gpu_enter(o, GPU_EXCLUSIVE, &slot);
     run_one(&spec, &rr);
+    gpu_queue_leave(&slot);
     int rc = rr.exited && rr.exit_code == 0 ? 1 : -1;
     if (rr.timed_out || (rr.exited && rr.exit_code == 1)) {
         sb_appendf(msg, "not timed: at %s, replayed on the GPU, %s\n", st->job->shape,
@@ -196,7 +201,7 @@ int grade_perf_replay(const grade_opts_t *o, const grading_inputs_t *in, const c
     for (int i = 0; rc == 1 && i < rule->nshapes; i++) {
         char timing[PATH_MAX + 16];
         snprintf(timing, sizeof timing, "%.4000s.timing.json", mine[i].dir);
-        rc = time_shape(runner, cubin, ref.cubin, lab, &mine[i], &theirs[i], rule, timing, msg, err, errlen);
+        rc = time_shape(o, runner, cubin, ref.cubin, lab, &mine[i], &theirs[i], rule, timing, msg, err, errlen);
         if (rc == 1 && read_shape(timing, &jobs[i], lab->kind->rate_unit, pr, err, errlen) != 0)
             rc = -1;
     }
