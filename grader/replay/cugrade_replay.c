@@ -188,12 +188,17 @@ static int start_gpu(int ordinal, const char *cubin, gpu_t *g, device_info_t *in
         return said(r, "no CUDA device", err, errlen);
     if ((r = cu.cuDeviceGetName(info->name, sizeof info->name, dev)) != CUDA_SUCCESS ||
         (r = cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev)) != CUDA_SUCCESS ||
-        (r = cu.cuDeviceGetAttribute(&info->clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev)) != CUDA_SUCCESS ||
-        (r = cu.cuDeviceGetAttribute(&info->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) != CUDA_SUCCESS ||
-        (r = cu.cuDriverGetVersion(&info->driver_version)) != CUDA_SUCCESS ||
+
         (r = cu.cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS || (r = cu.cuCtxSetCurrent(ctx)) != CUDA_SUCCESS)
         return said(r, "the CUDA device", err, errlen);
     info->l2_bytes = l2;
+    /* for the report only: a driver that no longer answers one leaves it 0 */
+    if (cu.cuDeviceGetAttribute(&info->clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) != CUDA_SUCCESS)
+        info->clock_khz = 0;
+    if (cu.cuDeviceGetAttribute(&info->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS)
+        info->sms = 0;
+    if (cu.cuDriverGetVersion(&info->driver_version) != CUDA_SUCCESS)
+        info->driver_version = 0;
     if ((r = cu.cuModuleLoad(&g->module, cubin)) != CUDA_SUCCESS)
         return said(r, "the cubin does not load", err, errlen);
     g->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
