@@ -172,6 +172,20 @@ int backend_executor_ready(const char *root)
     return build_compiler_path(root, BACKEND_VGPU, path, sizeof path) == 0;
 }
 
+int backend_replay_runner(const char *root, int gpus, char *out, size_t len)
+{
+    const char *env = getenv("CUGRADE_REPLAY");
+    if (env && *env) {
+        snprintf(out, len, "%s", strcmp(env, "off") != 0 ? env : "");
+        return out[0] != '\0';
+    }
+    snprintf(out, len, "%s/bin/cugrade-replay", root);
+    if (access(out, X_OK) == 0 && (gpus < 0 ? gpu_device_count() : gpus) > 0)
+        return 1;
+    out[0] = '\0';
+    return 0;
+}
+
 backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen)
 {
     if (requested != BACKEND_AUTO) {

@@ -40,6 +40,13 @@ int gpu_devices(gpu_device_t *out, int max);
  * else on PATH), bin/cugrade-vgpu and build/libcugrade_vcudart.a built. */
 int backend_executor_ready(const char *root);
 
+/* vgpu: whether the executor's launches are replayed on a GPU, and by which
+ * runner (run/runs_replay.h), into out: $CUGRADE_REPLAY names one ("off":
+ * none; tests name a pretend GPU); else root's bin/cugrade-replay, when it
+ * was built and a CUDA device is there (gpus: the count, -1 to probe).
+ * 1, or 0 with out "". */
+int backend_replay_runner(const char *root, int gpus, char *out, size_t len);
+
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 /* The same with the GPU count already known (n, from gpu_device_count) and

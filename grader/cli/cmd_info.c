@@ -93,6 +93,13 @@ int cmd_info(int argc, char **argv)
            !executor ? "missing (run make: bin/cugrade-vgpu, build/libcugrade_vcudart.a)"
            : find_program("nvcc", nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
                                                          : "needs nvcc, not found");
+    char runner[PATH_MAX + 32];
+    if (backend_replay_runner(root, gpus, runner, sizeof runner))
+        printf("       each dataset replayed on the GPU by %s\n", runner);
+    else
+        printf("       no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
+                                                   : gpus == 0 ? "no CUDA device"
+                                                               : "bin/cugrade-replay not built");
     int ready = executor && find_program("nvcc", nvcc, sizeof nvcc) == 0;
     backend_t b = backend_resolve_with(requested, gpus, requested == BACKEND_AUTO && ready, why,
                                        sizeof why); /* probed once */

@@ -173,24 +173,6 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run, const grading
     return 0;
 }
 
-/* vgpu: whether the executor's launches are replayed on a GPU, and by
- * which runner (run/runs_replay.h): $CUGRADE_REPLAY names one ("off":
- * none; tests name a pretend GPU); else bin/cugrade-replay, when it was
- * built and a CUDA device is there. */
-static int replay_on_gpu(char *runner, size_t len)
-{
-    const char *env = getenv("CUGRADE_REPLAY");
-    if (env && *env) {
-        snprintf(runner, len, "%s", strcmp(env, "off") != 0 ? env : "");
-        return runner[0] != '\0';
-    }
-    snprintf(runner, len, "%.3000s/bin/cugrade-replay", cugrade_root());
-    if (is_file(runner) && gpu_device_count() > 0)
-        return 1;
-    runner[0] = '\0';
-    return 0;
-}
-
 /* The vgpu backend runs libwb programs, and kernel labs of a kind with a
  * program for the executor (its vgpu_main.cu). */
 static int backend_fits_lab(const grade_run_t *run, const grading_inputs_t *in, char *err,
@@ -324,7 +306,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .timeouts_max = in->rub.timeouts_max,
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
     if (run->backend == BACKEND_VGPU && br->cubin[0] &&
-        replay_on_gpu(run->replay_runner, sizeof run->replay_runner))
+        backend_replay_runner(cugrade_root(), -1, run->replay_runner, sizeof run->replay_runner))
         how.replay_runner = run->replay_runner, how.replay_cubin = br->cubin;
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
         how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
