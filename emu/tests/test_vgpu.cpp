@@ -478,3 +478,30 @@ Test(vgpu, a_dry_run_records_the_launches_without_running_them)
     std::string rm = "rm -rf " + d;
     cr_assert_eq(system(rm.c_str()), 0);
 }
+
+/* A replay whose kernels leave part of the output unwritten (here the
+ * record's grid cut to one block) writes that output, poison and all, for
+ * the grader to judge: on a GPU this is a submission's wrong answer, never
+ * the runner's failure. */
+Test(vgpu, a_replayed_output_with_the_poison_is_written_as_it_is)
+{
+    char dir[] = "/tmp/cugrade-vgpu-trace-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    std::string d = dir;
+    const char *shapes[] = {"37x29x41"};
+    json_object_put(drive("call_lab3", dir, shapes, 1, LAB3, "--trace"));
+    std::string ds = d + "/37x29x41";
+    std::string cut = "sed 's/^launch \\([^ ]*\\) 3 3 1 /launch \\1 1 1 1 /' " + ds + "/got.raw.trace > " + ds +
+                      "/one.trace && cp " + ds + "/got.raw.trace.bytes " + ds + "/one.trace.bytes && grep -q "
+                      "'^launch [^ ]* 1 1 1 ' " + ds + "/one.trace";
+    cr_assert_eq(system(cut.c_str()), 0);
+    cr_assert_eq(replay(ds + "/one.trace", ds, ds + "/one.raw", "lab3"), 0);
+    matrix_t got;
+    char err[512];
+    cr_assert_eq(raw_read_solution((ds + "/one.raw").c_str(), &got, err, sizeof err), 0, "%s", err);
+    cr_assert(!std::isnan(got.data[0]), "the first tile computed");
+    cr_assert(std::isnan(got.data[got.rows * got.cols - 1]), "the last element never written");
+    matrix_free(&got);
+    std::string rm = "rm -rf " + d;
+    cr_assert_eq(system(rm.c_str()), 0);
+}

@@ -348,7 +348,7 @@ int main(int argc, char **argv)
         const ptx::Solution &sol = log.solution;
         matrix_t m = {(int)sol.rows, (int)sol.cols, (float *)sol.bytes.data(), (int)sol.vector};
         char werr[512];
-        if (raw_write(solution_path, &m, werr, sizeof werr) != 0) {
+        if (raw_write_solution(solution_path, &m, werr, sizeof werr) != 0) {
             fprintf(stderr, "cugrade-vgpu: %s\n", werr);
             return 2;
         }

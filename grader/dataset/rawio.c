@@ -410,7 +410,7 @@ int raw_read_solution(const char *path, matrix_t *out, char *err, size_t errlen)
 /* ---- writer ------------------------------------------------------------------ */
 
 /* Refuses what the reader would reject, so every written file reads back. */
-static int check_writable(const char *path, const matrix_t *m, char *err, size_t errlen)
+static int check_writable(const char *path, const matrix_t *m, int finite_only, char *err, size_t errlen)
 {
     if (m->rows <= 0 || m->cols <= 0)
         return fail(err, errlen, "%s: refusing to write an empty matrix (%dx%d)", path, m->rows,
@@ -420,7 +420,7 @@ static int check_writable(const char *path, const matrix_t *m, char *err, size_t
                         (long)m->rows * m->cols > RAW_MAX_ELEMS)))
         return fail(err, errlen, "%s: refusing to write an absurd size %dx%d%s", path, m->rows,
                     m->cols, m->vector ? " (vector)" : "");
-    for (long i = 0; i < (long)m->rows * m->cols; i++)
+    for (long i = 0; finite_only && i < (long)m->rows * m->cols; i++)
         if (!isfinite(m->data[i]))
             return fail(err, errlen,
                         "%s: row %ld, column %ld is not finite (.raw files hold finite numbers)",
@@ -433,6 +433,13 @@ static int check_writable(const char *path, const matrix_t *m, char *err, size_t
 static size_t format_shortest(float v, char *buf, size_t len)
 {
     int n = 0;
+    if (isnan(v)) { /* as raw_read_solution reads it back, its payload kept: the poison survives */
+        uint32_t bits;
+        memcpy(&bits, &v, sizeof bits);
+        return (size_t)snprintf(buf, len, "%snan(0x%x)", bits >> 31 ? "-" : "", (unsigned)(bits & 0x7fffffu));
+    }
+    if (isinf(v))
+        return (size_t)snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
     for (int digits = 1; digits <= 9; digits++) {
         n = snprintf(buf, len, "%.*g", digits, (double)v);
         if (strtof(buf, NULL) == v)
@@ -441,9 +448,9 @@ static size_t format_shortest(float v, char *buf, size_t len)
     return (size_t)n;
 }
 
-int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
+static int write_matrix(const char *path, const matrix_t *m, int finite_only, char *err, size_t errlen)
 {
-    if (check_writable(path, m, err, errlen) != 0)
+    if (check_writable(path, m, finite_only, err, errlen) != 0)
         return -1;
     strbuf_t sb = {0};
     if (m->vector)
@@ -462,6 +469,16 @@ int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
     int rc = write_file_atomic(path, sb_str(&sb), sb.len, err, errlen);
     sb_free(&sb);
     return rc;
+}
+
+int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen)
+{
+    return write_matrix(path, m, 1, err, errlen);
+}
+
+int raw_write_solution(const char *path, const matrix_t *m, char *err, size_t errlen)
+{
+    return write_matrix(path, m, 0, err, errlen);
 }
 
 void matrix_free(matrix_t *m)

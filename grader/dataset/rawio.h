@@ -35,6 +35,10 @@ int raw_parse(const char *name, const char *text, size_t len, matrix_t *out, cha
 /* Writes "rows cols\n" then the values, one row per line, each as the shortest text (round
  * trips a float exactly), via a temporary file and rename. */
 int raw_write(const char *path, const matrix_t *m, char *err, size_t errlen);
+/* An output as a program's answer (raw_read_solution reads it back): like
+ * raw_write, but NaNs and infinities are written too, a NaN with its
+ * payload ("-nan(0x7fffff)": the never-written poison survives). */
+int raw_write_solution(const char *path, const matrix_t *m, char *err, size_t errlen);
 void matrix_free(matrix_t *m);
 
 #endif

@@ -66,7 +66,7 @@ PY
 
 report() { # PROGRAM DATASET VERDICT TIMING-FILE
     local ms="-"
-    [ -f "$4" ] && ms=$(python3 -c "import json;print('%.4f' % json.load(open('$4'))['kernel_ms_median'])")
+    [ -f "$4" ] && ms=$(python3 -c "import json;print('%.4f' % json.load(open('$4'))['impls'][0]['median_ms'])")
     printf '%-22s %-22s %-30s %s\n' "$1" "$2" "$3" "$ms"
 }
 

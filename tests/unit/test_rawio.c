@@ -440,3 +440,27 @@ Test(rawio_vector, writes_a_vector_header_and_reads_back)
     matrix_free(&back);
     unlink(path);
 }
+
+/* A program's answer keeps what raw_write refuses: NaN with its payload
+ * (the poison, never written) and infinities, read back bit for bit by
+ * raw_read_solution (a GPU replay's output of a kernel that left C
+ * unwritten must be judged, not crash the runner: issue 39). */
+Test(rawio, a_solution_keeps_the_poison_and_infinities)
+{
+    char path[] = "/tmp/cugrade-rawio-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    uint32_t poison = 0xFFFFFFFFu, quiet = 0x7fc00000u;
+    float data[4] = {1.5f, INFINITY, 0, 0};
+    memcpy(&data[2], &poison, 4);
+    memcpy(&data[3], &quiet, 4);
+    matrix_t m = {2, 2, data, 0}, back;
+    char err[512] = "";
+    cr_assert_eq(raw_write(path, &m, err, sizeof err), -1, "raw_write holds finite numbers only");
+    cr_assert_eq(raw_write_solution(path, &m, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(raw_read_solution(path, &back, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(memcmp(back.data, data, sizeof data), 0, "bit for bit");
+    matrix_free(&back);
+    unlink(path);
+}
