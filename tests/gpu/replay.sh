@@ -51,11 +51,13 @@ dataset() {
 # with ANY: their sum against the one value)
 close() { python3 - "$@" <<'PY'
 import sys
+def num(x):  # the poison is written "-nan(0x7fffff)", which float() does not read
+    return float("nan") if "nan" in x.lower() else float(x)
 def read(p):  # libwb .raw: "rows cols" then the values, or a vector's "n"
     w = open(p).read().split()
     if len(w) >= 2 and w[1].isdigit() and int(w[0]) * int(w[1]) == len(w) - 2:
-        return [float(x) for x in w[2:]]
-    return [float(x) for x in w[1:]]
+        return [num(x) for x in w[2:]]
+    return [num(x) for x in w[1:]]
 got, want = read(sys.argv[1]), read(sys.argv[2])
 if len(sys.argv) > 3:
     got = [sum(got)]
