@@ -14,7 +14,8 @@
 #                   on every lab (tests/gpu/sandbox.sh, with strace), the red-team submissions
 #                   (tests/attacks/) and the challenge lab (its reference's
 #                   score against cuBLAS, the rule on the SASS) on the GPU backend,
-#                   and the executor's results against the GPU's (tests/gpu/ptx_conformance.sh)
+#                   the executor's results against the GPU's (tests/gpu/ptx_conformance.sh),
+#                   and its launch records replayed there (tests/gpu/replay.sh)
 #   make fuzz       run the libFuzzer harnesses (tests/fuzz/fuzz.mk, docs/fuzzing.md)
 #   make race-check the grader's threads under ThreadSanitizer: a small batch on
 #                   the emulator's GPU path (tools/race_check.sh, a few minutes)
