@@ -184,10 +184,7 @@ bool write_trace(ptx::Trace &trace, const ptx::Solution &sol, const std::string 
         fprintf(stderr, "cugrade-vgpu: the record has no read the solution came from\n");
         return false;
     }
-    std::string text, bytes, bytes_path = path + ".bytes";
-    trace.end(text, bytes);
-    if (write_file_atomic(bytes_path.c_str(), bytes.data(), bytes.size(), nullptr, 0) != 0 ||
-        !write_atomically(path.c_str(), text)) {
+    if (!write_record(trace, path)) {
         fprintf(stderr, "cugrade-vgpu: cannot write %s\n", path.c_str());
         return false;
     }

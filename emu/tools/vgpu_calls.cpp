@@ -88,14 +88,21 @@ void ArrayCalls::end_trace(const std::string &output, bool keep)
 {
     if (!trace)
         return;
-    std::string text, bytes;
-    trace->end(text, bytes);
-    if (!keep)
+    if (!keep) {
+        trace->drop();
         return;
-    std::string path = output + ".trace", bytes_path = path + ".bytes";
-    if (write_file_atomic(bytes_path.c_str(), bytes.data(), bytes.size(), nullptr, 0) != 0 ||
-        write_file_atomic(path.c_str(), text.data(), text.size(), nullptr, 0) != 0)
+    }
+    std::string path = output + ".trace";
+    if (!write_record(*trace, path))
         fault = path + ": cannot be written";
+}
+
+bool write_record(ptx::Trace &trace, const std::string &path)
+{
+    std::string text, bytes, bytes_path = path + ".bytes";
+    trace.end(text, bytes);
+    return write_file_atomic(bytes_path.c_str(), bytes.data(), bytes.size(), nullptr, 0) == 0 &&
+           write_file_atomic(path.c_str(), text.data(), text.size(), nullptr, 0) == 0;
 }
 
 bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)

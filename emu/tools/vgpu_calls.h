@@ -35,6 +35,10 @@ extern "C" {
 #include <string>
 #include <vector>
 
+/* Ends trace's record and writes it to path, its bytes to path.bytes (each
+ * through a temporary file and a rename): false when either cannot be. */
+bool write_record(ptx::Trace &trace, const std::string &path);
+
 class ArrayCalls : public ptx::CallSource {
   public:
     /* false with err when the spec does not parse */

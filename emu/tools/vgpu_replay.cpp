@@ -64,14 +64,10 @@ int launch(void *self, const trace_op_t *op, void **args, char *err, size_t errl
 
 int vgpu_replay(ptx_device_t *d, const char *trace_path, const char *inputs_dir, const char *out_path)
 {
-    char err[1024];
-    std::string bytes_path = std::string(trace_path) + ".bytes";
-    size_t n = 0;
-    char *blob = read_file(bytes_path.c_str(), &n, err, sizeof err);
+    char err[1024], *blob;
     trace_t t;
-    if (!blob || trace_read(trace_path, n, &t, err, sizeof err) != 0) {
+    if (trace_load(trace_path, &t, &blob, err, sizeof err) != 0) {
         fprintf(stderr, "cugrade-vgpu: %s\n", err);
-        free(blob);
         return 2;
     }
     replay_device_t dev = {d, alloc, release, to_device, from_device, fill, launch, nullptr};

@@ -176,7 +176,7 @@ int grade_measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_
          * report fails the checks whatever the sanitizer finds, checks.h) */
         gpu_slot_t slot;
         double t0 = now_seconds();
-        grade_gpu_enter(o, GPU_SHARED, &slot);
+        gpu_queue_join(o->gpu_queue, o->gpu_index, GPU_SHARED, &slot);
         run->phase_s[PHASE_GPU_WAIT] += slot.waited_s;
         sanitize_on_gpu(&e, runs, in->njobs, &in->lab);
         gpu_queue_leave(&slot);

@@ -26,13 +26,6 @@
 #define COMPILE_TIMEOUT_S 180.0
 #define TIMING_FAILED (-2) /* read_timing: the timing program failed */
 
-void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot)
-{
-    char err[512];
-    if (gpu_queue_enter(o->gpu_queue, o->gpu_index, use, slot, err, sizeof err) != 0)
-        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
-}
-
 /* On a batch's several GPUs, the one with the fewest submissions on it now
  * (run/gpu_choice.h), taken when the first dataset run is next. */
 const grade_opts_t *grade_take_gpu(const grade_opts_t *o, grade_opts_t *chosen)
@@ -290,9 +283,8 @@ int grade_measure_performance(const grade_opts_t *o, grade_run_t *run, const gra
     p->measured = 1;
     strbuf_t msg = {0};
     int fault = 0;
-    const char *why; /* when not: scored as the executor's backend, 0 of 0 */
     p->on_gpu = run->backend == BACKEND_VGPU && run->replay_runner[0] && br->ok &&
-                grade_perf_replay_fits(in, &why);
+                grade_perf_replay_fits(in); /* when not: scored as the executor's backend, 0 of 0 */
     /* not timed: the score says why, with the rubric's points */
     if (score_perf_not_timed(&run->measured, rule, &in->lab, &msg) == 0 && msg.len == 0 && p->on_gpu) {
         int timed = grade_perf_replay(o, in, run->scratch, br->program, br->ptx, br->cubin, run->replay_runner,

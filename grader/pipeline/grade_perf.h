@@ -43,10 +43,6 @@ void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grad
 void grade_perf_tail_offer(perf_tail_t *pt, const grading_inputs_t *in, runs_how_t *how);
 void grade_perf_tail_free(perf_tail_t *pt);
 
-/* Joins this GPU's queue (a no-op outside a batch); a queue that cannot be
- * used is reported and grading goes on without it. */
-void grade_gpu_enter(const grade_opts_t *o, gpu_use_t use, gpu_slot_t *slot);
-
 /* With o->gpu_choices (a batch's several GPUs), takes the one with the
  * fewest submissions on it now (run/gpu_choice.h), points this process's
  * later runs at it and returns *chosen, o with its index and baseline;

@@ -8,7 +8,6 @@
  * kernels, on the GPU, from the grader's process. */
 #include "pipeline/grade_perf_replay.h"
 #include "kinds/kind.h"
-#include "pipeline/grade_perf.h"
 #include "pipeline/vgpu_budget.h"
 #include "run/gpuqueue.h"
 #include "run/runs.h"
@@ -22,17 +21,12 @@
 
 #define REPLAY_REPS 15
 
-int grade_perf_replay_fits(const grading_inputs_t *in, const char **why)
+int grade_perf_replay_fits(const grading_inputs_t *in)
 {
     const lab_t *lab = &in->lab;
-    if (lab_is_program(lab) || !lab->kind->timing_inputs ||
-        (lab->kind->vgpu_out_returned && !lab->kind->timing_compare))
-        *why = "this lab's kind is not timed by replaying its launches yet";
-    else if (in->rub.performance.relative_to == PERF_VS_CUBLAS)
-        *why = "its speed is measured against cuBLAS, which the replay does not time yet";
-    else
-        return 1;
-    return 0;
+    return !lab_is_program(lab) && lab->kind->timing_inputs &&
+           (!lab->kind->vgpu_out_returned || lab->kind->timing_compare) &&
+           in->rub.performance.relative_to != PERF_VS_CUBLAS; /* cuBLAS is not replayed yet */
 }
 
 /* The shape's dataset: its inputs, fresh from a seed nobody knows before. */
@@ -161,7 +155,7 @@ static int time_shape(const grade_opts_t *o, const char *runner, const char *cub
     run_spec_t spec = {.argv = argv, .timeout_s = rule->time_cap_s + 60, .file_limit_bytes = (size_t)4 << 30};
     run_result_t rr;
     gpu_slot_t slot; /* alone on the GPU, in its queue when the grading has one */
-    grade_gpu_enter(o, GPU_EXCLUSIVE, &slot);
+    gpu_queue_join(o->gpu_queue, o->gpu_index, GPU_EXCLUSIVE, &slot);
     run_one(&spec, &rr);
     gpu_queue_leave(&slot);
     int rc = rr.exited && rr.exit_code == 0 ? 1 : -1;

@@ -12,8 +12,9 @@
 #include "score/perf_result.h"
 #include "util/util.h"
 
-/* Whether the lab's performance can be timed by replay: 1, or 0 with why. */
-int grade_perf_replay_fits(const grading_inputs_t *in, const char **why);
+/* Whether the lab's performance can be timed by replay: not yet for a libwb
+ * program, a kind with no timing inputs, or a speed relative to cuBLAS. */
+int grade_perf_replay_fits(const grading_inputs_t *in);
 
 /* Times the submission (its vgpu program, PTX and cubin) on the rubric's
  * shapes with runner: 1 timed (pr, msg says how), 0 not (msg says why: a

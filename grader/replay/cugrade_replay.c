@@ -250,16 +250,6 @@ static int write_timing(const char *path, const device_info_t *dev, const replay
     return rc;
 }
 
-/* A record and its byte file: 0, or -1 with err. */
-static int read_record(const char *path, trace_t *t, char **blob, char *err, size_t errlen)
-{
-    char bytes_path[4096];
-    size_t size = 0;
-    snprintf(bytes_path, sizeof bytes_path, "%s.bytes", path);
-    *blob = read_file(bytes_path, &size, err, errlen);
-    return *blob && trace_read(path, size, t, err, errlen) == 0 ? 0 : -1;
-}
-
 static int usage(void)
 {
     fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N --timing FILE [--reference CUBIN TRACE] "
@@ -303,8 +293,8 @@ int main(int argc, char **argv)
     char *blob = NULL, *ref_blob = NULL;
     trace_t t, rt;
     gpu_t g = {0}, rg = {0};
-    if (read_record(pos[1], &t, &blob, err, sizeof err) != 0 ||
-        (ref_trace && read_record(ref_trace, &rt, &ref_blob, err, sizeof err) != 0) ||
+    if (trace_load(pos[1], &t, &blob, err, sizeof err) != 0 ||
+        (ref_trace && trace_load(ref_trace, &rt, &ref_blob, err, sizeof err) != 0) ||
         open_driver(err, sizeof err) != 0 || start_gpu(ordinal, pos[0], &g, &device, err, sizeof err) != 0 ||
         (ref_cubin && start_gpu(ordinal, ref_cubin, &rg, &device, err, sizeof err) != 0)) {
         fprintf(stderr, "cugrade-replay: %s\n", err);

@@ -2,6 +2,7 @@
  * where it is used, every range inside its allocation and the byte file,
  * so that a runner can do the record's steps without checking them again. */
 #include "replay/trace.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,7 +25,7 @@ typedef struct {
     uint32_t cap;
 } reader_t;
 
-__attribute__((format(printf, 2, 3))) static int fail(reader_t *r, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int bad(reader_t *r, const char *fmt, ...)
 {
     char what[400];
     va_list ap;
@@ -57,7 +58,7 @@ static int numbers(reader_t *r, char **s, int n, const uint64_t *max, uint64_t *
 {
     for (int i = 0; i < n; i++)
         if (number(s, max[i], &out[i]) != 0)
-            return fail(r, "%s: number %d is missing or out of range", what, i + 1);
+            return bad(r, "%s: number %d is missing or out of range", what, i + 1);
     return 0;
 }
 
@@ -86,9 +87,9 @@ static int at_end(char *s)
 static int inside(reader_t *r, uint64_t id, uint64_t offset, uint64_t n, const char *what)
 {
     if (id == 0 || id >= r->cap || !r->alive[id])
-        return fail(r, "%s names allocation %llu, which is not allocated", what, (unsigned long long)id);
+        return bad(r, "%s names allocation %llu, which is not allocated", what, (unsigned long long)id);
     if (offset > r->sizes[id] || n > r->sizes[id] - offset)
-        return fail(r, "%s: %llu bytes at offset %llu lie outside allocation %llu (%llu bytes)", what,
+        return bad(r, "%s: %llu bytes at offset %llu lie outside allocation %llu (%llu bytes)", what,
                     (unsigned long long)n, (unsigned long long)offset, (unsigned long long)id,
                     (unsigned long long)r->sizes[id]);
     return 0;
@@ -108,7 +109,7 @@ static int grow_ids(reader_t *r, uint64_t id)
     if (a)
         r->alive = a;
     if (!s || !a)
-        return fail(r, "out of memory");
+        return bad(r, "out of memory");
     memset(r->sizes + r->cap, 0, (cap - r->cap) * sizeof *s);
     memset(r->alive + r->cap, 0, cap - r->cap);
     r->cap = cap;
@@ -132,20 +133,20 @@ static int parse_arg(reader_t *r, char *s, trace_arg_t *a)
 {
     uint64_t size;
     if (strncmp(s, "arg ", 4) != 0)
-        return fail(r, "a launch's argument line (arg SIZE HEX ...) expected");
+        return bad(r, "a launch's argument line (arg SIZE HEX ...) expected");
     s += 4;
     if (number(&s, TRACE_MAX_ARG_BYTES, &size) != 0 || size == 0)
-        return fail(r, "arg: its size is missing or above %d bytes", TRACE_MAX_ARG_BYTES);
+        return bad(r, "arg: its size is missing or above %d bytes", TRACE_MAX_ARG_BYTES);
     while (*s == ' ')
         s++;
     a->size = (uint32_t)size;
     a->bytes = malloc(size);
     if (!a->bytes)
-        return fail(r, "out of memory");
+        return bad(r, "out of memory");
     for (uint64_t i = 0; i < size; i++) {
         int b = hex_byte(s + 2 * i);
         if (b < 0)
-            return fail(r, "arg: %llu bytes of lowercase hex expected", (unsigned long long)size);
+            return bad(r, "arg: %llu bytes of lowercase hex expected", (unsigned long long)size);
         a->bytes[i] = (uint8_t)b;
     }
     s += 2 * size;
@@ -153,12 +154,12 @@ static int parse_arg(reader_t *r, char *s, trace_arg_t *a)
         uint64_t at, id, off;
         if (number(&s, size, &at) != 0 || *s++ != '=' || number(&s, MAX_IDS, &id) != 0 || *s++ != '+' ||
             number(&s, UINT64_MAX, &off) != 0 || at % 8 || at + 8 > size)
-            return fail(r, "arg: a pointer (AT=ID+OFFSET, AT a multiple of 8 inside the argument) expected");
+            return bad(r, "arg: a pointer (AT=ID+OFFSET, AT a multiple of 8 inside the argument) expected");
         if (inside(r, id, off, 0, "arg") != 0)
             return -1;
         trace_reloc_t *rl = realloc(a->relocs, (size_t)(a->nrelocs + 1) * sizeof *rl);
         if (!rl)
-            return fail(r, "out of memory");
+            return bad(r, "out of memory");
         a->relocs = rl;
         a->relocs[a->nrelocs++] = (trace_reloc_t){(uint32_t)at, (uint32_t)id, off};
     }
@@ -184,9 +185,9 @@ static int parse_op(reader_t *r, trace_t *t, const char *verb, char *s, uint64_t
         if (numbers(r, &s, 2, big, v, verb) != 0)
             return -1;
         if (v[0] == 0 || v[0] <= t->max_id)
-            return fail(r, "alloc: allocation %llu is not the next number", (unsigned long long)v[0]);
+            return bad(r, "alloc: allocation %llu is not the next number", (unsigned long long)v[0]);
         if (v[1] == 0 || v[1] > (64ull << 30))
-            return fail(r, "alloc: %llu bytes (1 byte to 64 GiB)", (unsigned long long)v[1]);
+            return bad(r, "alloc: %llu bytes (1 byte to 64 GiB)", (unsigned long long)v[1]);
         if (grow_ids(r, v[0]) != 0)
             return -1;
         t->max_id = (uint32_t)v[0];
@@ -209,7 +210,7 @@ static int parse_op(reader_t *r, trace_t *t, const char *verb, char *s, uint64_t
         if (numbers(r, &s, 4, big, v, verb) != 0 || inside(r, v[0], v[1], v[2], verb) != 0)
             return -1;
         if (v[3] > blob_size || v[2] > blob_size - v[3])
-            return fail(r, "copy: bytes %llu..%llu lie outside the byte file (%llu bytes)",
+            return bad(r, "copy: bytes %llu..%llu lie outside the byte file (%llu bytes)",
                         (unsigned long long)v[3], (unsigned long long)(v[3] + v[2]),
                         (unsigned long long)blob_size);
         *op = (trace_op_t){.kind = TRACE_COPY, .line = r->line, .id = (uint32_t)v[0], .offset = v[1],
@@ -227,9 +228,9 @@ static int parse_op(reader_t *r, trace_t *t, const char *verb, char *s, uint64_t
                            .bytes = v[2]};
         t->nreads++;
     } else
-        return fail(r, "unknown step '%s'", verb);
+        return bad(r, "unknown step '%s'", verb);
     if (!at_end(s))
-        return fail(r, "%s: more on the line than it takes", verb);
+        return bad(r, "%s: more on the line than it takes", verb);
     return 0;
 }
 
@@ -241,23 +242,23 @@ static int parse_launch(reader_t *r, char *s, trace_op_t *op)
     memset(op, 0, sizeof *op);
     op->kind = TRACE_LAUNCH, op->line = r->line;
     if (word(&s, kernel, sizeof kernel) != 0 || !valid_kernel_name(kernel))
-        return fail(r, "launch: a kernel's (mangled) name expected");
+        return bad(r, "launch: a kernel's (mangled) name expected");
     if (numbers(r, &s, 8, max, v, "launch") != 0)
         return -1;
     if (!at_end(s))
-        return fail(r, "launch: more on the line than it takes");
+        return bad(r, "launch: more on the line than it takes");
     for (int i = 0; i < 3; i++)
         if (v[i] == 0 || v[3 + i] == 0)
-            return fail(r, "launch: a grid or block dimension of 0");
+            return bad(r, "launch: a grid or block dimension of 0");
     op->kernel = strdup(kernel);
     if (!op->kernel)
-        return fail(r, "out of memory");
+        return bad(r, "out of memory");
     for (int i = 0; i < 3; i++)
         op->grid[i] = (uint32_t)v[i], op->block[i] = (uint32_t)v[3 + i];
     op->shared = v[6];
     op->nargs = (int)v[7];
     op->args = calloc(op->nargs ? (size_t)op->nargs : 1, sizeof *op->args);
-    return op->args ? 0 : fail(r, "out of memory");
+    return op->args ? 0 : bad(r, "out of memory");
 }
 
 static int parse_output(reader_t *r, trace_t *t, char *s, int from_reads)
@@ -266,10 +267,10 @@ static int parse_output(reader_t *r, trace_t *t, char *s, int from_reads)
     char shape[16];
     static const uint64_t max[4] = {UINT64_MAX, UINT64_MAX, 1u << 30, 1u << 30};
     if (t->output.present)
-        return fail(r, "a second output");
+        return bad(r, "a second output");
     if (numbers(r, &s, 4, max, v, "output") != 0 || word(&s, shape, sizeof shape) != 0 || !at_end(s) ||
         (strcmp(shape, "matrix") != 0 && strcmp(shape, "vector") != 0))
-        return fail(r, "output: ... ROWS COLS matrix|vector expected");
+        return bad(r, "output: ... ROWS COLS matrix|vector expected");
     trace_output_t *o = &t->output;
     *o = (trace_output_t){.present = 1, .from_reads = from_reads, .op = t->nops, .rows = (int)v[2],
                           .cols = (int)v[3], .vector = strcmp(shape, "vector") == 0};
@@ -277,14 +278,14 @@ static int parse_output(reader_t *r, trace_t *t, char *s, int from_reads)
     if (from_reads) {
         o->first = v[0], o->count = v[1];
         if (v[1] == 0 || v[0] > t->nreads || v[1] > t->nreads - v[0])
-            return fail(r, "output-read: reads %llu..+%llu were not recorded", (unsigned long long)v[0],
+            return bad(r, "output-read: reads %llu..+%llu were not recorded", (unsigned long long)v[0],
                         (unsigned long long)v[1]);
         uint64_t bytes = 0;
         for (int i = 0, k = 0; i < t->nops; i++)
             if (t->ops[i].kind == TRACE_READ && (uint64_t)k++ - o->first < o->count)
                 bytes += t->ops[i].bytes;
         if (bytes != n)
-            return fail(r, "output-read: the reads hold %llu bytes, not the %llu of %d x %d floats",
+            return bad(r, "output-read: the reads hold %llu bytes, not the %llu of %d x %d floats",
                         (unsigned long long)bytes, (unsigned long long)n, o->rows, o->cols);
         return 0;
     }
@@ -297,12 +298,12 @@ static int parse_output(reader_t *r, trace_t *t, char *s, int from_reads)
 static int push_op(reader_t *r, trace_t *t, int *cap)
 {
     if (t->nops >= MAX_OPS)
-        return fail(r, "more than %d steps", MAX_OPS);
+        return bad(r, "more than %d steps", MAX_OPS);
     if (t->nops == *cap) {
         int c = *cap ? *cap * 2 : 64;
         trace_op_t *ops = realloc(t->ops, (size_t)c * sizeof *ops);
         if (!ops)
-            return fail(r, "out of memory");
+            return bad(r, "out of memory");
         t->ops = ops, *cap = c;
     }
     return 0;
@@ -321,11 +322,11 @@ static int parse_lines(reader_t *r, FILE *f, trace_t *t, uint64_t blob_size)
         if (n > 0 && line[n - 1] == '\n')
             line[--n] = '\0';
         if (ended) {
-            fail(r, "a line after \"end\"");
+            bad(r, "a line after \"end\"");
             goto out;
         }
         if (n > MAX_LINE) {
-            fail(r, "a line of %zd characters", n);
+            bad(r, "a line of %zd characters", n);
             goto out;
         }
         if (args_left > 0) { /* the launch's next argument */
@@ -336,7 +337,7 @@ static int parse_lines(reader_t *r, FILE *f, trace_t *t, uint64_t blob_size)
         }
         char verb[32], *s = line;
         if (word(&s, verb, sizeof verb) != 0) {
-            fail(r, "an empty line");
+            bad(r, "an empty line");
             goto out;
         }
         if (strcmp(verb, "end") == 0) {
@@ -363,11 +364,11 @@ static int parse_lines(reader_t *r, FILE *f, trace_t *t, uint64_t blob_size)
             launch = op, args_left = op->nargs;
     }
     if (args_left > 0)
-        fail(r, "the file ends inside a launch's arguments");
+        bad(r, "the file ends inside a launch's arguments");
     else if (!ended)
-        fail(r, "the file ends before its \"end\" line: cut short");
+        bad(r, "the file ends before its \"end\" line: cut short");
     else if (!t->output.present && !t->unreplayable[0])
-        fail(r, "no output line");
+        bad(r, "no output line");
     else
         rc = 0;
 out:
@@ -387,7 +388,7 @@ int trace_read(const char *path, uint64_t blob_size, trace_t *t, char *err, size
     char head[32] = "";
     r.line = 1;
     int rc = (!fgets(head, sizeof head, f) || strcmp(head, "cugrade-trace 1\n") != 0)
-                 ? fail(&r, "not a launch record (\"cugrade-trace 1\" expected)")
+                 ? bad(&r, "not a launch record (\"cugrade-trace 1\" expected)")
                  : parse_lines(&r, f, t, blob_size);
     fclose(f);
     free(r.sizes);
@@ -410,4 +411,17 @@ void trace_free(trace_t *t)
     }
     free(t->ops);
     memset(t, 0, sizeof *t);
+}
+
+int trace_load(const char *path, trace_t *t, char **blob, char *err, size_t errlen)
+{
+    char bytes_path[4096];
+    size_t size = 0;
+    snprintf(bytes_path, sizeof bytes_path, "%s.bytes", path);
+    *blob = read_file(bytes_path, &size, err, errlen);
+    if (*blob && trace_read(path, size, t, err, errlen) == 0)
+        return 0;
+    free(*blob);
+    *blob = NULL;
+    return -1;
 }

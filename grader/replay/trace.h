@@ -100,6 +100,10 @@ typedef struct {
 int trace_read(const char *path, uint64_t blob_size, trace_t *t, char *err, size_t errlen);
 void trace_free(trace_t *t);
 
+/* path and its byte file (path.bytes, read whole into *blob, malloc'd),
+ * read and checked as trace_read does: 0, or -1 with err. */
+int trace_load(const char *path, trace_t *t, char **blob, char *err, size_t errlen);
+
 /* The output's bytes (rows x cols floats). */
 static inline uint64_t trace_output_bytes(const trace_t *t)
 {

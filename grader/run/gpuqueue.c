@@ -173,3 +173,10 @@ void gpu_queue_leave(gpu_slot_t *slot)
     close_fd(&slot->lock_fd);
     close_fd(&slot->gate_fd);
 }
+
+void gpu_queue_join(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot)
+{
+    char err[512];
+    if (gpu_queue_enter(dir, gpu, use, slot, err, sizeof err) != 0)
+        fprintf(stderr, "cugrade: %s (going on without the GPU queue)\n", err);
+}

@@ -45,5 +45,8 @@ int gpu_queue_enter(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot, c
 int gpu_queue_try(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot, char *err,
                   size_t errlen);
 void gpu_queue_leave(gpu_slot_t *slot);
+/* gpu_queue_enter for a grading, which goes on without the queue when it
+ * cannot be used (said on stderr); a no-op without dir (outside a batch). */
+void gpu_queue_join(const char *dir, int gpu, gpu_use_t use, gpu_slot_t *slot);
 
 #endif
