@@ -211,6 +211,15 @@ static void compare_failure(const compare_result_t *cr, char *failure, size_t le
 }
 
 /* Compares the child's output file with the expected matrix. */
+/* The comparison in one line: a hidden dataset's never shows a value. */
+static void summary_of(const compare_result_t *cr, int hidden, char *buf, size_t len)
+{
+    if (hidden)
+        compare_summary_hidden(cr, buf, len);
+    else
+        compare_summary(cr, buf, len);
+}
+
 static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const cause_t *cause,
                         strbuf_t *msg, char *failure, size_t failure_len)
 {
@@ -227,10 +236,7 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     lab->kind->compare(lab, &j->data, &got, &cr);
     char summary[512];
     int hidden = j->hidden_index > 0;
-    if (hidden)
-        compare_summary_hidden(&cr, summary, sizeof summary);
-    else
-        compare_summary(&cr, summary, sizeof summary);
+    summary_of(&cr, hidden, summary, sizeof summary);
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || !cause->order_dependent;
@@ -282,10 +288,7 @@ static int judge_replay(const ds_run_t *r, const lab_t *lab, strbuf_t *msg, char
     if (cr.passed)
         return 1;
     char summary[512];
-    if (r->job->hidden_index > 0)
-        compare_summary_hidden(&cr, summary, sizeof summary);
-    else
-        compare_summary(&cr, summary, sizeof summary);
+    summary_of(&cr, r->job->hidden_index > 0, summary, sizeof summary);
     sb_appendf(msg, "FAILED on the GPU: %s\n%s So what the kernels compute depends on where they "
                     "run: on the order their threads run in (a race between blocks, or one the "
                     "executor's checks did not see), on memory they read before writing it, or on "
