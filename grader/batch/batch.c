@@ -392,7 +392,8 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     hidden_set_t hidden = {0};
     batch_warm_t warm; /* the timing objects made beside the canary */
     batch_warm_start(&warm, o, p.ntodo > 0 ? gpus.ngpu : 0);
-    int early = p.ntodo > 0 && baselines_start_early(baselines, o, gpus.ngpu, gpus.queue_dir, out);
+    int timed_gpus = batch_times_natively(o) ? gpus.ngpu : 0; /* the reference's baselines */
+    int early = p.ntodo > 0 && baselines_start_early(baselines, o, timed_gpus, gpus.queue_dir, out);
     int rescored = rescore_then_ready(o, &p, &hidden, gpus.ngpu > 0 ? gpus.queue_dir : NULL, out);
     int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;
     if (rescored < 0) {
@@ -407,7 +408,7 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     }
     q.total = p.ntodo;
     if (!early)
-        baselines_init(baselines, o, q.total > 0 ? gpus.ngpu : 0, gpus.queue_dir);
+        baselines_init(baselines, o, q.total > 0 ? timed_gpus : 0, gpus.queue_dir);
     if (open_result_dirs(todo, q.total, out) != 0) {
         rc = EXIT_CANNOT_GRADE;
         q.total = 0;

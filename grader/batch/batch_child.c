@@ -53,9 +53,8 @@ void batch_prepare_child(const batch_opts_t *o, const gpu_plan_t *g, job_t *j)
                            .extra_env = j->env};
     j->env[0] = TMP_SWEPT_ENV "=1"; /* the batch swept $TMPDIR once at its start */
     j->env[1] = NULL;
-    /* vgpu: no replay on a GPU in a batch yet, whose workers would time on it side by side
-     * (the batch's GPU queue is the gpu backend's); the class is graded alike, on the executor */
-    if (strcmp(o->backend, "vgpu") == 0 && !getenv("CUGRADE_REPLAY"))
+    /* vgpu on a machine without a GPU: no child asks the driver again */
+    if (strcmp(o->backend, "vgpu") == 0 && g->ngpu == 0 && !getenv("CUGRADE_REPLAY"))
         j->env[1] = "CUGRADE_REPLAY=off", j->env[2] = NULL;
 }
 

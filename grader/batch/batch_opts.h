@@ -5,6 +5,7 @@
 #define CUGRADE_BATCH_OPTS_H
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BATCH_MAX_ONLY 256
@@ -35,11 +36,24 @@ typedef struct {
     char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */
 } batch_opts_t;
 
-/* Whether the batch's children may grade on a GPU (the gpu backend, or auto
- * where there is one): not on the emulator or the executor. */
+/* Whether the batch's children may use a GPU: the gpu backend, auto where
+ * there is one, and the executor, whose launch records are replayed there
+ * (run/runs_replay.h) unless $CUGRADE_REPLAY is "off"; not the emulator. */
 static inline int batch_may_use_gpu(const batch_opts_t *o)
 {
-    return strcmp(o->backend, "emu") != 0 && strcmp(o->backend, "vgpu") != 0;
+    const char *replay = getenv("CUGRADE_REPLAY");
+    if (strcmp(o->backend, "vgpu") == 0)
+        return !replay || strcmp(replay, "off") != 0;
+    return strcmp(o->backend, "emu") != 0;
+}
+
+/* Whether they time with the gpu backend's timing program, whose build the
+ * batch warms and whose reference it times once per GPU (batch_baseline.h):
+ * not on the executor, whose runner times the reference's record beside
+ * each submission's. */
+static inline int batch_times_natively(const batch_opts_t *o)
+{
+    return batch_may_use_gpu(o) && strcmp(o->backend, "vgpu") != 0;
 }
 
 #endif

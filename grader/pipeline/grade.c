@@ -307,7 +307,8 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
     if (run->backend == BACKEND_VGPU && br->cubin[0] &&
         backend_replay_runner(cugrade_root(), -1, run->replay_runner, sizeof run->replay_runner))
-        how.replay_runner = run->replay_runner, how.replay_cubin = br->cubin;
+        how.replay_runner = run->replay_runner, how.replay_cubin = br->cubin,
+        how.replay_queue = o->gpu_queue, how.gpu_index = o->gpu_index;
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
         how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
     if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */

@@ -104,6 +104,9 @@ typedef struct {
                                 * done again on the GPU by this runner (bin/cugrade-replay)
                                 * from replay_cubin (run/runs_replay.h); NULL: not */
     const char *replay_cubin;
+    const char *replay_queue; /* vgpu: the replays hold GPU gpu_index of this queue, shared
+                               * (gpuqueue.h): a batch's timings there wait for them, and
+                               * they for its timings (NULL or "": no queue) */
     int dry;                /* vgpu: the launches recorded (--trace), not run (--dry): a timing
                              * shape's (pipeline/grade_perf_replay.h) */
 } runs_how_t;

@@ -3,6 +3,7 @@
  * grader's, and holds no student host code), bounded all the same: what
  * it runs on the GPU is the submission's. */
 #include "run/runs_replay.h"
+#include "run/gpuqueue.h"
 #include "kinds/kind.h"
 #include "util/util.h"
 
@@ -79,6 +80,8 @@ static void judge_ending(ds_run_t *r, const run_result_t *res, tally_t *faults)
 
 void runs_replay(ds_run_t *runs, const int *index, int n, const runs_how_t *how, tally_t *faults)
 {
+    gpu_slot_t slot;
+    int held = 0; /* the GPU, shared, from the first replay on */
     for (int i = 0; i < n; i++) {
         ds_run_t *r = &runs[index[i]];
         memset(&r->replay, 0, sizeof r->replay);
@@ -91,8 +94,12 @@ void runs_replay(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
         run_spec_t spec = {.argv = argv, .timeout_s = limit > REPLAY_LIMIT_MIN_S ? limit : REPLAY_LIMIT_MIN_S,
                            .file_limit_bytes = (size_t)1 << 30};
         run_result_t res;
+        if (!held++)
+            gpu_queue_join(how->replay_queue, how->gpu_index, GPU_SHARED, &slot);
         run_one(&spec, &res);
         judge_ending(r, &res, faults);
         run_result_free(&res);
     }
+    if (held)
+        gpu_queue_leave(&slot);
 }

@@ -458,3 +458,59 @@ Test(vgpu_backend, the_dot_product_is_timed_by_replay_too, .timeout = 300)
     release(&g);
     unlink(rubric);
 }
+
+/* A batch on the executor with GPUs (here two pretend ones): each child
+ * replays its datasets' records on its own GPU, holding it shared in that
+ * GPU's queue, and times by replay holding it alone; the gpu backend's
+ * baseline timing of the reference is not made (the runner times the
+ * reference's record beside each submission's). */
+Test(vgpu_backend, a_batch_on_gpus_replays_and_times_each_submission_in_its_gpus_queue, .timeout = 600)
+{
+    batch_class_t k = make_batch_class("vgpu-batch-gpus");
+    class_add_student(&k, "alice", "reference/lab3/matmul.cu");
+    class_add_student(&k, "bob", "tests/submissions/lab3/tile32.cu"); /* not identical: graded too */
+    write_text(k.rubric, "{\"version\": 1, \"labs\": {\"lab3\": {\"datasets\": {\"points\": 1},"
+                         " \"performance\": {\"points\": 10, \"shapes\": [\"40x30x20\"], \"zero_at\": 0.5,"
+                         " \"full_at\": 0.9, \"time_cap_s\": 30}}}}");
+    static char runner[PATH_MAX + 64], logenv[PATH_MAX + 32];
+    char root[PATH_MAX], log[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    snprintf(log, sizeof log, "%s/replays.log", k.dir);
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    char *env[] = {runner, logenv, "CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", NULL};
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", k.out, "--backend", "vgpu",
+                    "--jobs", "2", "--datasets", k.datasets, "--rubric", k.rubric, k.subs, NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 600, .output_cap = 1 << 20};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "batch failed:\n%s", r.output);
+    cr_assert(strstr(r.output, "on 2 GPU(s) (built for sm_90), one timing queue each"), "%s", r.output);
+    cr_assert_null(strstr(r.output, "perf baseline"), "no native baseline on the executor:\n%s", r.output);
+    for (int s = 0; s < 2; s++) {
+        json_object *res = class_results(&k, s ? "bob" : "alice");
+        json_object *extra;
+        cr_assert(json_object_object_get_ex(res, "extra_data", &extra));
+        cr_assert_float_eq(num(res, "score"), 20.0, 1e-9, "10 datasets, a point each, and performance "
+                           "timed: %s", json_object_to_json_string(res));
+        cr_assert_str_eq(str(extra, "device"), "a pretend GPU");
+        cr_assert_float_eq(num(extra, "perf_ratio"), 1.0, 1e-9);
+        json_object_put(res);
+    }
+    cr_assert_eq(lines_of(log), 2 * 11, "each student's 10 datasets replayed and 1 shape timed:\n%s",
+                 r.output);
+    int shared = 0, alone = 0;
+    for (int gpu = 0; gpu < 2; gpu++) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/.gpu-queue/gpu%d.holds", k.out, gpu);
+        char *holds = read_file(path, NULL, NULL, 0);
+        cr_assert_not_null(holds, "GPU %d's queue was never joined:\n%s", gpu, r.output);
+        shared += strstr(holds, " S ") != NULL;
+        alone += strstr(holds, " X ") != NULL;
+        free(holds);
+    }
+    cr_assert_eq(shared, 2, "each GPU held shared for its child's replays");
+    cr_assert_eq(alone, 2, "each GPU held alone for its child's timing");
+    run_result_free(&r);
+    rm_rf(k.dir);
+}

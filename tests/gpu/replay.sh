@@ -189,5 +189,6 @@ if [ "$failures" -gt 0 ]; then
     echo "$failures replay check(s) failed; the files are in $out"
     exit 1
 fi
-rm -rf "$out"
+# CUGRADE_GPU_KEEP=1 keeps the compiles, records and outputs (a later step's inputs)
+if [ -n "${CUGRADE_GPU_KEEP:-}" ]; then echo "replay: kept in $out"; else rm -rf "$out"; fi
 echo "replay: every check passed"
