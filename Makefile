@@ -60,7 +60,7 @@ B := build
 # One folder per pipeline stage (grader/README.md); headers are included by
 # their path under grader/, e.g. #include "run/runner.h".
 # (bin/cugrade-replay's main is a program of its own, built where the toolkit is)
-GRADER_SRC  := $(filter-out grader/replay/cugrade_replay.c,$(wildcard grader/*/*.c))
+GRADER_SRC  := $(filter-out grader/replay/cugrade_replay%.c,$(wildcard grader/*/*.c))
 GRADER_HDR  := $(wildcard grader/*/*.h)
 GRADER_OBJ  := $(GRADER_SRC:%.c=$(B)/%.o)
 GRADER_LIBOBJ := $(filter-out $(B)/grader/cli/main.o $(B)/grader/jail/%,$(GRADER_OBJ))
@@ -149,9 +149,11 @@ bin/cugrade-vgpu: $(VGPU_TOOL_SRC) $(wildcard emu/tools/vgpu_*.h) labs/common/ma
 	@mkdir -p $(@D)
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -Igrader -Ilabs/common $(JSON_CFLAGS) $(VGPU_TOOL_SRC) \
 	    $(B)/libcugrade_ptx.a $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
-bin/cugrade-replay: grader/replay/cugrade_replay.c $(B)/libcugrade.a | deps
+REPLAY_SRC  := $(wildcard grader/replay/cugrade_replay*.c)
+bin/cugrade-replay: $(REPLAY_SRC) $(wildcard grader/replay/cugrade_replay*.h) $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) $< $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
+	$(CC) $(ALL_CFLAGS) -I$(CUDA_INC) -DCUGRADE_CUDA_LIB='"$(patsubst %/include,%/lib64,$(CUDA_INC))"' \
+	    $(REPLAY_SRC) $(B)/libcugrade.a $(LIBS) -lm -ldl -o $@
 # a lab's program on the executor: its kind's vgpu_main.cu and a student's file
 VGPU_CALL = @mkdir -p $(@D); \
 	$(NVCC) -c -arch=$(CUGRADE_NVARCH) -Ilabs/common $< -o $@.student.o && \

@@ -45,6 +45,10 @@ typedef struct lab_kind {
      * by element, within atol + rtol |reference|; NULL: element by element
      * with the lab's tolerance */
     void (*timing_compare)(const struct lab *lab, const dataset_t *d, int *sum, double *rtol, double *atol);
+    /* 1: the output is the product of the two inputs (row-major, A m x k,
+     * B k x n), which the GPU's runner times cuBLAS's SGEMM computing, for
+     * a lab measured against cuBLAS (rubric performance.relative_to) */
+    int cublas_baseline;
     /* re-computes a dataset's expected output: 0 if output.raw agrees */
     int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
     /* the hidden set's shape families (pipeline/hidden_set.h): their names,

@@ -246,6 +246,7 @@ const lab_kind_t kind_matmul = {
     .flop = flop,
     .generate = generate,
     .timing_inputs = timing_inputs,
+    .cublas_baseline = 1,
     .verify = check_matmul,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
     .hidden_family_names = hidden_names,

@@ -3,7 +3,9 @@
  * recorded by the executor without running them (cugrade-vgpu --dry), the
  * submission's and the reference's, on the same fresh inputs; then the GPU's
  * trusted runner times the two records against each other, interleaved,
- * and checks every output of the submission's against the reference's.
+ * and checks every output of the submission's against the reference's;
+ * a lab measured against cuBLAS has the runner time cuBLAS's SGEMM on the
+ * same inputs too.
  * The student's host code only talks to the executor: what is timed is the
  * kernels, on the GPU, from the grader's process. */
 #include "pipeline/grade_perf_replay.h"
@@ -26,7 +28,7 @@ int grade_perf_replay_fits(const grading_inputs_t *in)
     const lab_t *lab = &in->lab;
     return !lab_is_program(lab) && lab->kind->timing_inputs &&
            (!lab->kind->vgpu_out_returned || lab->kind->timing_compare) &&
-           in->rub.performance.relative_to != PERF_VS_CUBLAS; /* cuBLAS is not replayed yet */
+           (in->rub.performance.relative_to != PERF_VS_CUBLAS || lab->kind->cublas_baseline);
 }
 
 /* The shape's dataset: its inputs, fresh from a seed nobody knows before. */
@@ -151,7 +153,9 @@ static int time_shape(const grade_opts_t *o, const char *runner, const char *cub
     snprintf(atol, sizeof atol, "%.17g", at);
     char *argv[] = {(char *)runner, "--inputs", inputs, "--repeat", reps, "--timing", (char *)timing,
                     "--reference", (char *)ref_cubin, ref_trace, "--compare", sum ? "sum" : "elements",
-                    "--rtol", rtol, "--atol", atol, (char *)cubin, trace, out, NULL};
+                    "--rtol", rtol, "--atol", atol, (char *)cubin, trace, out, NULL, NULL};
+    if (rule->relative_to == PERF_VS_CUBLAS) /* cuBLAS's SGEMM timed beside the two records */
+        memmove(&argv[17], &argv[16], 4 * sizeof argv[0]), argv[16] = "--cublas";
     run_spec_t spec = {.argv = argv, .timeout_s = rule->time_cap_s + 60, .file_limit_bytes = (size_t)4 << 30};
     run_result_t rr;
     gpu_slot_t slot; /* alone on the GPU, in its queue when the grading has one */
@@ -200,10 +204,10 @@ int grade_perf_replay(const grade_opts_t *o, const grading_inputs_t *in, const c
             rc = -1;
     }
     if (rc == 1) {
-        pr->speed_ratio = perf_speed_ratio(pr, PERF_VS_REFERENCE);
+        pr->speed_ratio = perf_speed_ratio(pr, rule->relative_to);
         sb_appendf(msg, "timed on the GPU (%s) by replaying the launches the executor recorded, "
-                        "against the reference's, %d times each: no host code of yours ran there\n",
-                   pr->device, REPLAY_REPS);
+                        "against the reference's%s, %d times each: no host code of yours ran there\n",
+                   pr->device, rule->relative_to == PERF_VS_CUBLAS ? " and cuBLAS's SGEMM" : "", REPLAY_REPS);
     }
     runs_free(mine, mine ? rule->nshapes : 0);
     runs_free(theirs, theirs ? rule->nshapes : 0);

@@ -6,7 +6,7 @@
  *
  *   cugrade-replay [--inputs DIR] [--device N]
  *                  [--repeat N --timing FILE [--reference CUBIN TRACE]
- *                   [--compare elements|sum] [--rtol R] [--atol A]]
+ *                   [--compare elements|sum] [--rtol R] [--atol A] [--cublas]]
  *                  CUBIN TRACE OUT
  *
  * The first replay writes the output to OUT (matbin for a .bin name, else
@@ -19,10 +19,13 @@
  * shape's, recorded by the executor with --dry) is timed the same way,
  * interleaved, and every output of the submission's is checked against
  * its (the lab's tolerance, --rtol and --atol; a reduction's partial
- * sums by their sum, --compare sum). --timing FILE gets the
+ * sums by their sum, --compare sum). With --cublas, cuBLAS's SGEMM (FP32
+ * on the CUDA cores) on the dataset's two inputs is timed the same way
+ * too, and its output checked against the reference's: the baseline of
+ * a lab measured against cuBLAS. --timing FILE gets the
  * times as JSON: the device, and for "student" (and "reference") the
  * median, first quartile, mean, relative standard error, reps, and the
- * most wrong elements of a replay. The kernels run on the GPU, which
+ * most wrong elements of a replay (and for "cublas"). The kernels run on the GPU, which
  * cannot reach this process's memory; what they take and give is measured
  * and written here.
  *
@@ -31,6 +34,7 @@
  * address: the submission's doing; the message names the kernel and the
  * record's line); 2 when the runner cannot (no driver, no device, a cubin
  * that does not load, a record that does not read: the grader's). */
+#include "replay/cugrade_replay_cublas.h"
 #include "replay/replay.h"
 #include "replay/replay_io.h"
 #include "replay/trace.h"
@@ -218,6 +222,77 @@ static double gpu_run_ms(void *self)
     return ms;
 }
 
+/* cuBLAS's SGEMM on the dataset's two inputs (A m x k, B k x n), timed as
+ * a record is: inputs copied afresh, the output poisoned, L2 flushed,
+ * events around the call. */
+typedef struct {
+    gpu_t *g; /* the runner's GPU state: its events and L2 flush buffer */
+    replay_cublas_t *lib;
+    matrix_t in[2];
+    CUdeviceptr a, b, c;
+} sgemm_side_t;
+
+/* The inputs read and the device's arrays made, on the first run. */
+static int sgemm_setup(sgemm_side_t *s, const char *inputs_dir, char *err, size_t errlen)
+{
+    if (s->in[0].data)
+        return 0;
+    if (!inputs_dir)
+        return snprintf(err, errlen, "cuBLAS needs the dataset's inputs (--inputs)"), -1;
+    for (int i = 0; i < 2; i++)
+        if (replay_read_input(inputs_dir, i, &s->in[i], err, errlen) != 0)
+            return -1;
+    if (s->in[0].cols != s->in[1].rows)
+        return snprintf(err, errlen, "inputs of %dx%d and %dx%d: not a product", s->in[0].rows, s->in[0].cols,
+                        s->in[1].rows, s->in[1].cols), -1;
+    size_t m = (size_t)s->in[0].rows, k = (size_t)s->in[0].cols, n = (size_t)s->in[1].cols;
+    CUresult r;
+    if ((r = cu.cuMemAlloc(&s->a, 4 * m * k)) != CUDA_SUCCESS || (r = cu.cuMemAlloc(&s->b, 4 * k * n)) != CUDA_SUCCESS ||
+        (r = cu.cuMemAlloc(&s->c, 4 * m * n)) != CUDA_SUCCESS)
+        return said(r, "cuMemAlloc for cuBLAS", err, errlen);
+    return 0;
+}
+
+static int sgemm_run(void *self, const char *inputs_dir, matrix_t *out, double *ms, char *err, size_t errlen)
+{
+    sgemm_side_t *s = self;
+    if (sgemm_setup(s, inputs_dir, err, errlen) != 0)
+        return 2;
+    int m = s->in[0].rows, k = s->in[0].cols, n = s->in[1].cols;
+    gpu_t *g = s->g;
+    float elapsed = 0;
+    CUresult r;
+    if ((r = cu.cuMemcpyHtoD(s->a, s->in[0].data, 4 * (size_t)m * k)) != CUDA_SUCCESS ||
+        (r = cu.cuMemcpyHtoD(s->b, s->in[1].data, 4 * (size_t)k * n)) != CUDA_SUCCESS ||
+        (r = cu.cuMemsetD8(s->c, 0xFF, 4 * (size_t)m * n)) != CUDA_SUCCESS ||
+        (r = cu.cuMemsetD8(g->flush, 0, g->flush_bytes)) != CUDA_SUCCESS ||
+        (r = cu.cuEventRecord(g->start, NULL)) != CUDA_SUCCESS)
+        return said(r, "cuBLAS's inputs", err, errlen), 2;
+    if (replay_cublas_sgemm(s->lib, m, n, k, s->a, s->b, s->c, err, errlen) != 0)
+        return 2;
+    if ((r = cu.cuEventRecord(g->stop, NULL)) != CUDA_SUCCESS || (r = cu.cuCtxSynchronize()) != CUDA_SUCCESS ||
+        (r = cu.cuEventElapsedTime(&elapsed, g->start, g->stop)) != CUDA_SUCCESS)
+        return said(r, "cuBLAS's run", err, errlen), 2;
+    *out = (matrix_t){m, n, malloc(4 * (size_t)m * n), 0};
+    if (!out->data)
+        return snprintf(err, errlen, "out of memory"), 2;
+    if ((r = cu.cuMemcpyDtoH(out->data, s->c, 4 * (size_t)m * n)) != CUDA_SUCCESS)
+        return said(r, "cuBLAS's output", err, errlen), 2;
+    *ms = elapsed;
+    return 0;
+}
+
+static void sgemm_free(sgemm_side_t *s)
+{
+    CUdeviceptr p[3] = {s->a, s->b, s->c};
+    for (int i = 0; i < 3; i++)
+        if (p[i])
+            cu.cuMemFree(p[i]);
+    matrix_free(&s->in[0]);
+    matrix_free(&s->in[1]);
+    replay_cublas_close(s->lib);
+}
+
 static json_object *times_json(const char *name, const replay_times_t *t)
 {
     json_object *o = json_object_new_object();
@@ -232,7 +307,9 @@ static json_object *times_json(const char *name, const replay_times_t *t)
     return o;
 }
 
-static int write_timing(const char *path, const device_info_t *dev, const replay_times_t *ta, const replay_times_t *tb)
+/* The timing file: the device, then each side's times under its name. */
+static int write_timing(const char *path, const device_info_t *dev, const char *const *names,
+                        const replay_times_t *times, int n)
 {
     json_object *o = json_object_new_object(), *impls = json_object_new_array();
     json_object_object_add(o, "device", json_object_new_string(dev->name));
@@ -240,9 +317,8 @@ static int write_timing(const char *path, const device_info_t *dev, const replay
     json_object_object_add(o, "sms", json_object_new_int(dev->sms));
     json_object_object_add(o, "l2_bytes", json_object_new_int(dev->l2_bytes));
     json_object_object_add(o, "driver_version", json_object_new_int(dev->driver_version));
-    json_object_array_add(impls, times_json("student", ta));
-    if (tb)
-        json_object_array_add(impls, times_json("reference", tb));
+    for (int k = 0; k < n; k++)
+        json_object_array_add(impls, times_json(names[k], &times[k]));
     json_object_object_add(o, "impls", impls);
     const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
     int rc = write_file_atomic(path, text, strlen(text), NULL, 0);
@@ -253,14 +329,14 @@ static int write_timing(const char *path, const device_info_t *dev, const replay
 static int usage(void)
 {
     fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N --timing FILE [--reference CUBIN TRACE] "
-                    "[--compare elements|sum] [--rtol R] [--atol A]] [--device N] CUBIN TRACE OUT\n");
+                    "[--compare elements|sum] [--rtol R] [--atol A] [--cublas]] [--device N] CUBIN TRACE OUT\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
     const char *inputs = NULL, *timing = NULL, *pos[3], *ref_cubin = NULL, *ref_trace = NULL;
-    int repeat = 0, ordinal = 0, npos = 0;
+    int repeat = 0, ordinal = 0, npos = 0, with_cublas = 0;
     double rtol = 1e-3, atol = 1e-3;
     replay_compare_t compare = REPLAY_COMPARE_ELEMENTS;
     for (int i = 1; i < argc; i++) {
@@ -279,6 +355,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--compare") == 0 && i + 1 < argc &&
                  (strcmp(argv[i + 1], "sum") == 0 || strcmp(argv[i + 1], "elements") == 0))
             compare = strcmp(argv[++i], "sum") == 0 ? REPLAY_COMPARE_SUM : REPLAY_COMPARE_ELEMENTS;
+        else if (strcmp(argv[i], "--cublas") == 0)
+            with_cublas = 1;
         else if (strcmp(argv[i], "--reference") == 0 && i + 2 < argc)
             ref_cubin = argv[i + 1], ref_trace = argv[i + 2], i += 2;
         else if (argv[i][0] != '-' && npos < 3)
@@ -286,7 +364,8 @@ int main(int argc, char **argv)
         else
             return usage();
     }
-    if (npos != 3 || repeat < 0 || repeat > 1000 || (timing != NULL) != (repeat > 0) || (ref_cubin && !timing))
+    if (npos != 3 || repeat < 0 || repeat > 1000 || (timing != NULL) != (repeat > 0) || (ref_cubin && !timing) ||
+        (with_cublas && !ref_cubin))
         return usage();
     char err[1024];
     device_info_t device = {0};
@@ -309,17 +388,28 @@ int main(int argc, char **argv)
     if (rc == 0 && replay_write_output(pos[2], &out, err, sizeof err) != 0)
         rc = 2;
     matrix_free(&out);
+    sgemm_side_t sgemm = {.g = &rg};
+    if (rc == 0 && with_cublas && !(sgemm.lib = replay_cublas_open(err, sizeof err)))
+        rc = 2;
     if (rc == 0 && repeat > 0) {
         g.timing = rg.timing = 1;
-        replay_side_t a = {&t, (const uint8_t *)blob, inputs, &dev};
-        replay_side_t b = {&rt, (const uint8_t *)ref_blob, inputs, &ref_dev};
-        replay_times_t ta, tb;
-        rc = replay_time(&a, ref_trace ? &b : NULL, repeat, compare, rtol, atol, &ta, &tb, err, sizeof err);
-        if (rc == 0 && write_timing(timing, &device, &ta, ref_trace ? &tb : NULL) != 0) {
+        replay_side_t sides[3] = {{&t, (const uint8_t *)blob, inputs, &dev, .who = "the submission's record"},
+                                  {&rt, (const uint8_t *)ref_blob, inputs, &ref_dev, .who = "the reference's record"},
+                                  {.inputs_dir = inputs, .run = sgemm_run, .self = &sgemm, .who = "cuBLAS"}};
+        static const char *const names[3] = {"student", "reference", "cublas"};
+        int n = ref_trace ? 2 + with_cublas : 1;
+        replay_times_t times[3];
+        rc = replay_time(sides, n, repeat, compare, rtol, atol, times, err, sizeof err);
+        if (rc == 0 && with_cublas && times[2].wrong > 0) {
+            snprintf(err, sizeof err, "cuBLAS's output differs from the reference's in %ld elements", times[2].wrong);
+            rc = 2;
+        }
+        if (rc == 0 && write_timing(timing, &device, names, times, n) != 0) {
             snprintf(err, sizeof err, "%s: cannot be written", timing);
             rc = 2;
         }
     }
+    sgemm_free(&sgemm);
     if (rc == 1) /* the submission's: said for its report */
         fprintf(stderr, "cugrade-replay: %s\n", err);
     else if (rc != 0)

@@ -31,12 +31,19 @@ typedef struct {
     double (*run_ms)(void *self);
 } replay_device_t;
 
-/* One record to time: it, its byte file, its dataset folder, its device. */
+/* One implementation to time: a record (t, its byte file's bytes blob)
+ * with the inputs of the dataset folder inputs_dir on dev; or, with run
+ * set, a baseline of the runner's own (cuBLAS), which run does on those
+ * inputs: its output into out (malloc'd), its time into ms; 0, or 2 with
+ * err. who names it in messages ("the reference's record"). */
 typedef struct {
     const trace_t *t;
     const uint8_t *blob;
     const char *inputs_dir;
     const replay_device_t *dev;
+    int (*run)(void *self, const char *inputs_dir, matrix_t *out, double *ms, char *err, size_t errlen);
+    void *self;
+    const char *who;
 } replay_side_t;
 
 /* What replay_time measured of one side. */
@@ -62,14 +69,17 @@ int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, co
  * + rtol |sum b|; one wrong "element" when not). */
 typedef enum { REPLAY_COMPARE_ELEMENTS = 0, REPLAY_COMPARE_SUM } replay_compare_t;
 
-/* Times a (the submission's record) against b (the reference's, on the
- * same dataset; NULL: a alone): one untimed replay of each, then reps of
- * each, interleaved, every one from fresh inputs and poisoned memory,
- * timed by its device's run_ms. Every output of a is compared with b's
- * first (as compare says, with rtol and atol): ta->wrong and
- * ta->wrong_reps. 0; 1 a kernel of a failed; 2 the record or a device
- * failed, or a kernel of b (err says which side and why). */
-int replay_time(const replay_side_t *a, const replay_side_t *b, int reps, replay_compare_t compare, double rtol,
-                double atol, replay_times_t *ta, replay_times_t *tb, char *err, size_t errlen);
+/* Times sides[0] (the submission's record) against the others on the
+ * same dataset: sides[1] the reference's record, sides[2..] baselines
+ * (n: 1 to REPLAY_MAX_SIDES). One untimed run of each, then reps of each,
+ * interleaved (the others, then the submission), every one from fresh
+ * inputs and poisoned memory, timed as its side says. Every output of
+ * every other side is compared with the reference's first (as compare
+ * says, with rtol and atol): times[k].wrong and times[k].wrong_reps. 0;
+ * 1 a kernel of the submission's failed; 2 the record or a device
+ * failed, or any other side (err says which and why). */
+#define REPLAY_MAX_SIDES 4
+int replay_time(const replay_side_t *sides, int n, int reps, replay_compare_t compare, double rtol, double atol,
+                replay_times_t *times, char *err, size_t errlen);
 
 #endif

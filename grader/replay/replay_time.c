@@ -59,61 +59,78 @@ static void statistics(double *ms, int n, replay_times_t *t)
     t->q1_ms = ms[n / 4];
 }
 
-/* One replay of side s: its output into out (freed by the caller), its time into *ms. */
-static int once(const replay_side_t *s, const char *who, matrix_t *out, double *ms, char *err, size_t errlen)
+/* One run of side s: its output into out (freed by the caller), its time into *ms. */
+static int once(const replay_side_t *s, matrix_t *out, double *ms, char *err, size_t errlen)
 {
     char e[1024];
-    int rc = replay_run(s->t, s->blob, s->inputs_dir, s->dev, out, e, sizeof e);
+    int rc = s->run ? s->run(s->self, s->inputs_dir, out, ms, e, sizeof e)
+                    : replay_run(s->t, s->blob, s->inputs_dir, s->dev, out, e, sizeof e);
     if (rc != 0) {
-        snprintf(err, errlen, "%s: %s", who, e);
+        snprintf(err, errlen, "%s: %s", s->who ? s->who : "a record", e);
         return rc;
     }
-    *ms = s->dev->run_ms ? s->dev->run_ms(s->dev->self) : 0;
+    if (!s->run)
+        *ms = s->dev->run_ms ? s->dev->run_ms(s->dev->self) : 0;
     return 0;
 }
 
-int replay_time(const replay_side_t *a, const replay_side_t *b, int reps, replay_compare_t compare, double rtol,
-                double atol, replay_times_t *ta, replay_times_t *tb, char *err, size_t errlen)
+/* Side k's output got, against the reference's want (none when there is
+ * no reference), counted into t. */
+static void check_output(const matrix_t *got, const matrix_t *want, replay_compare_t compare, double rtol,
+                         double atol, replay_times_t *t)
 {
-    memset(ta, 0, sizeof *ta);
-    if (tb)
-        memset(tb, 0, sizeof *tb);
-    double *ms_a = calloc((size_t)reps + 1, sizeof *ms_a), *ms_b = calloc((size_t)reps + 1, sizeof *ms_b);
-    matrix_t want = {0}, got = {0};
-    double warm;
-    int rc = !ms_a || !ms_b ? (snprintf(err, errlen, "out of memory"), 2) : 0;
-    if (rc == 0 && b) /* the reference's output: what every one of the submission's is checked against */
-        rc = once(b, "the reference's record", &want, &warm, err, errlen);
-    int ref_failed = rc != 0;
-    if (rc == 0)
-        rc = once(a, "the submission's record", &got, &warm, err, errlen);
-    for (int i = 0; rc == 0 && i <= reps; i++) {
-        if (b && want.data) {
-            long w = wrong_elements(&got, &want, compare, rtol, atol);
-            ta->wrong = w > ta->wrong ? w : ta->wrong;
-            ta->wrong_reps += w > 0;
+    if (!want->data)
+        return;
+    long w = wrong_elements(got, want, compare, rtol, atol);
+    t->wrong = w > t->wrong ? w : t->wrong;
+    t->wrong_reps += w > 0;
+}
+
+/* Run rep (-1: the warm-up) of every side, the submission's last, each
+ * output checked (the reference's first one kept in want). */
+static int one_round(const replay_side_t *sides, int n, int rep, replay_compare_t compare, double rtol,
+                     double atol, matrix_t *want, double **ms, replay_times_t *times, char *err, size_t errlen)
+{
+    for (int j = 1; j <= n; j++) {
+        int k = j % n; /* 1, 2, ..., n - 1, then 0 */
+        matrix_t got = {0};
+        double t = 0;
+        int rc = once(&sides[k], &got, &t, err, errlen);
+        if (rc != 0)
+            return k == 0 ? rc : 2; /* only the submission's kernels are the submission's doing */
+        if (rep >= 0)
+            ms[k][rep] = t;
+        if (k == 1 && !want->data)
+            *want = got;
+        else {
+            if (k != 1)
+                check_output(&got, want, compare, rtol, atol, &times[k]);
+            matrix_free(&got);
         }
-        matrix_free(&got);
-        if (i == reps)
-            break;
-        matrix_t ref_out = {0};
-        if (b && (rc = once(b, "the reference's record", &ref_out, &ms_b[i], err, errlen)) != 0) {
-            ref_failed = 1;
-            break;
-        }
-        matrix_free(&ref_out);
-        rc = once(a, "the submission's record", &got, &ms_a[i], err, errlen);
     }
-    matrix_free(&got);
+    return 0;
+}
+
+int replay_time(const replay_side_t *sides, int n, int reps, replay_compare_t compare, double rtol, double atol,
+                replay_times_t *times, char *err, size_t errlen)
+{
+    if (n < 1 || n > REPLAY_MAX_SIDES || reps < 0)
+        return snprintf(err, errlen, "replay_time: %d sides, %d reps", n, reps), 2;
+    double *ms[REPLAY_MAX_SIDES] = {0};
+    int rc = 0;
+    for (int k = 0; k < n; k++) {
+        memset(&times[k], 0, sizeof times[k]);
+        if (!(ms[k] = calloc((size_t)reps + 1, sizeof *ms[k])))
+            rc = (snprintf(err, errlen, "out of memory"), 2);
+    }
+    matrix_t want = {0};
+    for (int rep = -1; rc == 0 && rep < reps; rep++)
+        rc = one_round(sides, n, rep, compare, rtol, atol, &want, ms, times, err, errlen);
     matrix_free(&want);
-    if (ref_failed && rc == 1)
-        rc = 2; /* the reference's kernel failing is never the submission's doing */
-    if (rc == 0) {
-        statistics(ms_a, reps, ta);
-        if (tb)
-            statistics(ms_b, reps, tb);
+    for (int k = 0; k < n; k++) {
+        if (rc == 0)
+            statistics(ms[k], reps, &times[k]);
+        free(ms[k]);
     }
-    free(ms_a);
-    free(ms_b);
     return rc;
 }

@@ -514,3 +514,51 @@ Test(vgpu_backend, a_batch_on_gpus_replays_and_times_each_submission_in_its_gpus
     run_result_free(&r);
     rm_rf(k.dir);
 }
+
+/* The challenge, measured against cuBLAS: with a GPU the runner times
+ * cuBLAS's SGEMM on the timing shape's inputs beside the two records
+ * (--cublas), and the speed is the submission's against cuBLAS's; the
+ * pretend GPU's cuBLAS takes $FAKE_GPU_CUBLAS_MS. Before, the challenge
+ * was 0 of 0 on the vgpu backend. */
+Test(vgpu_backend, the_challenge_is_timed_against_cublas_by_the_runner, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-vgpu-cublas-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char ds[128], rubric[128], log[128];
+    snprintf(ds, sizeof ds, "%s/data/0", dir);
+    char *gen[] = {"bin/cugrade", "dataset", "--lab", "challenge", "--shape", "40x24x33", "--out", ds, NULL};
+    run_spec_t gspec = {.argv = gen, .timeout_s = 60};
+    run_result_t gr;
+    run_one(&gspec, &gr);
+    cr_assert(gr.exited && gr.exit_code == 0, "%s", gr.output);
+    run_result_free(&gr);
+    snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
+    write_text(rubric, "{\"version\": 1, \"labs\": {\"challenge\": {\"datasets\": {\"points\": 1},"
+                       " \"performance\": {\"points\": 50, \"shapes\": [\"64x48x40\"], \"zero_at\": 0.2,"
+                       " \"full_at\": 0.85, \"time_cap_s\": 30, \"relative_to\": \"cublas\"}}}}");
+    snprintf(log, sizeof log, "%s/replays.log", dir);
+    static char runner[PATH_MAX + 64], logenv[PATH_MAX + 32], data[160];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    snprintf(data, sizeof data, "%s/data", dir);
+    char *env[] = {runner, logenv, "FAKE_GPU_MS=2", "FAKE_GPU_REF_MS=1", "FAKE_GPU_CUBLAS_MS=1", NULL};
+    const char *extra[] = {"--lab", "challenge", "--datasets", data, "--rubric", rubric, NULL};
+    graded_t g = grade_on("vgpu", "reference/challenge/sgemm.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *perf = test_named(&g, "performance"), *extra_data;
+    cr_assert_float_eq(num(perf, "max_score"), 50.0, 1e-9, "scored, on a GPU: %s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "against the reference's and cuBLAS's SGEMM"), "%s", str(perf, "output"));
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra_data));
+    cr_assert_str_eq(str(extra_data, "perf_relative_to"), "cublas");
+    cr_assert_float_eq(num(extra_data, "perf_ratio"), 0.5, 1e-9, "half cuBLAS's speed");
+    double half = num(perf, "score");
+    release(&g);
+    env[3] = "FAKE_GPU_REF_MS=4"; /* the reference four times slower: nothing changes against cuBLAS */
+    g = grade_on("vgpu", "reference/challenge/sgemm.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert_float_eq(num(test_named(&g, "performance"), "score"), half, 1e-9);
+    release(&g);
+    rm_rf(dir);
+}

@@ -10,7 +10,7 @@
 # attack tests/attacks/detects_executor.cu, right on the executor, is
 # caught by the GPU's output; the timing file holds positive times. Then a
 # timing shape recorded without running (--dry) is timed against the
-# reference's record: the naive kernel's and the attack's speed, the
+# reference's record and cuBLAS's SGEMM: the naive kernel's and the attack's speed, the
 # attack's wrong outputs. Prints a table: program, dataset, the GPU's
 # verdict, its median kernel time.
 # Exit 1 when a check fails, 2 when a build or a run cannot be made.
@@ -132,7 +132,8 @@ else
 fi
 
 # timing: the executor records a timing shape's launches without running them (--dry); the runner
-# times the submission's record against the reference's, interleaved, every output checked
+# times the submission's record against the reference's and cuBLAS's SGEMM (--cublas), interleaved,
+# every output checked
 timing_shape=${REPLAY_TIMING_SHAPE:-1024x1024x1024}
 d=$(dataset lab3 "$timing_shape")
 compile naive reference/lab3/matmul_naive.cu
@@ -144,18 +145,18 @@ for name in lab3 naive detects_executor; do
 done
 for name in lab3 naive detects_executor; do
     bin/cugrade-replay --inputs "$d" --repeat 20 --timing "$out/$name/timing.json" \
-        --reference "$(cubin_of lab3)" "$out/lab3/timing.bin.trace" --rtol 1e-4 --atol 1e-3 \
+        --reference "$(cubin_of lab3)" "$out/lab3/timing.bin.trace" --rtol 1e-4 --atol 1e-3 --cublas \
         "$(cubin_of "$name")" "$out/$name/timing.bin.trace" "$out/$name/timing.gpu.bin" \
         > "$out/$name/timing.log" 2>&1 || { cat "$out/$name/timing.log"; fail "timing $name"; }
     line=$(python3 - "$out/$name/timing.json" "$timing_shape" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-s, ref = r["impls"][0], r["impls"][1]
+s, ref, cb = r["impls"][0], r["impls"][1], r["impls"][2]
 m, k, n = (int(x) for x in sys.argv[2].split("x"))
 gflops = 2.0 * m * n * k / (s["q1_ms"] * 1e6)
-print("%.3f ms (%.0f GFLOP/s; reference %.3f ms, %.2fx) wrong %d in %d of %d replays, rse %.3f"
-      % (s["median_ms"], gflops, ref["median_ms"], ref["median_ms"] / s["median_ms"], s["wrong"],
-         s["wrong_reps"], s["reps"] + 1, s["rse"]))
+print("%.3f ms (%.0f GFLOP/s; reference %.3f ms, %.2fx; cuBLAS %.3f ms, %.2fx) wrong %d in %d of %d replays, rse %.3f"
+      % (s["median_ms"], gflops, ref["median_ms"], ref["median_ms"] / s["median_ms"], cb["median_ms"],
+         cb["median_ms"] / s["median_ms"], s["wrong"], s["wrong_reps"], s["reps"] + 1, s["rse"]))
 PY
 )
     wrong=$(python3 -c "import json;print(json.load(open('$out/$name/timing.json'))['impls'][0]['wrong'])")

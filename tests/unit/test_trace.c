@@ -335,18 +335,19 @@ Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
     replay_device_t ds = *fake_device(&fs), dr = *fake_device(&fr);
     ds.self = &fs, dr.self = &fr;
     fs.ms_each = 1.0, fr.ms_each = 2.0;
-    replay_side_t a = {&t, NULL, dir, &ds}, b = {&t, NULL, dir, &dr};
-    replay_times_t ta, tb;
+    replay_side_t sides[2] = {{&t, NULL, dir, &ds, .who = "the submission's"}, {&t, NULL, dir, &dr, .who = "the reference's"}};
+    replay_side_t *a = &sides[0];
+    replay_times_t times[2], *ta = &times[0], *tb = &times[1];
     char err[512] = "";
-    cr_assert_eq(replay_time(&a, &b, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(ta.reps, 5);
-    cr_assert_eq(ta.wrong, 0);
-    cr_assert_eq(ta.wrong_reps, 0);
+    cr_assert_eq(replay_time(sides, 2, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, times, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta->reps, 5);
+    cr_assert_eq(ta->wrong, 0);
+    cr_assert_eq(ta->wrong_reps, 0);
     /* the warm-up is run 1; the timed runs 2..6: 2, 3, 4, 5, 6 ms */
-    cr_assert_float_eq(ta.median_ms, 4.0, 1e-12);
-    cr_assert_float_eq(ta.q1_ms, 3.0, 1e-12);
-    cr_assert_float_eq(ta.mean_ms, 4.0, 1e-12);
-    cr_assert_float_eq(tb.median_ms, 8.0, 1e-12, "the reference timed on its own device");
+    cr_assert_float_eq(ta->median_ms, 4.0, 1e-12);
+    cr_assert_float_eq(ta->q1_ms, 3.0, 1e-12);
+    cr_assert_float_eq(ta->mean_ms, 4.0, 1e-12);
+    cr_assert_float_eq(tb->median_ms, 8.0, 1e-12, "the reference timed on its own device");
     cr_assert_eq(fs.runs, 6);
     cr_assert_eq(fr.runs, 6);
     cr_assert_eq(fs.live + fr.live, 0);
@@ -354,16 +355,16 @@ Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
     replay_device_t dk = *fake_device(&fs);
     dk.self = &fs;
     fs.skip_after = 2; /* right on the first two launches, then nothing */
-    a.dev = &dk;
-    cr_assert_eq(replay_time(&a, &b, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, &ta, &tb, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(ta.wrong, 4, "the whole output left as the poison");
-    cr_assert_eq(ta.wrong_reps, 4, "replays 3 to 6 of 6");
+    a->dev = &dk;
+    cr_assert_eq(replay_time(sides, 2, 5, REPLAY_COMPARE_ELEMENTS, 1e-3, 1e-3, times, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta->wrong, 4, "the whole output left as the poison");
+    cr_assert_eq(ta->wrong_reps, 4, "replays 3 to 6 of 6");
     fs.skip_after = 0, fs.runs = 0; /* right again: compared by their sums, which agree */
-    cr_assert_eq(replay_time(&a, &b, 3, REPLAY_COMPARE_SUM, 1e-6, 0, &ta, &tb, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(ta.wrong, 0);
+    cr_assert_eq(replay_time(sides, 2, 3, REPLAY_COMPARE_SUM, 1e-6, 0, times, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta->wrong, 0);
     fs.skip_after = fs.launches + 1; /* the warm-up right, then nothing: its sums are NaN */
-    cr_assert_eq(replay_time(&a, &b, 3, REPLAY_COMPARE_SUM, 1e-6, 0, &ta, &tb, err, sizeof err), 0, "%s", err);
-    cr_assert_eq(ta.wrong, 1, "one wrong sum");
-    cr_assert_eq(ta.wrong_reps, 3);
+    cr_assert_eq(replay_time(sides, 2, 3, REPLAY_COMPARE_SUM, 1e-6, 0, times, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ta->wrong, 1, "one wrong sum");
+    cr_assert_eq(ta->wrong_reps, 3);
     trace_free(&t);
 }
