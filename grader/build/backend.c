@@ -220,6 +220,5 @@ int build_compiler_path(const char *root, backend_t backend, char *out, size_t o
         snprintf(out, outlen, "%s/bin/emucc", root);
         return access(out, X_OK) == 0 ? 0 : -1;
     }
-    const char *nv = getenv("CUGRADE_NVCC");
-    return find_program(nv && *nv ? nv : "nvcc", out, outlen);
+    return find_nvcc(out, outlen);
 }

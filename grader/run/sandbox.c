@@ -180,14 +180,15 @@ static int is_toolkit(const char *dir)
            path_join(p, sizeof p, dir, "include/cuda_runtime.h") == 0 && is_file(p);
 }
 
-/* The CUDA toolkit nvcc belongs to, when it lies outside /usr
- * (compute-sanitizer, cuBLAS): the folder above nvcc's bin/ when it holds
- * a toolkit, never a folder that merely holds an nvcc (~/.local/bin/nvcc
- * would show the TA's ~/.local). */
+/* The CUDA toolkit of the nvcc the grader compiles with ($CUGRADE_NVCC,
+ * else PATH's), when it lies outside /usr (compute-sanitizer, cuBLAS, a
+ * toolkit of NVIDIA's wheels: tools/cuda_pip.sh): the folder above nvcc's
+ * real bin/ when it holds a toolkit, never a folder that merely holds an
+ * nvcc (~/.local/bin/nvcc would show the TA's ~/.local). */
 static void ro_add_toolkit(ro_list_t *ro)
 {
     char nvcc[PATH_MAX], real[PATH_MAX];
-    if (find_program("nvcc", nvcc, sizeof nvcc) != 0 || !realpath(nvcc, real))
+    if (find_nvcc(nvcc, sizeof nvcc) != 0 || !realpath(nvcc, real))
         return;
     char *slash = strrchr(real, '/');
     if (!slash || slash - real < 4 || strcmp(slash - 4, "/bin/nvcc") != 0)

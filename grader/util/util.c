@@ -361,6 +361,12 @@ void hash_file_stat(sha256_t *s, const char *path)
 }
 
 /* PATH, then the CUDA toolkit's usual bin folder. */
+int find_nvcc(char *out, size_t outlen)
+{
+    const char *nv = getenv("CUGRADE_NVCC");
+    return find_program(nv && *nv ? nv : "nvcc", out, outlen);
+}
+
 int find_program(const char *name, char *out, size_t outlen)
 {
     if (strchr(name, '/')) {

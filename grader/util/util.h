@@ -79,5 +79,9 @@ void hash_file_stat(sha256_t *s, const char *path);
 /* Absolute path of a program found in PATH (or the path itself if it has a
  * '/'); 0 on success. */
 int find_program(const char *name, char *out, size_t outlen);
+/* The nvcc the grader compiles with: $CUGRADE_NVCC (a path, or a name
+ * looked up as find_program does), else nvcc found by find_program. 0 if
+ * it is there and executable. */
+int find_nvcc(char *out, size_t outlen);
 
 #endif
