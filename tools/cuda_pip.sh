@@ -6,10 +6,12 @@
 # library of the system's replaced):
 #
 #   tools/cuda_pip.sh DIR    installs into DIR (again: nothing to do) and
-#                            prints DIR/bin/nvcc, a link to the wheels' nvcc
+#                            prints the path of its nvcc (DIR/nvidia/cu13/bin/nvcc)
 #
-# The toolkit's folder holds bin/nvcc and include/cuda_runtime.h, so the
-# sandbox shows it to nvcc in the jail (grader/run/sandbox.c). Needs python3
+# That nvcc's folder above bin/ is a toolkit (bin/nvcc, include/
+# cuda_runtime.h), which the sandbox shows to nvcc in the jail
+# (grader/run/sandbox.c). Call nvcc by that path: from a link elsewhere it
+# finds neither its headers nor NVVM. Needs python3
 # and its pip (Debian, Ubuntu: apt-get install python3-pip). About 100 MB
 # downloaded and 271 MB on disk (docs/dependencies.md).
 # $CUGRADE_CUDA_VERSION picks the release (13.0, the one tested; its
@@ -27,7 +29,6 @@ dir=$1
 version=${CUGRADE_CUDA_VERSION:-13.0}
 major=${version%%.*}
 real=$dir/nvidia/cu$major/bin/nvcc
-link=$dir/bin/nvcc
 if [ ! -x "$real" ]; then
     python3 -m pip --version > /dev/null 2>&1 || die "python3 has no pip (apt-get install python3-pip)"
     wheels=()
@@ -38,7 +39,5 @@ if [ ! -x "$real" ]; then
         die "pip could not install CUDA $version's compiler into $dir"
     [ -x "$real" ] || die "the wheels hold no $real"
 fi
-mkdir -p "$dir/bin" || die "cannot create $dir/bin"
-ln -sfn "../nvidia/cu$major/bin/nvcc" "$link" || die "cannot link $link"
-"$link" --version > /dev/null 2>&1 || die "$link does not run"
-echo "$link"
+"$real" --version > /dev/null 2>&1 || die "$real does not run"
+echo "$real"
