@@ -1,10 +1,12 @@
 /* cugrade_replay_cublas.c - cuBLAS's SGEMM, opened at run time, for the
  * GPU's trusted runner (cugrade_replay_cublas.h). The library of the
  * toolkit the runner was built with is tried first (CUGRADE_CUDA_LIB),
- * then the loader's. */
+ * then the loader's. Its four functions are declared here, from cuBLAS's
+ * documented C API (cublas_api.h), so that the runner builds with a
+ * toolkit that has no cuBLAS (NVIDIA's compiler wheels, tools/cuda_pip.sh):
+ * the handle is opaque, the status and the enums are ints of fixed value. */
 #include "replay/cugrade_replay_cublas.h"
 
-#include <cublas_v2.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,13 +15,22 @@
 #define CUGRADE_CUDA_LIB "/usr/local/cuda/lib64"
 #endif
 
+typedef struct cublas_context *cublas_handle_t;
+enum {
+    CUBLAS_OK = 0,             /* CUBLAS_STATUS_SUCCESS */
+    CUBLAS_NOT_INITIALIZED = 1, /* CUBLAS_STATUS_NOT_INITIALIZED */
+    CUBLAS_NO_TRANSPOSE = 0,   /* CUBLAS_OP_N */
+    CUBLAS_FP32_PEDANTIC = 2   /* CUBLAS_PEDANTIC_MATH: never TF32 */
+};
+
 struct replay_cublas {
     void *lib;
-    cublasHandle_t handle;
-    __typeof__(cublasCreate_v2) *create;
-    __typeof__(cublasDestroy_v2) *destroy;
-    __typeof__(cublasSetMathMode) *set_math_mode;
-    __typeof__(cublasSgemm_v2) *sgemm;
+    cublas_handle_t handle;
+    int (*create)(cublas_handle_t *handle);
+    int (*destroy)(cublas_handle_t handle);
+    int (*set_math_mode)(cublas_handle_t handle, int mode);
+    int (*sgemm)(cublas_handle_t handle, int transa, int transb, int m, int n, int k, const float *alpha,
+                 const float *a, int lda, const float *b, int ldb, const float *beta, float *c, int ldc);
 };
 
 static void *open_library(char *err, size_t errlen)
@@ -47,14 +58,14 @@ replay_cublas_t *replay_cublas_open(char *err, size_t errlen)
     *(void **)&h->destroy = dlsym(h->lib, "cublasDestroy_v2");
     *(void **)&h->set_math_mode = dlsym(h->lib, "cublasSetMathMode");
     *(void **)&h->sgemm = dlsym(h->lib, "cublasSgemm_v2");
-    cublasStatus_t s = CUBLAS_STATUS_NOT_INITIALIZED;
+    int s = CUBLAS_NOT_INITIALIZED;
     if (!h->create || !h->destroy || !h->set_math_mode || !h->sgemm)
         snprintf(err, errlen, "libcublas lacks cublasCreate_v2, cublasSetMathMode or cublasSgemm_v2");
-    else if ((s = h->create(&h->handle)) != CUBLAS_STATUS_SUCCESS)
-        snprintf(err, errlen, "cublasCreate: status %d", (int)s);
-    else if ((s = h->set_math_mode(h->handle, CUBLAS_PEDANTIC_MATH)) != CUBLAS_STATUS_SUCCESS)
-        snprintf(err, errlen, "cublasSetMathMode: status %d", (int)s);
-    if (s != CUBLAS_STATUS_SUCCESS) {
+    else if ((s = h->create(&h->handle)) != CUBLAS_OK)
+        snprintf(err, errlen, "cublasCreate: status %d", s);
+    else if ((s = h->set_math_mode(h->handle, CUBLAS_FP32_PEDANTIC)) != CUBLAS_OK)
+        snprintf(err, errlen, "cublasSetMathMode: status %d", s);
+    if (s != CUBLAS_OK) {
         replay_cublas_close(h);
         return NULL;
     }
@@ -66,11 +77,11 @@ int replay_cublas_sgemm(replay_cublas_t *h, int m, int n, int k, uint64_t a, uin
 {
     const float one = 1.0f, zero = 0.0f;
     /* row-major C = A B is column-major C^T = B^T A^T: B and A swapped, no transposes */
-    cublasStatus_t s = h->sgemm(h->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, (const float *)(uintptr_t)b,
-                                n, (const float *)(uintptr_t)a, k, &zero, (float *)(uintptr_t)c, n);
-    if (s == CUBLAS_STATUS_SUCCESS)
+    int s = h->sgemm(h->handle, CUBLAS_NO_TRANSPOSE, CUBLAS_NO_TRANSPOSE, n, m, k, &one,
+                     (const float *)(uintptr_t)b, n, (const float *)(uintptr_t)a, k, &zero, (float *)(uintptr_t)c, n);
+    if (s == CUBLAS_OK)
         return 0;
-    snprintf(err, errlen, "cublasSgemm: status %d", (int)s);
+    snprintf(err, errlen, "cublasSgemm: status %d", s);
     return -1;
 }
 
