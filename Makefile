@@ -22,7 +22,9 @@
 
 CC       ?= gcc
 CXX      ?= g++
-NVCC     ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+# nvcc: $CUGRADE_NVCC, the one the grader compiles with (a toolkit of NVIDIA's
+# wheels: tools/cuda_pip.sh), else PATH's, else the toolkit's usual place
+NVCC     ?= $(or $(CUGRADE_NVCC),$(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc))
 # the GPU architecture of the executor's test programs (not NVARCH: NVIDIA's
 # CUDA images set that to the CPU's, x86_64)
 CUGRADE_NVARCH ?= sm_90

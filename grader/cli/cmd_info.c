@@ -83,7 +83,7 @@ int cmd_info(int argc, char **argv)
     printf("backends:\n");
     printf("  emu  CPU emulator: always available\n");
     printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
-           find_program("nvcc", nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
+           find_nvcc(nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
     print_gpus(dev, ndev);
     char vgpu[PATH_MAX + 32], vcudart[PATH_MAX + 32];
     snprintf(vgpu, sizeof vgpu, "%s/bin/cugrade-vgpu", root);
@@ -91,7 +91,7 @@ int cmd_info(int argc, char **argv)
     int executor = access(vgpu, X_OK) == 0 && access(vcudart, R_OK) == 0;
     printf("  vgpu PTX executor: %s\n",
            !executor ? "missing (run make: bin/cugrade-vgpu, build/libcugrade_vcudart.a)"
-           : find_program("nvcc", nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
+           : find_nvcc(nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
                                                          : "needs nvcc, not found");
     char runner[PATH_MAX + 32];
     if (backend_replay_runner(root, gpus, runner, sizeof runner))
@@ -100,7 +100,7 @@ int cmd_info(int argc, char **argv)
         printf("       no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
                                                    : gpus == 0 ? "no CUDA device"
                                                                : "bin/cugrade-replay not built");
-    int ready = executor && find_program("nvcc", nvcc, sizeof nvcc) == 0;
+    int ready = executor && find_nvcc(nvcc, sizeof nvcc) == 0;
     backend_t b = backend_resolve_with(requested, gpus, requested == BACKEND_AUTO && ready, why,
                                        sizeof why); /* probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);
