@@ -10,13 +10,17 @@
 
 static void export_usage(FILE *to)
 {
-    fputs("usage: cugrade export gradescope --lab LAB --out autograder.zip\n"
-          "       cugrade export prairielearn --lab LAB --out QUESTION_DIR\n"
-          "       cugrade export classroom --lab LAB --out STARTER_DIR\n"
+    fputs("usage: cugrade export gradescope --lab LAB --out autograder.zip [--backend vgpu|emu]\n"
+          "       cugrade export prairielearn --lab LAB --out QUESTION_DIR [--backend vgpu|emu]\n"
+          "       cugrade export classroom --lab LAB --out STARTER_DIR [--backend vgpu|emu]\n"
           "\n"
-          "Packages a lab for where courses grade, on the CPU emulator (their graders have no\n"
-          "GPU): Gradescope's autograder zip, a PrairieLearn question with its external\n"
-          "grader, or a GitHub Classroom starter repository whose workflow runs make grade.\n"
+          "Packages a lab for where courses grade (their graders have no GPU): Gradescope's\n"
+          "autograder zip, a PrairieLearn question with its external grader, or a GitHub\n"
+          "Classroom starter repository whose workflow runs make grade. They grade on the\n"
+          "executor (vgpu, the default: the student's host code in a process of its own, the\n"
+          "kernels run from nvcc's PTX by cugrade; the setup installs nvcc from NVIDIA's wheels\n"
+          "where the image has none) or on the CPU emulator (emu: no nvcc, a weaker boundary;\n"
+          "a Classroom starter, which has no reference, on the emulator only).\n"
           "Exit status: 0 written, 2 could not (the reason is said), 64 bad usage.\n",
           to);
 }
@@ -38,6 +42,7 @@ int cmd_export(int argc, char **argv)
 {
     static const struct option opts[] = {{"lab", required_argument, 0, 'l'},
                                          {"out", required_argument, 0, 'o'},
+                                         {"backend", required_argument, 0, 'b'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
     export_opts_t o = {.root = cugrade_root()};
@@ -56,6 +61,14 @@ int cmd_export(int argc, char **argv)
         switch (c) {
         case 'l': o.lab = optarg; break;
         case 'o': o.out = optarg; break;
+        case 'b':
+            if (strcmp(optarg, "vgpu") != 0 && strcmp(optarg, "emu") != 0) {
+                fprintf(stderr, "cugrade export: bad --backend '%s' (vgpu or emu: a package's grader "
+                                "has no GPU)\n", optarg);
+                return EXIT_USAGE;
+            }
+            o.backend = optarg;
+            break;
         case 'h': export_usage(stdout); return 0;
         default: export_usage(stderr); return EXIT_USAGE;
         }

@@ -6,7 +6,10 @@
  * the emulator backend so that
  * `make grade` grades it, a README, a .gitignore, and
  * .github/workflows/grade.yml that grades every push and reports the score
- * to GitHub Classroom. */
+ * to GitHub Classroom. On the emulator only: the executor's limits are
+ * counted from the reference's instructions, and the copy has no reference;
+ * nor would a stronger boundary hold there, where the student owns the
+ * workflow that grades. */
 #include "export/export.h"
 #include "export/export_tree.h"
 #include "pipeline/canary.h"
@@ -60,6 +63,14 @@ static int write_makefile(const export_job_t *j, char *err, size_t errlen)
 
 int export_classroom(const export_opts_t *o, char *err, size_t errlen)
 {
+    if (o->backend && strcmp(o->backend, "emu") != 0)
+        return fail(err, errlen, "--backend %s: a Classroom starter grades on the emulator only (the "
+                    "executor counts its limits from the reference's instructions, and a student's "
+                    "copy has no reference; the student owns the workflow that grades it anyway)",
+                    o->backend);
+    export_opts_t on_emu = *o;
+    on_emu.backend = "emu";
+    o = &on_emu;
     export_job_t j;
     if (export_begin(o, &j, err, errlen) != 0)
         return -1;

@@ -15,6 +15,9 @@ typedef struct {
     const char *root; /* the cugrade tree */
     const char *lab;  /* e.g. "lab3" */
     const char *out;  /* the zip (gradescope) or the folder (prairielearn, classroom) */
+    const char *backend; /* what the package grades on: "vgpu" (the executor; its setup
+                          * installs nvcc where the image has none, tools/cuda_pip.sh)
+                          * or "emu" (the emulator: no nvcc); NULL: "vgpu" */
 } export_opts_t;
 
 int export_gradescope(const export_opts_t *o, char *err, size_t errlen);

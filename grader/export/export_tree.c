@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *export_backend(const export_opts_t *o) { return o->backend ? o->backend : "vgpu"; }
+
 int export_begin(const export_opts_t *o, export_job_t *j, char *err, size_t errlen)
 {
     memset(j, 0, sizeof *j);
@@ -190,10 +192,10 @@ int export_template(const export_job_t *j, const char *tpl, const char *dst, int
     char *text = read_file(path, NULL, err, errlen);
     if (!text)
         return -1;
-    const char *keys[] = {"@LAB@", "@STUDENT_FILE@", "@TITLE@", "@KIND@"};
+    const char *keys[] = {"@LAB@", "@STUDENT_FILE@", "@TITLE@", "@KIND@", "@BACKEND@"};
     const char *vals[] = {j->lab.name, j->lab.student_file, j->lab.title,
-                          j->lab.kind ? j->lab.kind->name : ""};
-    char *out = fill(text, keys, vals, 4);
+                          j->lab.kind ? j->lab.kind->name : "", export_backend(j->o)};
+    char *out = fill(text, keys, vals, 5);
     free(text);
     int rc = export_write(j, dst, out, mode, err, errlen);
     free(out);

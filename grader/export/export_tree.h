@@ -27,6 +27,9 @@ enum {
     TREE_WITH_SECRET = 1 /* and the hidden datasets' secret, at secret/hidden-seed */
 };
 
+/* The backend the package grades on (export_opts_t.backend): "vgpu" or "emu". */
+const char *export_backend(const export_opts_t *o);
+
 /* Loads the lab (an unknown lab is refused, naming it), refuses a folder at
  * o->out that no export wrote, and makes the staging folder next to o->out.
  * -1 with err on failure. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/random.h>
 
-/* The grading's wall time: lab 3 takes seconds on the emulator, an endless
+/* The grading's wall time: lab 3 takes seconds on the executor, an endless
  * kernel costs the rubric's budget (90 s) once, plus building. */
 #define PL_TIMEOUT_S 300
 
@@ -146,9 +146,14 @@ static char *question_html(const export_job_t *j)
     html_line(&sb, j->lab.title, strlen(j->lab.title));
     sb_append(&sb, "</h2>\n");
     handout_summary(j, &sb);
+    int emu = strcmp(export_backend(j->o), "emu") == 0;
     sb_appendf(&sb,
-               "  <p>Graded on cugrade's CPU emulator (no GPU): the public and hidden datasets, "
-               "and the emulator's checks.</p>\n</pl-question-panel>\n\n"
+               "  <p>Graded without a GPU, %s: the public and hidden datasets, and the %s's "
+               "checks.</p>\n</pl-question-panel>\n\n",
+               emu ? "on cugrade's CPU emulator" : "by cugrade's executor, which runs the PTX nvcc makes of your kernels",
+               emu ? "emulator" : "executor");
+    sb_appendf(&sb,
+               
                "<pl-file-editor file-name=\"%s\" ace-mode=\"ace/mode/c_cpp\" "
                "source-file-name=\"%s\"></pl-file-editor>\n\n"
                "<pl-submission-panel>\n  <pl-external-grader-results></pl-external-grader-results>\n"

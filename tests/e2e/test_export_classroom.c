@@ -33,6 +33,7 @@ static const char CHECK_WORKFLOW[] =
     "    yaml = None\n"
     "if yaml is None:\n"
     "    for want in ('on:', 'push:', 'id: cugrade', 'make grade', 'tools/deps.sh grade',\n"
+    "                 'BACKEND=emu',\n"
     "                 'classroom-resources/autograding-grading-reporter@v1',\n"
     "                 'runners: cugrade', '${{ steps.cugrade.outputs.result }}'):\n"
     "        assert want in text, want\n"
@@ -52,6 +53,7 @@ static const char CHECK_WORKFLOW[] =
     "steps = job['steps']\n"
     "runs = ' '.join(s.get('run', '') for s in steps)\n"
     "assert 'tools/deps.sh grade' in runs and 'make grade' in runs, runs\n"
+    "assert 'BACKEND=emu' in runs, runs\n"
     "assert any(s.get('uses', '').startswith('actions/checkout@') for s in steps)\n"
     "grade = [s for s in steps if s.get('id') == 'cugrade']\n"
     "assert len(grade) == 1 and 'make grade' in grade[0]['run'] and 'GITHUB_OUTPUT' in grade[0]['run']\n"
@@ -171,6 +173,26 @@ Test(export_classroom, the_starter_has_the_stub_and_neither_the_secret_nor_the_r
     cr_expect(ok(&r), "the starter's files: %s", r.output);
     run_result_free(&r);
     rm_rf(s.tmp);
+}
+
+/* A student's copy has no reference, whose instruction counts the
+ * executor's limits come from: --backend vgpu is refused, saying why, and
+ * nothing is written. */
+Test(export_classroom, the_executor_is_refused_for_a_starter)
+{
+    char tmp[64], out[128];
+    temp_dir(tmp, sizeof tmp, "classroom");
+    snprintf(out, sizeof out, "%s/starter", tmp);
+    char *argv[] = {"bin/cugrade", "export", "classroom", "--lab", "lab3", "--out", out, "--backend", "vgpu",
+                    NULL};
+    run_spec_t spec = {.argv = argv, .timeout_s = 120};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_expect(r.exited && r.exit_code == 2, "%s", r.output);
+    cr_expect(strstr(r.output, "a Classroom starter grades on the emulator only"), "%s", r.output);
+    cr_expect(!is_dir(out), "nothing written");
+    run_result_free(&r);
+    rm_rf(tmp);
 }
 
 Test(export_classroom, an_unknown_lab_or_unwritable_out_is_refused)

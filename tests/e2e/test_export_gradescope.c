@@ -1,8 +1,11 @@
 /* test_export_gradescope.c - `cugrade export gradescope`: the zip unpacked
  * into a temporary root that mimics /autograder (AUTOGRADER_ROOT), setup.sh
- * run there (the packages are installed here, so it installs nothing), and
- * run_autograder for the reference, the stub, a buggy kernel, a submission
- * without the file and a broken grader; every results.json is checked
+ * run there (the packages are installed here, so it installs nothing; nvcc
+ * for the executor is this machine's, $CUGRADE_NVCC, where Gradescope's
+ * image gets NVIDIA's compiler wheels: tools/cuda_pip.sh, bench/cuda_pip.sh),
+ * and run_autograder for the reference, the stub, a buggy kernel, a
+ * submission without the file and a broken grader, on the executor (the
+ * default, --backend vgpu); every results.json is checked
  * against Gradescope's documented format (gradescope-autograders.readthedocs.io,
  * "Autograder Specifications": results.json). */
 #include "export_case.h"
@@ -90,8 +93,8 @@ static double max_of(json_object *r)
 typedef struct {
     char tmp[64];
     char root[128];
-    char env[4][256];
-    char *envp[5];
+    char env[5][PATH_MAX + 32];
+    char *envp[6];
 } ag_t;
 
 /* Exports lab3, unzips it into <tmp>/ag/source and runs setup.sh there. */
@@ -104,12 +107,17 @@ static void setup_autograder(ag_t *a)
     run_result_t r = cugrade_export("gradescope", "lab3", zip);
     cr_assert(ok(&r), "export: %s", r.output);
     run_result_free(&r);
-    /* As on Gradescope's image: no CUDA toolkit on PATH, no nvcc anywhere. */
+    /* As on Gradescope's image: no CUDA toolkit on PATH; setup.sh is given the nvcc it
+     * would install (this machine's, standing in for the wheels' nvcc) */
+    char nvcc[PATH_MAX];
+    if (find_program("nvcc", nvcc, sizeof nvcc) != 0)
+        cr_skip("nvcc not found: the executor's export cannot be set up here");
     snprintf(a->env[0], sizeof a->env[0], "AUTOGRADER_ROOT=%s", a->root);
-    snprintf(a->env[1], sizeof a->env[1], "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+    snprintf(a->env[1], sizeof a->env[1], "PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin");
     snprintf(a->env[2], sizeof a->env[2], "NVCC=/nonexistent/nvcc");
     snprintf(a->env[3], sizeof a->env[3], "CUDA_HOME=/nonexistent");
-    for (int i = 0; i < 4; i++)
+    snprintf(a->env[4], sizeof a->env[4], "CUGRADE_NVCC=%s", nvcc);
+    for (int i = 0; i < 5; i++)
         a->envp[i] = a->env[i];
     snprintf(cmd, sizeof cmd,
              "set -e; mkdir -p %s/source %s/submission %s/results; cd %s/source; unzip -q %s",
@@ -139,7 +147,7 @@ static json_object *autograde(const ag_t *a, const char *file, const char *name)
     return json_object_from_file(results);
 }
 
-Test(export_gradescope, grades_reference_stub_and_buggy_on_the_emulator, .timeout = 1200)
+Test(export_gradescope, grades_reference_stub_and_buggy_on_the_executor, .timeout = 1200)
 {
     ag_t a = {0};
     setup_autograder(&a);
@@ -154,10 +162,10 @@ Test(export_gradescope, grades_reference_stub_and_buggy_on_the_emulator, .timeou
     json_object *r = autograde(&a, "reference/lab3/matmul.cu", "matmul.cu");
     double score = check_results(r);
     cr_expect_gt(max_of(r), 0);
-    cr_expect_eq(score, max_of(r), "the reference gets full marks on the emulator: %g", score);
+    cr_expect_eq(score, max_of(r), "the reference gets full marks on the executor: %g", score);
     cr_expect_str_eq(str(r, "output_format"), "text");
     json_object *extra = json_object_object_get(r, "extra_data");
-    cr_expect_str_eq(str(extra, "backend"), "emu");
+    cr_expect_str_eq(str(extra, "backend"), "vgpu");
     cr_expect_not_null(strstr(str(extra, "sandbox"), "bubblewrap"), "the sandbox is recorded");
     json_object_put(r);
 
@@ -183,7 +191,7 @@ Test(export_gradescope, a_grader_fault_writes_results_that_say_so, .timeout = 12
     ag_t a = {0};
     setup_autograder(&a);
     char lib[256];
-    snprintf(lib, sizeof lib, "%s/source/cugrade/build/libcugrade_emu.a", a.root);
+    snprintf(lib, sizeof lib, "%s/source/cugrade/bin/cugrade-vgpu", a.root);
     cr_assert_eq(unlink(lib), 0);
     json_object *r = autograde(&a, "reference/lab3/matmul.cu", "matmul.cu");
     check_results(r);
@@ -220,6 +228,42 @@ Test(export_gradescope, the_zip_holds_the_scripts_the_tree_and_the_secret)
     snprintf(cmd, sizeof cmd, "unzip -p %s secret/hidden-seed | cmp - " HIDDEN_SEED, zip);
     r = sh(NULL, cmd, NULL, 60);
     cr_expect(ok(&r), "the secret is the grader's (here the tests' fixture): %s", r.output);
+    run_result_free(&r);
+    rm_rf(tmp);
+}
+
+/* The backend is the export's: the executor by default, whose setup finds
+ * or installs nvcc; the emulator with --backend emu, whose needs none. */
+Test(export_gradescope, the_scripts_grade_on_the_backend_the_export_names)
+{
+    char tmp[64], zip[128], cmd[512];
+    temp_dir(tmp, sizeof tmp, "gradescope");
+    const char *backends[] = {NULL, "emu"};
+    for (int b = 0; b < 2; b++) {
+        snprintf(zip, sizeof zip, "%s/autograder-%d.zip", tmp, b);
+        char *argv[] = {"bin/cugrade", "export", "gradescope", "--lab", "lab3", "--out", zip,
+                        b ? "--backend" : NULL, (char *)backends[b], NULL};
+        run_spec_t spec = {.argv = argv, .timeout_s = 120};
+        run_result_t r;
+        run_one(&spec, &r);
+        cr_assert(ok(&r), "%s", r.output);
+        run_result_free(&r);
+        snprintf(cmd, sizeof cmd, "unzip -p %s run_autograder setup.sh", zip);
+        r = sh(NULL, cmd, NULL, 60);
+        cr_assert(ok(&r));
+        cr_expect(strstr(r.output, b ? "--backend emu --color never" : "--backend vgpu --color never"),
+                  "%s", r.output);
+        cr_expect(strstr(r.output, b ? "backend=emu\n" : "backend=vgpu\n"), "%s", r.output);
+        cr_expect(strstr(r.output, "tools/cuda_pip.sh\" \"$root/cuda\")"), "setup.sh installs nvcc where "
+                  "there is none");
+        run_result_free(&r);
+    }
+    char *bad[] = {"bin/cugrade", "export", "gradescope", "--lab", "lab3", "--out", zip, "--backend", "gpu", NULL};
+    run_spec_t spec = {.argv = bad, .timeout_s = 120};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_expect(r.exited && r.exit_code == 64, "a package's grader has no GPU: %s", r.output);
+    cr_expect(strstr(r.output, "bad --backend 'gpu'"), "%s", r.output);
     run_result_free(&r);
     rm_rf(tmp);
 }

@@ -50,7 +50,7 @@ def graded(out, raw, log, start):
     r["stdout_visibility"] = "hidden"
     r["execution_time"] = elapsed(start)
     extra = r.setdefault("extra_data", {})
-    extra["backend"] = "emu"
+    extra.setdefault("backend", "@BACKEND@")
     extra["sandbox"] = sandbox_of(report)
     if extra["sandbox"].startswith("uid"):
         print("run_autograder: graded in the sandbox's second tier (%s); see docs/security.md"

@@ -10,6 +10,9 @@ import json
 import os
 import sys
 
+# what grades the question (cugrade export prairielearn --backend)
+GRADED_ON = "CPU emulator" if "@BACKEND@" == "emu" else "executor (nvcc's PTX, no GPU)"
+
 
 def write(path, results):
     tmp = "%s.tmp.%d" % (path, os.getpid())
@@ -65,7 +68,7 @@ def graded(out, raw, log, rubric, lab, file):
     best = sum(float(t.get("max_score", 0)) for t in tests)
     score = min(1.0, max(0.0, got / best)) if best > 0 else 0.0
     write(out, {"gradable": True, "score": score,
-                "message": "%g / %g points on cugrade's CPU emulator" % (got, best),
+                "message": "%g / %g points on cugrade's %s" % (got, best, GRADED_ON),
                 "output": tail(log, 60000), "tests": [pl_test(t) for t in tests],
                 "format_errors": {}})
 

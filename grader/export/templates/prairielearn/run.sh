@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - PrairieLearn's external grader entrypoint for lab @LAB@ (the
 # question's tests/ folder is /grade/tests): grades /grade/student/@STUDENT_FILE@
-# on cugrade's CPU emulator, with the hidden datasets drawn from the secret in
+# on cugrade's @BACKEND@ backend (vgpu: the executor, with the nvcc named in
+# $CUGRADE_HOME/cugrade.env; emu: the CPU emulator), with the hidden datasets drawn from the secret in
 # tests/ (never in the student's view: cugrade's sandbox shows the program
 # only its build), and writes /grade/results/results.json in PrairieLearn's
 # format (pl_results.py). A compile error is not gradable (no attempt used).
@@ -20,6 +21,11 @@ mkdir -p "$res"
 work=$(mktemp -d) # work/out: cugrade's results (hidden from the student's program), work/sub
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/out" "$work/sub"
+if [ -f "$home/cugrade.env" ]; then
+    # shellcheck source=/dev/null # written when the image was built: CUGRADE_NVCC
+    . "$home/cugrade.env"
+    export CUGRADE_NVCC
+fi
 
 # The lab's reference (cugrade builds it to tell its own faults from the
 # student's) travels in tests/, private to the course, not in the image.
@@ -40,7 +46,7 @@ if [ ! -f "$sub" ]; then
     exit 0
 fi
 rc=0
-"$home/bin/cugrade" run --lab "$lab" --backend emu --color never \
+"$home/bin/cugrade" run --lab "$lab" --backend @BACKEND@ --color never \
     --hidden-seed "$tests/hidden-seed" --json "$work/out/results.json" "$sub" >"$work/out/log" 2>&1 || rc=$?
 cat "$work/out/log"
 if [ "$rc" -eq 0 ] && [ -f "$work/out/results.json" ]; then
