@@ -46,10 +46,10 @@ bwrap --dev-bind / / --tmpfs /usr/local -- bash -c "$hidden" _ "$tmp/tree" "$nvc
 grep -q "Score: 110 / 110" "$tmp/tree/grade.log" || bench_fail "lab 3's reference did not get full marks" "$tmp/tree/grade.log"
 grep -q "backend: vgpu" "$tmp/tree/grade.log" || bench_fail "not graded on the executor" "$tmp/tree/grade.log"
 
-printf '%-44s %s\n' "step (NVIDIA's wheels, CUDA 13.0)" "measured"
-printf '%-44s %.1f s\n' "tools/cuda_pip.sh: download and install" "$(echo "$t1 - $t0" | bc)"
-printf '%-44s %s MB\n' "the five wheels, downloaded" "$wheels_mb"
-printf '%-44s %s MB\n' "installed, on disk" "$disk_mb"
-printf '%-44s %.1f s\n' "make all with that nvcc ($(nproc) CPUs)" "$(sed -n 's/^build //p' "$tmp/times")"
-printf '%-44s %.1f s  (%s)\n' "lab 3 reference on the executor, no /usr/local" "$(sed -n 's/^grade //p' "$tmp/times")" \
+printf '%-48s %s\n' "step (NVIDIA's wheels, CUDA 13.0)" "measured"
+printf '%-48s %.1f s\n' "tools/cuda_pip.sh: download and install" "$(echo "$t1 - $t0" | bc)"
+printf '%-48s %s MB\n' "the five wheels, downloaded" "$wheels_mb"
+printf '%-48s %s MB\n' "installed, on disk" "$disk_mb"
+printf '%-48s %.1f s\n' "make all with that nvcc ($(nproc) CPUs)" "$(sed -n 's/^build //p' "$tmp/times")"
+printf '%-48s %.1f s  (%s)\n' "lab 3 reference on the executor, no /usr/local" "$(sed -n 's/^grade //p' "$tmp/times")" \
     "$(grep -o 'Score: [0-9./ ]*' "$tmp/tree/grade.log" | head -1)"
