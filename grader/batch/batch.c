@@ -391,8 +391,8 @@ static int grade_all(batch_opts_t *o, char **names, char **ids, int n, FILE *out
     print_banner(&p, &gpus, njobs, out);
     hidden_set_t hidden = {0};
     batch_warm_t warm; /* the timing objects made beside the canary */
-    batch_warm_start(&warm, o, p.ntodo > 0 ? gpus.ngpu : 0);
-    int timed_gpus = batch_times_natively(o) ? gpus.ngpu : 0; /* the reference's baselines */
+    int timed_gpus = gpus.native_timing ? gpus.ngpu : 0; /* the gpu backend's timing program's */
+    batch_warm_start(&warm, o, p.ntodo > 0 ? timed_gpus : 0);
     int early = p.ntodo > 0 && baselines_start_early(baselines, o, timed_gpus, gpus.queue_dir, out);
     int rescored = rescore_then_ready(o, &p, &hidden, gpus.ngpu > 0 ? gpus.queue_dir : NULL, out);
     int rc = p.failed ? EXIT_CANNOT_GRADE : EXIT_GRADED;

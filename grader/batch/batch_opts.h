@@ -47,13 +47,5 @@ static inline int batch_may_use_gpu(const batch_opts_t *o)
     return strcmp(o->backend, "emu") != 0;
 }
 
-/* Whether they time with the gpu backend's timing program, whose build the
- * batch warms and whose reference it times once per GPU (batch_baseline.h):
- * not on the executor, whose runner times the reference's record beside
- * each submission's. */
-static inline int batch_times_natively(const batch_opts_t *o)
-{
-    return batch_may_use_gpu(o) && strcmp(o->backend, "vgpu") != 0;
-}
 
 #endif

@@ -32,7 +32,7 @@ void batch_warm_start(batch_warm_t *w, const batch_opts_t *o, int ngpu)
 {
     memset(w, 0, sizeof *w);
     w->o = o;
-    if (ngpu > 0 && batch_times_natively(o))
+    if (ngpu > 0 && batch_may_use_gpu(o))
         w->started = pthread_create(&w->thread, NULL, warm, (void *)o) == 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct {
  * and the timed driver's cached objects (build_timing_caches) beside the
  * canary and the hidden datasets, so that the first children, which each
  * need them before their first dataset, find them made. */
+/* ngpu: the GPUs that time with the timing program (gpu_plan_t.native_timing) */
 void batch_warm_start(batch_warm_t *w, const batch_opts_t *o, int ngpu);
 
 /* Waits for it (nothing when it was not started). */

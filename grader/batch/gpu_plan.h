@@ -19,6 +19,11 @@ typedef struct {
     char arch[32];
     char node[GPU_HOLDS_MAX_GPUS][32]; /* each GPU's device file ("": not known) */
     int isolated;                       /* every GPU's is known */
+    int native_timing; /* the children time with the gpu backend's timing program, whose
+                        * build the batch warms and whose reference it times once per GPU
+                        * (batch_baseline.h): --backend gpu, or auto where the executor
+                        * and its replay runner are not ready; not on the executor, whose
+                        * runner times the reference's record beside each submission's */
     int choose; /* each child takes its GPU after its build, the one with the fewest
                  * submissions on it (run/gpu_choice.h): on several GPUs with
                  * $CUGRADE_GPU_CHOICE=fewest; else worker w's children run on

@@ -156,7 +156,10 @@ int gpu_devices(gpu_device_t *out, int max)
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
 {
     int n = requested == BACKEND_AUTO ? gpu_device_count() : 0;
-    int executor = requested == BACKEND_AUTO && n == 0 && backend_executor_ready(cugrade_root());
+    const char *root = cugrade_root();
+    char runner[PATH_MAX + 32];
+    int executor = requested == BACKEND_AUTO && backend_executor_ready(root) &&
+                   (n == 0 || backend_replay_runner(root, n, runner, sizeof runner));
     return backend_resolve_with(requested, n, executor, why, whylen);
 }
 
@@ -194,14 +197,19 @@ backend_t backend_resolve_with(backend_t requested, int n, int executor, char *w
         return requested;
     }
     if (why) {
-        if (n > 0)
-            snprintf(why, whylen, "auto: %d CUDA device%s found", n, n == 1 ? "" : "s");
+        if (n > 0 && executor)
+            snprintf(why, whylen, "auto: %d CUDA device%s found: nvcc's PTX on the grader's executor, "
+                     "its launches replayed on the GPU", n, n == 1 ? "" : "s");
+        else if (n > 0)
+            snprintf(why, whylen, "auto: %d CUDA device%s found and no executor with a replay runner "
+                     "(nvcc, bin/cugrade-vgpu, bin/cugrade-replay), so the program on the GPU", n,
+                     n == 1 ? "" : "s");
         else if (executor)
             snprintf(why, whylen, "auto: no CUDA device, so nvcc's PTX on the grader's executor");
         else
             snprintf(why, whylen, "auto: no CUDA device and no nvcc, so the CPU emulator");
     }
-    return n > 0 ? BACKEND_GPU : executor ? BACKEND_VGPU : BACKEND_EMU;
+    return executor ? BACKEND_VGPU : n > 0 ? BACKEND_GPU : BACKEND_EMU;
 }
 
 void build_host_compiler(char *out, size_t outlen)

@@ -1,9 +1,10 @@
 /* backend.h - the ways a submission is built and run: "gpu" (nvcc and a
  * real device), "emu" (bin/emucc and the CPU emulator) and "vgpu" (nvcc's
  * PTX on the grader's executor, bin/cugrade-vgpu, with the student's host
- * code in another process: issue 39). "auto" picks the GPU when one is
- * present, else the executor when it is ready (backend_executor_ready),
- * else the emulator. */
+ * code in another process: issue 39). "auto" picks the executor when it is
+ * ready (backend_executor_ready), with its launches replayed on the GPU
+ * where there is one (backend_replay_runner); else the GPU when there is
+ * one; else the emulator. */
 #ifndef CUGRADE_BACKEND_H
 #define CUGRADE_BACKEND_H
 
@@ -50,7 +51,8 @@ int backend_replay_runner(const char *root, int gpus, char *out, size_t len);
 /* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 /* The same with the GPU count already known (n, from gpu_device_count) and
- * whether the executor is ready (backend_executor_ready). */
+ * whether the executor is ready (backend_executor_ready; with n > 0, with a
+ * replay runner too: backend_replay_runner). */
 backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen);
 
 /* 1 for the backends whose runs need no GPU and report their own checks

@@ -100,7 +100,8 @@ int cmd_info(int argc, char **argv)
         printf("       no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
                                                    : gpus == 0 ? "no CUDA device"
                                                                : "bin/cugrade-replay not built");
-    int ready = executor && find_nvcc(nvcc, sizeof nvcc) == 0;
+    int ready = executor && find_nvcc(nvcc, sizeof nvcc) == 0 &&
+                (gpus == 0 || backend_replay_runner(root, gpus, runner, sizeof runner));
     backend_t b = backend_resolve_with(requested, gpus, requested == BACKEND_AUTO && ready, why,
                                        sizeof why); /* probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);

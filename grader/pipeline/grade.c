@@ -158,10 +158,12 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run, const grading
     run->backend = backend_resolve(o->backend, run->backend_why, sizeof run->backend_why);
     if (o->backend == BACKEND_AUTO && run->backend == BACKEND_VGPU && !lab_is_program(&in->lab) &&
         !in->lab.kind->vgpu_main) { /* a kind with no program for the executor */
-        run->backend = BACKEND_EMU;
+        int gpus = gpu_device_count();
+        run->backend = gpus > 0 ? BACKEND_GPU : BACKEND_EMU;
         snprintf(run->backend_why, sizeof run->backend_why,
-                 "auto: no CUDA device, and the kind %s has no program for the executor, so the "
-                 "CPU emulator", in->lab.kind->name);
+                 "auto: %s, and the kind %s has no program for the executor, so %s",
+                 gpus > 0 ? "a CUDA device found" : "no CUDA device", in->lab.kind->name,
+                 gpus > 0 ? "the program on the GPU" : "the CPU emulator");
     }
     run->measured.backend = run->backend;
     if (o->backend == BACKEND_GPU && gpu_device_count() == 0) {

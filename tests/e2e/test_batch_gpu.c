@@ -6,8 +6,11 @@
  * on; a tie goes to the worker's) and join its queue, each child must be
  * told of its one GPU, and the banner must say so. CUGRADE_CANARY=skip: the canary (the reference on a
  * dataset) would fail for want of a device and stop the batch before
- * anyone is graded, as it should on a real machine with a broken GPU. Needs
- * nvcc (compile only); skipped without it. */
+ * anyone is graded, as it should on a real machine with a broken GPU.
+ * CUGRADE_REPLAY=off: auto then grades on the GPU itself (the gpu backend's
+ * queues are what is tested here), not on the executor with its launches
+ * replayed there (test_vgpu_backend.c's batch). Needs nvcc (compile only);
+ * skipped without it. */
 #include "e2e.h"
 
 #include "build/build.h"
@@ -32,7 +35,7 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
     char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--out", out, "--backend", "auto",
                     "--checks", "none", "--jobs", "2", "--datasets", datasets, subs, NULL};
     char *env[] = {"CUGRADE_GPU_COUNT=2", "CUGRADE_NVCC_ARCH=sm_90", "CUGRADE_CANARY=skip",
-                   "CUGRADE_GPU_CHOICE=fewest", NULL};
+                   "CUGRADE_GPU_CHOICE=fewest", "CUGRADE_REPLAY=off", NULL};
     run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 600, .output_cap = 1 << 20};
     run_result_t r;
     run_one(&spec, &r);
@@ -46,7 +49,8 @@ Test(batch_gpu, two_workers_use_two_gpu_queues, .timeout = 600)
         snprintf(path, sizeof path, "%s/%s/measurements.json", out, s ? "bob" : "ann");
         json_object *m = json_object_from_file(path), *why;
         cr_assert(m && json_object_object_get_ex(m, "backend_why", &why), "%s has no backend_why", path);
-        cr_assert_str_eq(json_object_get_string(why), "auto: 1 CUDA device found");
+        cr_assert_str_eq(json_object_get_string(why), "auto: 1 CUDA device found and no executor with a replay "
+                         "runner (nvcc, bin/cugrade-vgpu, bin/cugrade-replay), so the program on the GPU");
         json_object_put(m);
     }
     for (int gpu = 0; gpu < 2; gpu++) {

@@ -562,3 +562,44 @@ Test(vgpu_backend, the_challenge_is_timed_against_cublas_by_the_runner, .timeout
     release(&g);
     rm_rf(dir);
 }
+
+/* --backend auto with a GPU: the executor judges and the GPU replays its
+ * records (no student host code near the GPU); without a runner to replay
+ * them ($CUGRADE_REPLAY=off), the program itself on the GPU. Here the GPU
+ * is pretended ($CUGRADE_GPU_COUNT=1) and the runner is the pretend one. */
+Test(vgpu_backend, auto_with_a_gpu_grades_on_the_executor_and_replays_there, .timeout = 300)
+{
+    static char runner[PATH_MAX + 64];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    const char *want[2] = {"using: vgpu (auto: 1 CUDA device found: nvcc's PTX on the grader's executor, "
+                           "its launches replayed on the GPU)",
+                           "using: gpu (auto: 1 CUDA device found and no executor with a replay runner "
+                           "(nvcc, bin/cugrade-vgpu, bin/cugrade-replay), so the program on the GPU)"};
+    for (int off = 0; off < 2; off++) {
+        char *argv[] = {"bin/cugrade", "info", NULL};
+        char *env[] = {"CUGRADE_GPU_COUNT=1", off ? "CUGRADE_REPLAY=off" : runner, NULL};
+        run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 60};
+        run_result_t r;
+        run_one(&spec, &r);
+        cr_assert(strstr(r.output, want[off]), "%s", r.output);
+        run_result_free(&r);
+    }
+    char log[] = "/tmp/cugrade-fake-gpu-XXXXXX";
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    static char logenv[PATH_MAX + 32];
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    char *env[] = {runner, logenv, "CUGRADE_GPU_COUNT=1", NULL};
+    graded_t g = grade_on("auto", "reference/lab3/matmul.cu", NULL, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_str_eq(str(extra, "backend"), "vgpu");
+    cr_assert(strstr(g.run.output, "Score: 120 / 120"), "performance timed on the GPU too: %s", g.run.output);
+    cr_assert_eq(lines_of(log), 30, "20 public and 8 hidden datasets replayed, and 2 timing shapes");
+    release(&g);
+    unlink(log);
+}
