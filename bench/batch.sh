@@ -4,7 +4,7 @@
 # grid, a missing barrier, unguarded loads, a compile error, a host crash and
 # an endless kernel, each with a unique comment (so none is graded as a copy
 # of another), graded with the shipped rubric and datasets on the default
-# backend (auto: the GPU when there is one). Checks every student's verdict
+# backend (auto: the executor, replaying on the GPU when there is one). Checks every student's verdict
 # against its kind, times an unchanged --resume, then prints submissions per
 # minute.
 # Usage: bench/batch.sh [N] [extra cugrade batch options...]
