@@ -1,12 +1,15 @@
 /* grade_checks.c - the evidence the rubric's checks are judged from
  * (grade_checks.h): the emulator's reports of the runs, the checked
- * emulator build beside a GPU grading, and compute-sanitizer on the GPU. */
+ * emulator build beside a GPU grading, and compute-sanitizer on the GPU
+ * (on the gpu backend's program, or on the replay of a dataset the
+ * executor passed and the GPU did not). */
 #include "pipeline/grade_checks.h"
 #include "kinds/kind.h"
 #include "pipeline/check_jobs.h"
 #include "pipeline/grade_perf.h"
 #include "run/emureport.h"
 #include "run/gpuqueue.h"
+#include "run/runs_replay.h"
 #include "run/sanitizer.h"
 #include "score/checks.h"
 #include "util/util.h"
@@ -146,6 +149,49 @@ static void sanitize_on_gpu(check_evidence_t *e, const ds_run_t *runs, int n, co
     emu_report_free(&rep);
 }
 
+/* vgpu with a GPU: the first dataset whose output passed on the executor
+ * and not on the GPU (computed otherwise there, or a kernel failed: its
+ * failure "gpu-differs" or "gpu-failed", compare/verdict.c) is replayed
+ * again under compute-sanitizer's four tools, by the same trusted runner
+ * and with no student host code: what they find on the real GPU (a race,
+ * an uninitialised read, a bad access) is evidence for the checks, and for
+ * the cause the dataset's message could only guess at. One dataset at
+ * most, holding the GPU shared: the sanitizers slow the kernels 10-100x. */
+static void sanitize_gpu_disagreement(const grade_opts_t *o, grade_run_t *run, check_evidence_t *e,
+                                      const ds_run_t *runs, int n, const lab_t *lab)
+{
+    int i = 0;
+    while (i < n && i < run->measured.ndatasets &&
+           !(runs[i].replay.ran && strncmp(run->measured.datasets[i].failure, "gpu-", 4) == 0))
+        i++;
+    if (i >= n || i >= run->measured.ndatasets)
+        return;
+    const ds_run_t *r = &runs[i];
+    char out[PATH_MAX + 32];
+    snprintf(out, sizeof out, "%.4000s.sanitized.%s", r->dir, lab_is_program(lab) ? "raw" : "bin");
+    runs_replay_argv_t a;
+    if (runs_replay_command(r, lab, r->replay.runner, r->replay.cubin, out, &a) != 0)
+        return;
+    emu_report_t rep;
+    memset(&rep, 0, sizeof rep);
+    double limit = r->job->rule.time_limit_s * 20;
+    gpu_slot_t slot;
+    gpu_queue_join(o->gpu_queue, o->gpu_index, GPU_SHARED, &slot);
+    double t0 = now_seconds();
+    int ran = sanitizer_check_command(a.argv, run->scratch, limit > 60 ? limit : 60, SANITIZER_ALL, &rep) == 0;
+    run->phase_s[PHASE_SANITIZER] += now_seconds() - t0;
+    gpu_queue_leave(&slot);
+    if (!ran)
+        return; /* no compute-sanitizer here: the executor's findings stand alone */
+    char label[256], named[96];
+    job_test_name(r->job, label, sizeof label);
+    sanitizer_tools_named(SANITIZER_ALL, named, sizeof named);
+    snprintf(label + strlen(label), sizeof label - strlen(label),
+             " replayed on the GPU under compute-sanitizer %s", named);
+    evidence_add(e, label, &rep, 0);
+    emu_report_free(&rep);
+}
+
 /* What the checks are judged from: every report of their runs, kept in
  * run->measured (evidence_add records them), or why they did not run; -1
  * on a grader fault (run->error). */
@@ -169,6 +215,8 @@ int grade_measure_checks(const grade_opts_t *o, grade_run_t *run, const grading_
     else if (backend_checks_itself(run->backend)) { /* the emulator's or the executor's findings */
         gather_evidence(&e, runs, in->njobs);
         not_run = unended_checked_runs(&e, runs, in->njobs);
+        if (run->backend == BACKEND_VGPU && run->replay_runner[0])
+            sanitize_gpu_disagreement(o, run, &e, runs, in->njobs, &in->lab);
     } else if ((not_run = check_on_emulator(o, run, in, jobs, runs, cb, &e, &why, &fault,
                                             &unended)) == NULL &&
                e.instrumented_runs == 0 && !e.refused) {

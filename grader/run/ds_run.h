@@ -44,6 +44,8 @@ typedef struct {
                                  * (run/runs_replay.h) */
         int ran;                /* the replay ran: its output is gpu_out_path */
         int kernel_failed;      /* a kernel failed on the GPU (error says how) */
+        const char *runner, *cubin; /* what replayed it (runs_how_t's), for another run of
+                                     * it (runs_replay_command) */
         char gpu_out_path[PATH_MAX];
         char error[512];
     } replay;

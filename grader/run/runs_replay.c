@@ -31,26 +31,22 @@ static void last_line(const char *text, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)(n - start), text + start);
 }
 
-/* The runner's command for run r: the dataset's inputs (a kernel lab's:
- * the executor's folder), the cubin, the record, the GPU's output. */
-static int replay_command(ds_run_t *r, const runs_how_t *how, char *trace, size_t tracelen,
-                          char inputs[], size_t inputslen, char *argv[])
+int runs_replay_command(const ds_run_t *r, const lab_t *lab, const char *runner, const char *cubin,
+                        const char *out, runs_replay_argv_t *a)
 {
-    int program = lab_is_program(how->lab), n = 0;
-    snprintf(trace, tracelen, "%.4000s.trace", r->out_path);
-    if (!is_file(trace))
+    int n = 0;
+    snprintf(a->trace, sizeof a->trace, "%.4000s.trace", r->out_path);
+    if (!is_file(a->trace))
         return -1; /* no record: the executor kept none (the output was not the kernels') */
-    snprintf(r->replay.gpu_out_path, sizeof r->replay.gpu_out_path, "%.4000s.gpu.%s", r->dir,
-             program ? "raw" : "bin");
-    argv[n++] = (char *)how->replay_runner;
-    if (!program) {
-        snprintf(inputs, inputslen, "%.4000s.in", r->dir);
-        argv[n++] = "--inputs", argv[n++] = inputs;
+    a->argv[n++] = (char *)runner;
+    if (!lab_is_program(lab)) {
+        snprintf(a->inputs, sizeof a->inputs, "%.4000s.in", r->dir);
+        a->argv[n++] = "--inputs", a->argv[n++] = a->inputs;
     }
-    argv[n++] = (char *)how->replay_cubin;
-    argv[n++] = trace;
-    argv[n++] = r->replay.gpu_out_path;
-    argv[n] = NULL;
+    a->argv[n++] = (char *)cubin;
+    a->argv[n++] = a->trace;
+    a->argv[n++] = (char *)out;
+    a->argv[n] = NULL;
     return 0;
 }
 
@@ -87,11 +83,17 @@ void runs_replay(ds_run_t *runs, const int *index, int n, const runs_how_t *how,
         memset(&r->replay, 0, sizeof r->replay);
         if (!r->result.exited || r->result.exit_code != 0)
             continue; /* the run failed on the executor: its verdict needs no GPU */
-        char trace[PATH_MAX], inputs[PATH_MAX], *argv[12];
-        if (replay_command(r, how, trace, sizeof trace, inputs, sizeof inputs, argv) != 0)
+        runs_replay_argv_t a;
+        snprintf(r->replay.gpu_out_path, sizeof r->replay.gpu_out_path, "%.4000s.gpu.%s", r->dir,
+                 lab_is_program(how->lab) ? "raw" : "bin");
+        if (runs_replay_command(r, how->lab, how->replay_runner, how->replay_cubin, r->replay.gpu_out_path,
+                                &a) != 0) {
+            r->replay.gpu_out_path[0] = '\0';
             continue;
+        }
+        r->replay.runner = how->replay_runner, r->replay.cubin = how->replay_cubin;
         double limit = r->job->rule.time_limit_s;
-        run_spec_t spec = {.argv = argv, .timeout_s = limit > REPLAY_LIMIT_MIN_S ? limit : REPLAY_LIMIT_MIN_S,
+        run_spec_t spec = {.argv = a.argv, .timeout_s = limit > REPLAY_LIMIT_MIN_S ? limit : REPLAY_LIMIT_MIN_S,
                            .file_limit_bytes = (size_t)1 << 30};
         run_result_t res;
         if (!held++)

@@ -165,7 +165,10 @@ void sanitizer_tools_named(unsigned tools, char *buf, size_t buflen)
     }
 }
 
-int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, emu_report_t *out)
+/* The tools of the set (at once) on the program cmd; a student's program
+ * (sandboxed) with shown besides the tool and env added. Findings to out. */
+static int run_tools(char *const *cmd, const char *cwd, double timeout_s, unsigned tools, int sandboxed,
+                     char **shown, char *const *env, emu_report_t *out)
 {
     enum { MAXARGS = DATASET_MAX_INPUTS + 16 };
     char sanitizer[PATH_MAX];
@@ -174,10 +177,6 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
     char *argv[NTOOLS][MAXARGS];
     run_spec_t specs[NTOOLS];
     const char *which[NTOOLS];
-    char *shown[] = {run->argv[0], NULL}; /* the student's program, besides the tool */
-    /* the driver's arrays without their guards (labs/common/harness_device.h):
-     * a read past one is memcheck's to see, not a read of a guard */
-    static char *const unguarded[] = {"CUGRADE_GUARDS=off", NULL};
     run_result_t results[NTOOLS];
     int nspecs = 0;
     for (int t = 0; t < NTOOLS; t++) {
@@ -187,16 +186,15 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
         int n = 0;
         a[n++] = sanitizer, a[n++] = "--tool", a[n++] = (char *)tool_names[t];
         a[n++] = "--print-limit", a[n++] = "20";
-        for (int k = 0; run->argv[k] && n < MAXARGS - 1; k++)
-            a[n++] = run->argv[k];
+        for (int k = 0; cmd[k] && n < MAXARGS - 1; k++)
+            a[n++] = cmd[k];
         a[n] = NULL;
-        /* the student's program, so in the sandbox like its dataset runs */
         which[nspecs] = tool_names[t];
-        specs[nspecs++] = (run_spec_t){.argv = a, .cwd = run->dir, .timeout_s = timeout_s,
-                                       .output_cap = 512 * 1024, .sandboxed = 1,
+        specs[nspecs++] = (run_spec_t){.argv = a, .cwd = cwd, .timeout_s = timeout_s,
+                                       .output_cap = 512 * 1024, .sandboxed = sandboxed,
                                        .tool = 1, /* it runs the program as its child */
                                        .ro_paths = (const char *const *)shown,
-                                       .extra_env = unguarded};
+                                       .extra_env = env};
     }
     run_many(specs, results, nspecs, nspecs); /* the tools at once */
     found_t found; /* one source line one finding, across the tools too */
@@ -207,4 +205,20 @@ int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, e
     }
     strmap_free(&found.seen);
     return 0;
+}
+
+int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools, emu_report_t *out)
+{
+    char *shown[] = {run->argv[0], NULL}; /* the student's program, besides the tool */
+    /* the driver's arrays without their guards (labs/common/harness_device.h):
+     * a read past one is memcheck's to see, not a read of a guard */
+    static char *const unguarded[] = {"CUGRADE_GUARDS=off", NULL};
+    /* the student's program, so in the sandbox like its dataset runs */
+    return run_tools(run->argv, run->dir, timeout_s, tools, 1, shown, unguarded, out);
+}
+
+int sanitizer_check_command(char *const *argv, const char *cwd, double timeout_s, unsigned tools,
+                            emu_report_t *out)
+{
+    return run_tools(argv, cwd, timeout_s, tools, 0, NULL, NULL, out);
 }

@@ -32,6 +32,12 @@ enum {
 int sanitizer_check_run(const ds_run_t *run, double timeout_s, unsigned tools,
                         emu_report_t *out);
 
+/* The same on a trusted program's command line (the GPU's replay runner,
+ * bin/cugrade-replay, which holds no student host code: not sandboxed),
+ * run in cwd. */
+int sanitizer_check_command(char *const *argv, const char *cwd, double timeout_s, unsigned tools,
+                            emu_report_t *out);
+
 /* "memcheck", "memcheck and racecheck", ... : the tools of a set, for a report. */
 void sanitizer_tools_named(unsigned tools, char *buf, size_t buflen);
 

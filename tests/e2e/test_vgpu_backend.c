@@ -12,6 +12,7 @@
 #include "e2e.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define VGPU_SUB "tests/submissions/lab3/"
@@ -602,4 +603,49 @@ Test(vgpu_backend, auto_with_a_gpu_grades_on_the_executor_and_replays_there, .ti
     cr_assert_eq(lines_of(log), 30, "20 public and 8 hidden datasets replayed, and 2 timing shapes");
     release(&g);
     unlink(log);
+}
+
+/* A dataset the executor passed and the GPU did not: its replay is run
+ * again under compute-sanitizer (here a pretend one on PATH, whose
+ * racecheck reports tests/fixtures/sanitizer/racecheck.txt), and what it
+ * finds on the GPU is the checks' evidence: race-free fails, naming the
+ * lines, though the executor saw no race. */
+Test(vgpu_backend, a_dataset_the_gpu_disagrees_on_is_replayed_under_compute_sanitizer, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-fake-sanitizer-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char root[PATH_MAX], tool[PATH_MAX + 64], script[2 * PATH_MAX + 512];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(tool, sizeof tool, "%s/compute-sanitizer", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "# a pretend compute-sanitizer: --tool T --print-limit N COMMAND...\n"
+             "tool=$2; shift 4\n"
+             "\"$@\" > /dev/null 2>&1\n"
+             "echo \"$*\" >> %s/commands\n"
+             "if [ \"$tool\" = racecheck ]; then cat %s/tests/fixtures/sanitizer/racecheck.txt;\n"
+             "else cat %s/tests/fixtures/sanitizer/clean.txt; fi\n",
+             dir, root, root);
+    write_text(tool, script);
+    cr_assert_eq(chmod(tool, 0755), 0);
+    static char path[8192];
+    snprintf(path, sizeof path, "PATH=%s:%s", dir, getenv("PATH"));
+    static char runner[PATH_MAX + 64];
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    char *env[] = {runner, "FAKE_GPU=differs", path, NULL};
+    const char *extra[] = {"--checks", "all", NULL};
+    graded_t g = grade_on("vgpu", "reference/lab3/matmul.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *race = str(test_named(&g, "race-free"), "output");
+    cr_assert(strstr(race, "compute-sanitizer racecheck on the GPU: a shared-memory race between the access "
+                           "at missing_second_barrier.cu:44"), "%s", race);
+    cr_assert(strstr(race, "replayed on the GPU under compute-sanitizer"), "%s", race);
+    char commands[PATH_MAX + 32];
+    snprintf(commands, sizeof commands, "%s/commands", dir);
+    cr_assert_eq(lines_of(commands), 4, "one dataset, the four tools");
+    char *text = read_file(commands, NULL, NULL, 0);
+    cr_assert(text && strstr(text, "replay_on_executor --inputs "), "the runner, not the program: %s", text);
+    free(text);
+    release(&g);
+    rm_rf(dir);
 }
