@@ -17,6 +17,18 @@
 
 #define VGPU_SUB "tests/submissions/lab3/"
 
+/* A dataset of lab's generator of shape into out (asserted). */
+static void make_dataset(const char *lab, const char *shape, const char *out)
+{
+    char *gen[] = {"bin/cugrade", "dataset", "--lab", (char *)lab, "--shape", (char *)shape, "--out", (char *)out,
+                   NULL};
+    run_spec_t spec = {.argv = gen, .timeout_s = 60};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    run_result_free(&r);
+}
+
 static graded_t grade_vgpu(const char *submission, const char *const *extra)
 {
     return grade_on("vgpu", submission, extra, NULL);
@@ -262,12 +274,7 @@ Test(vgpu_backend, tensor_cores_are_refused_by_name_not_a_grader_fault, .timeout
     cr_assert_not_null(mkdtemp(dir));
     char ds[128];
     snprintf(ds, sizeof ds, "%s/0", dir);
-    char *gen[] = {"bin/cugrade", "dataset", "--lab", "challenge", "--shape", "64x64x64", "--out", ds, NULL};
-    run_spec_t gspec = {.argv = gen, .timeout_s = 60};
-    run_result_t gr;
-    run_one(&gspec, &gr);
-    cr_assert(gr.exited && gr.exit_code == 0, "%s", gr.output);
-    run_result_free(&gr);
+    make_dataset("challenge", "64x64x64", ds);
     const char *extra[] = {"--lab", "challenge", "--datasets", dir, NULL};
     graded_t g = grade_vgpu("tests/submissions/challenge/hides_mma.cu", extra);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
@@ -527,12 +534,7 @@ Test(vgpu_backend, the_challenge_is_timed_against_cublas_by_the_runner, .timeout
     cr_assert_not_null(mkdtemp(dir));
     char ds[128], rubric[128], log[128];
     snprintf(ds, sizeof ds, "%s/data/0", dir);
-    char *gen[] = {"bin/cugrade", "dataset", "--lab", "challenge", "--shape", "40x24x33", "--out", ds, NULL};
-    run_spec_t gspec = {.argv = gen, .timeout_s = 60};
-    run_result_t gr;
-    run_one(&gspec, &gr);
-    cr_assert(gr.exited && gr.exit_code == 0, "%s", gr.output);
-    run_result_free(&gr);
+    make_dataset("challenge", "40x24x33", ds);
     snprintf(rubric, sizeof rubric, "%s/rubric.json", dir);
     write_text(rubric, "{\"version\": 1, \"labs\": {\"challenge\": {\"datasets\": {\"points\": 1},"
                        " \"performance\": {\"points\": 50, \"shapes\": [\"64x48x40\"], \"zero_at\": 0.2,"
