@@ -132,10 +132,26 @@ typedef struct {
     int order_dependent; /* the results depend on thread order: the output's pattern means nothing */
 } cause_t;
 
+/* Kinds of finding that put values no arithmetic on the inputs makes into
+ * an output (the poison or a red zone's NaN, read from outside an array or
+ * from memory never written). A race only reorders finite values: where an
+ * output holds NaN or inf, one of these on the same dataset is its cause. */
+static int reads_garbage(const char *kind)
+{
+    static const char *const kinds[] = {"global-oob", "shared-oob", "invalid-address", "uninit-shared",
+                                        "uninit-global"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(kind, kinds[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* When the emulator found a bug that explains wrong results, say so: the
  * output pattern alone (e.g. "K is not a multiple of TILE_WIDTH") can
- * mislead when the real cause is a missing barrier. NULL when none. */
-static const cause_t *likely_cause(const emu_report_t *rep)
+ * mislead when the real cause is a missing barrier. With nonfinite (the
+ * output holds NaN or inf the program computed), a finding that reads
+ * garbage comes first (reads_garbage). NULL when none. */
+static const cause_t *likely_cause(const emu_report_t *rep, int nonfinite)
 {
     static const cause_t causes[] = {
         /* the executor's (vgpu): what it would not hand the grader, or stopped */
@@ -149,12 +165,14 @@ static const cause_t *likely_cause(const emu_report_t *rep)
         {"shared-oob", "an access outside a shared array (below)", 0},
         {"invalid-address", "an access through a pointer to no array (below)", 0},
         {"uninit-shared", "a read of shared memory no thread of the block wrote (below)", 0},
+        {"uninit-global", "a read of global memory nothing wrote (below)", 0},
     };
     const cause_t *cause = NULL;
-    for (size_t c = 0; c < sizeof causes / sizeof causes[0] && !cause; c++)
-        for (int i = 0; i < rep->nfindings && !cause; i++)
-            if (strcmp(rep->findings[i].kind, causes[c].kind) == 0)
-                cause = &causes[c];
+    for (int pass = nonfinite ? 0 : 1; pass < 2; pass++)
+        for (size_t c = 0; c < sizeof causes / sizeof causes[0] && !cause; c++)
+            for (int i = 0; i < rep->nfindings && !cause; i++)
+                if (strcmp(rep->findings[i].kind, causes[c].kind) == 0 && (pass || reads_garbage(causes[c].kind)))
+                    cause = &causes[c];
     return cause;
 }
 
@@ -220,9 +238,10 @@ static void summary_of(const compare_result_t *cr, int hidden, char *buf, size_t
         compare_summary(cr, buf, len);
 }
 
-static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const cause_t *cause,
+static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const emu_report_t *rep,
                         strbuf_t *msg, char *failure, size_t failure_len)
 {
+    const cause_t *cause = likely_cause(rep, 0);
     const ds_job_t *j = r->job;
     matrix_t got = {0};
     double elapsed_ms;
@@ -234,6 +253,8 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     }
     compare_result_t cr;
     lab->kind->compare(lab, &j->data, &got, &cr);
+    if (cr.nonfinite > 0) /* NaN or inf: a read of garbage, not a race's reordering, made it */
+        cause = likely_cause(rep, 1);
     char summary[512];
     int hidden = j->hidden_index > 0;
     summary_of(&cr, hidden, summary, sizeof summary);
@@ -429,13 +450,13 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
         emu_report_free(&rep);
         return 0;
     }
-    const cause_t *cause = likely_cause(&rep);
     if (r->result.exited && r->result.exit_code == 0) {
-        passed = judge_output(r, lab, backend, cause, msg, failure, failure_len);
+        passed = judge_output(r, lab, backend, &rep, msg, failure, failure_len);
         if (passed && r->replay.ran)
             passed = judge_replay(r, lab, msg, failure, failure_len);
     } else {
         explain_failed_run(r, msg, failure, failure_len);
+        const cause_t *cause = likely_cause(&rep, 0);
         if (cause)
             sb_appendf(msg, "likely cause: %s\n", cause->text);
     }

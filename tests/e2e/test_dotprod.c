@@ -259,6 +259,36 @@ Test(dotprod, no_bounds_check_reads_past_the_vectors, .timeout = 240)
     release(&g);
 }
 
+/* Unguarded loads and a race together (issue 40, item 1): a NaN sum is
+ * put down to the read outside the vectors found on that dataset, never to
+ * the race (which only reorders finite values); a finite wrong sum to the
+ * race. Both kinds of dataset are there. */
+Test(dotprod, a_nan_sum_is_put_down_to_the_read_outside_not_to_the_race, .timeout = 240)
+{
+    graded_t g = grade_lab(&dotprod, SUBD "unguarded_and_racy.cu", 1);
+    int nan_sums = 0, finite_sums = 0;
+    for (int d = 0; d < NDATASETS; d++) {
+        json_object *t = dataset_test(&g, d);
+        const char *out = str(t, "output");
+        if (strstr(out, " nan, expected ")) {
+            nan_sums++;
+            cr_expect(strstr(out, "likely cause: an access outside an array (below)"), "dataset %d:\n%s", d, out);
+            cr_expect_null(strstr(out, "likely cause: a shared-memory race"), "dataset %d:\n%s", d, out);
+            cr_expect(strstr(out, "emulator error (global-oob): Out-of-bounds read of"), "the evidence, "
+                      "on the same dataset: %s", out);
+        } else {
+            finite_sums++;
+            cr_expect(strstr(out, "likely cause: a shared-memory race (below)"), "dataset %d:\n%s", d, out);
+            cr_expect_str_eq(failure_of(t), "wrong-with:race");
+        }
+    }
+    cr_expect_geq(nan_sums, 3, "NaN sums where the last block reads past n");
+    cr_expect_geq(finite_sums, 1, "a finite wrong sum where no NaN reached it");
+    expect_check(&g, "memory-safe", 0, CHECK_POINTS, "Out-of-bounds read of A");
+    expect_check(&g, "race-free", 0, CHECK_POINTS, "Race on shared products");
+    release(&g);
+}
+
 /* A count of 0 breaks the harness's contract: exit 4 and its message, no
  * output compared. */
 static const lab_case_t returns_zero = {
