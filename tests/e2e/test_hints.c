@@ -236,3 +236,20 @@ Test(hints, phase_totals_kept_counts_early_phases_again, .timeout = 120)
     graded_t g = grade_hint_case(&cases[7]);
     release(&g);
 }
+
+/* Issue 40, item 3c: the phases a hint counts are the student's, the tile
+ * of the launch the grader saw (32 x 32 blocks), not the lab's 16. */
+Test(hints, the_phases_counted_are_the_students_tile_not_the_labs, .timeout = 120)
+{
+    graded_t g = grade(SUB "intdiv_phases_tile32.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *out1 = str(dataset_test(&g, 1), "output"); /* 48x48x48 */
+    cr_expect(strstr(out1, "the last, partial phase (k = 32..47) never runs: the phase count K / TILE_WIDTH "
+                           "rounds down"), "%s", out1);
+    const char *out15 = str(dataset_test(&g, 15), "output"); /* 16x16x16 */
+    cr_expect(strstr(out15, "(K = 16 < 32)"), "%s", out15);
+    for (int d = 0; d < NDATASETS; d++)
+        cr_expect_null(strstr(str(dataset_test(&g, d), "output"), "stops one phase early"), "dataset %d:\n%s", d,
+                       str(dataset_test(&g, d), "output"));
+    release(&g);
+}
