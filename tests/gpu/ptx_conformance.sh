@@ -24,6 +24,20 @@ if cmp -s "$out/gpu.txt" "$out/executor.txt"; then
     echo "ok    executor = GPU on $(wc -l < "$out/gpu.txt") result lines ($(wc -c < "$out/gpu.txt") bytes)"
     exit 0
 fi
-echo "FAIL  executor != GPU:"
-diff "$out/gpu.txt" "$out/executor.txt" | cut -c1-300 | head -20
+echo "FAIL  executor != GPU (each differing line's first differing values, by position):"
+python3 - "$out/gpu.txt" "$out/executor.txt" <<'PY'
+import sys
+gpu, ex = (open(p).read().splitlines() for p in sys.argv[1:3])
+for n, (g, e) in enumerate(zip(gpu, ex), 1):
+    if g == e:
+        continue
+    gw, ew = g.split(), e.split()
+    diffs = [(i, a, b) for i, (a, b) in enumerate(zip(gw, ew)) if a != b][:8]
+    print("line %d (%s): %d of %d values differ%s" % (n, gw[0] if gw else "", len([1 for a, b in zip(gw, ew) if a != b]),
+          len(gw), "" if len(gw) == len(ew) else ", and the counts (%d, %d)" % (len(gw), len(ew))))
+    for i, a, b in diffs:
+        print("    value %d: GPU %s, executor %s" % (i, a, b))
+if len(gpu) != len(ex):
+    print("the GPU printed %d lines, the executor %d" % (len(gpu), len(ex)))
+PY
 exit 1

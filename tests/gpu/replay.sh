@@ -176,10 +176,13 @@ for sub in reference/lab3/matmul.cu tests/attacks/detects_executor.cu; do
     bin/cugrade run --lab lab3 --backend vgpu --color never --json "$out/$name.json" "$sub" > "$out/$name.log" 2>&1 ||
         { tail -5 "$out/$name.log"; fail "cugrade run --backend vgpu $sub"; }
 done
-scores=$(python3 -c "import json;print(json.load(open('$out/matmul.json'))['score'], json.load(open('$out/detects_executor.json'))['score'])")
-read -r honest attack <<< "$scores"
+scores=$(python3 -c "import json
+h, a = (json.load(open('$out/%s.json' % n)) for n in ('matmul', 'detects_executor'))
+print(h['score'], sum(t['max_score'] for t in h['tests']), a['score'])")
+read -r honest full attack <<< "$scores"
 gpu_failed=$(grep -c "FAILED on the GPU" "$out/detects_executor.log")
-if python3 -c "import sys; sys.exit(0 if $honest == 110 and $attack < $honest and $gpu_failed > 0 else 1)"; then
+# full marks for the reference (performance too: timed by replay), less for the attack
+if python3 -c "import sys; sys.exit(0 if $honest == $full and $attack < $honest and $gpu_failed > 0 else 1)"; then
     printf '%-22s %-22s %-30s %s\n' "grade (vgpu + GPU)" "lab3" "ok: reference $honest" "detects_executor $attack ($gpu_failed failed on the GPU)"
 else
     printf '%-22s %-22s %-30s %s\n' "grade (vgpu + GPU)" "lab3" "FAIL: reference $honest" "detects_executor $attack"
