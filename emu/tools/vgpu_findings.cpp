@@ -186,13 +186,18 @@ void stopped(Report &r, const ptx::LaunchRecord &l, const std::string &kernel, u
 {
     const ptx_launch_result_t &res = l.result;
     std::string g = dim(l.grid), b = dim(l.block);
-    if (res.status == PTX_ERR_BUDGET)
+    if (res.status == PTX_ERR_BUDGET) {
         r.line("error", "instruction-budget",
                "%s (grid %s, block %s) ran past the instruction budget of %llu executed instructions for this "
                "dataset and was stopped: an endless loop, a thread waiting forever, or far more work than "
                "the lab needs (a grid much larger than the output?).",
                kernel.c_str(), g.c_str(), b.c_str(), (unsigned long long)budget);
-    else if (res.status == PTX_ERR_CONFIG)
+        /* its shape, for the grader's hint (a grid far larger than the output: lab_kind_t explain_grid) */
+        r.stat("budget_stops", 1);
+        r.stat("budget_grid_blocks", (uint64_t)l.grid.x * l.grid.y * l.grid.z);
+        r.stat("budget_block_x", l.block.x);
+        r.stat("budget_block_y", l.block.y);
+    } else if (res.status == PTX_ERR_CONFIG)
         r.line("error", "invalid-configuration", "%s was not launched: grid %s, block %s: %s", kernel.c_str(),
                g.c_str(), b.c_str(), res.message[0] ? res.message : "a configuration the device refuses");
     else if (res.status == PTX_ERR_UNSUPPORTED || res.status == PTX_ERR_INVALID)

@@ -239,6 +239,24 @@ static void summary_of(const compare_result_t *cr, int hidden, char *buf, size_t
         compare_summary(cr, buf, len);
 }
 
+/* The cause said, and for a kernel stopped past its instruction budget the
+ * stopped launch's grid against what the output needs (lab_kind_t
+ * explain_grid), when the executor said its shape (one launch stopped). */
+static void say_cause(const cause_t *cause, const emu_report_t *rep, const lab_t *lab, const dataset_t *d,
+                      strbuf_t *msg)
+{
+    if (!cause)
+        return;
+    sb_appendf(msg, "likely cause: %s\n", cause->text);
+    char why[600];
+    if (strcmp(cause->kind, "instruction-budget") == 0 && lab->kind->explain_grid &&
+        emu_report_stat(rep, "budget_stops") == 1 &&
+        lab->kind->explain_grid(lab, d, emu_report_stat(rep, "budget_grid_blocks"),
+                                (int)emu_report_stat(rep, "budget_block_x"),
+                                (int)emu_report_stat(rep, "budget_block_y"), why, sizeof why))
+        sb_appendf(msg, "%s\n", why);
+}
+
 /* The tile of the launch the checks saw: square blocks of T x T threads (a
  * tiled matmul's), from the report's threads and blocks; 0 when not known,
  * not square, or the launches' blocks differ. */
@@ -269,8 +287,7 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     matrix_t got = {0};
     double elapsed_ms;
     if (read_output(r->out_path, lab, &got, &elapsed_ms, msg) != 0) {
-        if (cause)
-            sb_appendf(msg, "likely cause: %s\n", cause->text);
+        say_cause(cause, rep, lab, &j->data, msg);
         snprintf(failure, failure_len, cause ? "no-output:%s" : "no-output", cause ? cause->kind : "");
         free(seen);
         return 0;
@@ -481,9 +498,7 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
             passed = judge_replay(r, lab, msg, failure, failure_len);
     } else {
         explain_failed_run(r, msg, failure, failure_len);
-        const cause_t *cause = likely_cause(&rep, 0);
-        if (cause)
-            sb_appendf(msg, "likely cause: %s\n", cause->text);
+        say_cause(likely_cause(&rep, 0), &rep, lab, &r->job->data, msg);
     }
     append_wb_times(r, backend, msg);
     append_findings(&rep, backend, msg);

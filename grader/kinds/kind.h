@@ -62,6 +62,12 @@ typedef struct lab_kind {
      * the dataset, with the hints and hypotheses of the kind */
     void (*compare)(const struct lab *lab, const dataset_t *d, const matrix_t *got,
                     compare_result_t *r);
+    /* a launch the executor stopped past its instruction budget, of blocks
+     * blocks of block_x x block_y threads: into buf, and 1, when the grid is
+     * far larger than the output needs (how many blocks cover it, and how
+     * to size the grid); else 0. NULL: the kind cannot tell */
+    int (*explain_grid)(const struct lab *lab, const dataset_t *d, double blocks, int block_x, int block_y,
+                        char *buf, size_t len);
 
     /* checks on a GPU: how well a dataset shows the errors compute-sanitizer
      * finds (0: not at all; a higher tier is better; the smallest dataset of

@@ -169,6 +169,35 @@ static void timing_compare(const struct lab *lab, const dataset_t *d, int *sum, 
     *atol = lab->tol.atol + 4.0 * k * FLT_EPSILON * max_abs(&d->inputs[0]) * max_abs(&d->inputs[1]);
 }
 
+/* Blocks of block_x x block_y threads, one an output element, that cover C
+ * (numARows x numBColumns); a grid of 4 times as many or more is named.
+ * It is the cause only where it explains the budget: blocks outside C that
+ * work as hard as those inside make the grid's ratio to the blocks needed
+ * the work's ratio to the reference's, and the budget is the lab's factor
+ * times the reference's; below that the grid is named, and not as the
+ * cause. */
+static int explain_grid(const struct lab *lab, const dataset_t *d, double blocks, int block_x, int block_y,
+                        char *buf, size_t len)
+{
+    if (d->ninputs < 2 || block_x <= 0 || block_y <= 0)
+        return 0;
+    long m = d->inputs[0].rows, n = d->inputs[1].cols;
+    double needed = (double)((n + block_x - 1) / block_x) * (double)((m + block_y - 1) / block_y);
+    if (!(blocks >= 4 * needed))
+        return 0;
+    int factor = lab->budget_factor > 0 ? lab->budget_factor : LAB_BUDGET_FACTOR_DEFAULT;
+    int explains = blocks >= factor * needed;
+    snprintf(buf, len, "the launch stopped had %.0f blocks of %dx%d threads, where %.0f cover C (%ld x %ld): "
+                       "%.0f times the blocks C needs%s. Size the grid from C: ceil(numCColumns / TILE_WIDTH) by "
+                       "ceil(numCRows / TILE_WIDTH) blocks, in integers ((n + TILE_WIDTH - 1) / TILE_WIDTH)",
+             blocks, block_x, block_y, needed, m, n, blocks / needed,
+             explains ? ", and the others' tile loads and sums, stored nowhere, are work enough to pass the "
+                        "budget (the reference's instructions times the lab's factor)"
+                      : "; that alone is less work than the budget allows, so look for a loop that does not end "
+                        "too");
+    return 1;
+}
+
 /* ---- the hidden set's shapes ---------------------------------------------------- */
 
 #define HIDDEN_MAX_SIDE 300 /* a hidden set runs in well under a second on the emulator */
@@ -271,6 +300,7 @@ const lab_kind_t kind_matmul = {
     .generate = generate,
     .timing_inputs = timing_inputs,
     .timing_compare = timing_compare,
+    .explain_grid = explain_grid,
     .cublas_baseline = 1,
     .verify = check_matmul,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],

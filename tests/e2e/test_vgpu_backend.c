@@ -651,3 +651,32 @@ Test(vgpu_backend, a_dataset_the_gpu_disagrees_on_is_replayed_under_compute_sani
     release(&g);
     rm_rf(dir);
 }
+
+/* Issue 40, item 3b: a kernel stopped past its instruction budget is told
+ * the grid of the launch the executor stopped against what C needs; the
+ * grid is the cause only where its extra blocks are work enough to pass the
+ * budget (a hundred times the blocks C needs, past the factor of 16). An
+ * endless loop on a right grid is not told about the grid. */
+Test(vgpu_backend, a_grid_far_larger_than_c_is_named_with_its_blocks, .timeout = 300)
+{
+    char dir[] = "/tmp/cugrade-vgpu-grid-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char ds[128];
+    snprintf(ds, sizeof ds, "%s/0", dir);
+    make_dataset("lab3", "64x64x64", ds);
+    const char *extra[] = {"--datasets", dir, "--checks", "none", NULL};
+    graded_t g = grade_vgpu(VGPU_SUB "oversized_grid.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *d0 = str(test_named(&g, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "the launch stopped had 1600 blocks of 16x16 threads, where 16 cover C (64 x 64): 100 "
+                         "times the blocks C needs, and the others' tile loads and sums, stored nowhere, are "
+                         "work enough to pass the budget"), "%s", d0);
+    release(&g);
+    g = grade_vgpu(VGPU_SUB "endless_kernel.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    d0 = str(test_named(&g, "dataset 0 "), "output");
+    cr_assert(strstr(d0, "instruction budget"), "%s", d0);
+    cr_assert_null(strstr(d0, "the launch stopped had"), "the grid is right: %s", d0);
+    release(&g);
+    rm_rf(dir);
+}
