@@ -444,10 +444,18 @@ void add_coalescing_cause(message &m, const site_stats &s)
               axis, verb, s.worst_size, stride, verb);
     else if (w.regular && stride == 0 && w.distinct_addrs > 1)
         add_shared_address_cause(m, w, verb);
-    else if (w.regular && abs_stride == (long long)s.worst_size && w.distinct_addrs == w.lanes)
+    else if (w.regular && abs_stride == (long long)s.worst_size && w.distinct_addrs == w.lanes &&
+             s.worst_addr % kSectorBytes != 0)
         m.add("the warp's consecutive addresses start %u bytes into a 32-byte sector; align the start "
               "of each warp's range to 32 bytes",
               unsigned(s.worst_addr % kSectorBytes));
+    else if (g_launch.block.x > 1 && g_launch.block.x * s.worst_size < kSectorBytes && g_launch.block.y > 1)
+        m.add("the block is %u threads wide, so a warp spans %u of its rows: its threads %s %u runs of %u "
+              "bytes, each in a sector of its own; a block (a tile) at least %u threads wide reads whole "
+              "sectors",
+              g_launch.block.x, std::min((w.lanes + g_launch.block.x - 1) / g_launch.block.x, g_launch.block.y),
+              verb, std::min((w.lanes + g_launch.block.x - 1) / g_launch.block.x, g_launch.block.y),
+              g_launch.block.x * s.worst_size, unsigned(kSectorBytes / s.worst_size));
     else
         m.add("the %u threads of a warp %s %u distinct addresses spread over %llu bytes; make "
               "consecutive threads (%s) %s consecutive addresses",

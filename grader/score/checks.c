@@ -2,6 +2,7 @@
 #include "score/checks.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,8 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
     e->flop += flop;
     e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
+    e->threads += emu_report_stat(r, "threads");
+    e->blocks += emu_report_stat(r, "blocks");
     add_insight(e, r, flop);
 }
 
@@ -214,6 +217,27 @@ static void describe_findings(check_id_t id, const check_evidence_t *e, strbuf_t
     if (e->distinct[id] > e->ndetails[id])
         sb_appendf(out, "(%ld more distinct findings not shown)\n",
                    e->distinct[id] - e->ndetails[id]);
+}
+
+/* The side of the square blocks the runs launched (a tiled kernel's
+ * TILE_WIDTH), when every launch's was the same; 0 when not square or
+ * they differ. */
+static int launched_tile(const check_evidence_t *e)
+{
+    if (!(e->blocks > 0) || !(e->threads > 0))
+        return 0;
+    double per_block = e->threads / e->blocks;
+    int t = (int)lround(sqrt(per_block));
+    return t >= 2 && t <= 32 && (double)t * t == per_block ? t : 0;
+}
+
+/* The smallest power-of-two tile whose 4/T bytes per FLOP is within max. */
+static int min_tile(double max_bytes_per_flop)
+{
+    int t = 2;
+    while (t < 32 && !(4.0 / t <= max_bytes_per_flop * 0.9))
+        t *= 2;
+    return t;
 }
 
 /* The verdict and text of one check. */
@@ -271,6 +295,18 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                    "%s: %.3g bytes of global memory traffic per FLOP over all datasets (at most "
                    "%g allowed; an untiled kernel needs about 4, TILE_WIDTH 16 about 0.25)\n",
                    ok ? "passed" : "FAILED", ratio, rule->max_bytes_per_flop);
+        int tile = launched_tile(e);
+        double tiled = tile > 0 ? 4.0 / tile : 0; /* 2 loads of 4 bytes a thread for T multiply-adds */
+        if (!ok && tile > 0 && ratio <= 1.5 * tiled)
+            sb_appendf(out, "the launches were blocks of %dx%d threads: a tile of T makes each thread load "
+                            "2 values for every T multiply-adds, about 4/T bytes per FLOP (here about %.2g), so "
+                            "the tile is what is too small; a tile of %d or more does it\n",
+                       tile, tile, tiled, min_tile(rule->max_bytes_per_flop));
+        else if (!ok && tile > 0)
+            sb_appendf(out, "the launches were blocks of %dx%d threads, which sharing %d-wide tiles would bring "
+                            "to about %.2g bytes per FLOP: at %.3g the threads do not reuse what their block "
+                            "loads; stage tiles of A and B in shared memory and compute from those\n",
+                       tile, tile, tile, tiled, ratio);
         if (e->insight && *e->insight)
             sb_appendf(out, "on the largest dataset:\n%s", e->insight);
         return ok;

@@ -44,6 +44,8 @@ typedef struct {
     long distinct[CHECK_COUNT];          /* distinct findings, shown or not */
     double global_bytes, flop;           /* summed over the runs */
     double staged_loads;                 /* shared loads of data staged in the same block */
+    double threads, blocks;              /* launched, summed over the runs: a square block's
+                                          * side is the tile (traffic-reduced's explanation) */
     int runs;                            /* runs whose report was read */
     int instrumented_runs;               /* runs whose report has the checking mode's statistics */
     double insight_flop;                 /* FLOP of the run the insight lines come from */

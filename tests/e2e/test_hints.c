@@ -253,3 +253,27 @@ Test(hints, the_phases_counted_are_the_students_tile_not_the_labs, .timeout = 12
                        str(dataset_test(&g, d), "output"));
     release(&g);
 }
+
+/* Issue 40, item 4: traffic explained by its real cause. A 4x4 tile fails
+ * traffic-reduced because the tile is too small (about 4/T bytes per
+ * FLOP), and its coalescing line says a warp spans rows of the narrow
+ * block, not that aligned accesses are misaligned; an untiled kernel of
+ * 16x16 blocks is told its threads do not reuse what the block loads. */
+Test(hints, traffic_is_explained_by_the_tile_the_launch_used, .timeout = 120)
+{
+    graded_t g = grade(SUB "tile4.cu", NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    const char *t = str(test_named(&g, "traffic-reduced"), "output");
+    cr_expect(strstr(t, "FAILED: 1.02 bytes"), "%s", t);
+    cr_expect(strstr(t, "the launches were blocks of 4x4 threads: a tile of T makes each thread load 2 values "
+                        "for every T multiply-adds, about 4/T bytes per FLOP (here about 1), so the tile is what "
+                        "is too small; a tile of 8 or more does it"), "%s", t);
+    cr_expect(strstr(t, "the block is 4 threads wide, so a warp spans 4 of its rows"), "%s", t);
+    cr_expect_null(strstr(t, "align the start"), "the loads start on a sector: %s", t);
+    release(&g);
+    g = grade(SUB "untiled.cu", NULL);
+    t = str(test_named(&g, "traffic-reduced"), "output");
+    cr_expect(strstr(t, "the threads do not reuse what their block loads"), "%s", t);
+    cr_expect_null(strstr(t, "the tile is what is too small"), "%s", t);
+    release(&g);
+}
