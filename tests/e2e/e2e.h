@@ -202,6 +202,18 @@ static inline batch_class_t make_batch_class(const char *name)
     return make_batch_class_with(name, 0);
 }
 
+/* A dataset of lab's generator of shape into out (asserted). */
+static inline void make_dataset(const char *lab, const char *shape, const char *out)
+{
+    char *gen[] = {"bin/cugrade", "dataset", "--lab", (char *)lab, "--shape", (char *)shape, "--out", (char *)out,
+                   NULL};
+    run_spec_t spec = {.argv = gen, .timeout_s = 60};
+    run_result_t r;
+    run_one(&spec, &r);
+    cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
+    run_result_free(&r);
+}
+
 /* Copies the file at from to to (asserted). */
 static inline void copy_file_to(const char *from, const char *to)
 {

@@ -9,7 +9,7 @@
  * anyone is graded, as it should on a real machine with a broken GPU.
  * CUGRADE_REPLAY=off: auto then grades on the GPU itself (the gpu backend's
  * queues are what is tested here), not on the executor with its launches
- * replayed there (test_vgpu_backend.c's batch). Needs nvcc (compile only);
+ * replayed there (test_vgpu_replay.c's batch). Needs nvcc (compile only);
  * skipped without it. */
 #include "e2e.h"
 
