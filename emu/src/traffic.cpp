@@ -416,6 +416,11 @@ void add_launch_context(message &m)
 
 /* Consecutive threads share an address, yet the warp reads several: e.g.
  * A[row][k] in a block narrower than a warp. */
+unsigned rows_per_warp(const dim3 &b, unsigned lanes)
+{
+    return std::min((lanes + b.x - 1) / b.x, b.y);
+}
+
 void add_shared_address_cause(message &m, const warp_shape &w, const char *verb)
 {
     const dim3 &b = g_launch.block;
@@ -423,7 +428,7 @@ void add_shared_address_cause(message &m, const warp_shape &w, const char *verb)
           "distinct addresses spread over %llu bytes",
           lane_axis(), verb, w.lanes, verb, w.distinct_addrs, (unsigned long long)w.span);
     if (b.x > 1 && b.x < kWarpSize && b.y > 1)
-        m.add(" (a warp spans %u values of threadIdx.y)", std::min((kWarpSize + b.x - 1) / b.x, b.y));
+        m.add(" (a warp spans %u values of threadIdx.y)", rows_per_warp(b, kWarpSize));
     m.add("; let each warp %s one address or one contiguous range (e.g. a block 32 threads wide)", verb);
 }
 
@@ -431,6 +436,7 @@ void add_shared_address_cause(message &m, const warp_shape &w, const char *verb)
 void add_coalescing_cause(message &m, const site_stats &s)
 {
     const warp_shape &w = s.worst;
+    const dim3 &b = g_launch.block;
     const char *verb = read_or_write(s.key), *axis = lane_axis();
     long long stride = (long long)w.stride, abs_stride = stride < 0 ? -stride : stride;
     if (w.regular && abs_stride >= kSectorBytes)
@@ -449,13 +455,13 @@ void add_coalescing_cause(message &m, const site_stats &s)
         m.add("the warp's consecutive addresses start %u bytes into a 32-byte sector; align the start "
               "of each warp's range to 32 bytes",
               unsigned(s.worst_addr % kSectorBytes));
-    else if (g_launch.block.x > 1 && g_launch.block.x * s.worst_size < kSectorBytes && g_launch.block.y > 1)
+    else if (b.x > 1 && b.x * s.worst_size < kSectorBytes && b.y > 1) {
+        unsigned rows = rows_per_warp(b, w.lanes);
         m.add("the block is %u threads wide, so a warp spans %u of its rows: its threads %s %u runs of %u "
               "bytes, each in a sector of its own; a block (a tile) at least %u threads wide reads whole "
               "sectors",
-              g_launch.block.x, std::min((w.lanes + g_launch.block.x - 1) / g_launch.block.x, g_launch.block.y),
-              verb, std::min((w.lanes + g_launch.block.x - 1) / g_launch.block.x, g_launch.block.y),
-              g_launch.block.x * s.worst_size, unsigned(kSectorBytes / s.worst_size));
+              b.x, rows, verb, rows, b.x * s.worst_size, unsigned(kSectorBytes / s.worst_size));
+    }
     else
         m.add("the %u threads of a warp %s %u distinct addresses spread over %llu bytes; make "
               "consecutive threads (%s) %s consecutive addresses",

@@ -65,9 +65,8 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
     plan_arch(g, dev, n);
     plan_nodes(g, dev, n);
-    char runner[PATH_MAX + 32]; /* auto: the children choose the executor as backend_resolve does */
-    int executor = backend_executor_ready(o->root) && backend_replay_runner(o->root, g->ngpu, runner, sizeof runner);
-    g->native_timing = strcmp(o->backend, "gpu") == 0 || (strcmp(o->backend, "auto") == 0 && !executor);
+    g->native_timing = strcmp(o->backend, "gpu") == 0 || /* auto: as the children will choose */
+                       (strcmp(o->backend, "auto") == 0 && !backend_executor_chosen(o->root, g->ngpu));
     const char *how = getenv("CUGRADE_GPU_CHOICE"); /* opt-in: docs/benchmarks.md */
     g->choose = g->ngpu > 1 && g->ngpu <= GPU_CHOICES_MAX && how && strcmp(how, "fewest") == 0;
     if (o->gpu_queue) {

@@ -156,11 +156,14 @@ int gpu_devices(gpu_device_t *out, int max)
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
 {
     int n = requested == BACKEND_AUTO ? gpu_device_count() : 0;
-    const char *root = cugrade_root();
-    char runner[PATH_MAX + 32];
-    int executor = requested == BACKEND_AUTO && backend_executor_ready(root) &&
-                   (n == 0 || backend_replay_runner(root, n, runner, sizeof runner));
+    int executor = requested == BACKEND_AUTO && backend_executor_chosen(cugrade_root(), n);
     return backend_resolve_with(requested, n, executor, why, whylen);
+}
+
+int backend_executor_chosen(const char *root, int gpus)
+{
+    char runner[PATH_MAX + 32];
+    return backend_executor_ready(root) && (gpus == 0 || backend_replay_runner(root, gpus, runner, sizeof runner));
 }
 
 int backend_executor_ready(const char *root)

@@ -41,6 +41,11 @@ int gpu_devices(gpu_device_t *out, int max);
  * else on PATH), bin/cugrade-vgpu and build/libcugrade_vcudart.a built. */
 int backend_executor_ready(const char *root);
 
+/* Whether auto picks the executor on a machine with gpus GPUs: it is ready
+ * (backend_executor_ready) and, with gpus > 0, a runner replays its
+ * launches there (backend_replay_runner). */
+int backend_executor_chosen(const char *root, int gpus);
+
 /* vgpu: whether the executor's launches are replayed on a GPU, and by which
  * runner (run/runs_replay.h), into out: $CUGRADE_REPLAY names one ("off":
  * none; tests name a pretend GPU); else root's bin/cugrade-replay, when it

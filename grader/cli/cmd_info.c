@@ -100,10 +100,9 @@ int cmd_info(int argc, char **argv)
         printf("       no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
                                                    : gpus == 0 ? "no CUDA device"
                                                                : "bin/cugrade-replay not built");
-    int ready = executor && find_nvcc(nvcc, sizeof nvcc) == 0 &&
-                (gpus == 0 || backend_replay_runner(root, gpus, runner, sizeof runner));
-    backend_t b = backend_resolve_with(requested, gpus, requested == BACKEND_AUTO && ready, why,
-                                       sizeof why); /* probed once */
+    backend_t b = backend_resolve_with(requested, gpus,
+                                       requested == BACKEND_AUTO && backend_executor_chosen(root, gpus), why,
+                                       sizeof why); /* the GPUs probed once */
     printf("using: %s (%s)\n\n", backend_name(b), why);
     if (b == BACKEND_VGPU) { /* the device is the executor's: what its runtime reports */
         printf("device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for %s)\n",

@@ -8,7 +8,6 @@
 #include "report/results.h"
 #include "util/util.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,26 +258,15 @@ static void say_cause(const cause_t *cause, const emu_report_t *rep, const lab_t
         sb_appendf(msg, "%s\n", why);
 }
 
-/* The tile of the launch the checks saw: square blocks of T x T threads (a
- * tiled matmul's), from the report's threads and blocks; 0 when not known,
- * not square, or the launches' blocks differ. */
-static int launched_tile(const emu_report_t *rep)
-{
-    double threads = emu_report_stat(rep, "threads"), blocks = emu_report_stat(rep, "blocks");
-    if (!(threads > 0) || !(blocks > 0))
-        return 0;
-    double per_block = threads / blocks;
-    int t = (int)lround(sqrt(per_block));
-    return t >= 2 && t <= 32 && (double)t * t == per_block ? t : 0;
-}
-
 static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const emu_report_t *rep,
                         strbuf_t *msg, char *failure, size_t failure_len)
 {
     const cause_t *cause = likely_cause(rep, 0);
     /* the hints' phases are the student's: the tile of the launch seen, not the lab's (a lab
      * of one thread an element of the tile: not the challenge's 128, computed by 256 threads) */
-    int tile = lab->tile_width > 0 && lab->tile_width <= 32 ? launched_tile(rep) : 0;
+    int tile = lab->tile_width > 0 && lab->tile_width <= 32
+                   ? emu_report_block_side(emu_report_stat(rep, "threads"), emu_report_stat(rep, "blocks"))
+                   : 0;
     lab_t *seen = tile > 0 && tile != lab->tile_width ? malloc(sizeof *seen) : NULL;
     if (seen) {
         *seen = *lab;

@@ -151,11 +151,13 @@ static int time_shape(const grade_opts_t *o, const char *runner, const char *cub
         lab->kind->timing_compare(lab, &st->job->data, &sum, &rt, &at);
     snprintf(rtol, sizeof rtol, "%.17g", rt);
     snprintf(atol, sizeof atol, "%.17g", at);
-    char *argv[] = {(char *)runner, "--inputs", inputs, "--repeat", reps, "--timing", (char *)timing,
-                    "--reference", (char *)ref_cubin, ref_trace, "--compare", sum ? "sum" : "elements",
-                    "--rtol", rtol, "--atol", atol, (char *)cubin, trace, out, NULL, NULL};
+    char *argv[24] = {(char *)runner, "--inputs", inputs, "--repeat", reps, "--timing", (char *)timing,
+                      "--reference", (char *)ref_cubin, ref_trace, "--compare", sum ? "sum" : "elements",
+                      "--rtol", rtol, "--atol", atol};
+    int n = 16;
     if (rule->relative_to == PERF_VS_CUBLAS) /* cuBLAS's SGEMM timed beside the two records */
-        memmove(&argv[17], &argv[16], 4 * sizeof argv[0]), argv[16] = "--cublas";
+        argv[n++] = "--cublas";
+    argv[n++] = (char *)cubin, argv[n++] = trace, argv[n++] = out, argv[n] = NULL;
     run_spec_t spec = {.argv = argv, .timeout_s = rule->time_cap_s + 60, .file_limit_bytes = (size_t)4 << 30};
     run_result_t rr;
     gpu_slot_t slot; /* alone on the GPU, in its queue when the grading has one */

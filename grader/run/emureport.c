@@ -5,6 +5,7 @@
 #include "run/emureport.h"
 #include "util/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +177,13 @@ void emu_report_free(emu_report_t *r)
     free(r->stats);
     strmap_free(&r->stat_index);
     memset(r, 0, sizeof *r);
+}
+
+int emu_report_block_side(double threads, double blocks)
+{
+    if (!(threads > 0) || !(blocks > 0))
+        return 0;
+    double per_block = threads / blocks;
+    int t = (int)lround(sqrt(per_block));
+    return t >= 2 && t <= 32 && (double)t * t == per_block ? t : 0;
 }

@@ -62,5 +62,10 @@ void emu_report_copy(emu_report_t *dst, const emu_report_t *src);
 /* The sum of a statistic, 0 when absent; O(1). */
 double emu_report_stat(const emu_report_t *r, const char *key);
 void emu_report_free(emu_report_t *r);
+/* The side T of square blocks of T x T threads (2 to 32: a tiled kernel's
+ * TILE_WIDTH) from the statistics "threads" and "blocks" of one report or
+ * summed over several; 0 when no kernel ran with them, the blocks are not
+ * square, or the launches' blocks differ. */
+int emu_report_block_side(double threads, double blocks);
 
 #endif

@@ -2,7 +2,6 @@
 #include "score/checks.h"
 
 #include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,18 +218,6 @@ static void describe_findings(check_id_t id, const check_evidence_t *e, strbuf_t
                    e->distinct[id] - e->ndetails[id]);
 }
 
-/* The side of the square blocks the runs launched (a tiled kernel's
- * TILE_WIDTH), when every launch's was the same; 0 when not square or
- * they differ. */
-static int launched_tile(const check_evidence_t *e)
-{
-    if (!(e->blocks > 0) || !(e->threads > 0))
-        return 0;
-    double per_block = e->threads / e->blocks;
-    int t = (int)lround(sqrt(per_block));
-    return t >= 2 && t <= 32 && (double)t * t == per_block ? t : 0;
-}
-
 /* The smallest power-of-two tile whose 4/T bytes per FLOP is within max. */
 static int min_tile(double max_bytes_per_flop)
 {
@@ -295,7 +282,7 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                    "%s: %.3g bytes of global memory traffic per FLOP over all datasets (at most "
                    "%g allowed; an untiled kernel needs about 4, TILE_WIDTH 16 about 0.25)\n",
                    ok ? "passed" : "FAILED", ratio, rule->max_bytes_per_flop);
-        int tile = launched_tile(e);
+        int tile = emu_report_block_side(e->threads, e->blocks);
         double tiled = tile > 0 ? 4.0 / tile : 0; /* 2 loads of 4 bytes a thread for T multiply-adds */
         if (!ok && tile > 0 && ratio <= 1.5 * tiled)
             sb_appendf(out, "the launches were blocks of %dx%d threads: a tile of T makes each thread load "
