@@ -43,7 +43,7 @@ static void remember(baselines_t *b, int gpu, const perf_result_t *r)
 static int time_one(baselines_t *b, int gpu, FILE *out)
 {
     const batch_opts_t *o = b->o;
-    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_NATIVE,
                       .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir,
                       .gpu_queue = b->queue_dir, .gpu_index = gpu};
     char path[PATH_MAX + 32], err[2048];
@@ -74,7 +74,7 @@ void baselines_init(baselines_t *b, const batch_opts_t *o, int ngpu, const char 
         pthread_mutex_init(&b->lock[g], NULL);
     if (ngpu <= 0)
         return;
-    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_GPU,
+    grade_opts_t g = {.root = o->root, .lab = o->lab, .backend = BACKEND_NATIVE,
                       .rubric_path = o->rubric_path, .datasets_dir = o->datasets_dir};
     b->wanted = perf_baseline_wanted(&g);
     if (o->shard_count > 0) /* a shard's GPUs are its own (a Slurm task's, on its node) */

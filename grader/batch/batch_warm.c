@@ -20,7 +20,7 @@ static void *warm(void *arg)
     char err[512];
     if (lab && lab_load(o->root, o->lab, lab, err, sizeof err) == 0 && lab->has_timing &&
         !lab_is_program(lab)) {
-        build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = lab,
+        build_ctx_t ctx = {.root = o->root, .backend = BACKEND_NATIVE, .lab = lab,
                            .timeout_s = WARM_COMPILE_LIMIT_S};
         build_timing_caches(&ctx);
     }

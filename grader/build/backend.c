@@ -18,7 +18,7 @@ const char *backend_name(backend_t b)
 {
     switch (b) {
     case BACKEND_EMU: return "emu";
-    case BACKEND_GPU: return "gpu";
+    case BACKEND_NATIVE: return "gpu";
     case BACKEND_VGPU: return "vgpu";
     default: return "auto";
     }
@@ -31,7 +31,7 @@ int backend_parse(const char *s, backend_t *out)
     else if (strcmp(s, "emu") == 0)
         *out = BACKEND_EMU;
     else if (strcmp(s, "gpu") == 0)
-        *out = BACKEND_GPU;
+        *out = BACKEND_NATIVE;
     else if (strcmp(s, "vgpu") == 0)
         *out = BACKEND_VGPU;
     else
@@ -212,7 +212,7 @@ backend_t backend_resolve_with(backend_t requested, int n, int executor, char *w
         else
             snprintf(why, whylen, "auto: no CUDA device and no nvcc, so the CPU emulator");
     }
-    return executor ? BACKEND_VGPU : n > 0 ? BACKEND_GPU : BACKEND_EMU;
+    return executor ? BACKEND_VGPU : n > 0 ? BACKEND_NATIVE : BACKEND_EMU;
 }
 
 void build_host_compiler(char *out, size_t outlen)

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_GPU, BACKEND_VGPU } backend_t;
+typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_NATIVE, BACKEND_VGPU } backend_t;
 
 const char *backend_name(backend_t b);
 /* Parses "auto", "emu", "gpu", "vgpu"; returns -1 on anything else. */

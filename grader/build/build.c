@@ -437,7 +437,7 @@ static int link_program(const build_ctx_t *ctx, const char *cc, const char *driv
     } else {
         argv[n++] = (char *)cc;
     }
-    if (ctx->backend == BACKEND_GPU)
+    if (ctx->backend == BACKEND_NATIVE)
         argv[n++] = arch;
     argv[n++] = (char *)driver_obj;
     argv[n++] = (char *)student_obj;

@@ -15,7 +15,7 @@
 int build_cuobjdump_path(const char *root, char *out, size_t outlen)
 {
     char nvcc[PATH_MAX];
-    if (build_compiler_path(root, BACKEND_GPU, nvcc, sizeof nvcc) == 0) {
+    if (build_compiler_path(root, BACKEND_NATIVE, nvcc, sizeof nvcc) == 0) {
         path_dir(nvcc, out, outlen);
         size_t n = strlen(out);
         snprintf(out + n, outlen - n, "/cuobjdump");

@@ -231,7 +231,7 @@ static int pick_dataset(const canary_ctx_t *c, dataset_ref_t *out)
 static void hash_compilers(sha256_t *s, const canary_ctx_t *c)
 {
     char path[PATH_MAX + 64], cxx[256];
-    if (c->backend == BACKEND_GPU || c->backend == BACKEND_VGPU) {
+    if (c->backend == BACKEND_NATIVE || c->backend == BACKEND_VGPU) {
         const char *arch = getenv("CUGRADE_NVCC_ARCH");
         hash_str(s, arch ? arch : "");
         if (build_compiler_path(c->root, c->backend, path, sizeof path) == 0)
@@ -324,7 +324,7 @@ static int run_reference(const canary_ctx_t *c, const ds_job_t *job, const build
     runs_how_t how = {.lab = c->lab, .program = br->program, .scratch = scratch, .prefix = "canary",
                       .max_parallel = 1, .gpu_queue = c->gpu_queue, .gpu_index = c->gpu_index,
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = c->checks};
-    if (c->backend == BACKEND_GPU)
+    if (c->backend == BACKEND_NATIVE)
         how.limit_cap = c->rub->gpu_time_limit_s;
     ds_run_t *runs = runs_execute(job, 1, &how);
     strbuf_t msg = {0};

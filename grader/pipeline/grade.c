@@ -159,14 +159,14 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run, const grading
     if (o->backend == BACKEND_AUTO && run->backend == BACKEND_VGPU && !lab_is_program(&in->lab) &&
         !in->lab.kind->vgpu_main) { /* a kind with no program for the executor */
         int gpus = gpu_device_count();
-        run->backend = gpus > 0 ? BACKEND_GPU : BACKEND_EMU;
+        run->backend = gpus > 0 ? BACKEND_NATIVE : BACKEND_EMU;
         snprintf(run->backend_why, sizeof run->backend_why,
                  "auto: %s, and the kind %s has no program for the executor, so %s",
                  gpus > 0 ? "a CUDA device found" : "no CUDA device", in->lab.kind->name,
                  gpus > 0 ? "the program on the GPU" : "the CPU emulator");
     }
     run->measured.backend = run->backend;
-    if (o->backend == BACKEND_GPU && gpu_device_count() == 0) {
+    if (o->backend == BACKEND_NATIVE && gpu_device_count() == 0) {
         snprintf(run->error, sizeof run->error,
                  "--backend gpu needs a CUDA device and none was found (no driver, or no "
                  "device); grade on the CPU emulator with --backend emu or auto");
@@ -196,7 +196,7 @@ static int check_toolchains(const grade_opts_t *o, grade_run_t *run, const gradi
     if (toolchain_check(&c, run->error, sizeof run->error) != 0)
         return -1;
     c.backend = BACKEND_EMU;
-    if (run->backend == BACKEND_GPU && o->checks && rubric_has_checks(&in->rub))
+    if (run->backend == BACKEND_NATIVE && o->checks && rubric_has_checks(&in->rub))
         return toolchain_check(&c, run->error, sizeof run->error);
     return 0;
 }
@@ -299,11 +299,11 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     /* grouped: one process (one CUDA context) for every dataset; the emulator
      * keeps one process per dataset by default, which runs them in parallel */
     int grouped = o->dataset_runs == DATASET_RUNS_GROUPED ||
-                  (o->dataset_runs == DATASET_RUNS_AUTO && run->backend == BACKEND_GPU);
+                  (o->dataset_runs == DATASET_RUNS_AUTO && run->backend == BACKEND_NATIVE);
     runs_how_t how = {.lab = &in->lab, .program = br->program, .scratch = run->scratch,
                       .prefix = "run",
                       .max_parallel = o->jobs > 0 ? o->jobs
-                                      : run->backend == BACKEND_GPU ? 1 : cpu_count(),
+                                      : run->backend == BACKEND_NATIVE ? 1 : cpu_count(),
                       .budget_s = run->budget_s, .grouped = grouped,
                       .timeouts_max = in->rub.timeouts_max,
                       .ptx = br->ptx[0] ? br->ptx : NULL, .checks = o->checks};
@@ -312,8 +312,8 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
         how.replay_runner = run->replay_runner, how.replay_cubin = br->cubin,
         how.replay_queue = o->gpu_queue, how.gpu_index = o->gpu_index;
     if (how.timeouts_max == RUBRIC_TIMEOUTS_UNSET) /* a hung kernel stalls a GPU's timing */
-        how.timeouts_max = run->backend == BACKEND_GPU ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
-    if (run->backend == BACKEND_GPU) { /* a hung kernel holds the GPU: the rubric's GPU limits */
+        how.timeouts_max = run->backend == BACKEND_NATIVE ? RUBRIC_GPU_TIMEOUTS_MAX : 0;
+    if (run->backend == BACKEND_NATIVE) { /* a hung kernel holds the GPU: the rubric's GPU limits */
         how.limit_cap = in->rub.gpu_time_limit_s;
         if (o->budget_s <= 0 && in->rub.gpu_budget_s > 0)
             how.budget_s = in->rub.gpu_budget_s;
@@ -322,7 +322,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
      * (run/gpu_turn.h); a wait in the queue is not the student's, and the budget
      * covers the runs, whose waits are short */
     gpu_turn_stats_t st = {0};
-    if (run->backend == BACKEND_GPU) {
+    if (run->backend == BACKEND_NATIVE) {
         how.on_gpu = 1;
         how.gpu_queue = o->gpu_queue;
         how.gpu_index = o->gpu_index;
@@ -333,7 +333,7 @@ static ds_run_t *run_datasets(const grade_opts_t *o, grade_run_t *run, const gra
     double t0 = now_seconds();
     how.not_after = runs_not_after(how.budget_s);
     ds_run_t *runs = runs_execute(jobs, in->njobs, &how);
-    for (int i = 0; run->backend == BACKEND_GPU && i < in->njobs; i++)
+    for (int i = 0; run->backend == BACKEND_NATIVE && i < in->njobs; i++)
         if (runs[i].started && runs[i].result.exited && !check_run_did_not_end(&runs[i]) &&
             runs[i].result.wall_s > run->phase_s[PHASE_GPU_SLOWEST])
             run->phase_s[PHASE_GPU_SLOWEST] = runs[i].result.wall_s;
@@ -434,10 +434,10 @@ int grade_submission(const grade_opts_t *o, grade_run_t *run)
     run->budget_s = o->budget_s > 0 ? o->budget_s : in.rub.budget_s;
     t[1] = now_seconds();
     grade_opts_t chosen;
-    o = br.ok && run->backend == BACKEND_GPU ? grade_take_gpu(o, &chosen) : o;
+    o = br.ok && run->backend == BACKEND_NATIVE ? grade_take_gpu(o, &chosen) : o;
     checked_build_t cb; /* on a GPU the checks' emulator build goes on beside the dataset runs */
     checked_build_init(&cb, o->root, &in.lab, run->scratch, run->student_file, COMPILE_TIMEOUT_S);
-    if (run->backend == BACKEND_GPU && br.ok && o->checks && rubric_has_checks(&in.rub))
+    if (run->backend == BACKEND_NATIVE && br.ok && o->checks && rubric_has_checks(&in.rub))
         checked_build_start(&cb);
     perf_tail_t tail;
     grade_perf_tail_prepare(o, run, &in, &tail);
@@ -494,7 +494,7 @@ int grade_preflight(const grade_opts_t *o, char *done, size_t donelen, char *err
     if (rc == 0)
         rc = canary_vouch(&c, &res, run->error, sizeof run->error);
     c = canary_of(o, &in, BACKEND_EMU, 1); /* on a GPU the checks run on a checked emulator build */
-    int also_emu = run->backend == BACKEND_GPU && o->checks && rubric_has_checks(&in.rub);
+    int also_emu = run->backend == BACKEND_NATIVE && o->checks && rubric_has_checks(&in.rub);
     if (rc == 0 && also_emu)
         rc = canary_vouch(&c, &emu, run->error, sizeof run->error);
     if (rc == 0)

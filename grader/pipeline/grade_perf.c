@@ -145,7 +145,7 @@ static int time_once(const grade_opts_t *o, grade_run_t *run, const grading_inpu
 static int time_on_gpu(const grade_opts_t *o, grade_run_t *run, const grading_inputs_t *in,
                        strbuf_t *msg, perf_result_t *pr, int *fault)
 {
-    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
+    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_NATIVE, .lab = &in->lab,
                        .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
     build_result_t br;
     double t0 = now_seconds();
@@ -180,11 +180,11 @@ void grade_perf_tail_prepare(const grade_opts_t *o, grade_run_t *run, const grad
     const perf_rule_t *rule = &in->rub.performance;
     const char *off = getenv("CUGRADE_TIMING_TAIL"); /* "off": the timing program always */
     if ((off && strcmp(off, "off") == 0) || !rule->present || !in->lab.has_timing ||
-        run->backend != BACKEND_GPU ||
+        run->backend != BACKEND_NATIVE ||
         lab_is_program(&in->lab) || !run->measured.compiled || run->rule_broken[0] ||
         o->dataset_runs == DATASET_RUNS_SEPARATE)
         return;
-    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
+    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_NATIVE, .lab = &in->lab,
                        .scratch = run->scratch, .timeout_s = COMPILE_TIMEOUT_S};
     double t0 = now_seconds();
     int built = build_timed_driver(&ctx, &pt->br);

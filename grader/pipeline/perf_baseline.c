@@ -39,7 +39,7 @@ static int build_reference_timing(const grade_opts_t *o, const grading_inputs_t 
 {
     char ref[PATH_MAX + 64];
     snprintf(ref, sizeof ref, "%s/reference/%s/%s", o->root, in->lab.name, in->lab.student_file);
-    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_GPU, .lab = &in->lab,
+    build_ctx_t ctx = {.root = o->root, .backend = BACKEND_NATIVE, .lab = &in->lab,
                        .scratch = scratch, .timeout_s = COMPILE_TIMEOUT_S};
     build_submission(&ctx, ref, br);
     if (!br->ok) {

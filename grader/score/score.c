@@ -78,7 +78,7 @@ int score_perf_not_timed(const measured_t *m, const perf_rule_t *rule, const lab
     }
     if (!m->compiled)
         sb_append(msg, SCORE_NOT_COMPILED_MSG "\n");
-    else if (m->backend != BACKEND_GPU && !m->perf.on_gpu)
+    else if (m->backend != BACKEND_NATIVE && !m->perf.on_gpu)
         sb_appendf(msg, "not scored on the %s backend (0 of 0; %g points on a GPU): the %s's "
                         "times are not GPU times, so speed is graded on a GPU only\n",
                    backend_name(m->backend), rule->points,
@@ -116,7 +116,7 @@ static void add_performance_test(const measured_t *m, const perf_rule_t *rule, c
     if (!rule->present)
         return;
     strbuf_t msg = {0};
-    double score = 0, max = m->backend == BACKEND_GPU || m->perf.on_gpu ? rule->points : 0;
+    double score = 0, max = m->backend == BACKEND_NATIVE || m->perf.on_gpu ? rule->points : 0;
     int ok = 0;
     int failed = score_perf_not_timed(m, rule, lab, &msg);
     if (msg.len == 0 && !m->perf.measured)
