@@ -256,7 +256,7 @@ Test(board, no_section_in_class_html_for_a_lab_without_a_performance_test)
 Test(board, control_characters_never_reach_the_terminal)
 {
     make_dir();
-    untimed("x\033[2Jy", "emu", 20, 1, "not scored", NULL);
+    untimed("x\033[2Jy", "emu", 20, 1, "not scored on the emu backend", NULL);
     board_t b = load(NULL);
     strbuf_t sb = {0};
     board_text(&sb, &b, 0);
@@ -280,6 +280,26 @@ Test(board, nobody_timed_on_the_emulator)
                      "rank  student  why not ranked\n"
                      "   -  a        not timed on the emu backend (timed on a GPU only)\n"
                      "   -  bb       did not pass correctness (3 of 20 datasets, 8 of 8 hidden)\n");
+    sb_free(&sb);
+    board_free(&b);
+    rm_rf(dir);
+}
+
+/* The executor's backend: a student whose launches a GPU replayed and
+ * timed is told the timing's own reason, not that vgpu is never timed; one
+ * graded on the executor alone is not timed. */
+Test(board, executor_students_timed_by_replay_are_told_the_timings_reason)
+{
+    make_dir();
+    untimed("replayed", "vgpu", 20, 1, "on NVIDIA H100", "timed output wrong at 4096x4096x4096 (3 elements)");
+    untimed("alone", "vgpu", 20, 1, "not scored on the vgpu backend (0 of 0; 10 points on a GPU)", NULL);
+    board_t b = load(NULL);
+    strbuf_t sb = {0};
+    board_text(&sb, &b, 0);
+    cr_assert(strstr(sb_str(&sb), "replayed  timed output wrong at 4096x4096x4096 (3 elements)\n"), "%s",
+              sb_str(&sb));
+    cr_assert(strstr(sb_str(&sb), "alone     not timed on the vgpu backend (timed on a GPU only)\n"), "%s",
+              sb_str(&sb));
     sb_free(&sb);
     board_free(&b);
     rm_rf(dir);
