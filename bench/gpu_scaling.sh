@@ -83,7 +83,7 @@ for k in "${counts[@]}"; do
         rate=$(sed -n 's/^stopped at the deadline: .* = \([0-9.]*\) a minute (partial)$/\1/p' "$tmp/run-$k.log")
         mark=" (partial)"
     fi
-    if ! grep -q "^machine: .*(auto: $k CUDA devices\? found)" "$tmp/run-$k.log"; then
+    if ! grep -q "^machine: .*(auto: $k CUDA devices\? found" "$tmp/run-$k.log"; then
         echo "   FAILED: cugrade info did not say it saw $k GPU(s)"
         failed=1
     fi
