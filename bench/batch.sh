@@ -89,7 +89,7 @@ if [ "$gpu" = 1 ]; then
             read -r name _ file <<<"$k"
             [ "$name" = "$kind" ] || continue
             rc=0
-            "$cugrade" run --lab lab3 --backend gpu --color never --json "$tmp/alone-$kind.json" \
+            "$cugrade" run --lab lab3 --backend native --color never --json "$tmp/alone-$kind.json" \
                 "$bench_root/$file" >"$tmp/alone-$kind.log" 2>&1 || rc=$?
             [ "$rc" -eq 0 ] || bench_fail "cugrade run of $kind alone exited with status $rc" "$tmp/alone-$kind.log"
             echo "$kind $tmp/alone-$kind.json" >>"$tmp/alone.txt"

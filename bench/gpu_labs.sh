@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/gpu_labs.sh - on a GPU machine: grade a lab's reference, its stub and
-# every submission of tests/submissions/<lab>/ on the gpu backend (checks and
+# every submission of tests/submissions/<lab>/ on the native backend (checks and
 # the performance test included), keep each results.json and terminal report
 # in OUT, and print a table: score, datasets passed, the failure keys of the
 # failing datasets, the checks that failed, and the performance test's line.
@@ -45,7 +45,7 @@ for sub in "${subs[@]}"; do
     name=$(basename "$sub" .cu)
     t0=$(date +%s%N)
     rc=0
-    bin/cugrade run --lab "$lab" --backend gpu --color never --json "$out/$name.json" "$sub" \
+    bin/cugrade run --lab "$lab" --backend native --color never --json "$out/$name.json" "$sub" \
         >"$out/$name.txt" 2>&1 || rc=$?
     wall=$(( ($(date +%s%N) - t0) / 1000000 ))
     if [ "$rc" -ne 0 ] || [ ! -f "$out/$name.json" ]; then

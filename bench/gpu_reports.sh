@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/gpu_reports.sh - on a GPU machine: grade the stub and the buggy lab 3
-# submissions on the gpu backend and print, for each, the length of its
+# submissions on the native backend and print, for each, the length of its
 # terminal report (lines, widest line at 80 columns), the score and the
 # failure of each dataset block; fail (exit 1) when a report is too long
 # (stub > 25 lines, a buggy submission > 60), a line is wider than 80
@@ -34,7 +34,7 @@ for c in "${cases[@]}"; do
     read -r sub max want <<<"$c"
     name=$(basename "$sub" .cu)
     rc=0
-    bin/cugrade run --lab lab3 --backend gpu --color never --json "$out/$name.json" "$sub" \
+    bin/cugrade run --lab lab3 --backend native --color never --json "$out/$name.json" "$sub" \
         >"$out/$name.txt" 2>&1 || rc=$?
     if [ "$rc" -ne 0 ]; then
         echo "gpu_reports: grading $sub exited $rc:" >&2

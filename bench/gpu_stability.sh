@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/gpu_stability.sh [RUNS] - on a machine with a GPU: grade the reference
-# RUNS times (default 5) on the gpu backend and print, per run, the
+# RUNS times (default 5) on the native backend and print, per run, the
 # performance score and the student kernel's median GFLOP/s at each timing
 # shape, then the spread of the score and the coefficient of variation of
 # the medians (targets: spread <= 1 point of 10, CV <= 1%).
@@ -10,7 +10,7 @@
 #  - needs bin/cugrade (`make`), python3, nvcc (CUGRADE_NVCC, else PATH or
 #    /usr/local/cuda/bin, as cugrade looks for it) and a CUDA device (from
 #    `cugrade info`); says which is missing, exit 2; RUNS must be >= 1;
-#  - every `cugrade run --backend gpu` must exit 0 and write its results.json;
+#  - every `cugrade run --backend native` must exit 0 and write its results.json;
 #  - in every run the reference must compile and pass every dataset, and its
 #    performance test must report a GFLOP/s median for every timing shape,
 #    the same shapes in every run; else exit 1 (with the log's tail) and no
@@ -24,7 +24,7 @@ is_count "$runs" ||
     bench_cannot_start "RUNS must be a whole number >= 1, not '$runs' (usage: bench/gpu_stability.sh [RUNS])"
 need_built CUGRADE_BIN "$cugrade" x
 need_tool python3 "bench/gpu_stability.sh reads the results with it: install python3"
-need_nvcc "the gpu backend compiles with it: install the CUDA toolkit, or set CUGRADE_NVCC"
+need_nvcc "the native backend compiles with it: install the CUDA toolkit, or set CUGRADE_NVCC"
 
 out=$(mktemp -d /tmp/cugrade-bench-gpu-XXXXXX)
 trap 'rm -rf "$out"' EXIT
@@ -38,8 +38,8 @@ if grep -Eq '^  gpu +0 CUDA devices' "$out/info.log"; then
 fi
 
 for i in $(seq "$runs"); do
-    run_step "run $i: cugrade run --backend gpu reference" "$out/$i.log" \
-        "$cugrade" run --lab lab3 --backend gpu --checks none --color never --json "$out/$i.json" reference
+    run_step "run $i: cugrade run --backend native reference" "$out/$i.log" \
+        "$cugrade" run --lab lab3 --backend native --checks none --color never --json "$out/$i.json" reference
     [ -s "$out/$i.json" ] || bench_fail "run $i: cugrade run exited 0 but wrote no results.json" "$out/$i.log"
 done
 

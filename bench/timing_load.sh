@@ -61,7 +61,7 @@ kernels=("untiled tests/submissions/lab3/untiled.cu 1" "course_style tests/submi
 for k in "${kernels[@]}"; do
     read -r name file _ <<<"$k"
     run_step "cugrade run of $file" "$tmp/$name.grade.log" \
-        "$cugrade" run --lab lab3 --backend gpu --checks none --dataset-runs separate --keep \
+        "$cugrade" run --lab lab3 --backend native --checks none --dataset-runs separate --keep \
         --color never --json "$tmp/$name.json" "$file"
     dir=$(sed -n 's/^ *build and run files kept in //p' "$tmp/$name.grade.log" | tail -1)
     [ -n "$dir" ] && [ -x "$dir/timing" ] ||

@@ -65,7 +65,7 @@ export CUGRADE_NVCC=$root/tests/fixtures/nvcc_emu/bin/nvcc CUGRADE_NVCC_ARCH=sm_
     CUGRADE_SANDBOX_RO=$root/bin:$root/emu:$root/build CUGRADE_GPU_COUNT=2 CUGRADE_SRCCHECK=off
 export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 exitcode=0 log_path=$tmp/tsan"
 start=$(date +%s)
-bin/cugrade-tsan batch --lab lab3 --backend gpu --jobs 4 --rubric "$tmp/rubric.json" \
+bin/cugrade-tsan batch --lab lab3 --backend native --jobs 4 --rubric "$tmp/rubric.json" \
     --out "$tmp/out" "$tmp/class" >"$tmp/batch.log" 2>&1
 rc=$?
 echo "race_check: a batch of 8 on 2 pretend GPUs under ThreadSanitizer: exit $rc in $(( $(date +%s) - start )) s"

@@ -16,7 +16,7 @@ typedef struct {
     const char *lab;
     const char *submissions_dir; /* one sub-folder per student id */
     const char *out_dir;         /* RESULTS_DIR */
-    const char *backend;         /* "auto", "emu", "gpu" or "vgpu" (build/backend.h) */
+    const char *backend;         /* "auto", "emu", "gpu", "vgpu" or "native" (build/backend.h) */
     int checks;                  /* --checks all (1) or none (0) */
     int jobs;                    /* submissions graded at once; 0: cpu_count() */
     double timeout_s;            /* wall-clock limit per submission */
@@ -36,8 +36,8 @@ typedef struct {
     char hidden_set_dir[PATH_MAX]; /* the hidden datasets made once for the batch ("": none) */
 } batch_opts_t;
 
-/* Whether the batch's children may use a GPU: the gpu backend, auto where
- * there is one, and the executor, whose launch records are replayed there
+/* Whether the batch's children may use a GPU: the gpu and native backends,
+ * auto where there is one, and the executor, whose launch records are replayed there
  * (run/runs_replay.h) unless $CUGRADE_REPLAY is "off"; not the emulator. */
 static inline int batch_may_use_gpu(const batch_opts_t *o)
 {

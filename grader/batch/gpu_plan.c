@@ -65,7 +65,7 @@ void gpu_plan(const batch_opts_t *o, gpu_plan_t *g)
     }
     plan_arch(g, dev, n);
     plan_nodes(g, dev, n);
-    g->native_timing = strcmp(o->backend, "gpu") == 0 || /* auto: as the children will choose */
+    g->native_timing = strcmp(o->backend, "native") == 0 || /* auto: as the children will choose */
                        (strcmp(o->backend, "auto") == 0 && !backend_executor_chosen(o->root, g->ngpu));
     const char *how = getenv("CUGRADE_GPU_CHOICE"); /* opt-in: docs/benchmarks.md */
     g->choose = g->ngpu > 1 && g->ngpu <= GPU_CHOICES_MAX && how && strcmp(how, "fewest") == 0;

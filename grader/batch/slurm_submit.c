@@ -135,7 +135,7 @@ static void array_args(const batch_opts_t *o, const slurm_opts_t *s, const char 
     argf(a, "--array=%s", spec);
     argf(a, "--job-name=cugrade-%s", o->lab);
     argf(a, "--output=%s/" SLURM_DIR "/task-%%A_%%a.log", o->out_dir);
-    if (strcmp(o->backend, "gpu") == 0)
+    if (strcmp(o->backend, "gpu") == 0 || strcmp(o->backend, "native") == 0)
         arg(a, "--gres=gpu:1");
     user_options(a, s);
     argf(a, "--wrap=%s", task);

@@ -18,8 +18,9 @@ const char *backend_name(backend_t b)
 {
     switch (b) {
     case BACKEND_EMU: return "emu";
-    case BACKEND_NATIVE: return "gpu";
+    case BACKEND_NATIVE: return "native";
     case BACKEND_VGPU: return "vgpu";
+    case BACKEND_GPU: return "gpu";
     default: return "auto";
     }
 }
@@ -31,6 +32,8 @@ int backend_parse(const char *s, backend_t *out)
     else if (strcmp(s, "emu") == 0)
         *out = BACKEND_EMU;
     else if (strcmp(s, "gpu") == 0)
+        *out = BACKEND_GPU;
+    else if (strcmp(s, "native") == 0)
         *out = BACKEND_NATIVE;
     else if (strcmp(s, "vgpu") == 0)
         *out = BACKEND_VGPU;
@@ -155,9 +158,31 @@ int gpu_devices(gpu_device_t *out, int max)
 
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen)
 {
-    int n = requested == BACKEND_AUTO ? gpu_device_count() : 0;
-    int executor = requested == BACKEND_AUTO && backend_executor_chosen(cugrade_root(), n);
+    int asks = requested == BACKEND_AUTO || requested == BACKEND_GPU;
+    int n = asks ? gpu_device_count() : 0;
+    int executor = asks && backend_executor_chosen(cugrade_root(), n);
     return backend_resolve_with(requested, n, executor, why, whylen);
+}
+
+int backend_gpu_missing(const char *root, char *why, size_t whylen)
+{
+    static const char others[] = "grade with --backend vgpu (the executor alone), emu, or native "
+                                 "(the program itself on the GPU)";
+    char runner[PATH_MAX + 32];
+    if (gpu_device_count() == 0)
+        snprintf(why, whylen, "--backend gpu needs a CUDA device and none was found (no driver, or "
+                 "no device); %s", others);
+    else if (!backend_executor_ready(root))
+        snprintf(why, whylen, "--backend gpu grades on the executor and replays its launches on the "
+                 "GPU; the executor is not built or nvcc is missing (bin/cugrade-vgpu, "
+                 "build/libcugrade_vcudart.a: make all); %s", others);
+    else if (!backend_replay_runner(root, -1, runner, sizeof runner))
+        snprintf(why, whylen, "--backend gpu replays the executor's launches on the GPU with "
+                 "bin/cugrade-replay, which is not built (make all, with nvcc)%s; %s",
+                 getenv("CUGRADE_REPLAY") ? " or $CUGRADE_REPLAY is off" : "", others);
+    else
+        return 0;
+    return 1;
 }
 
 int backend_executor_chosen(const char *root, int gpus)
@@ -194,6 +219,12 @@ int backend_replay_runner(const char *root, int gpus, char *out, size_t len)
 
 backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen)
 {
+    if (requested == BACKEND_GPU) {
+        if (why)
+            snprintf(why, whylen, "requested with --backend gpu: nvcc's PTX on the grader's executor, "
+                     "its launches replayed on the GPU");
+        return n > 0 && executor ? BACKEND_VGPU : BACKEND_GPU;
+    }
     if (requested != BACKEND_AUTO) {
         if (why)
             snprintf(why, whylen, "requested with --backend %s", backend_name(requested));

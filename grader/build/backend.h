@@ -1,19 +1,25 @@
-/* backend.h - the ways a submission is built and run: "gpu" (nvcc and a
- * real device), "emu" (bin/emucc and the CPU emulator) and "vgpu" (nvcc's
- * PTX on the grader's executor, bin/cugrade-vgpu, with the student's host
- * code in another process: issue 39). "auto" picks the executor when it is
- * ready (backend_executor_ready), with its launches replayed on the GPU
- * where there is one (backend_replay_runner); else the GPU when there is
- * one; else the emulator. */
+/* backend.h - the ways a submission is built and run: "emu" (bin/emucc and
+ * the CPU emulator), "vgpu" (nvcc's PTX on the grader's executor,
+ * bin/cugrade-vgpu, with the student's host code in another process: issue
+ * 39; its launches replayed on the GPU where there is one), "gpu" (vgpu
+ * with the replay required: the GPU's timing and outputs, and nothing the
+ * grader trusts from a process that runs student code) and "native" (the
+ * student's whole program on the device, its reports from that process).
+ * "auto" picks the executor when it is ready (backend_executor_ready), with
+ * its launches replayed on the GPU where there is one
+ * (backend_replay_runner); else native when there is a GPU; else the
+ * emulator. */
 #ifndef CUGRADE_BACKEND_H
 #define CUGRADE_BACKEND_H
 
 #include <stddef.h>
 
-typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_NATIVE, BACKEND_VGPU } backend_t;
+/* BACKEND_GPU is a request: backend_resolve makes it BACKEND_VGPU with a
+ * runner, or says why it cannot. */
+typedef enum { BACKEND_AUTO = 0, BACKEND_EMU, BACKEND_NATIVE, BACKEND_VGPU, BACKEND_GPU } backend_t;
 
 const char *backend_name(backend_t b);
-/* Parses "auto", "emu", "gpu", "vgpu"; returns -1 on anything else. */
+/* Parses "auto", "emu", "gpu", "vgpu", "native"; returns -1 on anything else. */
 int backend_parse(const char *s, backend_t *out);
 
 /* Number of CUDA devices the driver reports (0 if there is no driver or no
@@ -53,12 +59,18 @@ int backend_executor_chosen(const char *root, int gpus);
  * 1, or 0 with out "". */
 int backend_replay_runner(const char *root, int gpus, char *out, size_t len);
 
-/* Resolves AUTO; why (may be NULL) gets a short reason for the choice. */
+/* Resolves AUTO and GPU; why (may be NULL) gets a short reason for the
+ * choice. GPU is returned as it is when the machine cannot grade that way:
+ * backend_gpu_missing says why. */
 backend_t backend_resolve(backend_t requested, char *why, size_t whylen);
 /* The same with the GPU count already known (n, from gpu_device_count) and
  * whether the executor is ready (backend_executor_ready; with n > 0, with a
  * replay runner too: backend_replay_runner). */
 backend_t backend_resolve_with(backend_t requested, int n, int executor, char *why, size_t whylen);
+
+/* --backend gpu on a machine that cannot: what is missing, into why (a
+ * sentence with the other ways to grade); 0 when nothing is. */
+int backend_gpu_missing(const char *root, char *why, size_t whylen);
 
 /* 1 for the backends whose runs need no GPU and report their own checks
  * (emu, vgpu): a run's findings are the checks' evidence, its times no GPU's. */

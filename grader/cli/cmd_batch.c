@@ -19,7 +19,7 @@
 
 static void batch_usage(FILE *to)
 {
-    fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu|vgpu]\n"
+    fputs("usage: cugrade batch --lab LAB --out RESULTS_DIR [--jobs N] [--backend auto|emu|gpu|vgpu|native]\n"
           "                     [--checks all|none] [--timeout-s S] [--resume] [--only ID]...\n"
           "                     [--budget-s S] [--gpu-queue DIR] [--datasets DIR] [--rubric FILE]\n"
           "                     [--hidden-seed FILE] [--perf-retime-s S] [--shard K/N]\n"
@@ -93,7 +93,7 @@ static int parse_args(int argc, char **argv, batch_opts_t *o, slurm_opts_t *s)
         case 'J': o->jobs = atoi(optarg); break;
         case 'b':
             if (backend_parse(optarg, &(backend_t){BACKEND_AUTO}) != 0)
-                return fprintf(stderr, "cugrade batch: bad --backend '%s' (auto, emu, gpu or vgpu)\n",
+                return fprintf(stderr, "cugrade batch: bad --backend '%s' (auto, emu, gpu, vgpu or native)\n",
                                optarg), -1;
             o->backend = optarg;
             break;

@@ -67,7 +67,7 @@ void batch_mode_usage(FILE *to)
           "at most 256), each `cugrade batch --shard K/N --resume --no-class-files` with the\n"
           "options above into RESULTS_DIR (on a filesystem every node sees), then a job that\n"
           "runs `cugrade batch --merge` once the array has ended. --sbatch OPT goes verbatim to\n"
-          "both sbatch calls (--sbatch=--partition=gpu --sbatch=--time=02:00:00); --backend gpu\n"
+          "both sbatch calls (--sbatch=--partition=gpu --sbatch=--time=02:00:00); --backend gpu or native\n"
           "asks for --gres=gpu:1. Run again, it submits only the shards that still hold a\n"
           "submission without an up-to-date result (as --resume decides), or says none is left.\n"
           "What was submitted, and the tasks' logs: RESULTS_DIR/.slurm/.\n"

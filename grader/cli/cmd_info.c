@@ -19,7 +19,7 @@
 
 static void info_usage(FILE *to)
 {
-    fputs("usage: cugrade info [--backend auto|emu|gpu|vgpu]\n", to);
+    fputs("usage: cugrade info [--backend auto|emu|gpu|vgpu|native]\n", to);
 }
 
 /* Builds and runs tools/devquery.cu on the backend; prints its lines. */
@@ -74,35 +74,40 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *root = cugrade_root();
-    char nvcc[PATH_MAX], why[160];
+    char nvcc[PATH_MAX], why[512];
     gpu_device_t dev[GPU_DEVICES_MAX];
     int gpus, ndev = 0; /* a pretended count ($CUGRADE_GPU_COUNT) has no devices to list */
     if (!gpu_count_forced(&gpus))
         gpus = ndev = gpu_devices(dev, GPU_DEVICES_MAX);
     printf("cugrade %s (%s)\n", CUGRADE_VERSION, root);
     printf("backends:\n");
-    printf("  emu  CPU emulator: always available\n");
-    printf("  gpu  %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
+    printf("  emu    CPU emulator: always available\n");
+    printf("  native %d CUDA device%s; nvcc: %s\n", gpus, gpus == 1 ? "" : "s",
            find_nvcc(nvcc, sizeof nvcc) == 0 ? nvcc : "not found");
     print_gpus(dev, ndev);
     char vgpu[PATH_MAX + 32], vcudart[PATH_MAX + 32];
     snprintf(vgpu, sizeof vgpu, "%s/bin/cugrade-vgpu", root);
     snprintf(vcudart, sizeof vcudart, "%s/build/libcugrade_vcudart.a", root);
     int executor = access(vgpu, X_OK) == 0 && access(vcudart, R_OK) == 0;
-    printf("  vgpu PTX executor: %s\n",
+    printf("  vgpu   PTX executor: %s\n",
            !executor ? "missing (run make: bin/cugrade-vgpu, build/libcugrade_vcudart.a)"
            : find_nvcc(nvcc, sizeof nvcc) == 0 ? "available (nvcc found)"
                                                          : "needs nvcc, not found");
     char runner[PATH_MAX + 32];
     if (backend_replay_runner(root, gpus, runner, sizeof runner))
-        printf("       each dataset replayed on the GPU by %s\n", runner);
+        printf("  gpu    vgpu, each dataset replayed on the GPU by %s\n", runner);
     else
-        printf("       no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
+        printf("  gpu    not available: no replay on a GPU (%s)\n", getenv("CUGRADE_REPLAY") ? "$CUGRADE_REPLAY is off"
                                                    : gpus == 0 ? "no CUDA device"
                                                                : "bin/cugrade-replay not built");
-    backend_t b = backend_resolve_with(requested, gpus,
-                                       requested == BACKEND_AUTO && backend_executor_chosen(root, gpus), why,
+    int asks = requested == BACKEND_AUTO || requested == BACKEND_GPU;
+    backend_t b = backend_resolve_with(requested, gpus, asks && backend_executor_chosen(root, gpus), why,
                                        sizeof why); /* the GPUs probed once */
+    if (b == BACKEND_GPU) {
+        backend_gpu_missing(root, why, sizeof why);
+        printf("using: none: %s\n", why);
+        return EXIT_CANNOT_GRADE;
+    }
     printf("using: %s (%s)\n\n", backend_name(b), why);
     if (b == BACKEND_VGPU) { /* the device is the executor's: what its runtime reports */
         printf("device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for %s)\n",

@@ -24,7 +24,7 @@
 
 static void run_usage(FILE *to)
 {
-    fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu|vgpu] [--datasets DIR] [--json FILE]\n"
+    fputs("usage: cugrade run --lab LAB [--backend auto|emu|gpu|vgpu|native] [--datasets DIR] [--json FILE]\n"
           "                   [--rubric FILE] [--jobs N] [--checks all|none] [--keep]\n"
           "                   [--color auto|always|never] [--verbose] [--budget-s S]\n"
           "                   [--dataset-runs auto|grouped|separate]\n"
@@ -44,7 +44,7 @@ static void run_usage(FILE *to)
           "--budget-s S: wall-clock budget for all dataset runs of one program together; a\n"
           "dataset not run when it is used up fails with that reason (default: none).\n"
           "--dataset-runs: grouped runs every dataset in one process of the lab driver (one\n"
-          "CUDA context), separate one process each; auto (default): grouped on the gpu backend.\n"
+          "CUDA context), separate one process each; auto (default): grouped on the native backend.\n"
           "--gpu-queue DIR --gpu N: join GPU N's timing queue in DIR (as `cugrade batch` does):\n"
           "correctness runs share the GPU, the timed run has it alone.\n"
           "Besides the public datasets it grades the rubric's hidden ones (\"hidden\": 8 by\n"
@@ -200,7 +200,7 @@ int cmd_run(int argc, char **argv)
         case 'l': o.lab = optarg; break;
         case 'b':
             if (backend_parse(optarg, &o.backend) != 0) {
-                fprintf(stderr, "cugrade run: bad --backend '%s' (auto, emu, gpu or vgpu)\n", optarg);
+                fprintf(stderr, "cugrade run: bad --backend '%s' (auto, emu, gpu, vgpu or native)\n", optarg);
                 return EXIT_USAGE;
             }
             break;

@@ -13,7 +13,7 @@ static void usage(FILE *to)
     fputs("usage: cugrade <command> [options]\n"
           "\n"
           "commands:\n"
-          "  run      grade one submission:  cugrade run --lab lab3 [--backend auto|emu|gpu|vgpu]\n"
+          "  run      grade one submission:  cugrade run --lab lab3 [--backend auto|emu|gpu|vgpu|native]\n"
           "           [--datasets DIR] [--json FILE] [--rubric FILE] [--jobs N] SUBMISSION\n"
           "  dataset  make or verify datasets: cugrade dataset --lab lab3 --shape MxKxN\n"
           "           [--seed S] [--values course|signed] --out DIR  |  cugrade dataset --check DIR...\n"

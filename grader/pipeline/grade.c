@@ -165,10 +165,16 @@ static int choose_backend(const grade_opts_t *o, grade_run_t *run, const grading
                  gpus > 0 ? "a CUDA device found" : "no CUDA device", in->lab.kind->name,
                  gpus > 0 ? "the program on the GPU" : "the CPU emulator");
     }
+    if (run->backend == BACKEND_GPU) {
+        if (backend_gpu_missing(o->root, run->error, sizeof run->error) == 0) /* raced: gone since */
+            snprintf(run->error, sizeof run->error, "--backend gpu: no GPU with the executor and its "
+                     "replay runner");
+        return -1;
+    }
     run->measured.backend = run->backend;
     if (o->backend == BACKEND_NATIVE && gpu_device_count() == 0) {
         snprintf(run->error, sizeof run->error,
-                 "--backend gpu needs a CUDA device and none was found (no driver, or no "
+                 "--backend native needs a CUDA device and none was found (no driver, or no "
                  "device); grade on the CPU emulator with --backend emu or auto");
         return -1;
     }
@@ -183,7 +189,7 @@ static int backend_fits_lab(const grade_run_t *run, const grading_inputs_t *in, 
     if (run->backend != BACKEND_VGPU || lab_is_program(&in->lab) || in->lab.kind->vgpu_main)
         return 0;
     snprintf(err, errlen, "--backend vgpu: %s is a lab of the kind %s, which has no program for "
-             "the executor (lab_kind_t vgpu_main): grade it with --backend emu or gpu",
+             "the executor (lab_kind_t vgpu_main): grade it with --backend emu or native",
              in->lab.name, in->lab.kind->name);
     return -1;
 }

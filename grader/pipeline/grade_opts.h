@@ -9,7 +9,7 @@
 
 /* How a kernel-style lab's datasets are run (cugrade run --dataset-runs). */
 typedef enum {
-    DATASET_RUNS_AUTO,      /* grouped on the gpu backend, separate on the emulator */
+    DATASET_RUNS_AUTO,      /* grouped on the native backend, separate on the emulator */
     DATASET_RUNS_GROUPED,   /* all in one driver process (one CUDA context), split per dataset */
     DATASET_RUNS_SEPARATE,  /* one process per dataset */
 } dataset_runs_t;

@@ -283,7 +283,9 @@ static int facts_from_json(const cfg_t *c, json_object *o, measured_t *m)
         jio_double_of(c, o, "", "execution_time", &m->execution_time))
         return -1;
     if (backend_parse(backend, &m->backend) != 0 || m->backend == BACKEND_AUTO)
-        return cfg_fail(c, "", "backend", "must be \"emu\" or \"gpu\", not \"%s\"", backend);
+        return cfg_fail(c, "", "backend", "must be \"emu\", \"vgpu\" or \"native\", not \"%s\"", backend);
+    if (m->backend == BACKEND_GPU) /* written before "gpu" meant the executor replayed: the program's */
+        m->backend = BACKEND_NATIVE;
     return 0;
 }
 

@@ -146,7 +146,7 @@ Test(batch_slurm, the_sbatch_command_lines_and_the_record, .timeout = 120)
     char exe[PATH_MAX], root[PATH_MAX];
     cr_assert_not_null(realpath("bin/cugrade", exe));
     cr_assert_not_null(realpath(".", root));
-    char *argv[] = {exe, "batch", "--lab", "lab3", "--out", "out", "--backend", "gpu", "--checks", "none",
+    char *argv[] = {exe, "batch", "--lab", "lab3", "--out", "out", "--backend", "native", "--checks", "none",
                     "--datasets", "datasets", "--rubric", "rubric.json", (char *)extra[0],
                     (char *)extra[1], (char *)extra[2], (char *)extra[3], (char *)extra[4],
                     (char *)extra[5], (char *)extra[6], (char *)extra[7], "subs", NULL};
@@ -173,7 +173,7 @@ Test(batch_slurm, the_sbatch_command_lines_and_the_record, .timeout = 120)
     cr_assert(strstr(array, "--partition=gpu\n--time=00:10:00\n--wrap=") != NULL,
               "--sbatch's options come after ours, before --wrap:\n%s", array);
     snprintf(line, sizeof line, "--wrap=export CUGRADE_ROOT=%s; exec %s batch --lab lab3 --out %s "
-             "--backend gpu --checks none --timeout-s 600 --budget-s 40 --datasets %s/datasets --rubric "
+             "--backend native --checks none --timeout-s 600 --budget-s 40 --datasets %s/datasets --rubric "
              "%s/rubric.json --hidden-seed ", root, exe, abs_out, f.c.dir, f.c.dir);
     cr_assert_not_null(strstr(array, line), "want [%s] in:\n%s", line, array);
     snprintf(line, sizeof line, "--resume --no-class-files --shard \"$SLURM_ARRAY_TASK_ID/3\" %s/subs\n",
@@ -203,7 +203,7 @@ Test(batch_slurm, the_sbatch_command_lines_and_the_record, .timeout = 120)
     cr_assert(json_object_object_get_ex(rec, "batch", &batch));
     snprintf(line, sizeof line, "%s/subs", f.c.dir);
     cr_assert_str_eq(str(batch, "submissions"), line);
-    cr_assert_str_eq(str(batch, "backend"), "gpu");
+    cr_assert_str_eq(str(batch, "backend"), "native");
     json_object_put(rec);
     free(array), free(merge);
     run_result_free(&r);

@@ -41,7 +41,7 @@ Test(build_cache, gradings_started_together_compile_the_cached_driver_once, .tim
     run_result_t results[N];
     for (int i = 0; i < N; i++) {
         snprintf(json[i], sizeof json[i], "%s/r%d.json", t.dir, i);
-        char *a[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
+        char *a[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "native", "--checks",
                      "none", "--datasets", ONE_DATASET, "--json", json[i],
                      SUB "compile_error.cu", NULL};
         memcpy(argv[i], a, sizeof a);
@@ -83,7 +83,7 @@ Test(build_cache, a_gpu_batch_compiles_the_timing_objects_beside_its_canary, .ti
     fake_nvcc_log(&t, "compiles", log, sizeof log, log_env, sizeof log_env);
     const char *env[] = {path_env, log_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
                          "CUGRADE_NVCC_ARCH=sm_90", NULL};
-    const char *args[] = {"batch", "--lab", "lab3", "--backend", "gpu", "--jobs", "1",
+    const char *args[] = {"batch", "--lab", "lab3", "--backend", "native", "--jobs", "1",
                           "--datasets", ONE_DATASET, "--out", out, subs, NULL};
     run_result_t r = cugrade(&t, args, env);
     cr_assert(exited_with(&r, 2), "the canary cannot link: %s", r.output);

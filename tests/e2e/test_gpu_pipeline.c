@@ -69,13 +69,13 @@ static void gpu_env(gpu_env_t *e, const char *nvcc, int gpus)
     memcpy(e->env, env, sizeof env);
 }
 
-/* `cugrade run --backend gpu` of submission on one pretend GPU with the
+/* `cugrade run --backend native` of submission on one pretend GPU with the
  * emulator's nvcc named nvcc; results into s->json. */
 static run_result_t grade_gpu(const setup_t *s, const char *nvcc, const char *submission)
 {
     gpu_env_t e;
     gpu_env(&e, nvcc, 1);
-    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "gpu", "--checks",
+    char *argv[] = {"bin/cugrade", "run", "--lab", "lab3", "--backend", "native", "--checks",
                     "none", "--color", "never", "--rubric", (char *)s->rubric, "--datasets",
                     (char *)s->datasets, "--json", (char *)s->json, (char *)submission, NULL};
     run_spec_t spec = {.argv = argv, .extra_env = e.env, .timeout_s = 300, .output_cap = 1 << 20};
@@ -256,7 +256,7 @@ Test(gpu_pipeline, a_batch_on_two_gpus_times_each_submission_against_its_gpus_ba
     cr_assert_eq(system(cmd), 0);
     gpu_env_t e;
     gpu_env(&e, "nvcc", 2);
-    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--backend", "gpu", "--checks",
+    char *argv[] = {"bin/cugrade", "batch", "--lab", "lab3", "--backend", "native", "--checks",
                     "none", "--jobs", "2", "--rubric", s.rubric, "--datasets", s.datasets,
                     "--out", out, subs, NULL};
     run_spec_t spec = {.argv = argv, .extra_env = e.env, .timeout_s = 600, .output_cap = 1 << 20};
@@ -308,7 +308,7 @@ Test(gpu_pipeline, a_batch_on_two_gpus_times_each_submission_against_its_gpus_ba
         shared[gpu] = batch_holds(log, 'S');
         free(log);
     }
-    int ran = strstr(r.output, "on the gpu backend (ran in ") != NULL;
+    int ran = strstr(r.output, "on the native backend (ran in ") != NULL;
     cr_expect_eq(shared[0], shared[1] + ran, "the canary %s: GPU 0's shared turns %d, GPU 1's %d",
                  ran ? "ran" : "was vouched for by its stamp", shared[0], shared[1]);
     run_result_free(&r);

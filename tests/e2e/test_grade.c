@@ -267,9 +267,9 @@ Test(e2e, gpu_backend_without_a_device_exits_2_and_auto_falls_back_to_the_execut
     const char *shapes[] = {"16x16x16", NULL};
     make_datasets(dir, shapes);
     const char *extra[] = {"--datasets", dir, NULL};
-    graded_t g = grade_on("gpu", "reference", extra, no_gpu);
+    graded_t g = grade_on("native", "reference", extra, no_gpu);
     cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
-    cr_assert(strstr(g.run.output, "--backend gpu needs a CUDA device"), "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "--backend native needs a CUDA device"), "%s", g.run.output);
     cr_assert_null(g.json);
     release(&g);
     g = grade_on("auto", "reference", extra, no_gpu);

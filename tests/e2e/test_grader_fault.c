@@ -116,9 +116,9 @@ Test(grader_fault, missing_runtime_stops_a_batch_before_anyone_is_graded, .timeo
 }
 
 /* ---- 2. a broken nvcc ------------------------------------------------------------
- * There is no GPU here and `--backend gpu` refuses to start without one, so
+ * There is no GPU here and `--backend native` refuses to start without one, so
  * CUGRADE_GPU_COUNT=1 pretends there is one: grading then goes through the
- * gpu backend's build path (nvcc) and fails there, before anything needs
+ * native backend's build path (nvcc) and fails there, before anything needs
  * the device. CUGRADE_NVCC is emptied so that nvcc is looked up in PATH. */
 
 static const char fake_nvcc[] =
@@ -135,7 +135,7 @@ static run_result_t grade_with_fake_nvcc(const tree_t *t, const char *json, int 
     fake_nvcc_on_path(t, fake_nvcc, path_env, sizeof path_env);
     const char *env[] = {path_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=",
                          driver_ok ? "FAKE_NVCC_DRIVER_OK=1" : "FAKE_NVCC_DRIVER_OK=0", NULL};
-    return grade_in(t, "gpu", SUB "compile_error.cu", json, env);
+    return grade_in(t, "native", SUB "compile_error.cu", json, env);
 }
 
 Test(grader_fault, broken_nvcc_fails_the_lab_driver_not_the_student, .timeout = 120)
@@ -146,7 +146,7 @@ Test(grader_fault, broken_nvcc_fails_the_lab_driver_not_the_student, .timeout = 
     run_result_t r = grade_with_fake_nvcc(&t, json, 0);
     cr_assert(exited_with(&r, 2), "%s", r.output);
     cr_assert(strstr(r.output, "cugrade: cannot grade: the lab driver "), "%s", r.output);
-    cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
+    cr_assert(strstr(r.output, "does not build on the native backend"), "%s", r.output);
     cr_assert(strstr(r.output, "nvcc fatal") && strstr(r.output, "command: "), "%s", r.output);
     cr_assert(!strstr(r.output, "compiles") && !is_file(json), "%s", r.output);
     run_result_free(&r);
@@ -165,7 +165,7 @@ Test(grader_fault, a_crash_of_cugrade_itself_says_it_is_the_graders, .timeout = 
     fake_nvcc_on_path(&t, "#!/bin/sh\nkill -SEGV $PPID\nsleep 5\nexit 1\n", path_env,
                       sizeof path_env);
     const char *env[] = {path_env, "CUGRADE_GPU_COUNT=1", "CUGRADE_NVCC=", NULL};
-    run_result_t r = grade_in(&t, "gpu", SUB "compile_error.cu", json, env);
+    run_result_t r = grade_in(&t, "native", SUB "compile_error.cu", json, env);
     cr_expect(r.signaled && r.term_signal == SIGSEGV, "ended: exited %d (%d), signal %d:\n%s",
               r.exited, r.exit_code, r.term_signal, r.output);
     cr_expect(strstr(r.output, "cugrade: cannot grade: the grader itself crashed (signal 11, a "
@@ -187,7 +187,7 @@ Test(grader_fault, broken_nvcc_is_told_from_a_compile_error_by_the_canary, .time
     run_result_t r = grade_with_fake_nvcc(&t, json, 1);
     cr_assert(exited_with(&r, 2), "%s", r.output);
     cr_assert(strstr(r.output, "cugrade: cannot grade: the lab's reference "), "%s", r.output);
-    cr_assert(strstr(r.output, "does not build on the gpu backend"), "%s", r.output);
+    cr_assert(strstr(r.output, "does not build on the native backend"), "%s", r.output);
     cr_assert(strstr(r.output, "nvcc fatal"), "%s", r.output);
     cr_assert(!is_file(json), "a results.json was written");
     run_result_free(&r);

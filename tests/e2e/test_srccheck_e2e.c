@@ -224,7 +224,7 @@ Test(srccheck_e2e, the_gpu_backend_refuses_them_too, .timeout = 300)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         scratch_t s = make_scratch();
         const char *with[] = {"--checks", "none", "--html", s.html, NULL};
-        graded_t g = grade_on("gpu", cases[i][0], with, env);
+        graded_t g = grade_on("native", cases[i][0], with, env);
         cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
         expect_refused(&s, &g, cases[i][1], 0);
         release(&g);

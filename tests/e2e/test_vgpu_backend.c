@@ -220,8 +220,8 @@ Test(vgpu_backend, info_names_the_executor)
     run_result_t r;
     run_one(&spec, &r);
     cr_assert(r.exited && r.exit_code == 0, "%s", r.output);
-    cr_assert(strstr(r.output, "  vgpu PTX executor: available (nvcc found)\n"), "%s", r.output);
-    cr_assert(strstr(r.output, "       no replay on a GPU (no CUDA device)\n"), "%s", r.output);
+    cr_assert(strstr(r.output, "  vgpu   PTX executor: available (nvcc found)\n"), "%s", r.output);
+    cr_assert(strstr(r.output, "  gpu    not available: no replay on a GPU (no CUDA device)\n"), "%s", r.output);
     cr_assert(strstr(r.output, "using: vgpu (requested with --backend vgpu)"), "%s", r.output);
     cr_assert(strstr(r.output, "device: cugrade virtual GPU (bin/cugrade-vgpu runs nvcc's PTX for sm_90)"),
               "%s", r.output);

@@ -282,7 +282,7 @@ Test(vgpu_replay, auto_with_a_gpu_grades_on_the_executor_and_replays_there, .tim
     snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
     const char *want[2] = {"using: vgpu (auto: 1 CUDA device found: nvcc's PTX on the grader's executor, "
                            "its launches replayed on the GPU)",
-                           "using: gpu (auto: 1 CUDA device found and no executor with a replay runner "
+                           "using: native (auto: 1 CUDA device found and no executor with a replay runner "
                            "(nvcc, bin/cugrade-vgpu, bin/cugrade-replay), so the program on the GPU)"};
     for (int off = 0; off < 2; off++) {
         char *argv[] = {"bin/cugrade", "info", NULL};
@@ -309,6 +309,67 @@ Test(vgpu_replay, auto_with_a_gpu_grades_on_the_executor_and_replays_there, .tim
     cr_assert_eq(lines_of(log), 30, "20 public and 8 hidden datasets replayed, and 2 timing shapes");
     release(&g);
     unlink(log);
+}
+
+/* `info --backend gpu` (with CUGRADE_GPU_COUNT and CUGRADE_REPLAY as
+ * given): its output, into r. */
+static void info_gpu(const char *count, const char *replay, run_result_t *r)
+{
+    char *argv[] = {"bin/cugrade", "info", "--backend", "gpu", NULL};
+    char *env[] = {(char *)count, (char *)replay, NULL};
+    run_spec_t spec = {.argv = argv, .extra_env = env, .timeout_s = 60};
+    run_one(&spec, r);
+}
+
+/* --backend gpu is the executor with its launches replayed on the GPU: the
+ * replay is required, so a machine without a GPU or without the runner
+ * cannot grade that way and says so (exit 2), naming the other backends;
+ * the program itself on the device is --backend native. */
+Test(vgpu_replay, backend_gpu_is_the_executor_replayed_on_the_gpu_and_says_what_is_missing, .timeout = 300)
+{
+    static char runner[PATH_MAX + 64];
+    char root[PATH_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    run_result_t r;
+    info_gpu("CUGRADE_GPU_COUNT=1", runner, &r);
+    cr_assert_eq(r.exited && r.exit_code == 0, 1, "%s", r.output);
+    cr_assert(strstr(r.output, "using: vgpu (requested with --backend gpu: nvcc's PTX on the grader's "
+                               "executor, its launches replayed on the GPU)"), "%s", r.output);
+    run_result_free(&r);
+    info_gpu("CUGRADE_GPU_COUNT=1", "CUGRADE_REPLAY=off", &r);
+    cr_assert_eq(r.exit_code, 2, "%s", r.output);
+    cr_assert(strstr(r.output, "using: none: --backend gpu replays the executor's launches on the GPU with "
+                               "bin/cugrade-replay, which is not built (make all, with nvcc) or "
+                               "$CUGRADE_REPLAY is off; grade with --backend vgpu"), "%s", r.output);
+    run_result_free(&r);
+    char log[] = "/tmp/cugrade-fake-gpu-XXXXXX";
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    static char logenv[PATH_MAX + 32];
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    char *env[] = {runner, logenv, "CUGRADE_GPU_COUNT=1", NULL};
+    const char *dot[] = {"--lab", "dotprod", NULL};
+    graded_t g = grade_on("gpu", "reference/dotprod/dotprod.cu", dot, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *extra;
+    cr_assert(json_object_object_get_ex(g.json, "extra_data", &extra));
+    cr_assert_str_eq(str(extra, "backend"), "vgpu");
+    cr_assert_geq(lines_of(log), 10, "every dataset replayed on the (pretend) GPU: %d", lines_of(log));
+    const char *score = strstr(g.run.output, "Score: ");
+    double got = -1, max = -2;
+    cr_assert(score && sscanf(score, "Score: %lf / %lf", &got, &max) == 2, "%s", g.run.output);
+    cr_assert(got == max && max > 0, "the reference's full marks, performance timed on the GPU: %s",
+              g.run.output);
+    release(&g);
+    unlink(log);
+    char *none[] = {runner, "CUGRADE_GPU_COUNT=0", NULL};
+    g = grade_on("gpu", "reference/dotprod/dotprod.cu", dot, none);
+    cr_assert_eq(exit_code(&g), 2, "%s", g.run.output);
+    cr_assert_null(g.json, "nothing graded");
+    cr_assert(strstr(g.run.output, "--backend gpu needs a CUDA device and none was found"), "%s", g.run.output);
+    release(&g);
 }
 
 /* A dataset the executor passed and the GPU did not: its replay is run

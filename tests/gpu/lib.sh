@@ -17,13 +17,13 @@ print(eval(sys.argv[2], {"r": r, "t": tests, "x": extra, "json": json}))
 PY
 }
 
-grade() { # NAME LAB FILE [ENV...] [-- FLAG...]: grades FILE on the gpu backend (with
+grade() { # NAME LAB FILE [ENV...] [-- FLAG...]: grades FILE on $CUGRADE_GPU_TEST_BACKEND (default native; with
            # cugrade run's FLAGs) into $out/NAME.json
     local name=$1 lab=$2 file=$3 envs=() flags=(); shift 3
     while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
     [ $# -gt 0 ] && shift
     flags=("$@")
-    env "${envs[@]}" bin/cugrade run --lab "$lab" --backend gpu --color never \
+    env "${envs[@]}" bin/cugrade run --lab "$lab" --backend "${CUGRADE_GPU_TEST_BACKEND:-native}" --color never \
         --json "$out/$name.json" "${flags[@]}" "$file" > "$out/$name.log" 2>&1
     local rc=$?
     if [ $rc -ge 2 ] || [ ! -f "$out/$name.json" ]; then

@@ -173,8 +173,8 @@ done
 # the grader itself: vgpu on a machine with a GPU replays every dataset there (run/runs_replay.h)
 for sub in reference/lab3/matmul.cu tests/attacks/detects_executor.cu; do
     name=$(basename "$sub" .cu)
-    bin/cugrade run --lab lab3 --backend vgpu --color never --json "$out/$name.json" "$sub" > "$out/$name.log" 2>&1 ||
-        { tail -5 "$out/$name.log"; fail "cugrade run --backend vgpu $sub"; }
+    bin/cugrade run --lab lab3 --backend gpu --color never --json "$out/$name.json" "$sub" > "$out/$name.log" 2>&1 ||
+        { tail -5 "$out/$name.log"; fail "cugrade run --backend gpu $sub"; }
 done
 scores=$(python3 -c "import json
 h, a = (json.load(open('$out/%s.json' % n)) for n in ('matmul', 'detects_executor'))

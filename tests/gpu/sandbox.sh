@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/gpu/sandbox.sh - the jail's seccomp allow-lists on a real GPU (make
 # gpu-test; needs a CUDA device, nvcc, bubblewrap and strace): each lab's
-# reference graded on the gpu backend under tools/syscalls_used.sh, in the
+# reference graded on the native backend under tools/syscalls_used.sh, in the
 # first tier and (as root) the second; every one must get full marks with no
 # call refused in its sandbox. Prints one line per grading and the calls the
 # sandboxed processes made (for docs/security.md), and exits 1 if any
@@ -16,9 +16,9 @@ verdict_width=28
 . tests/gpu/lib.sh
 command -v strace >/dev/null || { echo "GRADER FAULT: strace not found"; exit 2; }
 
-traced() { # NAME LAB FILE [ENV...]: FILE graded on the gpu backend under strace
+traced() { # NAME LAB FILE [ENV...]: FILE graded on the native backend under strace
     local name=$1 lab=$2 file=$3; shift 3
-    env "$@" tools/syscalls_used.sh "$out/$name" run --lab "$lab" --backend gpu --color never \
+    env "$@" tools/syscalls_used.sh "$out/$name" run --lab "$lab" --backend native --color never \
         --json "$out/$name.json" "$file" > "$out/$name.calls" 2>&1
     local rc=$?
     if [ $rc -ge 2 ] || [ ! -f "$out/$name.json" ]; then

@@ -304,7 +304,7 @@ Test(bench, gpu_stability_sh_fails_when_a_grade_does_not_run)
     char *argv[] = {"bench/gpu_stability.sh", "2", NULL};
     run_result_t r = run_script(argv, env);
     cr_assert_eq(status(&r), 1, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "FAILED: run 1: cugrade run --backend gpu reference exited with status 2");
+    assert_has(r, "FAILED: run 1: cugrade run --backend native reference exited with status 2");
     assert_has(r, "    | cugrade: cannot grade: pretend failure");
     assert_lacks(r, "spread");
     assert_lacks(r, "GFLOP/s");
@@ -314,7 +314,7 @@ Test(bench, gpu_stability_sh_fails_when_a_grade_does_not_run)
     snprintf(e[1], sizeof e[1], "CUGRADE_NVCC=%s/no-nvcc", f.dir);
     r = run_script(argv, env);
     cr_assert_eq(status(&r), 2, "exit %d: %s", status(&r), r.output);
-    assert_has(r, "no-nvcc is missing: the gpu backend compiles with it");
+    assert_has(r, "no-nvcc is missing: the native backend compiles with it");
     run_result_free(&r);
     rm_rf(f.dir);
 }

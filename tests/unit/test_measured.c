@@ -68,7 +68,7 @@ static measured_t sample(int timed)
     snprintf(m.lab, sizeof m.lab, "lab3");
     m.backend = timed ? BACKEND_NATIVE : BACKEND_EMU;
     snprintf(m.backend_why, sizeof m.backend_why, "requested with --backend %s",
-             timed ? "gpu" : "emu");
+             timed ? "native" : "emu");
     snprintf(m.sandbox, sizeof m.sandbox, "sandbox: bubblewrap");
     snprintf(m.student_file, sizeof m.student_file, "subs/alice/lab3/matmul.cu");
     measured_set(&m.rubric_run_fields, "datasets.time_limit_s 30\nhidden.count 1\n");
@@ -280,7 +280,7 @@ Test(measured, every_bad_field_is_refused_and_named)
     refused("\"format\":\"cugrade-measurements\"", "\"format\":\"gradescope\"",
             "format: must be \"cugrade-measurements\"");
     refused("\"version\":1", "\"version\":2", "version: 2: this cugrade reads version 1");
-    refused("\"backend\":\"gpu\"", "\"backend\":\"auto\"", "backend: must be \"emu\" or \"gpu\"");
+    refused("\"backend\":\"native\"", "\"backend\":\"auto\"", "backend: must be \"emu\", \"vgpu\" or \"native\"");
     refused("\"compiled\":true", "\"compiled\":1", "compile.compiled: must be true or false");
     refused("\"passed\":false", "\"passed\":\"no\"", "datasets[1].passed: must be true or false");
     refused("\"hidden_index\":1", "\"hidden_index\":-1", "datasets[2].hidden_index: must be a whole number");
@@ -295,6 +295,24 @@ Test(measured, every_bad_field_is_refused_and_named)
             "checks.reports[1].findings[0].severity: longer than 15 characters");
     refused("\"timed\":true", "\"timed\":false", "performance.timing: must be an object when timed, else null");
     refused("\"execution_time\":", "\"execution_time\":null,\"x\":", "unknown key");
+}
+
+/* A file written before "gpu" meant the executor replayed on a GPU: its
+ * "gpu" was the program itself on the device, and is read as native. */
+Test(measured, a_gpu_backend_written_before_the_rename_reads_as_native)
+{
+    measured_t m = sample(1);
+    char *text = measured_to_json(&m);
+    measured_free(&m);
+    char *at = strstr(text, "\"backend\":\"native\"");
+    cr_assert_not_null(at);
+    memcpy(at, "\"backend\":\"gpu\"   ", 18); /* the same length: spaces before the comma are JSON */
+    char err[512] = "";
+    measured_t back;
+    cr_assert_eq(measured_parse(NAME, text, &back, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(back.backend, BACKEND_NATIVE);
+    measured_free(&back);
+    free(text);
 }
 
 Test(measured, not_json_is_refused_with_its_line)

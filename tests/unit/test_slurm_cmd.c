@@ -117,7 +117,7 @@ Test(slurm_cmd, the_task_command_has_absolute_paths_and_the_batch_options)
 
 Test(slurm_cmd, a_gpu_task_gets_a_queue_of_its_own_on_its_node_and_given_jobs)
 {
-    batch_opts_t o = task_opts("gpu");
+    batch_opts_t o = task_opts("native");
     o.jobs = 4;
     o.perf_retime_s = 300;
     o.datasets_dir = "/shared/datasets";
