@@ -298,7 +298,7 @@ static char **wrap(const run_spec_t *spec)
         return NULL;
     int keep[RUN_MAX_PASS_FDS + 2];
     sandbox_how_t how = {spec->tool, keep, kept_fds(spec, 0, keep), spec->copy_from,
-                         spec->copy_at};
+                         spec->copy_at, spec->no_gpu};
     return sandbox_wrap_argv(spec->argv, spec->cwd, spec->write_dir, spec->ro_paths, &how);
 }
 

@@ -34,6 +34,8 @@ typedef struct {
     const char *const *ro_paths; /* sandboxed: more paths the program may read (NULL-ended) */
     const char *copy_from, *copy_at; /* sandboxed: a copy (copy_from) shown at the place of the
                               * folder it copies (copy_at), read-only; NULL: none (sandbox.h) */
+    int no_gpu;              /* sandboxed: no GPU device file shown (a program whose device is
+                              * the executor's, which has no business with the GPU) */
     const char *write_dir;   /* sandboxed: the only writable folder when it is not cwd; cwd is
                               * then only where the program starts (inside, an empty folder
                               * but for the paths shown under it: relative paths keep working) */

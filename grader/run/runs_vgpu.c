@@ -47,6 +47,7 @@ void runs_vgpu_program(ds_run_t *r)
     snprintf(r->out_path, sizeof r->out_path, "%.4000s.solution.raw", r->dir);
     snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
     r->spec.report_path = NULL; /* the program has no report channel: the executor reports */
+    r->spec.no_gpu = 1;         /* its device is the executor: it is shown no GPU */
     r->spec.timeout_s = pair_limit(r->job);
 }
 
@@ -71,7 +72,8 @@ int runs_vgpu_prepare(ds_run_t *r, const runs_how_t *how)
     r->argv[0] = runs_own(r, strdup(how->program));
     r->argv[1] = NULL;
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir, .timeout_s = pair_limit(j),
-                           .sandboxed = 1, .not_after = how->not_after, .budget_s = how->budget_s};
+                           .sandboxed = 1, .no_gpu = 1, .not_after = how->not_after,
+                           .budget_s = how->budget_s};
     return 0;
 }
 

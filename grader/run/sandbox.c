@@ -314,7 +314,7 @@ static char **jail_alone_argv(char *const *program_argv, const sandbox_how_t *ho
 char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char *write_dir,
                          const char *const *ro_paths, const sandbox_how_t *how)
 {
-    static const sandbox_how_t plain = {0, NULL, 0, NULL, NULL};
+    static const sandbox_how_t plain = {0, NULL, 0, NULL, NULL, 0};
     how = how ? how : &plain;
     sandbox_tier_t t = sandbox_tier();
     if (t == SANDBOX_UID)
@@ -344,7 +344,8 @@ char **sandbox_wrap_argv(char *const *program_argv, const char *cwd, const char 
         free(ro.real[i]);
     }
     argv_add_jail_mount(argv, &n, tier_jail_path());
-    add_nvidia_devices(argv, &n);
+    if (!how->no_gpu)
+        add_nvidia_devices(argv, &n);
     argv_add(argv, &n, "--chdir");
     argv_add(argv, &n, cwd);
     argv_add(argv, &n, "--");

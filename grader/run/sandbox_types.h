@@ -39,6 +39,7 @@ typedef struct {
     const char *copy_from, *copy_at; /* first tier: copy_from shown read-only at copy_at (a
                                       * copy the sandbox's uid can read of a folder it cannot;
                                       * NULL: none) */
+    int no_gpu; /* no /dev/nvidia* at all (the executor's programs: run_spec_t no_gpu) */
 } sandbox_how_t;
 
 #endif

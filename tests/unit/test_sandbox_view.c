@@ -235,6 +235,14 @@ Test(sandbox_view, a_gpu_node_is_bound_alone_and_cuda_visible_devices_unset, .ti
         cr_assert_eq(count_in_row(argv, "--dev-bind", path[i], path[i]), 1, "%s", path[i]);
     cr_assert_eq(count_in_row(argv, "--unsetenv", "CUDA_VISIBLE_DEVICES", "--chdir"), 0);
     sandbox_argv_free(argv);
+    /* a program whose device is the executor's (vgpu) is shown no GPU at all */
+    sandbox_how_t no_gpu = {.no_gpu = 1};
+    setenv("CUGRADE_GPU_NODE", path[1], 1);
+    argv = sandbox_wrap_argv(program, v.dir, NULL, NULL, &no_gpu);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(count_in_row(argv, "--dev-bind", path[i], path[i]), 0, "%s", path[i]);
+    sandbox_argv_free(argv);
+    unsetenv("CUGRADE_GPU_NODE");
     sandbox_use_device_dir(NULL);
     rm_rf(devs);
     drop_view(&v);
