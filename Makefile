@@ -342,7 +342,9 @@ gpu-build:
 gpu-test: all
 	tests/gpu/sandbox.sh
 	tests/gpu/attacks.sh
+	CUGRADE_GPU_TEST_BACKEND=gpu tests/gpu/attacks.sh
 	tests/gpu/challenge.sh
+	CUGRADE_GPU_TEST_BACKEND=gpu tests/gpu/challenge.sh
 	tests/gpu/ptx_conformance.sh
 	tests/gpu/replay.sh
 

@@ -43,8 +43,13 @@ grade jail lab3 "$out/include.cu" CUGRADE_SRCCHECK=off
 verdict jail "nvcc in the jail: no datasets/" \
     "t['compiles']['status'] == 'failed' and 'No such file' in t['compiles']['output']"
 grade endless lab3 tests/submissions/lab3/endless_kernel.cu
-verdict endless "endless kernel: 2 time-outs, rest not run" \
-    "r['score'] == 0 and sum('exceeded the time limit' in x.get('output', '') for x in r['tests']) == 2 and any('was not run: the kernel had already run past its time limit on 2 datasets' in x.get('output', '') for x in r['tests'])"
+if [ "${CUGRADE_GPU_TEST_BACKEND:-native}" = native ]; then
+    verdict endless "endless kernel: 2 time-outs, rest not run" \
+        "r['score'] == 0 and sum('exceeded the time limit' in x.get('output', '') for x in r['tests']) == 2 and any('was not run: the kernel had already run past its time limit on 2 datasets' in x.get('output', '') for x in r['tests'])"
+else # the executor counts instructions: each dataset stopped at its budget, nothing on the GPU
+    verdict endless "endless kernel: each dataset past its instruction budget" \
+        "r['score'] == 0 and all('ran past the instruction budget' in x.get('output', '') for x in r['tests'] if x['name'].startswith(('dataset', 'hidden')))"
+fi
 # host crashes: in the student's own code the driver goes past each one
 # (harness_crash.h, one process); in libc each ends the process (lanes); the
 # verdicts are the same: every dataset killed by signal 11, score 0
@@ -61,8 +66,13 @@ verdict crash_libc "host crash in libc: each dataset signal 11" \
 # and the architecture, so that nothing outside the sandbox starts CUDA)
 node=$(bin/cugrade info | sed -n 's|^    gpu 0: .*, \(/dev/nvidia[0-9]*\)$|\1|p')
 [ -n "$node" ] || { echo "GRADER FAULT: cugrade info names no device file for GPU 0"; exit 2; }
+# (on the gpu backend the runner, outside the sandbox, replays on the GPU
+# CUDA_VISIBLE_DEVICES names, as a batch's child names its own; the
+# sandboxed program is shown no GPU at all)
+visible=7
+[ "${CUGRADE_GPU_TEST_BACKEND:-native}" = native ] || visible=0
 grade one_gpu lab3 reference/lab3/matmul.cu CUGRADE_GPU_NODE="$node" \
-    CUDA_VISIBLE_DEVICES=7 CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
+    CUDA_VISIBLE_DEVICES=$visible CUGRADE_GPU_COUNT=1 CUGRADE_NVCC_ARCH=sm_90
 verdict one_gpu "its GPU's device file alone: all pass" \
     "r['extra_data']['datasets_passed'] == r['extra_data']['datasets_total'] and r['extra_data'].get('perf_ratio', 0) > 0"
 # tile loads without their bounds checks read past A and B wherever K is not

@@ -40,10 +40,19 @@ field "$out/reference.json" "'\n'.join('      %-16s %8.0f GFLOP/s  cuBLAS %8.0f 
 '\n      geometric mean %.3f of cuBLAS on %s' % (x['perf_ratio'], x['device'])"
 
 grade hides challenge "$sub/hides_mma.cu"
-verdict hides "tensor cores found in the SASS (the source never spells them)" \
-    "'rule fp32-simt: the submission uses tensor cores (HMMA' in x.get('rule_broken', '') \
+if [ "${CUGRADE_GPU_TEST_BACKEND:-native}" = native ]; then
+    verdict hides "tensor cores found in the SASS (the source never spells them)" \
+        "'rule fp32-simt: the submission uses tensor cores (HMMA' in x.get('rule_broken', '') \
 and 'in the SASS of _Z10sgemmHidesPKfS0_Pfiii' in x['rule_broken']"
-verdict hides "correctness still graded: every dataset passes" "$all_pass"
+    verdict hides "correctness still graded: every dataset passes" "$all_pass"
+else # the executor reads the PTX nvcc made, and runs no tensor-core instruction
+    verdict hides "tensor cores found in the PTX (the source never spells them)" \
+        "'rule fp32-simt: the submission uses tensor cores (mma.sync' in x.get('rule_broken', '') \
+and 'in the PTX of _Z10sgemmHidesPKfS0_Pfiii' in x['rule_broken']"
+    verdict hides "each dataset fails: the executor refuses the instruction by name" \
+        "x['datasets_passed'] == 0 and all('the executor runs no tensor-core code' in d.get('output', '') \
+for d in r['tests'] if d['name'].startswith(('dataset', 'hidden')))"
+fi
 verdict hides "performance 0, with the rule's message" "$perf_zero_by_rule"
 
 grade wmma challenge "$sub/uses_wmma.cu"
