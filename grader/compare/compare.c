@@ -239,7 +239,10 @@ static int hypothesis_hint(compare_result_t *r, const matrix_t *exp, const matri
     snprintf(ruled_out, len, "%s", h.ruled_out);
     if (h.nmatched == 0)
         return 0;
-    snprintf(r->hypothesis, sizeof r->hypothesis, "%s", h.id[0]);
+    r->nhypotheses = h.nmatched;
+    for (int i = 0, used = 0; i < h.nmatched && used < (int)sizeof r->hypothesis; i++)
+        used += snprintf(r->hypothesis + used, sizeof r->hypothesis - (size_t)used, "%s%s", i ? "," : "",
+                         h.id[i]);
     char unwritten[128] = "", sample[96] = "";
     if (r->never_written > 0)
         snprintf(unwritten, sizeof unwritten, "; also, %ld elements were never written",

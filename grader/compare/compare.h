@@ -63,7 +63,9 @@ typedef struct {
     char hint_hidden[1024]; /* when hint_text quotes expected values (or errors against
                                them): the hint for a hidden dataset, without them; "" if
                                hint_text quotes none */
-    char hypothesis[32];  /* the id of the wrong program that reproduces the output, or "" */
+    char hypothesis[100]; /* the id of the wrong program that reproduces the output, or "";
+                             several, comma-separated, when this dataset cannot tell them apart */
+    int nhypotheses;      /* how many reproduce it (hypothesis's ids) */
     char summary[256];    /* a kind's own summary line (a reduction: the sum against the
                              expected one); "" for compare_summary's element counts */
     error_map_t map;     /* where the wrong elements are; none on a shape mismatch */
@@ -71,7 +73,7 @@ typedef struct {
 
 /* What a kind's diagnosis by hypothesis found (kinds/): the classic wrong
  * programs that reproduce the output. */
-#define HYPOTHESIS_MAX_MATCHES 2
+#define HYPOTHESIS_MAX_MATCHES 3
 
 typedef struct {
     int nmatched;            /* hypotheses that reproduce the output (0: none) */

@@ -222,8 +222,8 @@ static void compare_failure(const compare_result_t *cr, char *failure, size_t le
         [HINT_PARTLY_UNWRITTEN] = "partly-unwritten", [HINT_ALL_WRONG] = "all-wrong",
         [HINT_SOME_WRONG] = "some-wrong",
     };
-    if (cr->hint == HINT_HYPOTHESIS)
-        snprintf(failure, len, "hypothesis:%s", cr->hypothesis);
+    if (cr->hint == HINT_HYPOTHESIS) /* several: none named, the ones that fit */
+        snprintf(failure, len, "%s:%s", cr->nhypotheses > 1 ? "consistent" : "hypothesis", cr->hypothesis);
     else if (cr->hint == HINT_FOREIGN_VALUES) /* its error pattern: with the others' */
         snprintf(failure, len, "%s", cr->wrong == cr->total ? "all-wrong" : "some-wrong");
     else
@@ -267,10 +267,13 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     int tile = lab->tile_width > 0 && lab->tile_width <= 32
                    ? emu_report_block_side(emu_report_stat(rep, "threads"), emu_report_stat(rep, "blocks"))
                    : 0;
-    lab_t *seen = tile > 0 && tile != lab->tile_width ? malloc(sizeof *seen) : NULL;
+    int untiled = emu_report_no_shared_memory(rep);
+    lab_t *seen = tile > 0 || untiled ? malloc(sizeof *seen) : NULL;
     if (seen) {
         *seen = *lab;
-        seen->tile_width = tile;
+        seen->tile_width = tile > 0 ? tile : lab->tile_width;
+        seen->seen_tile = tile;
+        seen->seen_untiled = untiled;
         lab = seen;
     }
     const ds_job_t *j = r->job;

@@ -72,6 +72,10 @@ typedef struct lab {
     unsigned rules;              /* lab.json "rules": a bit per rule_id_t (build/rules.h) */
     int inputs;
     int tile_width;
+    int seen_untiled;            /* not lab.json's: set for one run's verdict when its kernels
+                                    touched no shared memory (no tile-based hypothesis fits) */
+    int seen_tile;               /* not lab.json's: for one run's verdict, the side of the square
+                                    blocks it launched (0: unknown) */
     int budget_factor;           /* lab.json "instruction_budget_factor" */
     const struct lab_kind *kind; /* lab.json "kind" (kinds/kind.h) */
     tolerance_t tol;

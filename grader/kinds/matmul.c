@@ -263,7 +263,7 @@ static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t
 
 static void compare(const lab_t *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
 {
-    matmul_inputs_t in = {&d->inputs[0], &d->inputs[1]};
+    matmul_inputs_t in = {&d->inputs[0], &d->inputs[1], {lab->seen_untiled, lab->seen_tile}};
     compare_explainer_t ex = matmul_explainer(&in);
     compare_matrices(&d->expected, got, lab->tol, lab->tile_width, &ex, r);
 }

@@ -18,6 +18,35 @@ static const char *tile_note(int tile, int lab_tile, char *buf, size_t len)
     return buf;
 }
 
+const char *hypothesis_short(const char *id)
+{
+    static const char *const names[][2] = {
+        {"all-zero", "nothing summed"},
+        {"b-transposed", "A·Bᵀ (B read as B[col*numBRows + k])"},
+        {"a-transposed", "Aᵀ·B (A read as A[k*numARows + row])"},
+        {"both-transposed", "Aᵀ·Bᵀ (A and B read transposed)"},
+        {"c-transposed", "C stored transposed"},
+        {"a-stride-n", "A read with row stride numBColumns"},
+        {"b-stride-k", "B read with row stride numAColumns"},
+        {"sum-reset-each-phase", "the sum reset every phase"},
+        {"phase-totals-kept", "each phase's running sum added to a total"},
+        {"tile-a-transposed", "the A tile read transposed (tileA[k][ty])"},
+        {"tile-b-transposed", "the B tile read transposed (tileB[tx][k])"},
+        {"tiles-transposed", "both tiles read transposed"},
+        {"blocks-swapped", "blockIdx.x and blockIdx.y swapped in the loads"},
+        {"zero-rows", "the last rows left 0"},
+        {"zero-cols", "the last columns left 0"},
+        {"phases-intdiv", "the phase count rounded down"},
+        {"phases-partial", "a sum over part of k"},
+        {"inner-guard-tx", "the k loop guarded by tx instead of k (if (ph*TILE_WIDTH + tx < K))"},
+        {"inner-guard-ty", "the k loop guarded by ty instead of k (if (ph*TILE_WIDTH + ty < K))"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i][0], id) == 0)
+            return names[i][1];
+    return id;
+}
+
 void say_b_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,
                       size_t len)
 {
@@ -169,6 +198,19 @@ void say_tile_transposed(const problem_t *p, const hypothesis_t *h, int lab_tile
                        "tileB[k][tx], or a tile stored as tile[tx][ty]): store tile[ty][tx] and "
                        "read %s",
              which, tile_note(h->tile, lab_tile, note, sizeof note), fix);
+}
+
+void say_inner_guard(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len)
+{
+    char note[48];
+    const char *own = h->x == 1 ? "tx" : "ty";
+    snprintf(buf, len, "every element equals what the tiled loop gives when its k loop is guarded by "
+                       "the thread's %s instead of the loop's index%s (if (ph*TILE_WIDTH + %s < %s) "
+                       "around the loop over k): threads with %s >= %d skip the last phase. The "
+                       "loads already write 0 past K, so the loop needs no guard; if it has one, it "
+                       "must test ph*TILE_WIDTH + k",
+             own, tile_note(h->tile, lab_tile, note, sizeof note), own, "numAColumns", own,
+             p->k % h->tile);
 }
 
 void say_blocks_swapped(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,

@@ -20,10 +20,25 @@
 int hypotheses_explain(const matrix_t *a, const matrix_t *b, const matrix_t *exp,
                        const matrix_t *got, tolerance_t tol, int tile_width,
                        hypothesis_result_t *r);
+/* What the run showed of the kernel (the executor's statistics): untiled,
+ * its kernels touched no shared memory, so the mistakes of a tiled loop (a
+ * tile read transposed, a sum reset or kept per phase, a guard on the
+ * thread's index) do not fit; launched_tile, the side of the square blocks
+ * it launched (0: unknown), is the only tile tried. */
+typedef struct {
+    int untiled;
+    int launched_tile;
+} hypotheses_seen_t;
+
+/* hypotheses_explain, knowing what the run showed (seen). */
+int hypotheses_explain_seen(const matrix_t *a, const matrix_t *b, const matrix_t *exp,
+                            const matrix_t *got, tolerance_t tol, int tile_width,
+                            hypotheses_seen_t seen, hypothesis_result_t *r);
 
 /* The inputs of C = A·B (A is MxK, B is KxN), for the hypotheses. */
 typedef struct {
     const matrix_t *a, *b;
+    hypotheses_seen_t seen;
 } matmul_inputs_t;
 
 /* The explainer compare_matrices takes: hypotheses_explain on in's A and B. */

@@ -26,7 +26,9 @@ enum {
     FAM_BLOCKS = 1 << 5,
     FAM_STRIDE = 1 << 6,
     FAM_ZEROS = 1 << 7,
+    FAM_GUARD = 1 << 8,
 };
+#define FAM_COUNT 9
 
 /* What a hypothesis that reproduced the output says, into buf: the fact,
  * the code that gives it, the fix (lab_tile: the lab's TILE_WIDTH). */
@@ -42,9 +44,13 @@ struct hypothesis {
     describe_fn *describe;
 };
 
+/* A hypothesis's mistake in a few words, for a list of those that fit
+ * (matmul_hints.c); the id itself when it has none. */
+const char *hypothesis_short(const char *id);
+
 /* The describe functions (matmul_hints.c). */
 describe_fn say_b_transposed, say_a_transposed, say_both_transposed, say_c_transposed,
     say_prefix, say_all_zero, say_suffix, say_running_totals, say_tile_transposed,
-    say_blocks_swapped, say_a_stride_n, say_b_stride_k, say_zeros;
+    say_blocks_swapped, say_a_stride_n, say_b_stride_k, say_zeros, say_inner_guard;
 
 #endif

@@ -328,7 +328,7 @@ static int run_reference(const canary_ctx_t *c, const ds_job_t *job, const build
         how.limit_cap = c->rub->gpu_time_limit_s;
     ds_run_t *runs = runs_execute(job, 1, &how);
     strbuf_t msg = {0};
-    char failure[64];
+    char failure[128];
     int ok = runs[0].started &&
              verdict_dataset(&runs[0], c->lab, c->backend, &msg, failure, sizeof failure);
     grade_attach_error_map(NULL); /* no test follows: drop the map of a failed comparison */

@@ -99,7 +99,7 @@ static void measure_datasets(grade_run_t *run, const ds_run_t *runs, int n, cons
         const ds_run_t *r = &runs[i];
         strbuf_t msg = {0};
         int passed = 0;
-        char failure[64] = "not-graded";
+        char failure[128] = "not-graded";
         if (!r->started) {
             sb_appendf(&msg, "not graded: dataset error: %s\n", r->error);
             run->cannot_grade = 1;

@@ -323,11 +323,21 @@ static void dataset_list(const grade_t *g, const int *picked, int n, int all, st
     free(hid);
 }
 
-/* One block: the datasets of one failure (or every passing one). */
+/* One block: the datasets of one failure (or every passing one); the
+ * message shown is the first whose own failure is the block's (not one
+ * that joined it as consistent with it: group_key). */
 static void print_dataset_block(const out_t *o, const grade_t *g, const int *picked, int n,
-                                int ndatasets)
+                                int ndatasets, const char *key)
 {
     const test_result_t *first = &g->tests[picked[0]];
+    int joined = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        const test_result_t *t = &g->tests[picked[i]];
+        if (t->passed || strcmp(t->failure, key) == 0)
+            first = t;
+        else
+            joined++;
+    }
     double score = 0, max = 0;
     for (int i = 0; i < n; i++)
         score += g->tests[picked[i]].score, max += g->tests[picked[i]].max_score;
@@ -345,6 +355,8 @@ static void print_dataset_block(const out_t *o, const grade_t *g, const int *pic
         fprintf(o->to, "%*s%s%s, the first of them:%s\n", INDENT, "", o->p.dim, first->name,
                 o->p.reset);
     print_message(o, first->output, SHORT_DETAIL_LINES, 1);
+    if (joined > 0)
+        fprintf(o->to, "%*s%s(%d of them fit another mistake too; the rest show it is this one)%s\n", INDENT, "", o->p.dim, joined, o->p.reset);
     if (first->error_map)
         print_error_map(o, first->error_map, MAP_SHORT_ROWS);
 }
@@ -357,6 +369,27 @@ static const char *failure_of(const test_result_t *t)
     if (is_gated(t))
         return "not compiled";
     return t->failure[0] ? t->failure : t->output ? t->output : "";
+}
+
+/* The block a dataset goes in: its failure, but a dataset whose output fits
+ * several mistakes ("consistent:a,b") joins the block of one of them that
+ * another dataset's output fits alone ("hypothesis:a"): that one tells
+ * them apart (matmul_hypotheses.c says the same in its hint). */
+static const char *group_key(const grade_t *g, const test_result_t *t)
+{
+    const char *key = failure_of(t);
+    if (strncmp(key, "consistent:", 11) != 0)
+        return key;
+    for (int i = 0; i < g->ntests; i++) {
+        const char *other = g->tests[i].is_dataset ? g->tests[i].failure : "";
+        if (strncmp(other, "hypothesis:", 11) != 0)
+            continue;
+        size_t len = strlen(other + 11);
+        for (const char *id = key + 11; *id; id += strcspn(id, ","), id += *id == ',')
+            if (strncmp(id, other + 11, len) == 0 && (id[len] == ',' || id[len] == '\0'))
+                return other;
+    }
+    return key;
 }
 
 /* Every dataset test, public and hidden: the failing ones in blocks by
@@ -378,13 +411,14 @@ static void print_datasets(const out_t *o, const grade_t *g)
             if (done[i] || t->passed != pass)
                 continue;
             int npicked = 0;
+            const char *key = group_key(g, t);
             for (int j = i; j < n; j++)
                 if (!done[j] && g->tests[ds[j]].passed == pass &&
-                    strcmp(failure_of(&g->tests[ds[j]]), failure_of(t)) == 0) {
+                    strcmp(group_key(g, &g->tests[ds[j]]), key) == 0) {
                     picked[npicked++] = ds[j];
                     done[j] = 1;
                 }
-            print_dataset_block(o, g, picked, npicked, n);
+            print_dataset_block(o, g, picked, npicked, n, key);
         }
 out:
     free(ds);

@@ -27,7 +27,7 @@ typedef struct {
     error_map_t *error_map; /* malloc'd, NULL if none: the test's "extra_data" */
     int is_dataset;         /* a dataset's test (the terminal report groups them) */
     int is_hidden;          /* a hidden dataset's (grouped apart from the public ones) */
-    char failure[64];       /* a failing dataset: how it failed (verdict.h); "" otherwise */
+    char failure[128];      /* a failing dataset: how it failed (verdict.h); "" otherwise */
 } test_result_t;
 
 #define GRADE_MAX_EXTRA 32

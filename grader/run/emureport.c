@@ -169,6 +169,23 @@ double emu_report_stat(const emu_report_t *r, const char *key)
     return at >= 0 ? r->stats[at].value : 0;
 }
 
+int emu_report_has_stat(const emu_report_t *r, const char *key)
+{
+    char kept[sizeof r->stats[0].key];
+    snprintf(kept, sizeof kept, "%s", key);
+    return stat_position(r, kept) >= 0;
+}
+
+int emu_report_no_shared_memory(const emu_report_t *r)
+{
+    if (!(emu_report_stat(r, "threads") > 0))
+        return 0;
+    if (emu_report_has_stat(r, "shared_requests")) /* the executor's */
+        return emu_report_stat(r, "shared_requests") == 0;
+    return emu_report_has_stat(r, "shared_load_bytes") && emu_report_has_stat(r, "shared_store_bytes") &&
+           emu_report_stat(r, "shared_load_bytes") == 0 && emu_report_stat(r, "shared_store_bytes") == 0;
+}
+
 void emu_report_free(emu_report_t *r)
 {
     for (int i = 0; i < r->nfindings; i++)

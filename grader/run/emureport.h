@@ -61,6 +61,12 @@ void emu_report_refuse(emu_report_t *r, const char *why);
 void emu_report_copy(emu_report_t *dst, const emu_report_t *src);
 /* The sum of a statistic, 0 when absent; O(1). */
 double emu_report_stat(const emu_report_t *r, const char *key);
+/* Whether the report has the statistic at all (a 0 that was counted). */
+int emu_report_has_stat(const emu_report_t *r, const char *key);
+/* 1 when a kernel ran and the statistics show it touched no shared memory
+ * (the executor's shared_requests, the emulator's shared load and store
+ * bytes); 0 when it did or nothing says (no checks ran). */
+int emu_report_no_shared_memory(const emu_report_t *r);
 void emu_report_free(emu_report_t *r);
 /* The side T of square blocks of T x T threads (2 to 32: a tiled kernel's
  * TILE_WIDTH) from the statistics "threads" and "blocks" of one report or

@@ -28,7 +28,7 @@ typedef struct {
     int hidden_index;       /* > 0: hidden dataset K of the grading */
     int passed;
     char *message;          /* the test's output */
-    char failure[64];       /* how it failed (verdict.h); "" */
+    char failure[128];      /* how it failed (verdict.h); "" */
     error_map_t *error_map; /* owned; NULL: none */
 } measured_dataset_t;
 

@@ -126,7 +126,7 @@ static int dataset_from_json(const cfg_t *c, json_object *o, const char *where, 
 {
     static const char *const known[] = {"name", "folder", "hidden_index", "passed", "message",
                                         "failure", "error_map", NULL};
-    char name[128], folder[64], failure[64];
+    char name[128], folder[64], failure[128];
     long hidden;
     int passed;
     json_object *map_json;

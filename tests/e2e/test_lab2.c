@@ -117,9 +117,12 @@ Test(lab2, intdiv_grid_leaves_the_partial_blocks_unwritten, .timeout = 120)
     release(&g);
 }
 
-/* B[col*K + k]: the same as B[k*N + col] when K = 1 or N = 1 */
+/* B[col*K + k]: the same as B[k*N + col] when K = 1 or N = 1. Graded with
+ * the checks: on one 16x16 or 32x32 tile a tiled kernel reading its B tile
+ * transposed writes the same output, and only the executor's statistics (no
+ * shared memory touched) rule it out, so that A·Bᵀ is named there too */
 static const lab_case_t transposed_b = {
-    "transposed_b.cu", 0, 3 * POINTS_PER_DATASET + 3 * HIDDEN_POINTS,
+    "transposed_b.cu", 1, 3 * POINTS_PER_DATASET + 3 * HIDDEN_POINTS + 2 * CHECK_POINTS,
     {8, 9, 17, -1},
     "hypothesis:b-transposed",
     "hint: every element equals A·Bᵀ: B is read as B[col*numBRows + k], as if it were stored "

@@ -119,6 +119,8 @@ typedef struct {
     int b_cols_guard_k;    /* the B load guarded with col < numAColumns */
     int k_guard_m;         /* the A load guarded with aCol < numARows */
     int k_guard_n;         /* the A load guarded with aCol < numBColumns */
+    int inner_guard_tx;    /* the k loop inside if (ph*T + tx < K) (a guard on the wrong index) */
+    int inner_guard_ty;    /* ... inside if (ph*T + ty < K) */
 } bugs_t;
 
 /* A read by the model: a bug may only be simulated where it stays inside the input. */
@@ -170,7 +172,9 @@ static inline matrix_t run_kernel(const mm_t *p, int t, bugs_t bug)
                 for (int ty = 0; ty < t; ty++) /* every thread computes; __syncthreads() */
                     for (int tx = 0; tx < t; tx++) {
                         float s = bug.reset_each_phase ? 0.0f : sum[ty][tx];
-                        for (int q = 0; q < t; q++) {
+                        int skip = (bug.inner_guard_tx && ph * t + tx >= K) ||
+                                   (bug.inner_guard_ty && ph * t + ty >= K);
+                        for (int q = 0; q < t && !skip; q++) {
                             float av = bug.tile_a_transposed ? tile_a[q][ty] : tile_a[ty][q];
                             float bv = bug.tile_b_transposed ? tile_b[tx][q] : tile_b[q][tx];
                             s += av * bv;

@@ -121,3 +121,57 @@ Test(hypothesis, b_stride_k)
     expect_diagnosis(200, 100, 256, 1, 16, (bugs_t){.b_stride_k = 1}, "b-stride-k",
                      PHRASES("a row stride of K"));
 }
+
+/* A guard on the thread's index instead of the loop's (if (ph*16 + tx < K)
+ * around the k loop): threads past K % 16 skip the last phase. */
+Test(hypothesis, inner_guard_on_tx_is_named_where_k_is_not_a_multiple_of_the_tile)
+{
+    expect_diagnosis(100, 56, 64, 0, 16, (bugs_t){.inner_guard_tx = 1}, "inner-guard-tx",
+                     PHRASES("guarded by the thread's tx instead of the loop's index",
+                             "threads with tx >= 8 skip the last phase", "must test ph*TILE_WIDTH + k"));
+    expect_diagnosis(97, 89, 101, 1, 16, (bugs_t){.inner_guard_ty = 1}, "inner-guard-ty",
+                     PHRASES("guarded by the thread's ty", "threads with ty >= 9 skip the last phase"));
+    expect_invisible(64, 64, 64, 16, (bugs_t){.inner_guard_tx = 1});
+}
+
+/* With K = 1 a B tile read transposed and a guard on tx write the same
+ * output (column tx = 0 of each tile gets A[i][0]·B[0][j], the rest 0): no
+ * hypothesis is named; the hint lists both, says the dataset cannot tell
+ * them apart, and the failure is "consistent:", not "hypothesis:". */
+Test(hypothesis, k_of_one_names_neither_a_transposed_b_tile_nor_a_guard_on_tx)
+{
+    const bugs_t bugs[] = {{.tile_b_transposed = 1}, {.inner_guard_tx = 1}};
+    for (int b = 0; b < 2; b++) {
+        mm_t p = problem(64, 1, 48, 0);
+        matrix_t got = run_kernel(&p, 16, bugs[b]);
+        compare_result_t cr = compare_with_inputs(&p, &got);
+        cr_assert_not(cr.passed);
+        cr_assert_eq(cr.hint, HINT_HYPOTHESIS, "%s", cr.hint_text);
+        cr_assert_geq(cr.nhypotheses, 2, "bug %d: %s", b, cr.hint_text);
+        cr_assert(strstr(cr.hypothesis, "tile-b-transposed") && strstr(cr.hypothesis, "inner-guard-tx"),
+                  "bug %d: %s", b, cr.hypothesis);
+        cr_assert(strstr(cr.hint_text, "which this dataset cannot tell apart"), "%s", cr.hint_text);
+        cr_assert(strstr(cr.hint_text, "the B tile read transposed (tileB[tx][k])") &&
+                      strstr(cr.hint_text, "the k loop guarded by tx instead of k"), "%s", cr.hint_text);
+        cr_assert_null(strstr(cr.hint_text, "every element equals"), "nothing named: %s", cr.hint_text);
+        free(got.data);
+        free_problem(&p);
+    }
+}
+
+/* On one 16x16 tile A·Bᵀ and a transposed B tile write the same output: a
+ * run whose kernels touched no shared memory (the executor's statistics)
+ * has no tile, so A·Bᵀ alone fits and is named. */
+Test(hypothesis, a_kernel_without_shared_memory_rules_out_the_tiled_loops_mistakes)
+{
+    mm_t p = problem(16, 16, 16, 0);
+    matrix_t got = run_kernel(&p, 16, (bugs_t){.b_transposed = 1});
+    hypothesis_result_t r;
+    cr_assert_geq(hypotheses_explain(&p.a, &p.b, &p.exp, &got, lab_tol, LAB_TILE, &r), 2, "%s", r.hint);
+    cr_assert_eq(hypotheses_explain_seen(&p.a, &p.b, &p.exp, &got, lab_tol, LAB_TILE, (hypotheses_seen_t){1, 16}, &r),
+                 1, "%s", r.hint);
+    cr_assert_str_eq(r.id[0], "b-transposed");
+    cr_assert(strstr(r.hint, "every element equals A·Bᵀ") == r.hint, "%s", r.hint);
+    free(got.data);
+    free_problem(&p);
+}

@@ -47,6 +47,8 @@ Test(hypothesis, every_mistake_on_every_shape_names_it, .timeout = 60)
         {{.blocks_swapped = 1}, "blocks-swapped"},
         {{.b_stride_k = 1}, "b-stride-k"},
         {{.a_stride_n = 1}, "a-stride-n"},
+        {{.inner_guard_tx = 1}, "inner-guard-tx"},
+        {{.inner_guard_ty = 1}, "inner-guard-ty"},
     };
     static const int shapes[][3] = {{100, 128, 64}, {256, 300, 256}, {97, 89, 101}, {40, 7, 33},
                                     {64, 64, 64},   {16, 16, 16},    {1, 200, 1},   {200, 100, 256},
