@@ -236,7 +236,8 @@ static void why_not(board_row_t *r, json_object *j, json_object *extra)
         snprintf(r->why, sizeof r->why, "%s", compile_why(find_test(j, "compiles")));
     else if (dp < dt || hp < ht)
         snprintf(r->why, sizeof r->why, "did not pass correctness (%g of %g datasets%s)", dp, dt, hidden);
-    else if (backend && out && strncmp(out, "not scored on the ", 18) == 0) /* score.c: no GPU timed it */
+    else if (backend && (strcmp(backend, "emu") == 0 || /* never timed; else score.c says so */
+                         (out && strncmp(out, "not scored on the ", 18) == 0)))
         snprintf(r->why, sizeof r->why, "not timed on the %.32s backend (timed on a GPU only)", backend);
     else if (str_of(extra, "leaderboard_why"))
         snprintf(r->why, sizeof r->why, "%.200s", str_of(extra, "leaderboard_why"));
