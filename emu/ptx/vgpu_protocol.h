@@ -57,6 +57,9 @@ typedef enum {
     VGPU_SYNC,
     VGPU_NEXT,
     VGPU_SOLUTION,
+    VGPU_NOTE_HOST_OVERFLOW, /* uint64 bytes copied, uint64 the host array's size: a copy from the
+                              * device that does not fit (the runtime's note; only ever a finding
+                              * against the program that sends it) */
 } vgpu_op_t;
 
 typedef struct {

@@ -230,6 +230,14 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         if (sticky)
             return sticky;
         return launch(in, malformed);
+    case VGPU_NOTE_HOST_OVERFLOW: {
+        uint64_t copied, size;
+        if (!in.get(copied) || !in.get(size) || in.left)
+            return malformed = true, 0;
+        if (log.host_overflows.size() < 16)
+            log.host_overflows.push_back({copied, size});
+        return VGPU_SUCCESS;
+    }
     case VGPU_SOLUTION: {
         uint32_t rows, cols, vec;
         uint64_t offset;

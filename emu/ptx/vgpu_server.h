@@ -49,6 +49,9 @@ struct ServeLog {
     std::vector<CopyRecord> copies_out;
     std::vector<CopyRun> runs;
     Solution solution;
+    /* copies from the device into a host array too small, as the program's runtime saw them
+     * (bytes copied, the array's size): at most 16 */
+    std::vector<std::pair<uint64_t, uint64_t>> host_overflows;
     uint64_t requests = 0;
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
     Trace *trace = nullptr; /* records what the program asked of the device (vgpu_trace.h), if set */

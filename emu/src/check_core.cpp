@@ -61,6 +61,11 @@ void emit_stats()
     diag_stat("shared_staged_loads", c.shared_staged_loads);
     diag_stat("blocks", blocks);
     diag_stat("threads", blocks * g_exec.block.x * g_exec.block.y * g_exec.block.z);
+    diag_stat("launches", 1); /* with the shape's sums: one launch's shape when there was one */
+    diag_stat("block_x", g_exec.block.x);
+    diag_stat("block_y", g_exec.block.y);
+    diag_stat("grid_x", g_exec.grid.x);
+    diag_stat("grid_y", g_exec.grid.y);
 }
 
 } // namespace

@@ -197,7 +197,15 @@ void stopped(Report &r, const ptx::LaunchRecord &l, const std::string &kernel, u
         r.stat("budget_grid_blocks", (uint64_t)l.grid.x * l.grid.y * l.grid.z);
         r.stat("budget_block_x", l.block.x);
         r.stat("budget_block_y", l.block.y);
-    } else if (res.status == PTX_ERR_CONFIG)
+    } else if (res.status == PTX_ERR_CONFIG && (uint64_t)l.block.x * l.block.y * l.block.z > 1024)
+        r.line("error", "block-too-big", "%s was not launched: its block %s has %llu threads, and a block may have "
+               "at most 1024 (cudaErrorInvalidConfiguration, which the program did not check)", kernel.c_str(),
+               b.c_str(), (unsigned long long)l.block.x * l.block.y * l.block.z);
+    else if (res.status == PTX_ERR_CONFIG && (l.grid.x == 0 || l.grid.y == 0 || l.grid.z == 0))
+        r.line("error", "grid-too-small", "%s was not launched: its grid %s has no block (cudaErrorInvalidConfiguration, "
+               "which the program did not check): a size rounded down to 0 (n / %u for n < %u?); use ceiling "
+               "division, (n + B - 1) / B", kernel.c_str(), g.c_str(), l.block.x, l.block.x);
+    else if (res.status == PTX_ERR_CONFIG)
         r.line("error", "invalid-configuration", "%s was not launched: grid %s, block %s: %s", kernel.c_str(),
                g.c_str(), b.c_str(), res.message[0] ? res.message : "a configuration the device refuses");
     else if (res.status == PTX_ERR_UNSUPPORTED || res.status == PTX_ERR_INVALID)
@@ -211,7 +219,8 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
                           uint64_t budget)
 {
     Report r;
-    uint64_t threads = 0, blocks = 0, instructions = 0, sampled = 0;
+    uint64_t threads = 0, blocks = 0, instructions = 0, sampled = 0, launched = 0;
+    uint64_t block_x = 0, block_y = 0, grid_x = 0, grid_y = 0; /* sums: one launch's shape when launched is 1 */
     ptx_traffic_t sum = {};
     for (const ptx::LaunchRecord &l : log.launches) {
         std::string kernel = vgpu_kernel_name(l.kernel);
@@ -226,6 +235,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
             continue;
         uint64_t nb = (uint64_t)l.grid.x * l.grid.y * l.grid.z;
         blocks += nb;
+        launched++, block_x += l.block.x, block_y += l.block.y, grid_x += l.grid.x, grid_y += l.grid.y;
         threads += nb * l.block.x * l.block.y * l.block.z;
         instructions += l.result.instructions;
         sampled += l.result.sampled_blocks;
@@ -242,14 +252,28 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         r.line("error", "host-output", "The solution handed to wbSolution was copied to the device by the host "
                "and read back: no kernel computed it.");
     else if (log.solution.complete && log.solution.provenance != "kernel")
-        r.line("error", "host-output", "The solution handed to wbSolution is not what the program read back "
-               "from device memory a kernel wrote: it was computed on the host.");
+        r.line("error", "not-copied-back", "The solution handed to wbSolution is not the bytes the program read "
+               "back from device memory a kernel wrote: C was not copied back whole (a cudaMemcpy from the device "
+               "of numCRows * numCColumns * sizeof(float) bytes, cudaMemcpyDeviceToHost, into the array given to "
+               "wbSolution), or it was computed on the host.");
+    for (const auto &o : log.host_overflows)
+        r.line("error", "host-copy-overflow",
+               "cudaMemcpy copied %llu bytes from the device into a host array of %llu bytes (what the program's "
+               "malloc was asked for): %llu bytes past its end, over whatever the heap holds there. Size the array "
+               "for what is copied into it (numCRows * numCColumns * sizeof(float) for C), or copy no more than "
+               "it holds; a crash that follows (free(): invalid next size, munmap_chunk(): invalid pointer) comes "
+               "from this copy",
+               (unsigned long long)o.first, (unsigned long long)o.second,
+               (unsigned long long)(o.first - o.second));
     if (!log.stopped.empty())
         r.line("error", "broken-wire", "the program sent the executor a malformed request (%s): its CUDA "
                "runtime never does, so code in the program tampered with it", log.stopped.c_str());
     if (threads > 0) {
         r.stat("threads", threads);
         r.stat("blocks", blocks);
+        r.stat("launches", launched);
+        r.stat("block_x", block_x), r.stat("block_y", block_y);
+        r.stat("grid_x", grid_x), r.stat("grid_y", grid_y);
         r.stat("global_load_bytes", sum.global_load_bytes);
         r.stat("global_store_bytes", sum.global_store_bytes);
         r.stat("global_load_sectors", sum.global_load_sectors);

@@ -129,7 +129,8 @@ static void append_program_output(const run_result_t *rr, int hidden, strbuf_t *
 typedef struct {
     const char *kind;  /* the finding's kind, also the failure key's "wrong-with:" part */
     const char *text;  /* for the student */
-    int order_dependent; /* the results depend on thread order: the output's pattern means nothing */
+    int order_dependent; /* the output's pattern means nothing: the results depend on thread order,
+                          * or no kernel wrote them (a launch that never ran, a host output) */
 } cause_t;
 
 /* Kinds of finding that put values no arithmetic on the inputs makes into
@@ -159,7 +160,13 @@ static const cause_t *likely_cause(const emu_report_t *rep, int nonfinite)
         /* the executor's (vgpu): what it would not hand the grader, or stopped */
         {"broken-wire", "the program tampered with its CUDA runtime's requests (below)", 0},
         {"refused", "the kernel uses an instruction the executor refuses (below)", 0},
-        {"host-output", "the output was not computed by a kernel (below)", 0},
+        {"host-copy-overflow", "a cudaMemcpy past the end of a host array (below)", 1},
+        /* a launch that never ran: what the output then holds follows from it */
+        {"block-too-big", "a launch with more than 1024 threads a block, which never ran (below)", 1},
+        {"invalid-configuration", "a launch the device refused, which never ran (below)", 1},
+        {"grid-too-small", "a grid of 0 blocks, which never ran: a size rounded down to 0 (below)", 1},
+        {"host-output", "the output was not computed by a kernel (below)", 1},
+        {"not-copied-back", "the output did not come back whole from the device (below)", 1},
         {"instruction-budget", "a kernel ran past its instruction budget (below)", 0},
         {"race", "a shared-memory race (below): the results depend on the order threads run in", 1},
         {"barrier-divergence", "a __syncthreads() that part of the block never reaches (below)", 1},
@@ -230,6 +237,16 @@ static void compare_failure(const compare_result_t *cr, char *failure, size_t le
         snprintf(failure, len, "%s", names[cr->hint]);
 }
 
+/* A failure key with the likely cause said beside it: "KEY@CAUSE" (the
+ * datasets of one pattern and one cause are one block; the hint benchmark
+ * reads what was named). */
+static void with_cause(const cause_t *cause, char *failure, size_t len)
+{
+    size_t used = strlen(failure);
+    if (cause && used + 1 < len)
+        snprintf(failure + used, len - used, "@%s", cause->kind);
+}
+
 /* Compares the child's output file with the expected matrix. */
 /* The comparison in one line: a hidden dataset's never shows a value. */
 static void summary_of(const compare_result_t *cr, int hidden, char *buf, size_t len)
@@ -256,6 +273,67 @@ static void say_cause(const cause_t *cause, const emu_report_t *rep, const lab_t
                                 (int)emu_report_stat(rep, "budget_block_x"),
                                 (int)emu_report_stat(rep, "budget_block_y"), why, sizeof why))
         sb_appendf(msg, "%s\n", why);
+}
+
+/* The wrong elements all never written, and the launch the run showed (one
+ * launch: its grid and block): whether the grid reaches C, told from it.
+ * A grid short of C is rounded down (grid-too-small); one that covers C with
+ * its x along the rows, or a kernel that takes its row from x while the
+ * grid's x runs along the columns, is x and y swapped (grid-xy-swapped).
+ * Rewrites cr's hint and sets key; 0 when the launch says nothing more. */
+static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result_t *cr, char *key,
+                            size_t keylen)
+{
+    if (cr->passed || cr->wrong == 0 || cr->wrong != cr->never_written || emu_report_stat(rep, "launches") != 1)
+        return 0;
+    long bx = (long)emu_report_stat(rep, "block_x"), by = (long)emu_report_stat(rep, "block_y");
+    long gx = (long)emu_report_stat(rep, "grid_x"), gy = (long)emu_report_stat(rep, "grid_y");
+    long m = d->expected.rows, n = d->expected.cols;
+    if (bx <= 0 || by <= 0 || gx <= 0 || gy <= 0 || m <= 0 || n <= 0)
+        return 0;
+    char was[sizeof cr->hint_text];
+    snprintf(was, sizeof was, "%s", cr->hint_text);
+    was[strcspn(was, ":")] = '\0'; /* "only the elements in column 256 (the last partial tile) were never written" */
+    if (by == 1 && gy == 1) { /* one dimension: a thread an element of C, flat */
+        if (gx * bx >= m * n)
+            return 0;
+        snprintf(key, keylen, "grid-too-small");
+        snprintf(cr->hint_text, sizeof cr->hint_text,
+                 "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of C (%ld x %ld): "
+                 "the last %ld were never written; its size is rounded down: use ceiling division, "
+                 "(numCRows*numCColumns + %ld - 1) / %ld blocks",
+                 gx, bx, gx * bx, m * n, m, n, m * n - gx * bx, bx, bx);
+        return 1;
+    }
+    /* what the grid leaves unwritten with x along the columns (as the kernel should take it), and
+     * with x along the rows; only a count the output shows exactly names a cause */
+    long rows_x = gy * by < m ? gy * by : m, cols_x = gx * bx < n ? gx * bx : n;
+    long rows_y = gx * bx < m ? gx * bx : m, cols_y = gy * by < n ? gy * by : n;
+    long short_x = m * n - rows_x * cols_x, short_y = m * n - rows_y * cols_y;
+    int rounded = short_x > 0 && cr->never_written == short_x, turned = short_y > 0 && cr->never_written == short_y;
+    if (rounded && turned && (gx * bx >= m && gy * by >= n)) /* it covers C turned: either may be */
+        return 0;
+    if (!rounded && !turned)
+        return 0;
+    if (turned && !rounded) { /* both: the grid covers C in neither orientation, so it is short */
+        snprintf(key, keylen, "grid-xy-swapped");
+        snprintf(cr->hint_text, sizeof cr->hint_text,
+                 "%.300s, though your grid (%ld x %ld blocks of %ld x %ld threads) has threads for every element "
+                 "of C (%ld x %ld) if x runs along the rows: what was written is rows 0..%ld and columns 0..%ld, "
+                 "so x and y are swapped between the launch and the kernel; use col = blockIdx.x*blockDim.x "
+                 "+ threadIdx.x, row = blockIdx.y*blockDim.y + threadIdx.y, and a grid of "
+                 "ceil(numCColumns / %ld) x ceil(numCRows / %ld) blocks",
+                 was[0] ? was : "elements were never written", gx, gy, bx, by, m, n, rows_y - 1, cols_y - 1,
+                 bx, by);
+        return 1;
+    }
+    snprintf(key, keylen, "grid-too-small");
+    snprintf(cr->hint_text, sizeof cr->hint_text,
+             "%.300s: your grid (%ld x %ld blocks of %ld x %ld threads) reaches %ld columns and %ld rows of C (%ld x "
+             "%ld); its size is rounded down: use ceiling division, (numCColumns + %ld - 1) / %ld by "
+             "(numCRows + %ld - 1) / %ld blocks",
+             was[0] ? was : "elements were never written", gx, gy, bx, by, gx * bx, gy * by, m, n, bx, bx, by, by);
+    return 1;
 }
 
 static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const emu_report_t *rep,
@@ -289,6 +367,9 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     lab->kind->compare(lab, &j->data, &got, &cr);
     if (cr.nonfinite > 0) /* NaN or inf: a read of garbage, not a race's reordering, made it */
         cause = likely_cause(rep, 1);
+    char coverage[32] = "";
+    if (!cause && explain_coverage(rep, &j->data, &cr, coverage, sizeof coverage))
+        cr.hint_hidden[0] = '\0'; /* it quotes no value */
     char summary[512];
     int hidden = j->hidden_index > 0;
     summary_of(&cr, hidden, summary, sizeof summary);
@@ -296,12 +377,18 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || !cause->order_dependent;
     const char *hint = hidden && cr.hint_hidden[0] ? cr.hint_hidden : cr.hint_text;
-    if (!cr.passed && hint[0] && pattern_meaningful && !strstr(summary, hint))
+    /* a finding on this dataset beats the list of what was ruled out */
+    int ruled_out_only = cause && cr.nonfinite == 0 && (cr.hint == HINT_ALL_WRONG || cr.hint == HINT_SOME_WRONG);
+    if (!cr.passed && hint[0] && pattern_meaningful && !ruled_out_only && !strstr(summary, hint))
         sb_appendf(msg, "hint: %s\n", hint);
     if (!cr.passed && cause)
         sb_appendf(msg, "likely cause: %s\n", cause->text);
-    if (!cr.passed && pattern_meaningful)
+    if (!cr.passed && pattern_meaningful) {
         compare_failure(&cr, failure, failure_len);
+        if (coverage[0])
+            snprintf(failure, failure_len, "%s", coverage);
+        with_cause(cause, failure, failure_len);
+    }
     else if (!cr.passed) /* the race or barrier, not the pattern, is what these share */
         snprintf(failure, failure_len, "wrong-with:%s", cause->kind);
     append_mismatches(&cr, hidden, msg);
@@ -491,7 +578,9 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
             passed = judge_replay(r, lab, msg, failure, failure_len);
     } else {
         explain_failed_run(r, msg, failure, failure_len);
-        say_cause(likely_cause(&rep, 0), &rep, lab, &r->job->data, msg);
+        const cause_t *cause = likely_cause(&rep, 0);
+        say_cause(cause, &rep, lab, &r->job->data, msg);
+        with_cause(cause, failure, failure_len);
     }
     append_wb_times(r, backend, msg);
     append_findings(&rep, backend, msg);

@@ -38,6 +38,7 @@ const char *hypothesis_short(const char *id)
         {"zero-cols", "the last columns left 0"},
         {"phases-intdiv", "the phase count rounded down"},
         {"phases-partial", "a sum over part of k"},
+        {"k-off-by-one", "the loop over k one short"},
         {"inner-guard-tx", "the k loop guarded by tx instead of k (if (ph*TILE_WIDTH + tx < K))"},
         {"inner-guard-ty", "the k loop guarded by ty instead of k (if (ph*TILE_WIDTH + ty < K))"},
     };
@@ -160,8 +161,22 @@ void say_all_zero(const problem_t *p, const hypothesis_t *h, int lab_tile, char 
                            "is K / TILE_WIDTH, it is 0 here (K = %d < %d); use (K + TILE_WIDTH - 1) "
                            "/ TILE_WIDTH", p->k, lab_tile);
     else
-        snprintf(buf, len, "every element is 0, as if no product were summed: does the phase loop "
-                           "run, and does the sum reach C?");
+        snprintf(buf, len, "every element is 0, as if no product were summed: does the loop over k "
+                           "run (k = 0..K-1), does the sum reach C, and (in a whole program) does C "
+                           "come back from the device?");
+}
+
+void say_k_off_by_one(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf, size_t len)
+{
+    (void)lab_tile; /* tile 1: the loop from k = 1; else to k = K - 2 */
+    if (h->tile == 1)
+        snprintf(buf, len, "every element equals the sum over k = 1..%d only, not over all K = %d: the loop "
+                           "over k starts at 1; start it at 0 (for (int k = 0; k < numAColumns; k++))",
+                 p->k - 1, p->k);
+    else
+        snprintf(buf, len, "every element equals the sum over k = 0..%d only, not over all K = %d: the loop "
+                           "over k stops one short (k < numAColumns - 1, or k + 1 < ...); it must run to "
+                           "k = K - 1 (k < numAColumns)", p->k - 2, p->k);
 }
 
 void say_suffix(const problem_t *p, const hypothesis_t *h, int lab_tile, char *buf,

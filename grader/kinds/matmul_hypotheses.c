@@ -187,10 +187,13 @@ static void add(instances_t *in, const char *id, int family, int tile, int x,
 {
     for (int i = 0; i < in->n; i++) /* the same formula once (prefix cuts shared by tiles) */
         if (in->h[i].value == value && in->h[i].x == x &&
-            (in->h[i].tile == tile || value == prefix_sum || value == suffix_sum))
+            (in->h[i].tile == tile || value == prefix_sum || value == suffix_sum)) {
+            if (strcmp(in->h[i].id, id) != 0 && !in->h[i].also)
+                in->h[i].also = id; /* another mistake that writes the same */
             return;
+        }
     if (in->n < MAX_INSTANCES) {
-        in->h[in->n++] = (hypothesis_t){id, family, tile, x, value, describe};
+        in->h[in->n++] = (hypothesis_t){id, family, tile, x, value, describe, NULL};
         in->families |= family;
     }
 }
@@ -269,11 +272,16 @@ static void list_instances(instances_t *in, const problem_t *p, int lab_tile, hy
         add(in, prefix_id(p, p->m, lab_tile), FAM_PHASES, 0, p->m, prefix_sum, say_prefix);
     if (p->n < p->k && p->n > 0)
         add(in, prefix_id(p, p->n, lab_tile), FAM_PHASES, 0, p->n, prefix_sum, say_prefix);
+    if (p->k >= 1 && seen.untiled) { /* an untiled k loop one short: from 1, or to K - 2 (a tiled
+                                         * kernel's k runs inside a tile: its phases say it) */
+        add(in, "k-off-by-one", FAM_PHASES, 1, 1, suffix_sum, say_k_off_by_one);
+        add(in, "k-off-by-one", FAM_PHASES, 0, p->k - 1, prefix_sum, say_k_off_by_one);
+    }
     if (p->k < p->m)
         add(in, "zero-rows", FAM_ZEROS, 0, p->k, zero_rows, say_zeros);
     if (p->k < p->n)
         add(in, "zero-cols", FAM_ZEROS, 0, p->k, zero_cols, say_zeros);
-    for (int last = 1; last >= 0; last--)
+    for (int last = 1; last >= 0 && !seen.untiled; last--) /* no phases without a tile */
         for (size_t i = 0; i < ntiles; i++)
             if (tiles[i] > 0)
                 add_cuts(in, p, tiles[i], lab_tile, last);
@@ -393,8 +401,10 @@ int hypotheses_explain_seen(const matrix_t *a, const matrix_t *b, const matrix_t
         if (again || !reproduces(&p, &in.h[i], got->data, tol, order, n))
             continue;
         snprintf(r->id[r->nmatched], sizeof r->id[0], "%s", in.h[i].id);
-        in.h[i].describe(&p, &in.h[i], tile_width, said[r->nmatched], sizeof said[0]);
+        in.h[i].describe(&p, &in.h[i], seen.untiled ? 0 : tile_width, said[r->nmatched], sizeof said[0]);
         r->nmatched++;
+        if (in.h[i].also && r->nmatched < HYPOTHESIS_MAX_MATCHES)
+            snprintf(r->id[r->nmatched++], sizeof r->id[0], "%s", in.h[i].also);
     }
     say_matches(r, said);
     free(order);

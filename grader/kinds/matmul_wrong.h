@@ -42,6 +42,8 @@ struct hypothesis {
     int x;    /* a cut: the prefix length, the first zero row, ... */
     double (*value)(const problem_t *p, const hypothesis_t *h, int i, int j);
     describe_fn *describe;
+    const char *also; /* another mistake with the same formula here (k < K - 1 is a phase count
+                         rounded down when K - 1 is a multiple of the tile): both fit or neither */
 };
 
 /* A hypothesis's mistake in a few words, for a list of those that fit
@@ -51,6 +53,6 @@ const char *hypothesis_short(const char *id);
 /* The describe functions (matmul_hints.c). */
 describe_fn say_b_transposed, say_a_transposed, say_both_transposed, say_c_transposed,
     say_prefix, say_all_zero, say_suffix, say_running_totals, say_tile_transposed,
-    say_blocks_swapped, say_a_stride_n, say_b_stride_k, say_zeros, say_inner_guard;
+    say_blocks_swapped, say_a_stride_n, say_b_stride_k, say_zeros, say_inner_guard, say_k_off_by_one;
 
 #endif

@@ -274,12 +274,14 @@ static int explain_by_hypothesis(const reduction_view_t *v, int tile, compare_re
         long b = sizes[i], full = v->n / b * b;
         int block0 = v->count == 1 && v->n > b && near(v, products(v, 0, b));
         int tail = full < v->n && v->count == v->n / b && near(v, products(v, 0, full));
-        if (block0 && tail) /* n < 2b: the two programs return the same */
-            return set_hint(r, HINT_HYPOTHESIS, "first-block-only",
+        if (block0 && tail) { /* n < 2b: the two programs return the same: neither is named */
+            r->nhypotheses = 2;
+            return set_hint(r, HINT_HYPOTHESIS, "block0-only,tail-dropped",
                             "the result is the sum of the first %ld products only: either the "
                             "launch function returned 1 (it must return the number of blocks), "
                             "or the grid is n / %ld rounded down (round it up, "
                             "(n + BLOCK_SIZE - 1) / BLOCK_SIZE)", b, b);
+        }
         if (block0)
             return set_hint(r, HINT_HYPOTHESIS, "block0-only",
                             "the result is block 0's sum alone (the first %ld products): the "
@@ -350,15 +352,22 @@ static void explain(const reduction_view_t *v, int tile, compare_result_t *r)
 {
     if (explain_by_hypothesis(v, tile, r) || explain_by_block(v, tile, r))
         return;
+    if (v->count == 1 && v->n > tile) /* a fact, whatever the kernel's loop: one sum taken */
+        return (void)set_hint(r, HINT_HYPOTHESIS, "block0-only",
+                              "the launch function returned 1, so only partial[0] was added up, and it "
+                              "is not the whole sum (%.9g of %.9g): unless one block sums all n "
+                              "elements, return the number of blocks, each of whose sums the kernel "
+                              "writes to partial[blockIdx.x]", v->sum, v->expected);
     const char *uncounted = v->count == (v->n + tile - 1) / tile
                                 ? "" : "; the returned count does not match the handout's "
                                        "BLOCK_SIZE, so the blocks could not be checked one by one";
     snprintf(r->hint_hidden, sizeof r->hint_hidden, "the sum is outside the tolerance; ruled out: "
-             "only block 0's sum, the tail dropped, a block size not a power of two, a "
-             "sequential float sum%s", uncounted);
+             "the first block's products alone, the tail past the last full block dropped, a "
+             "block size not a power of two, a sequential float sum%s", uncounted);
     set_hint(r, HINT_ALL_WRONG, "",
-             "the sum is %.9g, expected %.9g (tolerance %.3g); ruled out: only block 0's sum, "
-             "the tail dropped, a block size not a power of two, a sequential float sum%s",
+             "the sum is %.9g, expected %.9g (tolerance %.3g); ruled out: the first block's "
+             "products alone, the tail past the last full block dropped, a block size not a "
+             "power of two, a sequential float sum%s",
              v->sum, v->expected, v->tol, uncounted);
 }
 

@@ -178,8 +178,8 @@ int emu_report_has_stat(const emu_report_t *r, const char *key)
 
 int emu_report_no_shared_memory(const emu_report_t *r)
 {
-    if (!(emu_report_stat(r, "threads") > 0))
-        return 0;
+    if (!(emu_report_stat(r, "threads") > 0) || !(emu_report_stat(r, "global_load_bytes") > 0))
+        return 0; /* no kernel, or one that loaded nothing (a tiled loop of 0 phases) */
     if (emu_report_has_stat(r, "shared_requests")) /* the executor's */
         return emu_report_stat(r, "shared_requests") == 0;
     return emu_report_has_stat(r, "shared_load_bytes") && emu_report_has_stat(r, "shared_store_bytes") &&

@@ -65,7 +65,8 @@ double emu_report_stat(const emu_report_t *r, const char *key);
 int emu_report_has_stat(const emu_report_t *r, const char *key);
 /* 1 when a kernel ran and the statistics show it touched no shared memory
  * (the executor's shared_requests, the emulator's shared load and store
- * bytes); 0 when it did or nothing says (no checks ran). */
+ * bytes) though it loaded from global memory; 0 when it did, loaded nothing
+ * (a tiled loop of no phase) or nothing says (no checks ran). */
 int emu_report_no_shared_memory(const emu_report_t *r);
 void emu_report_free(emu_report_t *r);
 /* The side T of square blocks of T x T threads (2 to 32: a tiled kernel's

@@ -116,8 +116,11 @@ static inline void expect_failing_dataset(const lab_case_t *c, int d, json_objec
         cr_expect(failure_of(t)[0] && strncmp(failure_of(t), "hypothesis:", 11) != 0,
                   "%s: dataset %d: failure '%s':\n%s", c->file, d, failure_of(t), out);
     else
-        cr_expect_str_eq(failure_of(t), failure, "%s: dataset %d: failure %s, want %s:\n%s",
-                         c->file, d, failure_of(t), failure, out);
+        /* without an "@CAUSE" the case says nothing of the likely cause beside the key */
+        cr_expect(strchr(failure, '@') ? strcmp(failure_of(t), failure) == 0
+                                       : strncmp(failure_of(t), failure, strcspn(failure_of(t), "@")) == 0 &&
+                                             strlen(failure) == strcspn(failure_of(t), "@"),
+                  "%s: dataset %d: failure %s, want %s:\n%s", c->file, d, failure_of(t), failure, out);
     if (text)
         cr_expect_not_null(strstr(out, text), "%s: dataset %d: '%s' missing:\n%s", c->file, d,
                            text, out);

@@ -86,7 +86,7 @@ static const lab_case_t block0_only = {
     "hypothesis:block0-only",
     "hint: the result is block 0's sum alone (the first 256 products): the launch function "
     "returned 1, but every block writes a partial sum; return the number of blocks",
-    {{3, "hypothesis:first-block-only",
+    {{3, "consistent:block0-only,tail-dropped",
       "hint: the result is the sum of the first 256 products only: either the launch function "
       "returned 1 (it must return the number of blocks), or the grid is n / 256 rounded down"},
      {4, NULL, "FAILED: the one partial sum returned is "}},
@@ -111,7 +111,7 @@ static const lab_case_t tail_dropped = {
     {{0, "cuda-error:invalid-configuration", "hint: a launch with an invalid configuration: a "
                                              "grid dimension of 0"},
      {1, "cuda-error:invalid-configuration", "FAILED: a CUDA error stopped the program"},
-     {3, "hypothesis:first-block-only", "or the grid is n / 256 rounded down"},
+     {3, "consistent:block0-only,tail-dropped", "or the grid is n / 256 rounded down"},
      {4, NULL, "hint: the 232 elements past the last full block of 256 are missing from the sum"},
      {5, NULL, "hint: the 16 elements past the last full block of 256 are missing from the sum"},
      {6, NULL, "hint: the 1 elements past the last full block of 256 are missing from the sum"}},

@@ -115,8 +115,8 @@ Test(vgpu_backend, a_libwb_program_passes_only_with_a_solution_a_kernel_computed
     cr_assert_eq(exit_code(&host), 0, "%s", host.run.output);
     cr_assert_float_eq(num(host.json, "score"), 0.0, 1e-9, "%s", host.run.output);
     const char *d0 = str(test_named(&host, "dataset 0 "), "output");
-    cr_assert(strstr(d0, "executor error (host-output): The solution handed to wbSolution is not what the "
-                         "program read back from device memory a kernel wrote"), "%s", d0);
+    cr_assert(strstr(d0, "executor error (not-copied-back): The solution handed to wbSolution is not the "
+                         "bytes the program read back from device memory a kernel wrote"), "%s", d0);
     release(&ref);
     release(&host);
 }

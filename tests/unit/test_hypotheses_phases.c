@@ -19,6 +19,41 @@ Test(hypothesis, phases_intdiv_k_uneven)
                      PHRASES("k = 0..191 only", "rounds down"));
     expect_diagnosis(129, 257, 65, 0, 16, (bugs_t){.intdiv = 1}, "phases-intdiv",
                      PHRASES("k = 0..255 only", "(k = 256) never runs"));
+    /* an untiled kernel has no phases: there k = 0..255 of K = 257 is the k
+     * loop one short (k < K - 1) */
+    mm_t p = problem(129, 257, 65, 0);
+    matrix_t got = run_kernel(&p, 16, (bugs_t){.intdiv = 1});
+    hypothesis_result_t r;
+    cr_assert_eq(hypotheses_explain_seen(&p.a, &p.b, &p.exp, &got, lab_tol, LAB_TILE, (hypotheses_seen_t){1, 0}, &r),
+                 1, "%s", r.hint);
+    cr_assert_str_eq(r.id[0], "k-off-by-one");
+    free(got.data);
+    free_problem(&p);
+}
+
+/* The k loop one short, in a kernel that touched no shared memory: from
+ * k = 1, or to K - 2 */
+Test(hypothesis, k_loop_one_short_is_named)
+{
+    mm_t p = problem(100, 56, 64, 0);
+    for (int from_one = 0; from_one < 2; from_one++) {
+        matrix_t got = new_matrix(100, 64);
+        for (int i = 0; i < 100; i++)
+            for (int j = 0; j < 64; j++) {
+                double s = 0;
+                for (int q = from_one; q < (from_one ? 56 : 55); q++)
+                    s += (double)p.a.data[i * 56 + q] * p.b.data[q * 64 + j];
+                got.data[i * 64 + j] = (float)s;
+            }
+        hypothesis_result_t r;
+        cr_assert_eq(hypotheses_explain_seen(&p.a, &p.b, &p.exp, &got, lab_tol, LAB_TILE,
+                                             (hypotheses_seen_t){1, 0}, &r), 1, "%s", r.hint);
+        cr_assert_str_eq(r.id[0], "k-off-by-one");
+        cr_assert(strstr(r.hint, from_one ? "the sum over k = 1..55 only" : "the sum over k = 0..54 only"),
+                  "%s", r.hint);
+        free(got.data);
+    }
+    free_problem(&p);
 }
 
 Test(hypothesis, phases_intdiv_with_k_below_the_tile_sums_nothing)

@@ -1,0 +1,62 @@
+/* test_launch_hints.c - end to end, what the grader tells from the launch it
+ * saw (issue 40, item 3): a grid whose x and y are swapped between the
+ * launch and the kernel, told apart from one rounded down by what it left
+ * unwritten; a block of more than 1024 threads, which never ran, as the
+ * likely cause of an output nothing wrote. Runs from the repository root. */
+#include "e2e.h"
+
+static char datasets[] = "/tmp/cugrade-launch-hints-XXXXXX";
+
+static void make_launch_datasets(void)
+{
+    cr_assert_not_null(mkdtemp(datasets));
+    char d[PATH_MAX];
+    snprintf(d, sizeof d, "%s/0", datasets);
+    make_dataset("lab3", "128x64x256", d); /* C 128 x 256: a grid of 16 x 8 blocks */
+}
+
+static void remove_launch_datasets(void) { rm_rf(datasets); }
+
+static const char *failure_key(json_object *t)
+{
+    json_object *extra, *f;
+    return json_object_object_get_ex(t, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &f)
+               ? json_object_get_string(f)
+               : "";
+}
+
+/* blockIdx.x for the row with a grid of ceil(N/16) x ceil(M/16): the
+ * written part is rows 0..127 and columns 0..127, which a grid rounded down
+ * would not leave (it has every block C needs) */
+Test(launch_hints, a_grid_with_x_and_y_swapped_is_told_from_one_rounded_down, .init = make_launch_datasets,
+     .fini = remove_launch_datasets, .timeout = 300)
+{
+    const char *extra[] = {"--lab", "lab2", "--datasets", datasets, NULL};
+    graded_t g = grade("tests/hints/lab2/blockidx_x_for_rows.cu", extra);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert_str_eq(failure_key(d0), "grid-xy-swapped", "%s", str(d0, "output"));
+    const char *out = str(d0, "output");
+    cr_assert(strstr(out, "16384 of 32768 elements were never written"), "%s", out);
+    cr_assert(strstr(out, "your grid (16 x 8 blocks of 16 x 16 threads) has threads for every element of C "
+                          "(128 x 256) if x runs along the rows: what was written is rows 0..127 and columns "
+                          "0..127, so x and y are swapped"), "%s", out);
+    release(&g);
+}
+
+/* 64 x 64 threads a block: the launch fails, unchecked, and C is host
+ * memory: the launch is the likely cause, named with its block */
+Test(launch_hints, a_block_of_more_than_1024_threads_is_the_likely_cause, .init = make_launch_datasets,
+     .fini = remove_launch_datasets, .timeout = 300)
+{
+    const char *extra[] = {"--lab", "lab3-wb", "--datasets", datasets, NULL};
+    graded_t g = grade_on("vgpu", "tests/hints/lab3-wb/wb_tile64_unchecked.cu", extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    const char *out = str(d0, "output");
+    cr_assert(strstr(out, "likely cause: a launch with more than 1024 threads a block, which never ran"), "%s", out);
+    cr_assert(strstr(out, "its block (64,64,1) has 4096 threads, and a block may have at most 1024"), "%s", out);
+    cr_assert(strstr(failure_key(d0), "block-too-big"), "%s", failure_key(d0));
+    cr_assert_null(strstr(out, "hint: "), "no pattern of an output nothing wrote: %s", out);
+    release(&g);
+}
