@@ -216,9 +216,9 @@ bool Parser::address(Operand &o)
     o.kind = Operand::Addr;
     bool have_base = false;
     for (bool negative = false;; negative = false) {
-        if (is("-") || is("+")) {
-            negative = next().text == "-";
-        }
+        while (is("-") || is("+")) /* nvcc writes a negative offset as "+-128" */
+            if (next().text == "-")
+                negative = !negative;
         const Tok &t = peek();
         int64_t n;
         if (t.kind != Tok::Word)

@@ -363,3 +363,21 @@ Test(ptx_features, clocks_and_sm_ids_are_the_executors_and_the_same_every_run)
     }
     cr_assert_neq(runs[0][1], runs[0][6 + 1], "blocks 0 and 1 on different SMs");
 }
+
+/* An address below its register, "[%rd6+-4]" as nvcc writes it (a tiled
+ * loop's pointer stepping past the element it reads): the executor read it
+ * as "expected an address, found '-'" and could not run the kernel */
+Test(ptx_features, negative_address_offsets)
+{
+    ptx_device_t *d = device_with("features");
+    const int n = 77;
+    std::vector<float> in = random_floats(n, 11);
+    uint64_t din = to_device(d, in), dout = ptx_malloc(d, n * sizeof(float));
+    int count = n;
+    void *args[] = {&din, &dout, &count};
+    launch(d, "negativeOffsets", 3, 32, args);
+    std::vector<float> out = from_device(d, dout, n);
+    for (int i = 2; i < n; i++)
+        cr_assert_eq(out[i], in[i - 1] * 2.0f + in[i - 2], "element %d", i);
+    ptx_device_free(d);
+}

@@ -112,3 +112,13 @@ __global__ void deviceCalls(const float *in, float *out, int n)
     }
 }
 
+
+/* Addresses below a register: nvcc writes their offsets "[%rd5+-4]" */
+__global__ void negativeOffsets(const float *in, float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x + 2;
+    if (i < n) {
+        const float *p = in + i;
+        out[i] = p[-1] * 2.0f + p[-2];
+    }
+}
