@@ -140,7 +140,9 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
     if (!a)
         return PTX_ERR_INVALID;
     memset(a->bytes.data() + (dst - a->base), value, n);
-    a->mark(dst - a->base, n, ORIGIN_HOST); /* the host asked for it: no kernel computed it */
+    /* the host asked for it: no kernel computed it; but 0xFF bytes are the poison (labs/common
+     * wb.h's cudaMalloc fills with it), a NaN no output may hold: still written by nothing */
+    a->mark(dst - a->base, n, (value & 0xFF) == 0xFF ? ORIGIN_NONE : ORIGIN_HOST);
     return PTX_OK;
 }
 

@@ -36,8 +36,10 @@ uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t n)
 }
 
 /* Where a complete solution came from: bytes the program read back from
- * device memory every word of which a kernel wrote ("kernel"); read back,
- * but written by the host ("host"); or never read back at all. */
+ * device memory every word of which a kernel wrote ("kernel"); of which a
+ * kernel wrote some and nothing else wrote the rest ("kernel, partly": a
+ * grid short of C, whose unwritten words the comparison judges); read back,
+ * but some written by the host ("host"); or never read back at all. */
 std::string provenance_of(ServeLog &log)
 {
     Solution &s = log.solution;
@@ -49,7 +51,12 @@ std::string provenance_of(ServeLog &log)
                 s.source_end = r.end;
                 return "kernel";
             }
-            found = "host";
+            if (r.words[1] == 0 && r.words[2] > 0) {
+                s.source_end = r.end;
+                found = "kernel, partly";
+            } else if (found != "kernel, partly") {
+                found = "host";
+            }
         }
     return found;
 }

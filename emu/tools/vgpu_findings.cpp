@@ -251,7 +251,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
     if (log.solution.complete && log.solution.provenance == "host")
         r.line("error", "host-output", "The solution handed to wbSolution was copied to the device by the host "
                "and read back: no kernel computed it.");
-    else if (log.solution.complete && log.solution.provenance != "kernel")
+    else if (log.solution.complete && log.solution.provenance == "not read back")
         r.line("error", "not-copied-back", "The solution handed to wbSolution is not the bytes the program read "
                "back from device memory a kernel wrote: C was not copied back whole (a cudaMemcpy from the device "
                "of numCRows * numCColumns * sizeof(float) bytes, cudaMemcpyDeviceToHost, into the array given to "

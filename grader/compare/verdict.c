@@ -311,22 +311,26 @@ static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare
     long rows_y = gx * bx < m ? gx * bx : m, cols_y = gy * by < n ? gy * by : n;
     long short_x = m * n - rows_x * cols_x, short_y = m * n - rows_y * cols_y;
     int rounded = short_x > 0 && cr->never_written == short_x, turned = short_y > 0 && cr->never_written == short_y;
-    if (rounded && turned && (gx * bx >= m && gy * by >= n)) /* it covers C turned: either may be */
-        return 0;
+    int covers = gx * bx >= n && gy * by >= m, covers_turned = gx * bx >= m && gy * by >= n;
     if (!rounded && !turned)
         return 0;
-    if (turned && !rounded) { /* both: the grid covers C in neither orientation, so it is short */
+    /* x and y swapped between the launch and the kernel: the grid covers C one way, and the
+     * kernel takes it the other (what it left is exactly what that leaves) */
+    if ((rounded && covers_turned && !covers) || (turned && !rounded && covers)) {
         snprintf(key, keylen, "grid-xy-swapped");
         snprintf(cr->hint_text, sizeof cr->hint_text,
                  "%.300s, though your grid (%ld x %ld blocks of %ld x %ld threads) has threads for every element "
-                 "of C (%ld x %ld) if x runs along the rows: what was written is rows 0..%ld and columns 0..%ld, "
-                 "so x and y are swapped between the launch and the kernel; use col = blockIdx.x*blockDim.x "
-                 "+ threadIdx.x, row = blockIdx.y*blockDim.y + threadIdx.y, and a grid of "
-                 "ceil(numCColumns / %ld) x ceil(numCRows / %ld) blocks",
-                 was[0] ? was : "elements were never written", gx, gy, bx, by, m, n, rows_y - 1, cols_y - 1,
-                 bx, by);
+                 "of C (%ld x %ld) if its x runs along the %s: what was written is rows 0..%ld and columns "
+                 "0..%ld, so x and y are swapped between the launch and the kernel; use col = "
+                 "blockIdx.x*blockDim.x + threadIdx.x, row = blockIdx.y*blockDim.y + threadIdx.y, and a grid "
+                 "of ceil(numCColumns / %ld) x ceil(numCRows / %ld) blocks",
+                 was[0] ? was : "elements were never written", gx, gy, bx, by, m, n,
+                 covers ? "columns, as it should, but the kernel takes its row from x" : "rows",
+                 (rounded ? rows_x : rows_y) - 1, (rounded ? cols_x : cols_y) - 1, bx, by);
         return 1;
     }
+    if (!rounded || covers_turned)
+        return 0; /* neither story fits exactly */
     snprintf(key, keylen, "grid-too-small");
     snprintf(cr->hint_text, sizeof cr->hint_text,
              "%.300s: your grid (%ld x %ld blocks of %ld x %ld threads) reaches %ld columns and %ld rows of C (%ld x "

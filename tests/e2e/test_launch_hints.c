@@ -39,8 +39,29 @@ Test(launch_hints, a_grid_with_x_and_y_swapped_is_told_from_one_rounded_down, .i
     const char *out = str(d0, "output");
     cr_assert(strstr(out, "16384 of 32768 elements were never written"), "%s", out);
     cr_assert(strstr(out, "your grid (16 x 8 blocks of 16 x 16 threads) has threads for every element of C "
-                          "(128 x 256) if x runs along the rows: what was written is rows 0..127 and columns "
-                          "0..127, so x and y are swapped"), "%s", out);
+                          "(128 x 256) if its x runs along the columns, as it should, but the kernel takes its "
+                          "row from x: what was written is rows 0..127 and columns 0..127, so x and y are "
+                          "swapped"), "%s", out);
+    release(&g);
+}
+
+/* the launch's grid is ceil(M/16) x ceil(N/16), the kernel right: on
+ * 1 x 44 a grid of 1 x 3 blocks writes columns 0..15 of row 0, where a grid
+ * rounded down would have too few blocks either way */
+Test(launch_hints, a_grid_laid_out_with_x_along_the_rows_is_x_and_y_swapped, .init = make_launch_datasets,
+     .fini = remove_launch_datasets, .timeout = 300)
+{
+    char d[PATH_MAX];
+    snprintf(d, sizeof d, "%s/1", datasets);
+    make_dataset("lab3", "1x31x44", d);
+    const char *extra[] = {"--lab", "lab3-wb", "--datasets", datasets, NULL};
+    graded_t g = grade_on("vgpu", "tests/hints/lab3-wb/wb_grid_rows_on_x.cu", extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *d1 = test_named(&g, "dataset 1 ");
+    cr_assert_str_eq(failure_key(d1), "grid-xy-swapped", "%s", str(d1, "output"));
+    cr_assert(strstr(str(d1, "output"), "your grid (1 x 3 blocks of 16 x 16 threads) has threads for every "
+                                        "element of C (1 x 44) if its x runs along the rows"),
+              "%s", str(d1, "output"));
     release(&g);
 }
 
