@@ -9,6 +9,9 @@
 #                   one-node Slurm of its own (root; installs Debian's slurm)
 #   make datasets   regenerate the shipped datasets from datasets/*/manifest.txt
 #   make bench      print the speed benchmarks
+#   make bench-hints the hint-accuracy benchmark: each buggy program of tests/hints/
+#                   graded and its report judged right, generic or wrong (make test
+#                   fails on a wrong one; bench/hint_corpus.c)
 #   make gpu-build  compile (not run) the GPU build of the lab drivers with nvcc
 #   make gpu-test   on a machine with a CUDA device: the jail's system calls
 #                   on every lab (tests/gpu/sandbox.sh, with strace), the red-team submissions
@@ -97,7 +100,7 @@ PTX_KERNELS := $(B)/ptx/lab2.ptx $(B)/ptx/lab3.ptx $(B)/ptx/dotprod.ptx \
                $(PTX_SUBMISSIONS) \
                $(patsubst emu/tests/ptx/%.cu,$(B)/ptx/%.ptx,$(wildcard emu/tests/ptx/*.cu))
 
-.PHONY: all deps grade test unit-tests slurm-test datasets bench gpu-build gpu-test race-check clean
+.PHONY: all deps grade test unit-tests slurm-test datasets bench bench-hints gpu-build gpu-test race-check clean
 # the vgpu backend's runtime, built against the CUDA toolkit's headers: with
 # the toolkit only (an LMS image without it grades on the emulator)
 # and the GPU's trusted runner, which replays the executor's launch records
@@ -306,8 +309,9 @@ $(B)/tests/sandbox_probe: tests/attacks/sandbox_probe.c | deps
 
 unit-tests: $(UNIT_BIN) $(EMUT_BIN) $(E2E_BIN) $(B)/tests/sandbox_probe
 
-test: all unit-tests | deps
+test: all unit-tests $(B)/bench/hint_corpus | deps
 	tests/run_all.sh $(EMUT_BIN) $(UNIT_BIN) $(E2E_BIN)
+	$(B)/bench/hint_corpus --backend auto --jobs 2
 	tools/race_check.sh --if-usable
 	tests/slurm/test_slurm.sh
 
@@ -330,6 +334,17 @@ $(B)/bench/ptx_exec: bench/ptx_exec.cpp $(B)/libcugrade_ptx.a $(PTX_KERNELS) | d
 $(B)/bench/sandbox_runs: bench/sandbox_runs.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
+
+# the hint-accuracy benchmark (bench/hint_corpus.c) and its rules' unit test
+bench-hints: all $(B)/bench/hint_corpus
+	$(B)/bench/hint_corpus --backend emu --jobs 2
+	$(B)/bench/hint_corpus --backend vgpu --jobs 2
+$(B)/bench/hint_corpus: bench/hint_corpus.c bench/hint_classify.c bench/hint_classify.h $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) bench/hint_corpus.c bench/hint_classify.c $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
+$(B)/tests/test_hint_classify: tests/unit/test_hint_classify.c bench/hint_classify.c bench/hint_classify.h $(B)/libcugrade.a | deps
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Ibench -Wno-missing-field-initializers $< bench/hint_classify.c $(B)/libcugrade.a $(CRIT_LIBS) $(LIBS) -lm -ldl -o $@
 
 $(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
 	@mkdir -p $(@D)

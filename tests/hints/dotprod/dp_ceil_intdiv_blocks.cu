@@ -1,6 +1,6 @@
 /* dp_ceil_intdiv_blocks.cu - reference kernel; the block count written as ceil(n / BLOCK_SIZE) with an int n
  * bug: n / BLOCK_SIZE is an int division, so ceil() gets an already truncated value: the last partial block is dropped, and n < 256 gives 0 blocks (and a return value of 0); fix: ceil(n / (float)BLOCK_SIZE) or (n + BLOCK_SIZE - 1) / BLOCK_SIZE.
- * expect: float-ceil-grid tail-dropped first-block-only grid-too-small
+ * expect: float-ceil-grid tail-dropped grid-too-small
  */
 #include <math.h>
 

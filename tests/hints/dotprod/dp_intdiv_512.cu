@@ -1,6 +1,6 @@
 /* dp_intdiv_512.cu - 512-thread blocks, the grid computed as n / 512 with a fix-up so that short vectors still get one block
  * bug: blocks = n / BLOCK_SIZE rounds down (the "if (blocks == 0) blocks = 1" only patches n < 512), so the elements past the last full block are never multiplied; fix: blocks = (n + BLOCK_SIZE - 1) / BLOCK_SIZE.
- * expect: tail-dropped first-block-only grid-too-small
+ * expect: tail-dropped grid-too-small
  */
 #define BLOCK_SIZE 512
 

@@ -1,6 +1,6 @@
 /* blockidx_x_for_rows.cu - threadIdx right, but blockIdx.x picks the block row and blockIdx.y the block column; grid x along the columns as the handout says
  * bug: row = blockIdx.x*blockDim.y + threadIdx.y and col = blockIdx.y*blockDim.x + threadIdx.x swap the blocks against a grid whose x runs along the columns: square C comes out right, but when M and N need different block counts part of C gets no thread. Fix: row from blockIdx.y, col from blockIdx.x.
- * expect: blocks-swapped
+ * expect: blocks-swapped grid-xy-swapped
  */
 #define BLOCK_WIDTH 16
 

@@ -1,6 +1,6 @@
 /* grid_xy_swapped.cu - handout kernel, the grid sized with ceil(1.0*n/BLOCK_WIDTH) but rows given to x and columns to y
  * bug: dim3 dimGrid(ceil(1.0*numCRows/BLOCK_WIDTH), ceil(1.0*numCColumns/BLOCK_WIDTH)) puts the block-row count on x, which the kernel uses for the columns, so a wide C gets too few block columns (and a tall one too few block rows); fix: x from numCColumns, y from numCRows.
- * expect: blocks-swapped grid-too-small
+ * expect: blocks-swapped grid-too-small grid-xy-swapped
  */
 #include <math.h>
 

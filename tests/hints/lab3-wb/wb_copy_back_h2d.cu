@@ -1,6 +1,6 @@
 /* wb_copy_back_h2d.cu - the template filled in, the copy back written by copy-paste from the input copies: cudaMemcpyHostToDevice kept, and no wbCheck on it
  * bug: cudaMemcpy(hostC, deviceC, ..., cudaMemcpyHostToDevice) names the wrong direction: the copy fails (or copies the wrong way) and hostC never receives C; fix: cudaMemcpyDeviceToHost (and check the error).
- * expect: copy-size
+ * expect: copy-size not-copied-back
  */
 #include <wb.h>
 

@@ -1,6 +1,6 @@
 /* wb_copy_back_no_sizeof.cu - sizes computed inline everywhere; the copy back of C forgets the sizeof(float)
  * bug: cudaMemcpy(hostC, deviceC, numCRows * numCColumns, cudaMemcpyDeviceToHost) copies bytes, not floats: only the first quarter of C reaches the host, the rest of hostC is whatever malloc gave; fix: numCRows * numCColumns * sizeof(float).
- * expect: copy-size
+ * expect: copy-size not-copied-back
  */
 #include <wb.h>
 

@@ -1,6 +1,6 @@
 /* wb_grid_rows_on_x.cu - grid sized with ceil(1.f*n/TILE_WIDTH) float math, the row count given to x
  * bug: dim3 dimGrid(ceil(1.f*numCRows/TILE_WIDTH), ceil(1.f*numCColumns/TILE_WIDTH)) puts the block rows on x, which the kernel uses for columns: a wide C gets too few block columns; fix: x from numCColumns, y from numCRows.
- * expect: blocks-swapped grid-too-small
+ * expect: blocks-swapped grid-too-small grid-xy-swapped
  */
 #include <wb.h>
 

@@ -1,6 +1,6 @@
 /* wb_inner_guard_ty.cu - tiled kernel with zero-padded loads plus an extra test around the k loop that checks the thread's ty instead of k
  * bug: if (t*TILE_WIDTH + ty < numAColumns) around the inner loop makes the threads with a large ty skip the whole last, partial phase, dropping its products from their sums; fix: remove the test (the tiles are zero-padded) or test t*TILE_WIDTH + k inside the loop.
- * expect: inner-guard-index
+ * expect: inner-guard-tx inner-guard-ty
  */
 #include <wb.h>
 

@@ -1,6 +1,6 @@
 /* wb_no_copy_back.cu - the template filled in except the "Copy the GPU memory back to the CPU" step, left empty
  * bug: C is never copied back: wbSolution gets hostC as malloc left it; fix: cudaMemcpy(hostC, deviceC, numCRows * numCColumns * sizeof(float), cudaMemcpyDeviceToHost).
- * expect: copy-size
+ * expect: copy-size not-copied-back
  */
 #include <wb.h>
 

@@ -1,6 +1,6 @@
 /* blockidx_x_rows_tiled.cu - tiled kernel written with bx for the block row and by for the block column throughout, launched on the handout's grid
  * bug: Row = bx*TILE_WIDTH + ty and Col = by*TILE_WIDTH + tx swap the block indices against a grid whose x runs along the columns: square C is right, but a non-square C gets tiles nobody computes; fix: Row from blockIdx.y, Col from blockIdx.x.
- * expect: blocks-swapped
+ * expect: blocks-swapped grid-xy-swapped
  */
 #define TILE_WIDTH 16
 

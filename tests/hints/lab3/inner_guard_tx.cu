@@ -1,6 +1,6 @@
 /* inner_guard_tx.cu - guarded loads (0 outside), plus an extra "safety" test around the inner k loop that tests tx instead of k
  * bug: if (ph*TILE_WIDTH + tx < numAColumns) around the k loop makes the threads with a large tx skip the whole last, partial phase, although the zero-padded tile was safe to sum; fix: drop the test, or test ph*TILE_WIDTH + k < numAColumns inside the loop.
- * expect: inner-guard-index
+ * expect: inner-guard-tx inner-guard-ty
  */
 #define TILE_WIDTH 16
 
