@@ -300,7 +300,7 @@ static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare
         snprintf(key, keylen, "grid-too-small");
         snprintf(cr->hint_text, sizeof cr->hint_text,
                  "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of C (%ld x %ld): "
-                 "the last %ld were never written; its size is rounded down: use ceiling division, "
+                 "the last %ld were never written; it is too small (a size rounded down?): use ceiling division, "
                  "(numCRows*numCColumns + %ld - 1) / %ld blocks",
                  gx, bx, gx * bx, m * n, m, n, m * n - gx * bx, bx, bx);
         return 1;
@@ -311,12 +311,15 @@ static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare
     long rows_y = gx * bx < m ? gx * bx : m, cols_y = gy * by < n ? gy * by : n;
     long short_x = m * n - rows_x * cols_x, short_y = m * n - rows_y * cols_y;
     int rounded = short_x > 0 && cr->never_written == short_x, turned = short_y > 0 && cr->never_written == short_y;
-    int covers = gx * bx >= n && gy * by >= m, covers_turned = gx * bx >= m && gy * by >= n;
+    int covers = gx * bx >= n && gy * by >= m;
+    /* the grid C needs, exactly, as launched or with its x and y exchanged */
+    int exact = gx == (n + bx - 1) / bx && gy == (m + by - 1) / by;
+    int exact_turned = gx == (m + bx - 1) / bx && gy == (n + by - 1) / by;
     if (!rounded && !turned)
         return 0;
     /* x and y swapped between the launch and the kernel: the grid covers C one way, and the
      * kernel takes it the other (what it left is exactly what that leaves) */
-    if ((rounded && covers_turned && !covers) || (turned && !rounded && covers)) {
+    if ((rounded && exact_turned && !covers) || (turned && !rounded && exact)) {
         snprintf(key, keylen, "grid-xy-swapped");
         snprintf(cr->hint_text, sizeof cr->hint_text,
                  "%.300s, though your grid (%ld x %ld blocks of %ld x %ld threads) has threads for every element "
@@ -329,13 +332,13 @@ static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare
                  (rounded ? rows_x : rows_y) - 1, (rounded ? cols_x : cols_y) - 1, bx, by);
         return 1;
     }
-    if (!rounded || covers_turned)
+    if (!rounded || (exact_turned && !exact))
         return 0; /* neither story fits exactly */
     snprintf(key, keylen, "grid-too-small");
     snprintf(cr->hint_text, sizeof cr->hint_text,
              "%.300s: your grid (%ld x %ld blocks of %ld x %ld threads) reaches %ld columns and %ld rows of C (%ld x "
-             "%ld); its size is rounded down: use ceiling division, (numCColumns + %ld - 1) / %ld by "
-             "(numCRows + %ld - 1) / %ld blocks",
+             "%ld); it is too small (a size rounded down?): size it from C by ceiling division, "
+             "(numCColumns + %ld - 1) / %ld by (numCRows + %ld - 1) / %ld blocks",
              was[0] ? was : "elements were never written", gx, gy, bx, by, gx * bx, gy * by, m, n, bx, bx, by, by);
     return 1;
 }

@@ -195,8 +195,14 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
         return; /* no kernel ran with the checking mode: no statistics to count */
     e->instrumented_runs++;
     e->flop += flop;
-    e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
+    if (flop > 0) /* a run that ended: its traffic against its arithmetic (one that crashed has none) */
+        e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
+    if (flop >= 1e6 && emu_report_stat(r, "flops") > 0) { /* the executor counts them (the emulator
+        * not); a run big enough that a partial tile's padding is a small part of it */
+        e->executed_flop += emu_report_stat(r, "flops");
+        e->executed_base_flop += flop;
+    }
     e->threads += emu_report_stat(r, "threads");
     e->blocks += emu_report_stat(r, "blocks");
     add_insight(e, r, flop);
@@ -229,7 +235,41 @@ static int min_tile(double max_bytes_per_flop)
 }
 
 /* The verdict and text of one check. */
-static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t *e, strbuf_t *out)
+/* traffic-reduced, failed: why, from the launch and the arithmetic the runs showed; the cause
+ * named into cause ("" when the evidence names none) */
+static void explain_traffic(const check_rule_t *rule, const check_evidence_t *e, double ratio, strbuf_t *out,
+                            char *cause, size_t len)
+{
+    int tile = emu_report_block_side(e->threads, e->blocks);
+    double tiled = tile > 0 ? 4.0 / tile : 0; /* 2 loads of 4 bytes a thread for T multiply-adds */
+    if (e->executed_base_flop > 0 && e->executed_flop > 2.5 * e->executed_base_flop) {
+        snprintf(cause, len, "oversized-grid");
+        sb_appendf(out, "the kernels did %.3g times the arithmetic C needs (%.3g FLOP for %.3g): blocks or "
+                        "threads past C's edge still load tiles and multiply them, and each of those loads "
+                        "counts; launch ceil(numCColumns / T) x ceil(numCRows / T) blocks\n",
+                   e->executed_flop / e->executed_base_flop, e->executed_flop, e->executed_base_flop);
+    } else if (tile > 0 && ratio <= 1.5 * tiled) {
+        snprintf(cause, len, "tile-too-small");
+        sb_appendf(out, "the launches were blocks of %dx%d threads: a tile of T makes each thread load "
+                        "2 values for every T multiply-adds, about 4/T bytes per FLOP (here about %.2g), so "
+                        "the tile is what is too small; a tile of %d or more does it\n",
+                   tile, tile, tiled, min_tile(rule->max_bytes_per_flop));
+    } else if (tile > 0 && e->staged_loads == 0) {
+        snprintf(cause, len, "untiled");
+        sb_appendf(out, "the launches were blocks of %dx%d threads, which sharing %d-wide tiles would bring "
+                        "to about %.2g bytes per FLOP: at %.3g the threads do not reuse what their block "
+                        "loads; stage tiles of A and B in shared memory and compute from those\n",
+                   tile, tile, tile, tiled, ratio);
+    } else if (tile > 0) {
+        sb_appendf(out, "the launches were blocks of %dx%d threads and read values back from shared memory, "
+                        "yet at %.3g bytes per FLOP they load more than %d-wide tiles need (about %.2g): look "
+                        "for a load repeated inside the loop over k, or blocks past C's edge loading tiles\n",
+                   tile, tile, ratio, tile, tiled);
+    }
+}
+
+static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t *e, strbuf_t *out,
+                 char *cause, size_t causelen)
 {
     static const char *const clean[] = {
         [CHECK_RACE_FREE] = "no shared-memory race: every value a thread reads from shared memory "
@@ -283,18 +323,8 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                    "%s: %.3g bytes of global memory traffic per FLOP over all datasets (at most "
                    "%g allowed; an untiled kernel needs about 4, TILE_WIDTH 16 about 0.25)\n",
                    ok ? "passed" : "FAILED", ratio, rule->max_bytes_per_flop);
-        int tile = emu_report_block_side(e->threads, e->blocks);
-        double tiled = tile > 0 ? 4.0 / tile : 0; /* 2 loads of 4 bytes a thread for T multiply-adds */
-        if (!ok && tile > 0 && ratio <= 1.5 * tiled)
-            sb_appendf(out, "the launches were blocks of %dx%d threads: a tile of T makes each thread load "
-                            "2 values for every T multiply-adds, about 4/T bytes per FLOP (here about %.2g), so "
-                            "the tile is what is too small; a tile of %d or more does it\n",
-                       tile, tile, tiled, min_tile(rule->max_bytes_per_flop));
-        else if (!ok && tile > 0)
-            sb_appendf(out, "the launches were blocks of %dx%d threads, which sharing %d-wide tiles would bring "
-                            "to about %.2g bytes per FLOP: at %.3g the threads do not reuse what their block "
-                            "loads; stage tiles of A and B in shared memory and compute from those\n",
-                       tile, tile, tile, tiled, ratio);
+        if (!ok)
+            explain_traffic(rule, e, ratio, out, cause, causelen);
         if (e->insight && *e->insight)
             sb_appendf(out, "on the largest dataset:\n%s", e->insight);
         return ok;
@@ -323,6 +353,7 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
             continue;
         strbuf_t out = {0};
         int ok = 0;
+        char cause[32] = ""; /* the cause the check names, for the hint benchmark (extra_data.failure) */
         if (!not_run && !e->refused && e->instrumented_runs == 0)
             not_run = "no kernel was launched, so there was nothing to check";
         if (e->refused)
@@ -330,7 +361,7 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
         else if (not_run)
             sb_appendf(&out, "not run: %s\n", not_run);
         else
-            ok = judge((check_id_t)id, rule, e, &out);
+            ok = judge((check_id_t)id, rule, e, &out, cause, sizeof cause);
         if (ok && unearned) { /* "passed: <what>" becomes "not scored: <why>; found: <what>" */
             strbuf_t note = {0};
             sb_appendf(&note, "not scored: %s. Found: %s", unearned, sb_str(&out) + strlen("passed: "));
@@ -338,8 +369,10 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
             out = note;
             ok = 0;
         }
-        grade_add_test(g, check_name((check_id_t)id), ok ? rule->points : 0, rule->points, ok,
-                       rule->visibility, sb_str(&out));
+        test_result_t *t = grade_add_test(g, check_name((check_id_t)id), ok ? rule->points : 0, rule->points,
+                                          ok, rule->visibility, sb_str(&out));
+        if (t && cause[0])
+            snprintf(t->failure, sizeof t->failure, "%s", cause);
         sb_free(&out);
     }
 }

@@ -44,6 +44,9 @@ typedef struct {
     long distinct[CHECK_COUNT];          /* distinct findings, shown or not */
     double global_bytes, flop;           /* summed over the runs */
     double staged_loads;                 /* shared loads of data staged in the same block */
+    double executed_flop;                /* the FLOP the kernels did (the executor's "flops"), summed
+                                          * over the ended runs of 1e6 FLOP or more that counted them */
+    double executed_base_flop;           /* what those runs needed (their datasets' FLOP) */
     double threads, blocks;              /* launched, summed over the runs: a square block's
                                           * side is the tile (traffic-reduced's explanation) */
     int runs;                            /* runs whose report was read */

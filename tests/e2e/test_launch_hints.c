@@ -81,3 +81,22 @@ Test(launch_hints, a_block_of_more_than_1024_threads_is_the_likely_cause, .init 
     cr_assert_null(strstr(out, "hint: "), "no pattern of an output nothing wrote: %s", out);
     release(&g);
 }
+
+/* 16 times the blocks C needs along x, every one loading tiles: the output
+ * is right, traffic-reduced fails, and says why from the arithmetic the
+ * executor counted (17 times what C needs), not that the threads share
+ * nothing (they stage tiles) */
+Test(launch_hints, a_grid_far_larger_than_c_is_named_by_traffic_reduced, .init = make_launch_datasets,
+     .fini = remove_launch_datasets, .timeout = 300)
+{
+    const char *extra[] = {"--lab", "lab3", "--datasets", datasets, NULL};
+    graded_t g = grade_on("vgpu", "tests/hints/lab3/grid_x_not_divided.cu", extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(passed(test_named(&g, "dataset 0 ")), "%s", g.run.output);
+    json_object *t = test_named(&g, "traffic-reduced");
+    cr_assert(!passed(t), "%s", str(t, "output"));
+    cr_assert_str_eq(failure_key(t), "oversized-grid", "%s", str(t, "output"));
+    cr_assert(strstr(str(t, "output"), "times the arithmetic C needs"), "%s", str(t, "output"));
+    cr_assert_null(strstr(str(t, "output"), "do not reuse"), "%s", str(t, "output"));
+    release(&g);
+}

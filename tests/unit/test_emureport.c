@@ -370,7 +370,7 @@ Test(emu_report, a_failed_runs_findings_are_shown_three_of_a_kind_in_linear_time
     double spent = cpu_seconds() - t0;
     unlink(path);
     cr_assert_eq(passed, 0);
-    cr_assert_str_eq(failure, "exit:1");
+    cr_assert_str_eq(failure, "exit:1@race", "the likely cause said beside how the run ended");
     const char *m = sb_str(&msg);
     cr_assert(strstr(m, "emulator warning (launch): one of another kind\n"), "%s", m);
     cr_assert(strstr(m, "emulator error (race): Race on shared tileA (element 3)\n"
