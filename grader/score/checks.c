@@ -317,7 +317,12 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                        "the block's products for its tree) and compute from those.\n");
         return 0;
     case CHECK_TRAFFIC_REDUCED: {
-        double ratio = e->flop > 0 ? e->global_bytes / e->flop : 0;
+        if (!(e->flop > 0)) { /* every run crashed or stopped: no traffic to weigh, no cause to name */
+            sb_append(out, "FAILED: no dataset run ended normally (exit status 0), so there is no arithmetic to weigh "
+                           "its global memory traffic against\n");
+            return 0;
+        }
+        double ratio = e->global_bytes / e->flop;
         int ok = e->flop > 0 && ratio <= rule->max_bytes_per_flop;
         sb_appendf(out,
                    "%s: %.3g bytes of global memory traffic per FLOP over all datasets (at most "
