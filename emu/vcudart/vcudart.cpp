@@ -11,9 +11,9 @@
  * __cudaPopCallConfiguration and __cudaLaunchKernel. */
 #include <cuda_runtime_api.h>
 
+#include "host_blocks.h"
 #include "vgpu_protocol.h"
 
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -24,75 +24,7 @@
 #include <unistd.h>
 #include <vector>
 
-/* glibc's allocator itself, under the program's malloc (below) */
-extern "C" void *__libc_malloc(size_t);
-extern "C" void *__libc_calloc(size_t, size_t);
-extern "C" void *__libc_realloc(void *, size_t);
-extern "C" void __libc_free(void *);
-
 namespace {
-
-/* ---- the host arrays' sizes (issue 40, item 5) ----
- * malloc, calloc, realloc and free are the program's (glibc allows their
- * replacement), each glibc's own with the block's size remembered, so that
- * a copy from the device into a host array it does not fit is named, with
- * both sizes, where it happens: not as a crash in free much later. A table
- * of the live blocks by address; full, it forgets nothing and learns no
- * more (a copy into an unknown array is not judged). */
-constexpr size_t HOST_SLOTS = 1u << 15;
-constexpr uintptr_t SLOT_EMPTY = 0, SLOT_GONE = 1;
-struct HostBlock {
-    uintptr_t at;
-    size_t size;
-};
-HostBlock host_blocks[HOST_SLOTS];
-std::atomic_flag host_lock = ATOMIC_FLAG_INIT;
-
-struct HostHold {
-    HostHold() { while (host_lock.test_and_set(std::memory_order_acquire)) {} }
-    ~HostHold() { host_lock.clear(std::memory_order_release); }
-};
-
-size_t host_slot(uintptr_t at) { return (at >> 4) * 0x9E3779B97F4A7C15ull % HOST_SLOTS; }
-
-void host_remember(void *p, size_t size)
-{
-    if (!p)
-        return;
-    HostHold hold;
-    uintptr_t at = (uintptr_t)p;
-    for (size_t i = host_slot(at), k = 0; k < HOST_SLOTS; i = (i + 1) % HOST_SLOTS, k++)
-        if (host_blocks[i].at == SLOT_EMPTY || host_blocks[i].at == SLOT_GONE || host_blocks[i].at == at) {
-            host_blocks[i] = {at, size};
-            return;
-        }
-}
-
-void host_forget(void *p)
-{
-    if (!p)
-        return;
-    HostHold hold;
-    uintptr_t at = (uintptr_t)p;
-    for (size_t i = host_slot(at), k = 0; k < HOST_SLOTS && host_blocks[i].at != SLOT_EMPTY;
-         i = (i + 1) % HOST_SLOTS, k++)
-        if (host_blocks[i].at == at) {
-            host_blocks[i].at = SLOT_GONE;
-            return;
-        }
-}
-
-/* The size the program asked for the block that starts at p; 0 if unknown. */
-size_t host_size(const void *p)
-{
-    HostHold hold;
-    uintptr_t at = (uintptr_t)p;
-    for (size_t i = host_slot(at), k = 0; k < HOST_SLOTS && host_blocks[i].at != SLOT_EMPTY;
-         i = (i + 1) % HOST_SLOTS, k++)
-        if (host_blocks[i].at == at)
-            return host_blocks[i].size;
-    return 0;
-}
 
 std::mutex wire;                         /* one request and its reply at a time */
 int sock = -2;                           /* -2: not looked up yet */
@@ -179,7 +111,7 @@ cudaError_t to_device(void *dst, const void *src, size_t n)
  * names it (vgpu_findings: host-copy-overflow); the copy goes on, as on a GPU. */
 void note_host_overflow(const void *dst, size_t n)
 {
-    size_t size = host_size(dst);
+    size_t size = vcudart_host_size(dst);
     if (size == 0 || n <= size)
         return;
     uint64_t req[2] = {n, size};
@@ -651,33 +583,3 @@ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t e)
 
 } // extern "C"
 
-/* ---- the program's allocator: glibc's, each block's size remembered ---- */
-
-extern "C" void *malloc(size_t n)
-{
-    void *p = __libc_malloc(n);
-    host_remember(p, n);
-    return p;
-}
-
-extern "C" void *calloc(size_t count, size_t n)
-{
-    void *p = __libc_calloc(count, n);
-    host_remember(p, count * n);
-    return p;
-}
-
-extern "C" void *realloc(void *old, size_t n)
-{
-    void *p = __libc_realloc(old, n);
-    if (p || n == 0)
-        host_forget(old);
-    host_remember(p, n);
-    return p;
-}
-
-extern "C" void free(void *p)
-{
-    host_forget(p);
-    __libc_free(p);
-}
