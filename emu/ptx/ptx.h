@@ -82,6 +82,7 @@ typedef struct {
     uint64_t global_store_bytes, global_store_sectors;
     uint64_t shared_requests, shared_wavefronts;
     uint64_t shared_loads;  /* values read back from shared memory (a lane each) */
+    uint64_t shared_load_bytes; /* their bytes (the roofline's shared-memory traffic) */
     uint64_t flops;
 } ptx_traffic_t;
 

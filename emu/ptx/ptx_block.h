@@ -56,6 +56,7 @@ class Block {
         result.traffic.global_load_bytes += lanes.global_load_bytes;
         result.traffic.global_store_bytes += lanes.global_store_bytes;
         result.traffic.shared_loads += lanes.shared_loads;
+        result.traffic.shared_load_bytes += lanes.shared_load_bytes;
     }
 
   private:

@@ -299,7 +299,7 @@ void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_
         (store ? tr.global_store_sectors : tr.global_load_sectors) += (uint64_t)keys.n;
     } else if (space == Space::Shared && !sampled) {
         if (!store)
-            tr.shared_loads += lanes;
+            tr.shared_loads += lanes, tr.shared_load_bytes += lanes * size;
     } else if (space == Space::Shared) {
         int per_bank[WARP] = {0};
         for (uint32_t m = on; m; m &= m - 1) {
@@ -313,7 +313,7 @@ void Block::count_traffic(Space space, bool store, const uint64_t *addr, uint32_
         tr.shared_requests++;
         tr.shared_wavefronts += (uint64_t)(most ? most : 1);
         if (!store)
-            tr.shared_loads += lanes;
+            tr.shared_loads += lanes, tr.shared_load_bytes += lanes * size;
     }
 }
 

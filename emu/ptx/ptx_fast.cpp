@@ -227,7 +227,7 @@ template <Space S, int N, bool Signed> bool load(Lanes &L, const Insn &in, int b
     if (L.count && S == Space::Global)
         L.global_load_bytes += (uint64_t)__builtin_popcount(on) * N;
     else if (L.count && S == Space::Shared)
-        L.shared_loads += (uint64_t)__builtin_popcount(on);
+        L.shared_loads += (uint64_t)__builtin_popcount(on), L.shared_load_bytes += (uint64_t)__builtin_popcount(on) * N;
     return true;
 }
 

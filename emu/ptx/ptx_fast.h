@@ -30,7 +30,7 @@ struct Lanes {
      * stores run here, counting their bytes (count), and a global load of
      * a word nothing wrote declines (uninit), so the general path finds it */
     bool count = false, uninit = false;
-    uint64_t global_load_bytes = 0, global_store_bytes = 0, shared_loads = 0;
+    uint64_t global_load_bytes = 0, global_store_bytes = 0, shared_loads = 0, shared_load_bytes = 0;
 };
 
 /* Runs in on the lanes `on` of the warp whose first thread is base. */

@@ -263,6 +263,9 @@ Test(ptx_checks, traffic_coalescing_and_bank_conflicts)
     cr_assert_eq(tiled.global_load_sectors * 32, tiled.global_load_bytes, "coalesced");
     cr_assert_eq(tiled.global_store_sectors * 32, tiled.global_store_bytes);
     cr_assert_eq(tiled.shared_wavefronts, tiled.shared_requests, "no bank conflict");
+    cr_assert_eq(basic.shared_load_bytes, 0u);
+    cr_assert_eq(tiled.shared_load_bytes, 2u * 64 * 64 * 64 * 4, "a float of each tile a multiply-add");
+    cr_assert_eq(tiled.shared_load_bytes, 4 * tiled.shared_loads);
     cr_assert_eq(swapped.global_load_bytes, tiled.global_load_bytes);
     cr_assert_geq(swapped.global_load_sectors, 4 * tiled.global_load_sectors, "%llu sectors",
                   (unsigned long long)swapped.global_load_sectors);
