@@ -136,6 +136,10 @@ static int load_row(const char *path, const char *id, row_t *r)
         if (json_object_object_get_ex(extra, "submission_error", &v)) /* a refused archive */
             r->rejected = strdup(json_object_get_string(v)), r->cannot_grade = 1;
         r->perf_ratio = get_num(extra, "perf_ratio");
+        roofline_t rl;
+        if (json_object_object_get_ex(extra, "roofline", &v) && roofline_from_json(v, &rl) == 0 &&
+            (r->roofline = malloc(sizeof rl)))
+            *r->roofline = rl;
         snprintf(r->lab, sizeof r->lab, "%s", get_str(extra, "lab"));
     }
     if (json_object_object_get_ex(j, "tests", &tests) && json_object_is_type(tests, json_type_array)) {
@@ -154,6 +158,7 @@ static void free_row(row_t *r)
         free(r->tests[i].name);
     free(r->tests);
     free(r->map);
+    free(r->roofline);
     free(r->rejected);
     free(r->cannot_why);
     free(r->first_why);

@@ -39,6 +39,11 @@ typedef struct lab_kind {
      * large to multiply on the CPU), from the seed; -1 with err on a
      * malformed shape */
     int (*timing_inputs)(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen);
+    /* a timing shape's arithmetic (FLOP) and its compulsory traffic: the
+     * bytes of its inputs read once and its output written once, the least
+     * any kernel moves (the roofline's, score/roofline.h); -1 on a
+     * malformed shape. NULL: the kind draws no roofline */
+    int (*shape_work)(const char *shape, double *flop, double *compulsory_bytes);
     /* how a timed output is checked against the reference's on those
      * inputs (a GPU replay's, pipeline/grade_perf_replay.c): by their sums
      * (*sum 1: a reduction's partial sums, as many as each chose) or element

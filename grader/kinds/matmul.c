@@ -133,6 +133,16 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
     return 0;
 }
 
+static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
+{
+    int m, k, n;
+    if (parse_shape(shape, &m, &k, &n) != 0)
+        return -1;
+    *flop = 2.0 * m * (double)n * k;
+    *compulsory_bytes = 4.0 * ((double)m * k + (double)k * n + (double)m * n);
+    return 0;
+}
+
 static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
 {
     int m, k, n;
@@ -299,6 +309,7 @@ const lab_kind_t kind_matmul = {
     .flop = flop,
     .generate = generate,
     .timing_inputs = timing_inputs,
+    .shape_work = shape_work,
     .timing_compare = timing_compare,
     .explain_grid = explain_grid,
     .cublas_baseline = 1,

@@ -116,6 +116,18 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
     return 0;
 }
 
+/* n multiply-adds over two vectors of n floats */
+static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
+{
+    char *end;
+    long n = strtol(shape, &end, 10);
+    if (*shape < '0' || *shape > '9' || *end || n < 1)
+        return -1;
+    *flop = 2.0 * (double)n;
+    *compulsory_bytes = 8.0 * (double)n + 4.0;
+    return 0;
+}
+
 static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
 {
     return make_inputs(shape, seed, VALUES_SIGNED, out, err, errlen);
@@ -493,6 +505,7 @@ const lab_kind_t kind_reduction = {
     .flop = flop,
     .generate = generate,
     .timing_inputs = timing_inputs,
+    .shape_work = shape_work,
     .timing_compare = timing_compare,
     .verify = verify,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],

@@ -284,8 +284,8 @@ static int set_budgets(const grade_opts_t *o, grade_run_t *run, const grading_in
     if (run->backend != BACKEND_VGPU || !br->ok)
         return 0;
     double t0 = now_seconds();
-    int rc = vgpu_budgets(o, &in->lab, jobs, in->njobs, run->scratch, run->error,
-                          sizeof run->error);
+    int rc = vgpu_budgets(o, &in->lab, jobs, in->njobs, run->scratch, &run->measured.perf.reference_traffic,
+                          run->error, sizeof run->error);
     run->phase_s[PHASE_BUILD] += now_seconds() - t0; /* cached after a class's first */
     return rc;
 }

@@ -114,6 +114,10 @@ static int read_shape(const char *path, const ds_job_t *j, const char *unit, per
         pr->l2_bytes = json_object_get_int(v);
     if (rc == 0 && json_object_object_get_ex(root, "driver_version", &v))
         pr->driver_version = json_object_get_int(v);
+    if (rc == 0 && json_object_object_get_ex(root, "bandwidth_gbs", &v))
+        pr->bandwidth_gbs = json_object_get_double(v);
+    if (rc == 0 && json_object_object_get_ex(root, "compute_capability", &v))
+        perf_set_compute_capability(pr, json_object_get_string(v));
     json_object_put(root);
     if (rc != 0)
         snprintf(err, errlen, "%s: not the runner's timing file", path);

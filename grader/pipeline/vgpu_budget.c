@@ -134,21 +134,25 @@ static void count_path(const char *root, const lab_t *lab, const char *ptx_text,
 }
 
 /* Runs the reference on todo[0..n) (copies of the jobs, no budget) and
- * writes each count to paths[i]. 0, or -1 with err. */
+ * writes each count to paths[i] ("INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES"),
+ * what it moved to traffic[i]. 0, or -1 with err. */
 static int count_on_executor(const grade_opts_t *o, const lab_t *lab, const build_result_t *br,
-                             ds_job_t *todo, char (*paths)[PATH_MAX], int n, const char *scratch,
-                             char *err, size_t errlen)
+                             ds_job_t *todo, char (*paths)[PATH_MAX], roofline_traffic_t *traffic, int n,
+                             const char *scratch, char *err, size_t errlen)
 {
     runs_how_t how = {.lab = lab, .program = br->program, .scratch = scratch, .prefix = "count",
-                      .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(), .ptx = br->ptx};
+                      .max_parallel = o->jobs > 0 ? o->jobs : cpu_count(), .ptx = br->ptx,
+                      .traffic = 1};
     ds_run_t *runs = runs_execute(todo, n, &how);
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         emu_report_t rep;
         emu_report_read(runs[i].diag_path, &rep);
         double count = emu_report_stat(&rep, "instructions");
+        double global = emu_report_stat(&rep, "global_load_bytes") + emu_report_stat(&rep, "global_store_bytes");
+        double shared = emu_report_stat(&rep, "shared_load_bytes");
         emu_report_free(&rep);
-        char label[160], text[32];
+        char label[160], text[96];
         job_test_name(&todo[i], label, sizeof label);
         if (!runs[i].started || !runs[i].result.exited || runs[i].result.exit_code != 0 || !(count > 0)) {
             snprintf(err, errlen, "the lab's reference does not run on %s on the executor (not the "
@@ -156,17 +160,33 @@ static int count_on_executor(const grade_opts_t *o, const lab_t *lab, const buil
                      runs[i].result.output ? runs[i].result.output : "");
             rc = -1;
         } else {
-            snprintf(text, sizeof text, "%.0f\n", count);
+            snprintf(text, sizeof text, "%.0f %.0f %.0f\n", count, global, shared);
             write_file_atomic(paths[i], text, strlen(text), NULL, 0); /* a cache: a miss costs time */
             todo[i].instruction_budget = (unsigned long long)count; /* the count, for the caller */
+            traffic[i] = (roofline_traffic_t){global, shared, todo[i].flop};
         }
     }
     runs_free(runs, n);
     return rc;
 }
 
+/* A cached count: "INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES" (a file of
+ * the count alone, from before the roofline, or without traffic, which every
+ * reference has, is a miss). 0: none. */
+static unsigned long long cached_count(const char *path, roofline_traffic_t *t)
+{
+    char *text = read_file(path, NULL, NULL, 0);
+    unsigned long long count = 0;
+    double global = 0, shared = 0;
+    if (text && (sscanf(text, "%llu %lf %lf", &count, &global, &shared) != 3 || !(global > 0)))
+        count = 0;
+    free(text);
+    t->global_bytes = global, t->shared_load_bytes = shared;
+    return count;
+}
+
 int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
-                 const char *scratch, char *err, size_t errlen)
+                 const char *scratch, roofline_traffic_t *traffic, char *err, size_t errlen)
 {
     build_result_t br;
     if (vgpu_reference_build(o, lab, scratch, &br, err, errlen) != 0) {
@@ -183,17 +203,19 @@ int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
     }
     ds_job_t *todo = calloc((size_t)n + 1, sizeof *todo);
     char(*paths)[PATH_MAX] = calloc((size_t)n + 1, sizeof *paths);
+    roofline_traffic_t *moved = calloc((size_t)n + 1, sizeof *moved), sum = {0};
     int *which = calloc((size_t)n + 1, sizeof *which), ntodo = 0;
     for (int i = 0; i < n; i++) {
         if (jobs[i].load_failed)
             continue;
         char path[PATH_MAX];
         count_path(o->root, lab, ptx, ptx_len, &jobs[i], path, sizeof path);
-        char *text = read_file(path, NULL, NULL, 0);
-        unsigned long long count = text ? strtoull(text, NULL, 10) : 0;
-        free(text);
+        roofline_traffic_t t;
+        unsigned long long count = cached_count(path, &t);
         if (count > 0) {
             jobs[i].instruction_budget = vgpu_budget_of(count, lab->budget_factor);
+            sum.global_bytes += t.global_bytes, sum.shared_load_bytes += t.shared_load_bytes;
+            sum.flop += jobs[i].flop;
             continue;
         }
         todo[ntodo] = jobs[i]; /* a shallow copy: the data stay the job's */
@@ -201,9 +223,15 @@ int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
         snprintf(paths[ntodo], PATH_MAX, "%s", path);
         which[ntodo++] = i;
     }
-    int rc = ntodo ? count_on_executor(o, lab, &br, todo, paths, ntodo, scratch, err, errlen) : 0;
-    for (int k = 0; rc == 0 && k < ntodo; k++)
+    int rc = ntodo ? count_on_executor(o, lab, &br, todo, paths, moved, ntodo, scratch, err, errlen) : 0;
+    for (int k = 0; rc == 0 && k < ntodo; k++) {
         jobs[which[k]].instruction_budget = vgpu_budget_of(todo[k].instruction_budget, lab->budget_factor);
+        sum.global_bytes += moved[k].global_bytes, sum.shared_load_bytes += moved[k].shared_load_bytes;
+        sum.flop += moved[k].flop;
+    }
+    if (rc == 0 && traffic)
+        *traffic = sum;
+    free(moved);
     free(todo);
     free(paths);
     free(which);

@@ -18,6 +18,7 @@
 #include "build/build.h"
 #include "pipeline/grade_opts.h"
 #include "run/ds_run.h"
+#include "score/roofline.h"
 
 /* A tiny dataset's budget: a kernel whose threads all loop over K even
  * where C has a few elements (lab 2's no_boundary_check.cu on 2x1000x3:
@@ -25,12 +26,14 @@
  * no time on a GPU, and is judged by memory-safe, not by the budget. */
 #define VGPU_BUDGET_FLOOR 16000000ULL
 
-/* Sets jobs[0..n)'s instruction_budget from the reference's counts. 0, or
+/* Sets jobs[0..n)'s instruction_budget from the reference's counts, and
+ * *traffic (if not NULL) to what the reference's kernels moved on those
+ * datasets, kept with each count (the roofline's point). 0, or
  * -1 with err: the reference does not build or run on the executor (a
  * grader fault: no submission is run under a budget nobody measured).
  * scratch: a folder of the grading's for the reference's runs. */
 int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
-                 const char *scratch, char *err, size_t errlen);
+                 const char *scratch, roofline_traffic_t *traffic, char *err, size_t errlen);
 
 /* The lab's reference built for the executor, unless a build newer than
  * every input is cached (the reference's source, the kind's program, the

@@ -67,6 +67,7 @@ static struct {
 typedef struct {
     char name[128];
     int clock_khz, sms, l2_bytes, driver_version;
+    int cc_major, cc_minor, mem_clock_khz, bus_bits; /* the roofline's ceilings (score/roofline.h) */
 } device_info_t;
 
 typedef struct {
@@ -201,6 +202,12 @@ static int start_gpu(int ordinal, const char *cubin, gpu_t *g, device_info_t *in
         info->clock_khz = 0;
     if (cu.cuDeviceGetAttribute(&info->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS)
         info->sms = 0;
+    if (cu.cuDeviceGetAttribute(&info->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+        cu.cuDeviceGetAttribute(&info->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS)
+        info->cc_major = info->cc_minor = 0;
+    if (cu.cuDeviceGetAttribute(&info->mem_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev) != CUDA_SUCCESS ||
+        cu.cuDeviceGetAttribute(&info->bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev) != CUDA_SUCCESS)
+        info->mem_clock_khz = info->bus_bits = 0;
     if (cu.cuDriverGetVersion(&info->driver_version) != CUDA_SUCCESS)
         info->driver_version = 0;
     if ((r = cu.cuModuleLoad(&g->module, cubin)) != CUDA_SUCCESS)
@@ -317,6 +324,12 @@ static int write_timing(const char *path, const device_info_t *dev, const char *
     json_object_object_add(o, "sms", json_object_new_int(dev->sms));
     json_object_object_add(o, "l2_bytes", json_object_new_int(dev->l2_bytes));
     json_object_object_add(o, "driver_version", json_object_new_int(dev->driver_version));
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", dev->cc_major, dev->cc_minor);
+    json_object_object_add(o, "compute_capability", json_object_new_string(cc));
+    /* the theoretical peak: memory clock x bus width x 2 (double data rate) / 8 bits */
+    json_object_object_add(o, "bandwidth_gbs",
+                           json_object_new_double((double)dev->mem_clock_khz * 1e3 * dev->bus_bits * 2.0 / 8.0 / 1e9));
     for (int k = 0; k < n; k++)
         json_object_array_add(impls, times_json(names[k], &times[k]));
     json_object_object_add(o, "impls", impls);

@@ -3,6 +3,7 @@
  * leaderboard (html_board.c), and a table of the students
  * (html_class_table.c) that sorts in the page (inline JS, no network). */
 #include "report/html_class.h"
+#include "report/html_roofline.h"
 #include "report/html_report.h"
 
 #include <math.h>
@@ -232,6 +233,49 @@ static void perf_panel(strbuf_t *sb, const class_data_t *c)
     sb_append(sb, "</div>\n");
 }
 
+static int same_roofline(const roofline_t *a, const roofline_t *b)
+{
+    return strcmp(a->device, b->device) == 0 && strcmp(a->shape, b->shape) == 0;
+}
+
+/* Every timed kernel on the roofline of the device (and shape) most of the
+ * class was timed on, the reference and cuBLAS as one student's grading
+ * measured them there. */
+static void roofline_panel(strbuf_t *sb, const class_data_t *c)
+{
+    const roofline_t *base = NULL;
+    int most = 0, drawn = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (!c->rows[i].roofline)
+            continue;
+        int same = 0;
+        for (int j = 0; j < c->n; j++)
+            same += c->rows[j].roofline && same_roofline(c->rows[i].roofline, c->rows[j].roofline);
+        if (same > most)
+            most = same, base = c->rows[i].roofline;
+    }
+    if (!base)
+        return;
+    roofline_dot_t *dots = calloc((size_t)most, sizeof *dots);
+    for (int i = 0; i < c->n && dots; i++) {
+        const roofline_t *rl = c->rows[i].roofline;
+        if (rl && same_roofline(rl, base))
+            dots[drawn++] = (roofline_dot_t){rl->points[0].gflops, rl->points[0].intensity, c->rows[i].id};
+    }
+    sb_append(sb, "<div class=\"card\" id=\"roofline-card\"><h2>The class on the roofline</h2>");
+    html_roofline_svg(sb, base, dots, drawn, "class-roofline");
+    sb_appendf(sb, "<p class=\"legend\">%d student kernel%s (blue dots). ", drawn, drawn == 1 ? "" : "s");
+    html_roofline_caption(sb, base);
+    int other = 0;
+    for (int i = 0; i < c->n; i++)
+        other += c->rows[i].roofline && !same_roofline(c->rows[i].roofline, base);
+    if (other)
+        sb_appendf(sb, " %d kernel%s timed on another device or shape %s not drawn.", other,
+                   other == 1 ? "" : "s", other == 1 ? "is" : "are");
+    sb_append(sb, "</p></div>\n");
+    free(dots);
+}
+
 static void rate_bar(strbuf_t *sb, const char *name, int pass, int have, double y)
 {
     double rate = have ? (double)pass / have : 0, bw = 250;
@@ -357,6 +401,7 @@ char *html_class_page(const class_data_t *c, const class_counts_t *k, const boar
     pass_rates(&sb, c);
     perf_panel(&sb, c);
     sb_append(&sb, "</div>\n");
+    roofline_panel(&sb, c);
     html_board_section(&sb, board);
     if (c->gpu_use) {
         sb_append(&sb, "<div class=\"card\" id=\"gpu-use\"><h2>The GPUs' time</h2><pre>");

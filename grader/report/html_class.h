@@ -11,6 +11,7 @@
 
 #include "compare/compare.h"
 #include "report/board.h"
+#include "score/roofline.h"
 
 typedef struct {
     char *name;
@@ -32,6 +33,7 @@ typedef struct {
     int first_fail;     /* the first of them, an index in tests (-1: none) */
     char *first_why;    /* its reason, one line of its output (malloc'd; NULL: none) */
     double perf_ratio;  /* student / reference speed; <= 0: not timed */
+    roofline_t *roofline; /* where its kernel sits (extra_data "roofline"; malloc'd), or NULL */
     error_map_t *map;   /* the first failing dataset's error map, or NULL */
     int map_test;       /* that test's index in tests */
     class_cell_t *tests;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html_roofline.h"
 #include "report/png.h"
 
 #define MAP_PX 256 /* the error map on a student's page, at most, a side */
@@ -55,7 +56,8 @@ static const char student_css[] =
     ".testbody{padding:2px 12px 12px;display:flex;gap:18px;align-items:flex-start;flex-wrap:wrap}"
     ".testbody pre{flex:1;min-width:340px;background:#f7f8fa;border:1px solid #eceff4;"
     "border-radius:4px;padding:8px 10px}"
-    "figure{margin:0}figcaption{max-width:330px;margin-top:6px}";
+    "figure{margin:0}figcaption{max-width:330px;margin-top:6px}"
+    "figure.roof{flex:1 1 520px;max-width:640px}figure.roof figcaption{max-width:640px}";
 
 /* ---- helpers ------------------------------------------------------------------- */
 
@@ -209,7 +211,19 @@ static void test_map(strbuf_t *sb, json_object *t)
     sb_free(&alt);
 }
 
-static void test_section(strbuf_t *sb, json_object *t, size_t index)
+/* The performance test's roofline (results.json extra_data "roofline"). */
+static void test_roofline(strbuf_t *sb, json_object *t, const roofline_t *rl)
+{
+    if (!rl || strcmp(text_of(t, "name"), "performance") != 0)
+        return;
+    sb_append(sb, "<figure class=\"roof\">");
+    html_roofline_svg(sb, rl, NULL, 0, "roofline");
+    sb_append(sb, "<figcaption class=\"legend\">");
+    html_roofline_caption(sb, rl);
+    sb_append(sb, "</figcaption></figure>");
+}
+
+static void test_section(strbuf_t *sb, json_object *t, size_t index, const roofline_t *rl)
 {
     const char *state = test_state(t);
     sb_appendf(sb, "<details class=\"test %s\" id=\"t%zu\"%s><summary><span class=\"badge %s\">%s"
@@ -223,6 +237,7 @@ static void test_section(strbuf_t *sb, json_object *t, size_t index)
     html_number(sb, number_of(t, "max_score"));
     sb_append(sb, "</span></summary><div class=\"testbody\">");
     test_map(sb, t);
+    test_roofline(sb, t, rl);
     sb_append(sb, "<pre>");
     html_escape(sb, text_of(t, "output"));
     sb_append(sb, "</pre></div></details>\n");
@@ -287,10 +302,12 @@ char *html_student_page(json_object *results, const char *who, const char *class
     size_t n = tests && json_object_is_type(tests, json_type_array)
                    ? json_object_array_length(tests) : 0;
     int grouped = 0;
+    roofline_t rl;
+    int has_roofline = roofline_from_json(member(member(results, "extra_data"), "roofline"), &rl) == 0;
     for (size_t i = 0; i < n; i++) {
         json_object *t = json_object_array_get_idx(tests, i);
         if (!is_gated(t))
-            test_section(&sb, t, i);
+            test_section(&sb, t, i, has_roofline ? &rl : NULL);
         else if (!grouped++) /* where the first of them was */
             gated_section(&sb, tests, n);
     }

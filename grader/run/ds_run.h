@@ -102,6 +102,7 @@ typedef struct {
                              * which runs this PTX (run/runs_vgpu.h); NULL: a program alone */
     int checks;             /* vgpu: the executor's checks on (races, uninitialised reads,
                              * traffic) */
+    int traffic;            /* vgpu: its traffic counted alone (a reference's count) */
     const char *replay_runner; /* vgpu: each run's launches, as the executor recorded them,
                                 * done again on the GPU by this runner (bin/cugrade-replay)
                                 * from replay_cubin (run/runs_replay.h); NULL: not */

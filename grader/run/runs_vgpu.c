@@ -106,6 +106,9 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
         c->argv[n++] = "--uninit";
         c->argv[n++] = "--traffic";
         c->argv[n++] = "--sample"; /* a big grid's checks on a sample of its blocks */
+    } else if (how->traffic) {
+        c->argv[n++] = "--traffic";
+        c->argv[n++] = "--sample"; /* bytes counted in every block, sectors in a sample */
     }
     snprintf(text, sizeof text, "%llu", r->job->instruction_budget); /* 0: none */
     c->argv[n++] = "--budget", c->argv[n++] = runs_own(r, strdup(text));

@@ -195,8 +195,10 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
         return; /* no kernel ran with the checking mode: no statistics to count */
     e->instrumented_runs++;
     e->flop += flop;
-    if (flop > 0) /* a run that ended: its traffic against its arithmetic (one that crashed has none) */
+    if (flop > 0) { /* a run that ended: its traffic against its arithmetic (one that crashed has none) */
         e->global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
+        e->shared_load_bytes += emu_report_stat(r, "shared_load_bytes");
+    }
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
     if (flop >= 1e6 && emu_report_stat(r, "flops") > 0) { /* the executor counts them (the emulator
         * not); a run big enough that a partial tile's padding is a small part of it */

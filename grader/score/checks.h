@@ -43,6 +43,7 @@ typedef struct {
     int ndetails[CHECK_COUNT];
     long distinct[CHECK_COUNT];          /* distinct findings, shown or not */
     double global_bytes, flop;           /* summed over the runs */
+    double shared_load_bytes;            /* of the runs global_bytes counts (the roofline's) */
     double staged_loads;                 /* shared loads of data staged in the same block */
     double executed_flop;                /* the FLOP the kernels did (the executor's "flops"), summed
                                           * over the ended runs of 1e6 FLOP or more that counted them */

@@ -17,6 +17,7 @@
 #include "compare/compare.h"
 #include "score/checks.h"
 #include "score/perf.h"
+#include "score/roofline.h"
 
 #define MEASURED_FORMAT "cugrade-measurements"
 #define MEASURED_VERSION 1
@@ -58,6 +59,8 @@ typedef struct {
     char *text;           /* the message before the score (the timing queue's wait, why the
                            * timing program failed); NULL: none */
     perf_result_t result; /* what perf_score scores, when timed */
+    roofline_traffic_t reference_traffic; /* the reference's kernels on the datasets, counted on
+                                           * the executor (its budgets); flop 0: not counted */
 } measured_perf_t;
 
 typedef struct {

@@ -10,7 +10,9 @@
  *                  "failure", "error_map" (or null)}],
  *    "cannot_grade": null or why,
  *    "checks": {"measured", "not_run" (null: they ran), "reports": [...]},
- *    "performance": {"measured", "timed", "text", "timing" (or null)},
+ *    "performance": {"measured", "timed", "text", "timing" (or null), and
+ *                    when counted "reference_traffic": {"flop", "global_bytes",
+ *                    "shared_load_bytes"}},
  *    "notes": [{"key", "text"}], "phase_times", "phases": {"build": 2.1, ...},
  *    "execution_time"}
  * (the reports and the timing: measured_parts.h). */
@@ -60,6 +62,14 @@ static json_object *perf_json(const measured_perf_t *p)
         json_object_object_add(o, "on_gpu", json_object_new_boolean(1));
     json_object_object_add(o, "text", jio_string(p->text));
     json_object_object_add(o, "timing", p->timed ? perf_result_to_json(&p->result) : NULL);
+    if (p->reference_traffic.flop > 0) { /* written only when counted */
+        const roofline_traffic_t *t = &p->reference_traffic;
+        json_object *r = json_object_new_object();
+        json_object_object_add(r, "flop", jio_double(t->flop));
+        json_object_object_add(r, "global_bytes", jio_double(t->global_bytes));
+        json_object_object_add(r, "shared_load_bytes", jio_double(t->shared_load_bytes));
+        json_object_object_add(o, "reference_traffic", r);
+    }
     return o;
 }
 
@@ -196,8 +206,10 @@ static int checks_from_json(const cfg_t *c, json_object *o, measured_t *m)
 
 static int perf_from_json(const cfg_t *c, json_object *o, measured_t *m)
 {
-    static const char *const known[] = {"measured", "timed", "on_gpu", "text", "timing", NULL};
-    json_object *perf, *timing, *on_gpu;
+    static const char *const known[] = {"measured", "timed", "on_gpu", "text", "timing",
+                                        "reference_traffic", NULL};
+    static const char *const traffic_keys[] = {"flop", "global_bytes", "shared_load_bytes", NULL};
+    json_object *perf, *timing, *on_gpu, *traffic;
     measured_perf_t *p = &m->perf;
     if (jio_object_of(c, o, "", "performance", 0, &perf) != 0 ||
         cfg_check_keys(c, perf, "performance", known) != 0 ||
@@ -208,6 +220,15 @@ static int perf_from_json(const cfg_t *c, json_object *o, measured_t *m)
         return -1;
     if (json_object_object_get_ex(perf, "on_gpu", &on_gpu) && /* written only when set */
         jio_bool_of(c, perf, "performance", "on_gpu", &p->on_gpu) != 0)
+        return -1;
+    roofline_traffic_t *t = &p->reference_traffic;
+    if (json_object_object_get_ex(perf, "reference_traffic", &traffic) && /* written only when counted */
+        (cfg_require_object(c, traffic, "performance.reference_traffic") != 0 ||
+         cfg_check_keys(c, traffic, "performance.reference_traffic", traffic_keys) != 0 ||
+         jio_double_of(c, traffic, "performance.reference_traffic", "flop", &t->flop) != 0 ||
+         jio_double_of(c, traffic, "performance.reference_traffic", "global_bytes", &t->global_bytes) != 0 ||
+         jio_double_of(c, traffic, "performance.reference_traffic", "shared_load_bytes",
+                       &t->shared_load_bytes) != 0))
         return -1;
     if (p->timed != (timing != NULL))
         return cfg_fail(c, "performance", "timing", "must be an object when timed, else null");

@@ -57,6 +57,11 @@ json_object *perf_result_to_json(const perf_result_t *r)
     json_object_object_add(o, "sms", json_object_new_int(r->sms));
     json_object_object_add(o, "driver_version", json_object_new_int(r->driver_version));
     json_object_object_add(o, "runtime_version", json_object_new_int(r->runtime_version));
+    if (r->cc_major > 0) {
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", r->cc_major, r->cc_minor);
+        json_object_object_add(o, "compute_capability", json_object_new_string(cc));
+    }
     json_object_object_add(o, "speed_ratio", jio_double(r->speed_ratio));
     for (int i = 0; i < r->nshapes; i++)
         json_object_array_add(shapes, shape_json(&r->shapes[i]));
@@ -117,7 +122,7 @@ int perf_result_from_json(const cfg_t *c, json_object *o, const char *where, per
 {
     static const char *const known[] = {"device", "sm_clock_mhz", "bandwidth_gbs", "l2_bytes",
                                         "sms", "driver_version", "runtime_version",
-                                        "speed_ratio", "shapes", NULL};
+                                        "speed_ratio", "shapes", "compute_capability", NULL};
     json_object *shapes;
     long l2, sms, driver, runtime;
     char at[128];
@@ -133,6 +138,12 @@ int perf_result_from_json(const cfg_t *c, json_object *o, const char *where, per
         jio_double_of(c, o, where, "speed_ratio", &r->speed_ratio) != 0 ||
         jio_array_of(c, o, where, "shapes", PERF_MAX_SHAPES, &shapes, &r->nshapes) != 0)
         return -1;
+    json_object *cc;
+    if (json_object_object_get_ex(o, "compute_capability", &cc)) { /* written since the roofline */
+        perf_set_compute_capability(r, json_object_get_string(cc));
+        if (r->cc_major == 0)
+            return cfg_fail(c, where, "compute_capability", "must be a text like \"9.0\"");
+    }
     r->l2_bytes = l2;
     r->sms = (int)sms;
     r->driver_version = (int)driver;

@@ -2,6 +2,7 @@
 #include "score/perf.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
+#include "score/roofline.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -58,6 +59,16 @@ static void parse_device_line(const char *key, const char *value, perf_result_t 
         r->driver_version = atoi(value);
     else if (strcmp(key, "runtime_version") == 0)
         r->runtime_version = atoi(value);
+    else if (strcmp(key, "compute_capability") == 0)
+        perf_set_compute_capability(r, value);
+}
+
+void perf_set_compute_capability(perf_result_t *r, const char *text)
+{
+    int major = 0, minor = 0;
+    if (text && sscanf(text, "%d.%d", &major, &minor) == 2 && major > 0 && major < 100 && minor >= 0 &&
+        minor < 100)
+        r->cc_major = major, r->cc_minor = minor;
 }
 
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
@@ -153,7 +164,7 @@ static void versus(const perf_impl_t *st, const perf_impl_t *other, const char *
 /* One shape's lines: the student's rate, then against what the score is
  * relative to, the other of the reference and cuBLAS, the baseline. */
 static void report_shape(const perf_shape_t *s, const perf_result_t *r, const perf_rule_t *rule,
-                         const lab_t *lab, strbuf_t *out)
+                         const lab_t *lab, int bound_said, strbuf_t *out)
 {
     const perf_impl_t *st = perf_impl(s, "student"), *ref = perf_impl(s, "reference");
     const perf_impl_t *naive = perf_impl(s, "naive"), *blas = perf_impl(s, "cublas");
@@ -173,7 +184,8 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
     if (naive && naive->rate > 0)
         sb_appendf(out, ", %.2fx the untiled kernel", st->rate / naive->rate);
     sb_append(out, "\n");
-    lab->kind->perf_bound(lab, r, s, st, out);
+    if (!bound_said)
+        lab->kind->perf_bound(lab, r, s, st, out);
     if (st->gate == PERF_UNGATED && ref && ref->gate == PERF_GATED)
         sb_append(out, "  unlike the reference's, its reps were timed without the launch gate: "
                        "its launch function had not returned 20 ms after its call, so it waits "
@@ -193,7 +205,7 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
 }
 
 double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *lab,
-                  strbuf_t *out, int *ok)
+                  const roofline_t *roofline, strbuf_t *out, int *ok)
 {
     *ok = 0;
     if (r->sm_clock_mhz > 0) /* the timing program's; a replay's runner names the device alone */
@@ -202,7 +214,9 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
     else
         sb_appendf(out, "on %s:\n", r->device);
     for (int i = 0; i < r->nshapes; i++)
-        report_shape(&r->shapes[i], r, rule, lab, out);
+        report_shape(&r->shapes[i], r, rule, lab, roofline != NULL, out);
+    if (roofline)
+        roofline_sentence(roofline, out);
     double speed = perf_speed_ratio(r, rule->relative_to);
     if (!(speed > 0)) {
         sb_append(out, "no performance points: a timed output was wrong or a timing is missing\n");

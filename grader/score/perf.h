@@ -36,6 +36,8 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
 /* The same lines from the timing run's report channel (a file; runner.h):
  * what the timing program wrote there, never what the submission printed. */
 int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size_t errlen);
+/* r's compute capability from "9.0" (left as it was unless text is one). */
+void perf_set_compute_capability(perf_result_t *r, const char *text);
 const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 
 /* The student's speed over the reference's (PERF_VS_REFERENCE) or cuBLAS's
@@ -47,9 +49,12 @@ double perf_speed_ratio(const perf_result_t *r, perf_relative_t vs);
 
 /* Appends the report to out and returns the score (0..rule->points); *ok is
  * set when the student's timed outputs were all right and the speed earned
- * the full points. */
+ * the full points. roofline: where the kernel sits on the device's roofline
+ * (score/roofline.h), said after the shapes in place of the kind's bound;
+ * NULL: none drawn. */
 struct lab;
+struct roofline_s;
 double perf_score(const perf_rule_t *rule, const perf_result_t *r, const struct lab *lab,
-                  strbuf_t *out, int *ok);
+                  const struct roofline_s *roofline, strbuf_t *out, int *ok);
 
 #endif

@@ -39,6 +39,7 @@ typedef struct {
     double sm_clock_mhz, bandwidth_gbs;
     long l2_bytes;
     int sms, driver_version, runtime_version;
+    int cc_major, cc_minor; /* compute capability (0.0: not reported) */
     perf_shape_t shapes[PERF_MAX_SHAPES];
     int nshapes;
     double speed_ratio;   /* student / reference speed, geometric mean over the

@@ -95,10 +95,13 @@ int score_perf_not_timed(const measured_t *m, const perf_rule_t *rule, const lab
 /* The device and the timings, for results.json's extra_data:
  *   "perf_ratio": 0.91,                  the scored ratio (geometric mean)
  *   "perf_relative_to": "cublas",        what it is relative to (rubric.json)
+ *   "roofline": {...}                    where it sits (score/roofline.h), when drawn
  *   "performance_shapes" and Gradescope's "leaderboard" (score/leaderboard.h). */
 static void record_timing(grade_t *g, const perf_result_t *pr, const perf_rule_t *rule,
-                          const lab_t *lab)
+                          const lab_t *lab, const roofline_t *roofline)
 {
+    if (roofline)
+        grade_set_extra_json(g, "roofline", roofline_to_json(roofline));
     grade_set_extra_text(g, "device", pr->device);
     grade_set_extra_number(g, "sm_clock_mhz", pr->sm_clock_mhz);
     grade_set_extra_number(g, "driver_version", pr->driver_version);
@@ -106,6 +109,19 @@ static void record_timing(grade_t *g, const perf_result_t *pr, const perf_rule_t
     grade_set_extra_number(g, "perf_ratio", perf_speed_ratio(pr, rule->relative_to));
     grade_set_extra_text(g, "perf_relative_to", perf_relative_name(rule->relative_to));
     leaderboard_record(g, pr, lab->kind->rate_unit); /* performance_shapes, leaderboard */
+}
+
+/* The roofline of the timing, the student's traffic from the checks'
+ * reports and the reference's from its counts: 0, or -1 (not drawn). */
+static int measured_roofline(const measured_t *m, const lab_t *lab, roofline_t *rl)
+{
+    check_evidence_t e;
+    memset(&e, 0, sizeof e);
+    evidence_replay(&e, &m->evidence);
+    roofline_traffic_t student = {e.global_bytes, e.shared_load_bytes, e.flop};
+    evidence_free(&e);
+    const roofline_traffic_t *ref = m->perf.reference_traffic.flop > 0 ? &m->perf.reference_traffic : NULL;
+    return roofline_build(&m->perf.result, lab->kind, &student, ref, rl);
 }
 
 /* The "performance" test: 0 of 0 where it cannot be earned (the emulator),
@@ -125,8 +141,10 @@ static void add_performance_test(const measured_t *m, const perf_rule_t *rule, c
     else if (msg.len == 0) {
         sb_append(&msg, m->perf.text ? m->perf.text : "");
         if (m->perf.timed) {
-            score = perf_score(rule, &m->perf.result, lab, &msg, &ok);
-            record_timing(g, &m->perf.result, rule, lab);
+            roofline_t rl;
+            int drawn = measured_roofline(m, lab, &rl) == 0;
+            score = perf_score(rule, &m->perf.result, lab, drawn ? &rl : NULL, &msg, &ok);
+            record_timing(g, &m->perf.result, rule, lab, drawn ? &rl : NULL);
         }
     }
     /* where it cannot be earned it is 0 of 0 and, for Gradescope, not a failure (unless a

@@ -34,7 +34,7 @@ static double score_of(const char *text, strbuf_t *out, int *ok)
     cr_assert_eq(perf_parse(text, &res, err, sizeof err), 0, "%s", err);
     perf_rule_t r = rule();
     lab_t lab = {.tile_width = 16, .kind = &kind_matmul};
-    return perf_score(&r, &res, &lab, out, ok);
+    return perf_score(&r, &res, &lab, NULL, out, ok);
 }
 
 Test(perf, parses_device_and_every_implementation)
@@ -209,7 +209,7 @@ Test(perf, relative_to_cublas)
     lab_t lab = {.tile_width = 128, .kind = &kind_matmul};
     strbuf_t out = {0};
     int ok;
-    double s = perf_score(&r, &res, &lab, &out, &ok);
+    double s = perf_score(&r, &res, &lab, NULL, &out, &ok);
     cr_assert_float_eq(s, round(30 * (sqrt(0.32) - 0.2) / 0.7 * 100) / 100, 1e-9, "%s", sb_str(&out));
     cr_assert(!ok);
     const char *t = sb_str(&out);
