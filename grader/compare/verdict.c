@@ -3,6 +3,7 @@
 #include "compare/verdict.h"
 #include "kinds/kind.h"
 #include "compare/compare.h"
+#include "compare/coverage.h"
 #include "run/emureport.h"
 #include "matbin.h"
 #include "report/results.h"
@@ -273,74 +274,6 @@ static void say_cause(const cause_t *cause, const emu_report_t *rep, const lab_t
                                 (int)emu_report_stat(rep, "budget_block_x"),
                                 (int)emu_report_stat(rep, "budget_block_y"), why, sizeof why))
         sb_appendf(msg, "%s\n", why);
-}
-
-/* The wrong elements all never written, and the launch the run showed (one
- * launch: its grid and block): whether the grid reaches C, told from it.
- * A grid short of C is rounded down (grid-too-small); one that covers C with
- * its x along the rows, or a kernel that takes its row from x while the
- * grid's x runs along the columns, is x and y swapped (grid-xy-swapped).
- * Rewrites cr's hint and sets key; 0 when the launch says nothing more. */
-static int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result_t *cr, char *key,
-                            size_t keylen)
-{
-    if (cr->passed || cr->wrong == 0 || cr->wrong != cr->never_written || emu_report_stat(rep, "launches") != 1)
-        return 0;
-    long bx = (long)emu_report_stat(rep, "block_x"), by = (long)emu_report_stat(rep, "block_y");
-    long gx = (long)emu_report_stat(rep, "grid_x"), gy = (long)emu_report_stat(rep, "grid_y");
-    long m = d->expected.rows, n = d->expected.cols;
-    if (bx <= 0 || by <= 0 || gx <= 0 || gy <= 0 || m <= 0 || n <= 0)
-        return 0;
-    char was[sizeof cr->hint_text];
-    snprintf(was, sizeof was, "%s", cr->hint_text);
-    was[strcspn(was, ":")] = '\0'; /* "only the elements in column 256 (the last partial tile) were never written" */
-    if (by == 1 && gy == 1) { /* one dimension: a thread an element of C, flat */
-        if (gx * bx >= m * n)
-            return 0;
-        snprintf(key, keylen, "grid-too-small");
-        snprintf(cr->hint_text, sizeof cr->hint_text,
-                 "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of C (%ld x %ld): "
-                 "the last %ld were never written; it is too small (a size rounded down?): use ceiling division, "
-                 "(numCRows*numCColumns + %ld - 1) / %ld blocks",
-                 gx, bx, gx * bx, m * n, m, n, m * n - gx * bx, bx, bx);
-        return 1;
-    }
-    /* what the grid leaves unwritten with x along the columns (as the kernel should take it), and
-     * with x along the rows; only a count the output shows exactly names a cause */
-    long rows_x = gy * by < m ? gy * by : m, cols_x = gx * bx < n ? gx * bx : n;
-    long rows_y = gx * bx < m ? gx * bx : m, cols_y = gy * by < n ? gy * by : n;
-    long short_x = m * n - rows_x * cols_x, short_y = m * n - rows_y * cols_y;
-    int rounded = short_x > 0 && cr->never_written == short_x, turned = short_y > 0 && cr->never_written == short_y;
-    int covers = gx * bx >= n && gy * by >= m;
-    /* the grid C needs, exactly, as launched or with its x and y exchanged */
-    int exact = gx == (n + bx - 1) / bx && gy == (m + by - 1) / by;
-    int exact_turned = gx == (m + bx - 1) / bx && gy == (n + by - 1) / by;
-    if (!rounded && !turned)
-        return 0;
-    /* x and y swapped between the launch and the kernel: the grid covers C one way, and the
-     * kernel takes it the other (what it left is exactly what that leaves) */
-    if ((rounded && exact_turned && !covers) || (turned && !rounded && exact)) {
-        snprintf(key, keylen, "grid-xy-swapped");
-        snprintf(cr->hint_text, sizeof cr->hint_text,
-                 "%.300s, though your grid (%ld x %ld blocks of %ld x %ld threads) has threads for every element "
-                 "of C (%ld x %ld) if its x runs along the %s: what was written is rows 0..%ld and columns "
-                 "0..%ld, so x and y are swapped between the launch and the kernel; use col = "
-                 "blockIdx.x*blockDim.x + threadIdx.x, row = blockIdx.y*blockDim.y + threadIdx.y, and a grid "
-                 "of ceil(numCColumns / %ld) x ceil(numCRows / %ld) blocks",
-                 was[0] ? was : "elements were never written", gx, gy, bx, by, m, n,
-                 covers ? "columns, as it should, but the kernel takes its row from x" : "rows",
-                 (rounded ? rows_x : rows_y) - 1, (rounded ? cols_x : cols_y) - 1, bx, by);
-        return 1;
-    }
-    if (!rounded || (exact_turned && !exact))
-        return 0; /* neither story fits exactly */
-    snprintf(key, keylen, "grid-too-small");
-    snprintf(cr->hint_text, sizeof cr->hint_text,
-             "%.300s: your grid (%ld x %ld blocks of %ld x %ld threads) reaches %ld columns and %ld rows of C (%ld x "
-             "%ld); it is too small (a size rounded down?): size it from C by ceiling division, "
-             "(numCColumns + %ld - 1) / %ld by (numCRows + %ld - 1) / %ld blocks",
-             was[0] ? was : "elements were never written", gx, gy, bx, by, gx * bx, gy * by, m, n, bx, bx, by, by);
-    return 1;
 }
 
 static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, const emu_report_t *rep,
