@@ -154,6 +154,15 @@ void ptx_set_fast_paths(ptx_device_t *d, int on);
  * a lab must be a kernel's work. PTX_ERR_INVALID outside an allocation. */
 ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t counts[3]);
 
+/* With on, allocations made from then on remember which of their 4-byte
+ * words a kernel loaded (an input a kernel never read: a grid one block
+ * short whose output still passes by tolerance). Off by default. */
+void ptx_set_read_tracking(ptx_device_t *d, int on);
+/* The 4-byte words of [addr, addr + n) the host wrote and no kernel loaded:
+ * how many, and the first's index (from addr). PTX_ERR_INVALID outside an
+ * allocation, or one made without read tracking. */
+ptx_status_t ptx_unread(ptx_device_t *d, uint64_t addr, size_t n, uint64_t *count, uint64_t *first);
+
 /* What kernels printed (printf), a line a call in the order they ran: the
  * count of calls, and line i (the first 1000 are kept; null past them). */
 /* The shared variable of kernel (mangled, as in the PTX) that holds byte

@@ -71,6 +71,8 @@ uint64_t ptx_malloc(ptx_device_t *d, size_t size)
     try {
         a.bytes.assign(size, 0xff); /* never written: NaN as floats */
         a.origin.assign((size + 3) / 4, ORIGIN_NONE);
+        if (dev.track_reads)
+            a.read.assign((size + 3) / 4, 0);
     } catch (const std::bad_alloc &) {
         return 0;
     }
@@ -122,6 +124,19 @@ ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t count
     return PTX_OK;
 }
 
+ptx_status_t ptx_unread(ptx_device_t *d, uint64_t addr, size_t n, uint64_t *count, uint64_t *first)
+{
+    *count = 0, *first = 0;
+    Allocation *a = n ? holding(d, addr, n) : nullptr;
+    if ((n && !a) || (a && a->read.empty()))
+        return PTX_ERR_INVALID;
+    uint64_t off = addr - (a ? a->base : 0);
+    for (uint64_t w = off / 4; n && w <= (off + n - 1) / 4; w++)
+        if (!a->read[w] && a->origin[w] == ORIGIN_HOST && !(*count)++)
+            *first = w - off / 4;
+    return PTX_OK;
+}
+
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n)
 {
     const uint8_t *p = n ? d->d.global(src, n) : nullptr;
@@ -158,6 +173,7 @@ void ptx_set_fast_paths(ptx_device_t *d, int on) { d->d.fast_paths = on != 0; }
 void ptx_set_checks(ptx_device_t *d, unsigned checks) { d->d.checks = checks; }
 
 void ptx_set_sampling(ptx_device_t *d, int on) { d->d.sample_blocks = on != 0; }
+void ptx_set_read_tracking(ptx_device_t *d, int on) { d->d.track_reads = on != 0; }
 
 void ptx_set_dry(ptx_device_t *d, int on) { d->d.dry = on != 0; }
 

@@ -107,6 +107,8 @@ uint8_t *Block::access(const Insn &in, int t, uint64_t addr, uint32_t size, int 
             a->mark(addr - a->base, size, ORIGIN_KERNEL);
         else if ((d.checks & PTX_CHECK_UNINIT) && a->origin[(addr - a->base) / 4] == ORIGIN_NONE)
             uninit(in, t, addr, size, false);
+        if (!store || in_atomic)
+            a->mark_read(addr - a->base, size);
         return a->bytes.data() + (addr - a->base);
     }
     case Space::Shared:

@@ -50,6 +50,12 @@ struct Allocation {
     uint64_t base = 0;
     std::vector<uint8_t> bytes;
     std::vector<uint8_t> origin; /* an Origin per 4-byte word of bytes */
+    std::vector<uint8_t> read;   /* 1 per 4-byte word a kernel loaded (ptx_set_read_tracking; else empty) */
+    void mark_read(uint64_t off, uint64_t n)
+    {
+        if (!read.empty() && n)
+            memset(read.data() + off / 4, 1, (off + n - 1) / 4 - off / 4 + 1);
+    }
     void mark(uint64_t off, uint64_t n, Origin o)
     {
         if (n)
@@ -65,6 +71,7 @@ struct Device {
     bool fast_paths = true;
     bool sample_blocks = false; /* ptx_set_sampling */
     bool dry = false;           /* ptx_set_dry */
+    bool track_reads = false;   /* ptx_set_read_tracking */
     unsigned checks = 0; /* PTX_CHECK_* */
     std::vector<std::string> printed; /* what kernels printed (vprintf), the first lines */
     uint64_t printed_total = 0;

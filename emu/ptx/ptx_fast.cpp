@@ -197,6 +197,7 @@ template <Space S, int N> inline uint8_t *place(Lanes &L, uint64_t addr)
         return nullptr;
     L.hit_base = a->base, L.hit_size = a->bytes.size(), L.hit_bytes = a->bytes.data();
     L.hit_origin = a->origin.data();
+    L.hit_read = a->read.empty() ? nullptr : a->read.data();
     return L.hit_bytes + (addr - a->base);
 }
 
@@ -216,6 +217,8 @@ template <Space S, int N, bool Signed> bool load(Lanes &L, const Insn &in, int b
         if (S == Space::Global && p && L.uninit) /* what nobody wrote: the general path's finding */
             for (int w = 0; w < (N + 3) / 4; w++)
                 ok = ok && L.hit_origin[(p - L.hit_bytes) / 4 + w] != ORIGIN_NONE;
+        if (S == Space::Global && p && L.hit_read) /* a word read (ptx_set_read_tracking) */
+            memset(L.hit_read + (p - L.hit_bytes) / 4, 1, (N + 3) / 4);
         if (Signed && N < 8)
             v = (uint64_t)(int64_t)(int32_t)(uint32_t)v;
         got[l] = v;

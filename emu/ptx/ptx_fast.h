@@ -26,6 +26,7 @@ struct Lanes {
     uint64_t hit_base = 0, hit_size = 0;
     uint8_t *hit_bytes = nullptr;
     uint8_t *hit_origin = nullptr; /* that allocation's Origin per word */
+    uint8_t *hit_read = nullptr;   /* and its words read (null: not tracked) */
     /* a block the checks do not sample (ptx_set_sampling): its loads and
      * stores run here, counting their bytes (count), and a global load of
      * a word nothing wrote declines (uninit), so the general path finds it */

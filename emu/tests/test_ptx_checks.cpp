@@ -395,3 +395,36 @@ Test(ptx_checks, ptx_cut_anywhere_never_crashes_the_parser)
         errors += load_error(text.substr(0, len)) != "";
     cr_assert_gt(errors, 0);
 }
+
+/* ptx_set_read_tracking: an input's words no kernel loaded, counted on the
+ * fast paths and the general one alike. Lab 2's kernel on a 16 x 20 x 20
+ * product with one block of 16 x 16 threads never reaches columns 16..19 of
+ * C, so it never reads those columns of B (4 of each of its 20 rows); A is
+ * read whole. The output, which no host wrote, is no input. */
+Test(ptx_checks, the_words_of_an_input_no_kernel_read)
+{
+    for (int fast = 0; fast <= 1; fast++) {
+        ptx_device_t *d = device_with("lab2");
+        ptx_set_fast_paths(d, fast);
+        ptx_set_read_tracking(d, 1);
+        std::vector<float> a = random_floats(16 * 20, 1), b = random_floats(20 * 20, 2);
+        uint64_t da = to_device(d, a), db = to_device(d, b), dc = ptx_malloc(d, 16 * 20 * sizeof(float));
+        int m = 16, k = 20, n = 20;
+        void *args[] = {&da, &db, &dc, &m, &k, &k, &n, &m, &n};
+        ptx_launch_result_t r;
+        std::string name = mangled(ptx_text("lab2"), "matrixMultiply");
+        cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {16, 16, 1}, 0, args, 0, &r), PTX_OK, "%s", r.message);
+        uint64_t count = 0, first = 0;
+        cr_assert_eq(ptx_unread(d, da, a.size() * sizeof(float), &count, &first), PTX_OK);
+        cr_assert_eq(count, 0u, "A read whole (fast paths %d)", fast);
+        cr_assert_eq(ptx_unread(d, db, b.size() * sizeof(float), &count, &first), PTX_OK);
+        cr_assert_eq(count, 20u * 4, "B's columns 16..19 (fast paths %d)", fast);
+        cr_assert_eq(first, 16u, "row 0, column 16");
+        cr_assert_eq(ptx_unread(d, dc, 16 * 20 * sizeof(float), &count, &first), PTX_OK);
+        cr_assert_eq(count, 0u, "C: written by the kernel or nobody, no host");
+        ptx_set_read_tracking(d, 0);
+        uint64_t later = to_device(d, a);
+        cr_assert_eq(ptx_unread(d, later, 4, &count, &first), PTX_ERR_INVALID, "made without tracking");
+        ptx_device_free(d);
+    }
+}

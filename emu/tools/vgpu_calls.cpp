@@ -119,9 +119,11 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     for (const std::string &a : args_spec)
         if (a.compare(0, 2, "in") == 0)
             n_inputs = std::max(n_inputs, atoi(a.c_str() + 2) + 1);
+    ptx_set_read_tracking(d, 1); /* the inputs remember which of their elements kernels read */
     for (int i = 0; i < n_inputs; i++) {
         matrix_t m;
         if (!read_input(ds.dir, i, m)) {
+            ptx_set_read_tracking(d, 0);
             release(d);
             return false;
         }
@@ -129,6 +131,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
         uint64_t p = ptx_malloc(d, bytes ? bytes : 4);
         if (!p || ptx_copy_to_device(d, p, m.data, bytes) != PTX_OK) {
             fault = ds.dir + ": no device memory for input " + std::to_string(i);
+            ptx_set_read_tracking(d, 0);
             matrix_free(&m);
             release(d);
             return false;
@@ -139,6 +142,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
         array_names[p] = (size_t)i < in_names.size() ? in_names[(size_t)i] : "input " + std::to_string(i);
         matrix_free(&m);
     }
+    ptx_set_read_tracking(d, 0);
     if (!size_of(shape_spec[0], out_rows) || !size_of(shape_spec[1], out_cols)) {
         fault = "--out-shape names an input the call has not";
         release(d);
@@ -170,6 +174,20 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     records.push_back(rec);
     active = true;
     return true;
+}
+
+/* The inputs' elements no kernel read, into rec.unread: "A: 1 of 16777217
+ * elements (the first: element 16777216)", one clause an input. */
+void ArrayCalls::count_unread(ptx_device_t *d, Record &rec) const
+{
+    for (size_t i = 0; i < rows.size() && i + 1 < buffers.size(); i++) {
+        uint64_t count = 0, first = 0, all = (uint64_t)rows[i] * (uint64_t)cols[i];
+        if (ptx_unread(d, buffers[i], all * sizeof(float), &count, &first) != PTX_OK || count == 0)
+            continue;
+        std::string name = array_name(buffers[i]);
+        rec.unread += (rec.unread.empty() ? "" : "; ") + name + ": " + std::to_string(count) + " of its " +
+                      std::to_string(all) + " elements (the first: element " + std::to_string(first) + ")";
+    }
 }
 
 void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned, int64_t returned)
@@ -207,6 +225,7 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
         end_trace(rec.output, false);
         return;
     }
+    count_unread(d, rec);
     matrix_t m = {out_rows, out_cols, (float *)calloc(n ? n : 1, sizeof(float)), 0};
     char err[512];
     if (m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK &&

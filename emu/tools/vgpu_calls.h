@@ -4,7 +4,9 @@
  * device memory the executor owns, the output allocated and poisoned
  * (never written), the program asked to call the lab's launch function on
  * them, and then the output read back, its provenance counted (every word
- * must be a kernel's). It is written to the grader's file (matbin for a
+ * must be a kernel's), and the inputs' elements no kernel read counted (a
+ * grid one block short leaves an input's last element out of a sum that
+ * still passes by tolerance). It is written to the grader's file (matbin for a
  * .bin name, else .raw) only when the call ended with no device error and
  * nothing of it came from the host: else the record says why.
  * What the call's arguments are comes from a spec:
@@ -71,6 +73,15 @@ class ArrayCalls : public ptx::CallSource {
                 out.push_back(r.problem);
         return out;
     }
+    /* each call's inputs no kernel read whole (in call order) */
+    std::vector<std::string> unread_inputs() const
+    {
+        std::vector<std::string> out;
+        for (const Record &r : records)
+            if (!r.unread.empty())
+                out.push_back(r.unread);
+        return out;
+    }
     const std::string &fault_message() const { return fault; }
 
   private:
@@ -79,6 +90,7 @@ class ArrayCalls : public ptx::CallSource {
     };
     struct Record {
         std::string dir, output, problem;
+        std::string unread; /* the inputs' elements no kernel read, in words ("" when all were) */
         int32_t error = 0;
         uint64_t words[3] = {0, 0, 0};
         bool written = false;
@@ -88,7 +100,7 @@ class ArrayCalls : public ptx::CallSource {
     std::vector<Record> records;
     size_t next_dataset = 0;
     bool active = false;
-    std::vector<uint64_t> buffers; /* the current call's device memory */
+    std::vector<uint64_t> buffers; /* the current call's device memory: its inputs, then the output */
     std::vector<int> rows, cols;    /* the current inputs' sizes */
     uint64_t out_addr = 0;
     int out_rows = 0, out_cols = 0;
@@ -98,6 +110,7 @@ class ArrayCalls : public ptx::CallSource {
     std::vector<std::string> in_names;
     std::map<uint64_t, std::string> array_names; /* every call's arrays (addresses are never reused) */
     bool size_of(const std::string &token, int &v) const;
+    void count_unread(ptx_device_t *d, Record &rec) const;
     ptx::Trace *trace = nullptr;
     bool dry = false;
     bool read_input(const std::string &dir, int i, matrix_t &m);

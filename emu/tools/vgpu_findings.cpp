@@ -249,6 +249,10 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
     if (calls)
         for (const std::string &p : calls->problems())
             r.line("error", "host-output", "%s", p.c_str());
+    if (calls)
+        for (const std::string &u : calls->unread_inputs())
+            r.line("error", "input-not-read", "The kernels never read every element of the inputs: %s. The output "
+                   "leaves them out, however close it came.", u.c_str());
     if (log.solution.complete && log.solution.provenance == "host")
         r.line("error", "host-output", "The solution handed to wbSolution was copied to the device by the host "
                "and read back: no kernel computed it.");

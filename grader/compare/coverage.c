@@ -1,8 +1,9 @@
-/* coverage.c - what the launch the grader saw says of a wrong output
- * (coverage.h): whether the grid reaches C. */
+/* coverage.c - what the launch the grader saw says of an output
+ * (coverage.h): whether the grid reaches C, or the whole of the inputs. */
 #include "compare/coverage.h"
 #include "run/emureport.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -71,5 +72,58 @@ int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result
              "%ld); it is too small (a size rounded down?): size it from C by ceiling division, "
              "(numCColumns + %ld - 1) / %ld by (numCRows + %ld - 1) / %ld blocks",
              was[0] ? was : "elements were never written", gx, gy, bx, by, gx * bx, gy * by, m, n, bx, bx, by, by);
+    return 1;
+}
+
+static int has_finding(const emu_report_t *rep, const char *kind)
+{
+    for (int i = 0; i < rep->nfindings; i++)
+        if (strcmp(rep->findings[i].kind, kind) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first element no kernel read, from the finding's "(the first:
+ * element N)" (-1: not said). */
+static long first_unread(const emu_report_t *rep)
+{
+    for (int i = 0; i < rep->nfindings; i++) {
+        const char *at = strcmp(rep->findings[i].kind, "input-not-read") == 0 && rep->findings[i].message
+                             ? strstr(rep->findings[i].message, "(the first: element ")
+                             : NULL;
+        long first;
+        if (at && sscanf(at, "(the first: element %ld)", &first) == 1)
+            return first;
+    }
+    return -1;
+}
+
+/* ceil(n / per) as float arithmetic computes it: ceil(1.f * n / per) */
+static long float_ceil(long n, long per) { return (long)ceilf((float)n / (float)per); }
+
+int explain_unread(const emu_report_t *rep, const dataset_t *d, const char *summary, strbuf_t *msg)
+{
+    if (!has_finding(rep, "input-not-read"))
+        return 0;
+    sb_appendf(msg, "FAILED: %s, but the kernels never read all of the inputs (below): the result leaves part "
+                    "of them out, and passes only by the tolerance\n", summary);
+    const matrix_t *in = d->ninputs > 0 ? &d->inputs[0] : NULL;
+    long n = in ? (long)in->rows * in->cols : 0, first = first_unread(rep);
+    long bx = (long)emu_report_stat(rep, "block_x"), gx = (long)emu_report_stat(rep, "grid_x");
+    int one_dimension = emu_report_stat(rep, "block_y") == 1 && emu_report_stat(rep, "grid_y") == 1;
+    if (!in || (in->rows != 1 && in->cols != 1) || emu_report_stat(rep, "launches") != 1 || !one_dimension ||
+        bx <= 0 || gx <= 0 || first <= 0 || first % (gx * bx) != 0)
+        return 1; /* the launch does not tell how far it reached */
+    long per = first / (gx * bx) * bx; /* elements a block covers: its threads, one or more each */
+    long need = (n + per - 1) / per;
+    sb_appendf(msg, "hint: your grid has %ld blocks of %ld threads, which reach the first %ld of the %ld elements; "
+                    "%ld blocks are needed", gx, bx, first, n, need);
+    if (gx == float_ceil(n, per) && gx != need && (long)(float)n != n)
+        sb_appendf(msg, ". That is the grid ceil(1.f * n / %ld) computes in float: a float holds every integer "
+                        "only up to 2^24 = 16777216, and n = %ld becomes %.0f in it. Use integer ceiling "
+                        "division, (n + %ld - 1) / %ld\n", per, n, (double)(float)n, per, per);
+    else
+        sb_appendf(msg, ": the grid is too small (a size rounded down?); use integer ceiling division, "
+                        "(n + %ld - 1) / %ld\n", per, per);
     return 1;
 }

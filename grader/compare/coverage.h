@@ -10,11 +10,20 @@
 #include "compare/compare.h"
 #include "dataset/dataset.h"
 #include "run/emureport.h"
+#include "util/util.h"
 
 /* The wrong elements all never written, and one launch seen: whether its
  * grid reaches C. Rewrites cr's hint and sets key ("grid-too-small",
  * "grid-xy-swapped"); 0 when the launch says nothing more. */
 int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result_t *cr, char *key,
                      size_t keylen);
+
+/* Whether the executor found inputs no kernel read ("input-not-read"):
+ * then a comparison that passed by tolerance fails, and for one launch of a
+ * one-dimensional grid the hint says how far the grid reaches the input's n
+ * elements, naming a size computed in float where that is what the grid
+ * is (ceil(1.f * n / B) cannot hold n past 2^24). Appends the verdict and
+ * the hint to msg and returns 1; 0 when no input went unread. */
+int explain_unread(const emu_report_t *rep, const dataset_t *d, const char *summary, strbuf_t *msg);
 
 #endif

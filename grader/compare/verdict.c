@@ -313,6 +313,12 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     char summary[512];
     int hidden = j->hidden_index > 0;
     summary_of(&cr, hidden, summary, sizeof summary);
+    if (cr.passed && explain_unread(rep, &j->data, summary, msg)) { /* right only by the tolerance */
+        snprintf(failure, failure_len, "input-not-read");
+        free(got.data);
+        free(seen);
+        return 0;
+    }
     sb_appendf(msg, "%s: %s\n", cr.passed ? "passed" : "FAILED", summary);
     /* a race or a divergent barrier makes the error pattern meaningless */
     int pattern_meaningful = !cause || !cause->order_dependent;

@@ -2,7 +2,8 @@
  * saw (issue 40, item 3): a grid whose x and y are swapped between the
  * launch and the kernel, told apart from one rounded down by what it left
  * unwritten; a block of more than 1024 threads, which never ran, as the
- * likely cause of an output nothing wrote. Runs from the repository root. */
+ * likely cause of an output nothing wrote; a grid one block short of an
+ * input whose sum still passes by tolerance (3a). Runs from the repository root. */
 #include "e2e.h"
 
 static char datasets[] = "/tmp/cugrade-launch-hints-XXXXXX";
@@ -99,4 +100,34 @@ Test(launch_hints, a_grid_far_larger_than_c_is_named_by_traffic_reduced, .init =
     cr_assert(strstr(str(t, "output"), "times the arithmetic C needs"), "%s", str(t, "output"));
     cr_assert_null(strstr(str(t, "output"), "do not reuse"), "%s", str(t, "output"));
     release(&g);
+}
+
+/* Issue 40, 3a: a grid computed in float, ceil(1.f * n / 256), at
+ * n = 2^24 + 1, whose float is 2^24: one block short, the last element of A
+ * and B never read, a sum within the tolerance. The executor saw the inputs
+ * the kernels never read: the dataset fails, the grid and the float named;
+ * the reference, on the same dataset, passes. */
+Test(launch_hints, a_grid_computed_in_float_one_block_short_fails_though_the_sum_is_close, .timeout = 600)
+{
+    char dir[] = "/tmp/cugrade-unread-XXXXXX", d[PATH_MAX];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(d, sizeof d, "%s/0", dir);
+    make_dataset("dotprod", "16777217", d);
+    const char *extra[] = {"--lab", "dotprod", "--datasets", dir, NULL};
+    graded_t g = grade_on("vgpu", "tests/submissions/dotprod/float_ceil_grid.cu", extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    const char *out = str(d0, "output");
+    cr_assert(!passed(d0), "%s", out);
+    cr_assert_str_eq(failure_key(d0), "input-not-read", "%s", out);
+    cr_assert(strstr(out, ", but the kernels never read all of the inputs (below)"), "%s", out);
+    cr_assert(strstr(out, "hint: your grid has 65536 blocks of 256 threads, which reach the first 16777216 of the "
+                          "16777217 elements; 65537 blocks are needed. That is the grid ceil(1.f * n / 256) "
+                          "computes in float"), "%s", out);
+    cr_assert(strstr(out, "A: 1 of its 16777217 elements (the first: element 16777216)"), "%s", out);
+    release(&g);
+    graded_t ref = grade_on("vgpu", "reference/dotprod/dotprod.cu", extra, NULL);
+    cr_assert(passed(test_named(&ref, "dataset 0 ")), "%s", ref.run.output);
+    release(&ref);
+    rm_rf(dir);
 }
