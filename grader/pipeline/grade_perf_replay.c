@@ -133,7 +133,7 @@ static int time_shape(const grade_opts_t *o, const char *runner, const char *cub
                       strbuf_t *msg, char *err, size_t errlen)
 {
     char trace[PATH_MAX + 8], ref_trace[PATH_MAX + 8], inputs[PATH_MAX + 8], out[PATH_MAX + 16];
-    char reps[16], rtol[32], atol[32];
+    char reps[16], rtol[32], atol[32], cap[32];
     snprintf(trace, sizeof trace, "%.4000s.trace", st->out_path);
     snprintf(ref_trace, sizeof ref_trace, "%.4000s.trace", ref->out_path);
     if (!is_file(ref_trace)) {
@@ -158,7 +158,9 @@ static int time_shape(const grade_opts_t *o, const char *runner, const char *cub
     char *argv[24] = {(char *)runner, "--inputs", inputs, "--repeat", reps, "--timing", (char *)timing,
                       "--reference", (char *)ref_cubin, ref_trace, "--compare", sum ? "sum" : "elements",
                       "--rtol", rtol, "--atol", atol};
+    snprintf(cap, sizeof cap, "%g", rule->time_cap_s);
     int n = 16;
+    argv[n++] = "--time-cap", argv[n++] = cap; /* a launch past it: the runner says which, and ends */
     if (rule->relative_to == PERF_VS_CUBLAS) /* cuBLAS's SGEMM timed beside the two records */
         argv[n++] = "--cublas";
     argv[n++] = (char *)cubin, argv[n++] = trace, argv[n++] = out, argv[n] = NULL;

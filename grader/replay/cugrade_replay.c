@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define NAME_OF(f) NAME_OF_(f)
 #define NAME_OF_(f) #f
@@ -54,7 +55,7 @@
     X(cuCtxSetCurrent) X(cuModuleLoad) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuMemAlloc)            \
     X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel) X(cuCtxSynchronize)         \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)     \
-    X(cuDriverGetVersion)
+    X(cuDriverGetVersion) X(cuEventQuery)
 
 /* The driver's functions, found by their versioned names (cuda.h's macros). */
 static struct {
@@ -79,6 +80,8 @@ typedef struct {
     CUevent start, stop;
     double ms;             /* this run's kernel time */
     int launches;
+    double time_cap_s;     /* a launch may take this long (--time-cap; 0: no cap) */
+    CUevent done;          /* recorded after each launch, for the watchdog */
 } gpu_t;
 
 static const char *cu_error(CUresult r)
@@ -148,6 +151,25 @@ static int gpu_fill(void *self, uint64_t addr, int value, uint64_t n, char *err,
 }
 
 /* A kernel's failure is the submission's (1); the runner's own, -1. */
+/* Waits for the launch just made, at most the time cap: CUDA_ERROR_TIMEOUT
+ * (err names the kernel) when it is still running then; the process ends
+ * soon after, and the driver stops the kernel with its context. */
+static CUresult watch(gpu_t *g, const char *kernel, char *err, size_t errlen)
+{
+    CUresult r = cu.cuEventRecord(g->done, NULL);
+    double deadline = now_seconds() + g->time_cap_s;
+    while (r == CUDA_SUCCESS && (r = cu.cuEventQuery(g->done)) == CUDA_ERROR_NOT_READY) {
+        if (now_seconds() > deadline) {
+            snprintf(err, errlen, "a launch of %s ran past the shape's time cap of %g s: the kernel does "
+                                  "not end at this size", kernel, g->time_cap_s);
+            return CUDA_ERROR_TIMEOUT;
+        }
+        struct timespec nap = {0, 100000}; /* 0.1 ms: the launch's time is the events', not this loop's */
+        nanosleep(&nap, NULL);
+    }
+    return r;
+}
+
 static int gpu_launch(void *self, const trace_op_t *op, void **args, char *err, size_t errlen)
 {
     gpu_t *g = self;
@@ -171,6 +193,8 @@ static int gpu_launch(void *self, const trace_op_t *op, void **args, char *err, 
         return snprintf(err, errlen, "the GPU refused the launch: %s", cu_error(r)), 1;
     if (g->timing && (r = cu.cuEventRecord(g->stop, NULL)) != CUDA_SUCCESS)
         return said(r, "cuEventRecord", err, errlen);
+    if (g->time_cap_s > 0 && (r = watch(g, op->kernel, err, errlen)) != CUDA_SUCCESS)
+        return r == CUDA_ERROR_TIMEOUT ? 1 : said(r, "the launch", err, errlen);
     if ((r = cu.cuCtxSynchronize()) != CUDA_SUCCESS)
         return snprintf(err, errlen, "%s on the GPU", cu_error(r)), 1;
     g->launches++;
@@ -213,6 +237,8 @@ static int start_gpu(int ordinal, const char *cubin, gpu_t *g, device_info_t *in
     if ((r = cu.cuModuleLoad(&g->module, cubin)) != CUDA_SUCCESS)
         return said(r, "the cubin does not load", err, errlen);
     g->flush_bytes = 2 * (size_t)(l2 > 0 ? l2 : 64 << 20);
+    if ((r = cu.cuEventCreate(&g->done, CU_EVENT_DISABLE_TIMING)) != CUDA_SUCCESS)
+        return said(r, "cuEventCreate", err, errlen);
     if ((r = cu.cuMemAlloc(&g->flush, g->flush_bytes)) != CUDA_SUCCESS ||
         (r = cu.cuEventCreate(&g->start, CU_EVENT_DEFAULT)) != CUDA_SUCCESS ||
         (r = cu.cuEventCreate(&g->stop, CU_EVENT_DEFAULT)) != CUDA_SUCCESS)
@@ -342,7 +368,8 @@ static int write_timing(const char *path, const device_info_t *dev, const char *
 static int usage(void)
 {
     fprintf(stderr, "usage: cugrade-replay [--inputs DIR] [--repeat N --timing FILE [--reference CUBIN TRACE] "
-                    "[--compare elements|sum] [--rtol R] [--atol A] [--cublas]] [--device N] CUBIN TRACE OUT\n");
+                    "[--compare elements|sum] [--rtol R] [--atol A] [--cublas]] [--time-cap S] [--device N] "
+                    "CUBIN TRACE OUT\n");
     return 2;
 }
 
@@ -350,7 +377,7 @@ int main(int argc, char **argv)
 {
     const char *inputs = NULL, *timing = NULL, *pos[3], *ref_cubin = NULL, *ref_trace = NULL;
     int repeat = 0, ordinal = 0, npos = 0, with_cublas = 0;
-    double rtol = 1e-3, atol = 1e-3;
+    double rtol = 1e-3, atol = 1e-3, time_cap_s = 0;
     replay_compare_t compare = REPLAY_COMPARE_ELEMENTS;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--inputs") == 0 && i + 1 < argc)
@@ -370,6 +397,8 @@ int main(int argc, char **argv)
             compare = strcmp(argv[++i], "sum") == 0 ? REPLAY_COMPARE_SUM : REPLAY_COMPARE_ELEMENTS;
         else if (strcmp(argv[i], "--cublas") == 0)
             with_cublas = 1;
+        else if (strcmp(argv[i], "--time-cap") == 0 && i + 1 < argc)
+            time_cap_s = atof(argv[++i]);
         else if (strcmp(argv[i], "--reference") == 0 && i + 2 < argc)
             ref_cubin = argv[i + 1], ref_trace = argv[i + 2], i += 2;
         else if (argv[i][0] != '-' && npos < 3)
@@ -384,7 +413,7 @@ int main(int argc, char **argv)
     device_info_t device = {0};
     char *blob = NULL, *ref_blob = NULL;
     trace_t t, rt;
-    gpu_t g = {0}, rg = {0};
+    gpu_t g = {.time_cap_s = time_cap_s}, rg = {.time_cap_s = time_cap_s};
     if (trace_load(pos[1], &t, &blob, err, sizeof err) != 0 ||
         (ref_trace && trace_load(ref_trace, &rt, &ref_blob, err, sizeof err) != 0) ||
         open_driver(err, sizeof err) != 0 || start_gpu(ordinal, pos[0], &g, &device, err, sizeof err) != 0 ||

@@ -100,8 +100,13 @@ printf '%s\n' '{"version": 1, "labs": {"lab3": {"compile": {"name": "compiles", 
     "time_cap_s": 1}}}}' > "$out/small-rubric.json"
 grade time_cap lab3 tests/submissions/lab3/hangs_on_large_shapes.cu -- \
     --rubric "$out/small-rubric.json" --datasets "$out/small"
-verdict time_cap "hangs at the timing's shape: its cap" \
-    "x['datasets_passed'] == x['datasets_total'] == 2 and t['performance']['score'] == 0 and 'at 48x40x56 ran past 1 s, the shape\\'s time cap' in t['performance']['output'] and 'the failure is the submission\\'s' in t['performance']['output']"
+if [ "${CUGRADE_GPU_TEST_BACKEND:-native}" = native ]; then
+    verdict time_cap "hangs at the timing's shape: its cap" \
+        "x['datasets_passed'] == x['datasets_total'] == 2 and t['performance']['score'] == 0 and 'at 48x40x56 ran past 1 s, the shape\\'s time cap' in t['performance']['output'] and 'the failure is the submission\\'s' in t['performance']['output']"
+else # the runner's watchdog: the replayed launch past the cap, named
+    verdict time_cap "hangs at the timing's shape: its cap" \
+        "x['datasets_passed'] == x['datasets_total'] == 2 and t['performance']['score'] == 0 and 'not timed: at 48x40x56, replayed on the GPU' in t['performance']['output'] and 'ran past the shape\\'s time cap of 1 s' in t['performance']['output']"
+fi
 grade honest dotprod reference/dotprod/dotprod.cu
 grade timing dotprod tests/attacks/forges_timing.cu
 verdict timing "forged timing line: not counted" \
@@ -110,21 +115,33 @@ verdict timing "forged timing line: not counted" \
 # same inputs: every dataset passes, every timed output is wrong (the inputs
 # are new every round), no performance points
 grade memo_product lab3 tests/attacks/memoizes_product.cu
-# (memo_product: a dataset whose shape came before in the list is given the
-# same arrays, the driver keeping them from one dataset to the next, and is
-# served the earlier product: it fails, and the timing is not scored; else
-# every dataset passes and the timed outputs are wrong)
-verdict memo_product "kept product: no performance points" \
-    "t['performance']['score'] == 0 and (('wrong elements in the timed outputs' in t['performance']['output'] and x['datasets_passed'] == x['datasets_total']) or any('elements wrong' in d.get('output', '') for d in r['tests']))"
 grade skip_rows lab3 tests/attacks/skips_rows_when_repeated.cu
-verdict skip_rows "rows skipped when repeated: wrong" \
-    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
 grade overwrites lab3 tests/attacks/overwrites_inputs.cu
-verdict overwrites "inputs overwritten: wrong" \
-    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
 grade memo_dot dotprod tests/attacks/memoizes_dot_product.cu
-verdict memo_dot "kept partial sums: timed results wrong" \
-    "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+if [ "${CUGRADE_GPU_TEST_BACKEND:-native}" = native ]; then
+    # (memo_product: a dataset whose shape came before in the list is given the
+    # same arrays, the driver keeping them from one dataset to the next, and is
+    # served the earlier product: it fails, and the timing is not scored; else
+    # every dataset passes and the timed outputs are wrong)
+    verdict memo_product "kept product: no performance points" \
+        "t['performance']['score'] == 0 and (('wrong elements in the timed outputs' in t['performance']['output'] and x['datasets_passed'] == x['datasets_total']) or any('elements wrong' in d.get('output', '') for d in r['tests']))"
+    verdict skip_rows "rows skipped when repeated: wrong" \
+        "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+    verdict overwrites "inputs overwritten: wrong" \
+        "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+    verdict memo_dot "kept partial sums: timed results wrong" \
+        "x['datasets_passed'] == x['datasets_total'] and 'wrong elements in the timed outputs' in t['performance']['output'] and t['performance']['score'] == 0"
+else
+    # the replay times the launches the executor recorded from one call per
+    # shape, each with arrays of its own: the host code's memory of earlier
+    # calls never comes into play, and the kernel is timed doing the whole
+    # product, at the honest tiled kernel's speed (the tricks would be 2x
+    # and more): nothing gained, nothing to catch
+    for n in memo_product skip_rows overwrites memo_dot; do
+        verdict "$n" "timed as the kernel it is (the replay)" \
+            "x['datasets_passed'] == x['datasets_total'] and 0.5 < x.get('perf_ratio', 0) < 1.5 and 'wrong elements' not in t['performance']['output']"
+    done
+fi
 # a kernel on a non-blocking stream of its own that the launch function waits
 # for: refused by the object check; behind it, the gate would time it as
 # taking no time, and it is timed by its launch call instead, at about the
