@@ -134,8 +134,9 @@ static void count_path(const char *root, const lab_t *lab, const char *ptx_text,
 }
 
 /* Runs the reference on todo[0..n) (copies of the jobs, no budget) and
- * writes each count to paths[i] ("INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES"),
- * what it moved to traffic[i]. 0, or -1 with err. */
+ * writes each count to paths[i] ("INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES
+ * FLOPS": what its kernels moved and the FLOP they did), what it moved to
+ * traffic[i]. 0, or -1 with err. */
 static int count_on_executor(const grade_opts_t *o, const lab_t *lab, const build_result_t *br,
                              ds_job_t *todo, char (*paths)[PATH_MAX], roofline_traffic_t *traffic, int n,
                              const char *scratch, char *err, size_t errlen)
@@ -150,7 +151,7 @@ static int count_on_executor(const grade_opts_t *o, const lab_t *lab, const buil
         emu_report_read(runs[i].diag_path, &rep);
         double count = emu_report_stat(&rep, "instructions");
         double global = emu_report_stat(&rep, "global_load_bytes") + emu_report_stat(&rep, "global_store_bytes");
-        double shared = emu_report_stat(&rep, "shared_load_bytes");
+        double shared = emu_report_stat(&rep, "shared_load_bytes"), flops = emu_report_stat(&rep, "flops");
         emu_report_free(&rep);
         char label[160], text[96];
         job_test_name(&todo[i], label, sizeof label);
@@ -160,28 +161,28 @@ static int count_on_executor(const grade_opts_t *o, const lab_t *lab, const buil
                      runs[i].result.output ? runs[i].result.output : "");
             rc = -1;
         } else {
-            snprintf(text, sizeof text, "%.0f %.0f %.0f\n", count, global, shared);
+            snprintf(text, sizeof text, "%.0f %.0f %.0f %.0f\n", count, global, shared, flops);
             write_file_atomic(paths[i], text, strlen(text), NULL, 0); /* a cache: a miss costs time */
             todo[i].instruction_budget = (unsigned long long)count; /* the count, for the caller */
-            traffic[i] = (roofline_traffic_t){global, shared, todo[i].flop};
+            traffic[i] = (roofline_traffic_t){global, shared, flops};
         }
     }
     runs_free(runs, n);
     return rc;
 }
 
-/* A cached count: "INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES" (a file of
- * the count alone, from before the roofline, or without traffic, which every
- * reference has, is a miss). 0: none. */
+/* A cached count: "INSTRUCTIONS GLOBAL_BYTES SHARED_LOAD_BYTES FLOPS" (a
+ * file of the count alone, from before the roofline, or without traffic,
+ * which every reference has, is a miss). 0: none. */
 static unsigned long long cached_count(const char *path, roofline_traffic_t *t)
 {
     char *text = read_file(path, NULL, NULL, 0);
     unsigned long long count = 0;
-    double global = 0, shared = 0;
-    if (text && (sscanf(text, "%llu %lf %lf", &count, &global, &shared) != 3 || !(global > 0)))
+    double global = 0, shared = 0, flops = 0;
+    if (text && (sscanf(text, "%llu %lf %lf %lf", &count, &global, &shared, &flops) != 4 || !(global > 0)))
         count = 0;
     free(text);
-    t->global_bytes = global, t->shared_load_bytes = shared;
+    *t = (roofline_traffic_t){global, shared, flops};
     return count;
 }
 
@@ -215,7 +216,7 @@ int vgpu_budgets(const grade_opts_t *o, const lab_t *lab, ds_job_t *jobs, int n,
         if (count > 0) {
             jobs[i].instruction_budget = vgpu_budget_of(count, lab->budget_factor);
             sum.global_bytes += t.global_bytes, sum.shared_load_bytes += t.shared_load_bytes;
-            sum.flop += jobs[i].flop;
+            sum.flop += t.flop;
             continue;
         }
         todo[ntodo] = jobs[i]; /* a shallow copy: the data stay the job's */

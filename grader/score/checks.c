@@ -204,6 +204,8 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
         * not); a run big enough that a partial tile's padding is a small part of it */
         e->executed_flop += emu_report_stat(r, "flops");
         e->executed_base_flop += flop;
+        e->executed_global_bytes += emu_report_stat(r, "global_load_bytes") + emu_report_stat(r, "global_store_bytes");
+        e->executed_shared_bytes += emu_report_stat(r, "shared_load_bytes");
     }
     e->threads += emu_report_stat(r, "threads");
     e->blocks += emu_report_stat(r, "blocks");

@@ -48,6 +48,8 @@ typedef struct {
     double executed_flop;                /* the FLOP the kernels did (the executor's "flops"), summed
                                           * over the ended runs of 1e6 FLOP or more that counted them */
     double executed_base_flop;           /* what those runs needed (their datasets' FLOP) */
+    double executed_global_bytes, executed_shared_bytes; /* what those runs moved (the roofline's:
+                                          * bytes per FLOP done, padding of partial tiles included) */
     double threads, blocks;              /* launched, summed over the runs: a square block's
                                           * side is the tile (traffic-reduced's explanation) */
     int runs;                            /* runs whose report was read */

@@ -208,9 +208,11 @@ double perf_score(const perf_rule_t *rule, const perf_result_t *r, const lab_t *
                   const roofline_t *roofline, strbuf_t *out, int *ok)
 {
     *ok = 0;
-    if (r->sm_clock_mhz > 0) /* the timing program's; a replay's runner names the device alone */
+    if (r->sm_clock_mhz > 0 && r->runtime_version > 0) /* the timing program's */
         sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d, CUDA %d):\n", r->device, r->sm_clock_mhz,
                    r->driver_version, r->runtime_version);
+    else if (r->sm_clock_mhz > 0) /* a replay's runner: no CUDA runtime in it */
+        sb_appendf(out, "on %s (SM clock %.0f MHz, driver %d):\n", r->device, r->sm_clock_mhz, r->driver_version);
     else
         sb_appendf(out, "on %s:\n", r->device);
     for (int i = 0; i < r->nshapes; i++)

@@ -173,13 +173,21 @@ void roofline_sentence(const roofline_t *rl, strbuf_t *out)
     rate(out, p->gflops);
     sb_appendf(out, " at %.2f FLOP per byte of global memory (%s): ", p->intensity, rl->shape);
     double frac = p->gflops / p->allowed_gflops;
-    if (p->bound == ROOF_DRAM && frac > 1.05) {
+    if (frac > 1.05 && p->bound != ROOF_DRAM) { /* above a roof no cache lifts: the model is off */
+        sb_appendf(out, "%.2f times the ", frac);
+        rate(out, p->allowed_gflops);
+        sb_appendf(out, " its intensity allows (%s): the traffic measured on the datasets is not this shape's\n",
+                   roofline_bound_text(p->bound));
+    } else if (p->bound == ROOF_DRAM && frac > 1.05) {
         sb_appendf(out, "%.1f times what DRAM's bandwidth allows for that traffic (", frac);
         rate(out, p->allowed_gflops);
         sb_append(out, "): the L1 and L2 caches served part of its loads, reuse the hardware found for "
                        "it; in shared memory that reuse is the kernel's own\n");
     } else {
-        sb_appendf(out, "%.0f%% of the ", 100 * frac);
+        if (frac > 1.0) /* within a few percent of the roof: where the model's numbers are only so exact */
+            sb_append(out, "at the ");
+        else
+            sb_appendf(out, "%.0f%% of the ", 100 * frac);
         rate(out, p->allowed_gflops);
         sb_appendf(out, " that intensity allows; %s", roofline_bound_text(p->bound));
         if (p->bound == ROOF_SHARED)

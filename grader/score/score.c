@@ -118,7 +118,12 @@ static int measured_roofline(const measured_t *m, const lab_t *lab, roofline_t *
     check_evidence_t e;
     memset(&e, 0, sizeof e);
     evidence_replay(&e, &m->evidence);
-    roofline_traffic_t student = {e.global_bytes, e.shared_load_bytes, e.flop};
+    /* per FLOP the kernels did, where the executor counted them (a partial tile's padding is work
+     * too, which the timing's shapes have none of), else per FLOP the datasets ask for */
+    roofline_traffic_t student = e.executed_flop > 0
+                                     ? (roofline_traffic_t){e.executed_global_bytes, e.executed_shared_bytes,
+                                                            e.executed_flop}
+                                     : (roofline_traffic_t){e.global_bytes, e.shared_load_bytes, e.flop};
     evidence_free(&e);
     const roofline_traffic_t *ref = m->perf.reference_traffic.flop > 0 ? &m->perf.reference_traffic : NULL;
     return roofline_build(&m->perf.result, lab->kind, &student, ref, rl);
