@@ -238,11 +238,11 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
             return sticky;
         return launch(in, malformed);
     case VGPU_NOTE_HOST_OVERFLOW: {
-        uint64_t copied, size;
-        if (!in.get(copied) || !in.get(size) || in.left)
+        HostOverflow o;
+        if (!in.get(o.copied) || !in.get(o.size) || !in.get(o.at) || in.left)
             return malformed = true, 0;
         if (log.host_overflows.size() < 16)
-            log.host_overflows.push_back({copied, size});
+            log.host_overflows.push_back(o);
         return VGPU_SUCCESS;
     }
     case VGPU_SOLUTION: {

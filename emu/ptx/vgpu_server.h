@@ -44,14 +44,21 @@ struct Solution {
 
 class Trace;
 
+/* A copy from the device into a host array too small for it: the bytes
+ * copied, the array's size, and where the program called cudaMemcpy (its
+ * file address, which addr2line takes; 0: not in the program itself). */
+struct HostOverflow {
+    uint64_t copied = 0, size = 0, at = 0;
+};
+
 struct ServeLog {
     std::vector<LaunchRecord> launches;
     std::vector<CopyRecord> copies_out;
     std::vector<CopyRun> runs;
     Solution solution;
-    /* copies from the device into a host array too small, as the program's runtime saw them
-     * (bytes copied, the array's size): at most 16 */
-    std::vector<std::pair<uint64_t, uint64_t>> host_overflows;
+    /* copies from the device into a host array too small, as the program's runtime saw them:
+     * at most 16 */
+    std::vector<HostOverflow> host_overflows;
     uint64_t requests = 0;
     std::string stopped; /* why serving stopped before the program closed its end ("" if not) */
     Trace *trace = nullptr; /* records what the program asked of the device (vgpu_trace.h), if set */

@@ -261,15 +261,19 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
                "back from device memory a kernel wrote: C was not copied back whole (a cudaMemcpy from the device "
                "of numCRows * numCColumns * sizeof(float) bytes, cudaMemcpyDeviceToHost, into the array given to "
                "wbSolution), or it was computed on the host.");
-    for (const auto &o : log.host_overflows)
+    for (const auto &o : log.host_overflows) {
+        char at[64] = ""; /* the grader turns the address into file:line (run/host_lines.h) */
+        if (o.at)
+            snprintf(at, sizeof at, " at program address 0x%llx", (unsigned long long)o.at);
         r.line("error", "host-copy-overflow",
-               "cudaMemcpy copied %llu bytes from the device into a host array of %llu bytes (what the program's "
+               "cudaMemcpy%s copied %llu bytes from the device into a host array of %llu bytes (what the program's "
                "malloc was asked for): %llu bytes past its end, over whatever the heap holds there. Size the array "
                "for what is copied into it (numCRows * numCColumns * sizeof(float) for C), or copy no more than "
                "it holds; a crash that follows (free(): invalid next size, munmap_chunk(): invalid pointer) comes "
                "from this copy",
-               (unsigned long long)o.first, (unsigned long long)o.second,
-               (unsigned long long)(o.first - o.second));
+               at, (unsigned long long)o.copied, (unsigned long long)o.size,
+               (unsigned long long)(o.copied - o.size));
+    }
     if (!log.stopped.empty())
         r.line("error", "broken-wire", "the program sent the executor a malformed request (%s): its CUDA "
                "runtime never does, so code in the program tampered with it", log.stopped.c_str());

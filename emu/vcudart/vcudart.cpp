@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <link.h>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -107,14 +108,45 @@ cudaError_t to_device(void *dst, const void *src, size_t n)
     return cudaSuccess;
 }
 
-/* A copy into a host array it does not fit, told to the executor, which
- * names it (vgpu_findings: host-copy-overflow); the copy goes on, as on a GPU. */
-void note_host_overflow(const void *dst, size_t n)
+/* The file address of the call a return address follows, when it lies in
+ * the program itself (pc - 1, less the load bias: what addr2line takes);
+ * 0 elsewhere (a library). */
+struct CallSite {
+    uintptr_t pc, bias;
+    bool in_program;
+};
+
+static int find_call_site(struct dl_phdr_info *info, size_t, void *data)
+{
+    CallSite *c = (CallSite *)data;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) &p = info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + p.p_vaddr;
+        if (p.p_type == PT_LOAD && c->pc >= start && c->pc - start < p.p_memsz) {
+            c->bias = info->dlpi_addr;
+            c->in_program = !info->dlpi_name || !info->dlpi_name[0]; /* the first object: the program */
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static uint64_t program_address(const void *return_address)
+{
+    CallSite c = {(uintptr_t)return_address, 0, false};
+    dl_iterate_phdr(find_call_site, &c);
+    return c.in_program && c.pc > c.bias ? c.pc - 1 - c.bias : 0;
+}
+
+/* A copy into a host array it does not fit, told to the executor with
+ * where the program called it, which names it (vgpu_findings:
+ * host-copy-overflow); the copy goes on, as on a GPU. */
+void note_host_overflow(const void *dst, size_t n, const void *called_from)
 {
     size_t size = vcudart_host_size(dst);
     if (size == 0 || n <= size)
         return;
-    uint64_t req[2] = {n, size};
+    uint64_t req[3] = {n, size, program_address(called_from)};
     call(VGPU_NOTE_HOST_OVERFLOW, req, sizeof req);
 }
 
@@ -316,7 +348,8 @@ cudaError_t CUDARTAPI cudaFree(void *p)
     return note(call(VGPU_FREE, &a, sizeof a));
 }
 
-cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+/* cudaMemcpy and cudaMemcpyAsync, called from called_from */
+static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, const void *called_from)
 {
     if (kind == cudaMemcpyDefault)
         kind = on_device(dst) ? (on_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
@@ -324,7 +357,7 @@ cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, enum cuda
     switch (kind) {
     case cudaMemcpyHostToDevice: return note(to_device(dst, src, n));
     case cudaMemcpyDeviceToHost:
-        note_host_overflow(dst, n);
+        note_host_overflow(dst, n, called_from);
         return note(from_device(dst, src, n));
     case cudaMemcpyDeviceToDevice: {
         std::vector<uint8_t> tmp(n);
@@ -336,6 +369,11 @@ cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, enum cuda
         return cudaSuccess;
     default: return note(cudaErrorInvalidMemcpyDirection);
     }
+}
+
+cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+    return copy(dst, src, n, kind, __builtin_return_address(0));
 }
 
 cudaError_t CUDARTAPI cudaMemset(void *dst, int value, size_t n)
@@ -510,7 +548,7 @@ cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t n, enum
                                       cudaStream_t s)
 {
     (void)s;
-    return cudaMemcpy(dst, src, n, kind);
+    return copy(dst, src, n, kind, __builtin_return_address(0));
 }
 
 cudaError_t CUDARTAPI cudaMemsetAsync(void *dst, int value, size_t n, cudaStream_t s)

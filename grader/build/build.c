@@ -200,6 +200,12 @@ static void student_command(const build_ctx_t *ctx, const char *cc, const char *
             c->argv[n++] = "--keep";
             c->argv[n++] = "--keep-dir";
             c->argv[n++] = c->keep_dir;
+            /* the host code's line tables, for addr2line (run/host_lines.h): a host call the
+             * executor names by its address is named by its line (DWARF 4: binutils 2.40 misreads
+             * g++ 12's DWARF 5 line tables) */
+            c->argv[n++] = "-g";
+            c->argv[n++] = "-Xcompiler";
+            c->argv[n++] = "-gdwarf-4";
         }
         char *flags[] = {"-O3", "-lineinfo", c->arch, "-Xptxas", "-v"};
         for (int i = 0; i < 5; i++)

@@ -3,6 +3,7 @@
  * and executor started as a pair on a socket pair, their endings merged
  * into the run's result. */
 #include "run/runs_vgpu.h"
+#include "run/host_lines.h"
 #include "run/runs_replay.h"
 #include "run/runs_separate.h"
 #include "run/sandbox_types.h"
@@ -195,8 +196,11 @@ void runs_on_executor(ds_run_t *runs, const int *given, int n, const runs_how_t 
      * split by the limit waits for one slot only */
     int parallel = how->max_parallel > 0 ? 2 * how->max_parallel : 2;
     run_many(specs, results, 2 * n, parallel);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         merge(&runs[index[i]], &results[2 * i], &results[2 * i + 1]);
+        if (lab_is_program(how->lab)) /* a libwb program's copies named by their line */
+            host_lines_resolve(&runs[index[i]], how->program);
+    }
     if (how->replay_runner)
         runs_replay(runs, given, n, how, &executor_faults);
     free(specs);
