@@ -126,17 +126,40 @@ static const char *find_key(const char *obj, const char *name, size_t len)
     return NULL;
 }
 
+/* In the array that opens at arr ('['), where element i starts, or NULL. */
+static const char *find_element(const char *arr, long i)
+{
+    const char *s = skip_blank(arr + 1);
+    for (; i > 0 && *s && *s != ']'; i--) {
+        s = skip_blank(skip_value(s));
+        if (*s != ',')
+            return NULL;
+        s = skip_blank(s + 1);
+    }
+    return *s && *s != ']' ? s : NULL;
+}
+
 int cfg_line(const char *text, const char *path)
 {
     const char *obj = skip_blank(text), *found = NULL;
     while (*obj == '{' && *path) {
-        size_t len = strcspn(path, ".");
+        size_t len = strcspn(path, ".["), part = strcspn(path, ".");
         const char *key = find_key(obj, path, len);
         if (!key)
             break;
         found = key;
         obj = skip_blank(skip_blank(skip_string(key)) + 1);
-        path += len + (path[len] == '.');
+        /* "inputs[1]": into the array, to its element */
+        for (const char *ix = path + len; ix < path + part && *ix == '[' && *obj == '[';) {
+            char *end;
+            long i = strtol(ix + 1, &end, 10);
+            const char *element = *end == ']' ? find_element(obj, i) : NULL;
+            if (!element)
+                break;
+            found = obj = element;
+            ix = end + 1;
+        }
+        path += part + (path[part] == '.');
     }
     return found ? line_at(text, (size_t)(found - text)) : 0;
 }
