@@ -1,0 +1,137 @@
+/* test_array_spec.c - lab.json's "array" block (course/array_spec.h): the
+ * ladder's labs declared (vector add, a convolution with its mask, a
+ * histogram of int bins) parse into their params, arrays, tolerance and
+ * the call; every malformed field is refused with the file's line and the
+ * field named; a dataset's shape gives the params' values. */
+#include <criterion/criterion.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "course/array_spec.h"
+
+static char err[512];
+
+/* The "array" object of text, read as labs/x/lab.json would be: 0 or -1. */
+static int read_spec(const char *text, const char *launch, array_spec_t *s)
+{
+    err[0] = '\0';
+    json_object *root = cfg_parse_text("labs/x/lab.json", text, strlen(text), err, sizeof err);
+    cr_assert_not_null(root, "%s", err);
+    cfg_t c = {"labs/x/lab.json", err, sizeof err, text};
+    json_object *a = NULL;
+    json_object_object_get_ex(root, "array", &a);
+    int rc = array_spec_read(&c, a, "array", launch, s);
+    json_object_put(root);
+    return rc;
+}
+
+#define VECADD                                                                                      \
+    "{\n\"array\": {\n"                                                                            \
+    "  \"params\": [\"n\"],\n"                                                                     \
+    "  \"signature\": \"void launchVectorAdd(const float *A, const float *B, float *C, int n)\",\n" \
+    "  \"inputs\": [{\"name\": \"A\", \"type\": \"float\", \"shape\": [\"n\"], \"values\": [-4, 4]},\n" \
+    "             {\"name\": \"B\", \"type\": \"float\", \"shape\": [\"n\"], \"values\": [-4, 4]}],\n" \
+    "  \"outputs\": [{\"name\": \"C\", \"type\": \"float\", \"shape\": [\"n\"]}],\n"                \
+    "  \"tolerance\": {\"rtol\": 1e-6, \"atol\": 1e-6}\n}}\n"
+
+Test(array_spec, vector_add_parses_into_its_call)
+{
+    array_spec_t s;
+    cr_assert_eq(read_spec(VECADD, "launchVectorAdd", &s), 0, "%s", err);
+    cr_assert_eq(s.nparams, 1);
+    cr_assert_str_eq(s.params[0], "n");
+    cr_assert_eq(s.ninputs, 2);
+    cr_assert_eq(s.noutputs, 1);
+    cr_assert_float_eq(s.inputs[1].lo, -4, 0);
+    cr_assert_eq(s.nargs, 4);
+    cr_assert(s.args[0].kind == ARG_INPUT && s.args[0].index == 0);
+    cr_assert(s.args[1].kind == ARG_INPUT && s.args[1].index == 1);
+    cr_assert(s.args[2].kind == ARG_OUTPUT && s.args[2].index == 0);
+    cr_assert(s.args[3].kind == ARG_PARAM && s.args[3].index == 0);
+    cr_assert_str_eq(s.args[3].ctype, "int");
+    cr_assert(!s.returns_int && !s.exact);
+    cr_assert_eq(s.grows_with, -1);
+    long n = 1000;
+    cr_assert_eq(array_elements(&s.outputs[0], &n), 1000);
+}
+
+Test(array_spec, a_convolution_and_a_histogram)
+{
+    const char *conv =
+        "{\"array\": {\"params\": [\"height\", \"width\", \"mask\"],\n"
+        " \"signature\": \"void launchConvolution(const float *__restrict__ I, const float * M, float *P, int height, "
+        "unsigned int width, int mask);\",\n"
+        " \"inputs\": [{\"name\": \"I\", \"type\": \"float\", \"shape\": [\"height\", \"width\"], \"values\": [0, 1]},\n"
+        "            {\"name\": \"M\", \"type\": \"float\", \"shape\": [\"mask\", \"mask\"], \"values\": [0, 1]}],\n"
+        " \"outputs\": [{\"name\": \"P\", \"type\": \"float\", \"shape\": [\"height\", \"width\"]}],\n"
+        " \"tolerance\": {\"rtol\": 1e-5, \"atol\": 1e-5, \"grows_with\": \"mask\"}}}";
+    array_spec_t s;
+    cr_assert_eq(read_spec(conv, "launchConvolution", &s), 0, "%s", err);
+    cr_assert_eq(s.nargs, 6);
+    cr_assert_str_eq(s.args[4].ctype, "unsigned");
+    cr_assert_eq(s.grows_with, 2);
+    long p[3];
+    cr_assert_eq(array_shape_params(&s, "480x640x5", p, err, sizeof err), 0, "%s", err);
+    cr_assert(p[0] == 480 && p[1] == 640 && p[2] == 5);
+    cr_assert_eq(array_elements(&s.inputs[1], p), 25);
+    cr_assert_eq(array_elements(&s.outputs[0], p), 480 * 640);
+    const char *hist =
+        "{\"array\": {\"params\": [\"n\"],\n"
+        " \"signature\": \"void launchHistogram(const int *in, unsigned int *bins, int n)\",\n"
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"int\", \"shape\": [\"n\"], \"values\": [0, 255]}],\n"
+        " \"outputs\": [{\"name\": \"bins\", \"type\": \"int\", \"shape\": [256]}],\n"
+        " \"tolerance\": \"exact\"}}";
+    cr_assert_eq(read_spec(hist, "", &s), 0, "%s", err);
+    cr_assert(s.exact);
+    cr_assert_eq(array_elements(&s.outputs[0], p), 256);
+}
+
+/* Each mistake, the field and its line named */
+Test(array_spec, each_malformed_field_is_named_with_its_line)
+{
+    static const struct {
+        const char *from, *to, *message;
+    } cases[] = {
+        {"float *C, int n", "const float *C, int n", "labs/x/lab.json:4: array.signature: output C is const"},
+        {"float *C, int n", "float *C, float *D, int n", "array.signature: pointer D is no input or output"},
+        {"float *C, int n", "float *C, float n", "param n is a float"},
+        {"const float *B, ", "", "array.signature: input B is not passed"},
+        {"const float *A,", "const int *A,", "A is int *, but declared of float"},
+        {"void launchVectorAdd", "double launchVectorAdd", "must return void or int"},
+        {"\"shape\": [\"n\"]}],\n  \"tol", "\"shape\": [\"m\"]}],\n  \"tol",
+         "labs/x/lab.json:7: array.outputs[0].shape: 'm' is not one of the params"},
+        {"\"values\": [-4, 4]}],", "\"values\": [4, -4]}],", "labs/x/lab.json:6: array.inputs[1].values: must be [lo, hi]"},
+        {"\"rtol\": 1e-6, \"atol\": 1e-6", "\"rtol\": -1, \"atol\": 1e-6", "array.tolerance.rtol: rtol and atol"},
+        {"\"params\": [\"n\"]", "\"params\": [\"n\"], \"sizes\": 1", "labs/x/lab.json:3: array.sizes: unknown key"},
+        {"\"values\": [-4, 4]},\n             {", "\"values\": [4, -4]},\n             {",
+         "array.inputs[0].values: must be [lo, hi]"},
+        {"\"type\": \"float\", \"shape\": [\"n\"]}],\n  \"tol", "\"type\": \"int\", \"shape\": [\"n\"]}],\n  \"tol",
+         "array.tolerance: must be \"exact\": an output is an int array"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[2048];
+        const char *at = strstr(VECADD, cases[i].from);
+        cr_assert_not_null(at, "case %zu: '%s' not in the text", i, cases[i].from);
+        snprintf(text, sizeof text, "%.*s%s%s", (int)(at - VECADD), VECADD, cases[i].to, at + strlen(cases[i].from));
+        array_spec_t s;
+        cr_assert_eq(read_spec(text, "launchVectorAdd", &s), -1, "case %zu accepted", i);
+        cr_assert(strstr(err, cases[i].message), "case %zu: %s", i, err);
+    }
+    array_spec_t s;
+    cr_assert_eq(read_spec(VECADD, "launchVecAdd", &s), -1);
+    cr_assert(strstr(err, "declares launchVectorAdd, but lab.json's \"launch\" is launchVecAdd"), "%s", err);
+}
+
+Test(array_spec, a_shape_gives_each_param)
+{
+    array_spec_t s;
+    cr_assert_eq(read_spec(VECADD, "launchVectorAdd", &s), 0, "%s", err);
+    long n;
+    cr_assert_eq(array_shape_params(&s, "16777217", &n, err, sizeof err), 0);
+    cr_assert_eq(n, 16777217);
+    const char *bad[] = {"0", "12a", "", "3x4", "-5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_assert_eq(array_shape_params(&s, bad[i], &n, err, sizeof err), -1, "'%s' accepted", bad[i]);
+    cr_assert(strstr(err, "shape '-5': n must be a whole number from 1"), "%s", err);
+}
