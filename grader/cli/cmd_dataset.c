@@ -41,7 +41,7 @@ static int generate(const lab_t *lab, const char *shape, unsigned long long seed
         return EXIT_USAGE;
     }
     dataset_t d;
-    if (lab->kind->generate(shape, seed, kind, &d, err, sizeof err) != 0) {
+    if (lab->kind->generate(lab, shape, seed, kind, &d, err, sizeof err) != 0) {
         fprintf(stderr, "cugrade dataset: --shape: %s\n", err);
         return EXIT_USAGE;
     }
@@ -49,7 +49,7 @@ static int generate(const lab_t *lab, const char *shape, unsigned long long seed
     if (rc != 0)
         fprintf(stderr, "cugrade dataset: %s\n", err);
     else {
-        lab->kind->shape_text(&d, text, sizeof text);
+        lab->kind->shape_text(lab, &d, text, sizeof text);
         printf("%s: %s %s (seed %llu, %s values)\n", out, lab->kind->name, text, seed, values);
     }
     dataset_free(&d);
@@ -71,12 +71,12 @@ static int check_folder(const lab_t *lab, const char *dir, int *checked)
         char shape[64];
         (*checked)++;
         if (dataset_load(&refs[i], lab->inputs, &d, err, sizeof err) != 0 ||
-            lab->kind->check_shapes(&refs[i], &d, err, sizeof err) != 0 ||
-            lab->kind->verify(&refs[i], &d, err, sizeof err) != 0) {
+            lab->kind->check_shapes(lab, &refs[i], &d, err, sizeof err) != 0 ||
+            lab->kind->verify(lab, &refs[i], &d, err, sizeof err) != 0) {
             printf("FAIL %s\n", err);
             bad++;
         } else {
-            lab->kind->shape_text(&d, shape, sizeof shape);
+            lab->kind->shape_text(lab, &d, shape, sizeof shape);
             printf("ok   %s (%s)\n", refs[i].dir, shape);
         }
         dataset_free(&d);

@@ -13,7 +13,7 @@
 
 #define ARRAY_MAX_PARAMS 4
 #define ARRAY_MAX_INPUTS 6
-#define ARRAY_MAX_OUTPUTS 2
+#define ARRAY_MAX_OUTPUTS 1 /* a dataset has one expected output (dataset.h) */
 #define ARRAY_MAX_DIMS 2
 #define ARRAY_MAX_ARGS 12
 #define ARRAY_NAME_MAX 32

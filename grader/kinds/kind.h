@@ -22,28 +22,30 @@
 
 struct lab;
 
+/* Every callback that reads or makes a dataset takes the lab first: a kind
+ * declared by lab.json (the array kind) reads its arrays from it. */
 typedef struct lab_kind {
     const char *name;          /* lab.json "kind" */
     int inputs;                /* input0.raw .. per dataset */
 
     /* dataset: the shapes agree (err names the file), "417x210x519", the
      * arithmetic work (FLOP; sizes the datasets and feeds the traffic check) */
-    int (*check_shapes)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
-    void (*shape_text)(const dataset_t *d, char *buf, size_t len);
-    double (*flop)(const dataset_t *d);
+    int (*check_shapes)(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
+    void (*shape_text)(const struct lab *lab, const dataset_t *d, char *buf, size_t len);
+    double (*flop)(const struct lab *lab, const dataset_t *d);
     /* the generator: inputs from the seed and the exact expected output;
      * -1 with err on a malformed shape */
-    int (*generate)(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+    int (*generate)(const struct lab *lab, const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
                     char *err, size_t errlen);
     /* a timing shape's inputs alone (no expected output: a GPU shape is too
      * large to multiply on the CPU), from the seed; -1 with err on a
      * malformed shape */
-    int (*timing_inputs)(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen);
+    int (*timing_inputs)(const struct lab *lab, const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen);
     /* a timing shape's arithmetic (FLOP) and its compulsory traffic: the
      * bytes of its inputs read once and its output written once, the least
      * any kernel moves (the roofline's, score/roofline.h); -1 on a
      * malformed shape. NULL: the kind draws no roofline */
-    int (*shape_work)(const char *shape, double *flop, double *compulsory_bytes);
+    int (*shape_work)(const struct lab *lab, const char *shape, double *flop, double *compulsory_bytes);
     /* how a timed output is checked against the reference's on those
      * inputs (a GPU replay's, pipeline/grade_perf_replay.c): by their sums
      * (*sum 1: a reduction's partial sums, as many as each chose) or element
@@ -55,13 +57,13 @@ typedef struct lab_kind {
      * a lab measured against cuBLAS (rubric performance.relative_to) */
     int cublas_baseline;
     /* re-computes a dataset's expected output: 0 if output.raw agrees */
-    int (*verify)(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
+    int (*verify)(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen);
     /* the hidden set's shape families (pipeline/hidden_set.h): their names,
      * and a shape of family f drawn from the seeded stream for the lab's tile
      * (lab.json "tile_width"), small enough for the CPU emulator */
     int hidden_families;
     const char *const *hidden_family_names;
-    void (*hidden_shape)(int family, int tile, uint64_t *state, char *shape, size_t len);
+    void (*hidden_shape)(const struct lab *lab, int family, int tile, uint64_t *state, char *shape, size_t len);
 
     /* compare: the student's output got (as the driver wrote it) against
      * the dataset, with the hints and hypotheses of the kind */

@@ -60,8 +60,9 @@ void gen_matmul(int m, int k, int n, uint64_t seed, value_kind_t kind, matrix_t 
 }
 
 
-static int check_shapes(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+static int check_shapes(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
 {
+    (void)lab;
     if (d->ninputs != 2)
         return fail(err, errlen, "%s: matrix multiplication needs input0.raw and input1.raw", ref->dir);
     const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
@@ -79,7 +80,7 @@ static int check_shapes(const dataset_ref_t *ref, const dataset_t *d, char *err,
 
 int check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
 {
-    if (check_shapes(ref, d, err, errlen) != 0)
+    if (check_shapes(NULL, ref, d, err, errlen) != 0)
         return -1;
     const matrix_t *a = &d->inputs[0], *b = &d->inputs[1], *c = &d->expected;
     size_t count = (size_t)c->rows * c->cols;
@@ -108,22 +109,25 @@ int check_matmul(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t
     return rc;
 }
 
-static void shape_text(const dataset_t *d, char *buf, size_t buflen)
+static void shape_text(const struct lab *lab, const dataset_t *d, char *buf, size_t buflen)
 {
+    (void)lab;
     if (d->ninputs == 2 && d->inputs[0].cols == d->inputs[1].rows)
         snprintf(buf, buflen, "%dx%dx%d", d->inputs[0].rows, d->inputs[0].cols, d->inputs[1].cols);
     else
         snprintf(buf, buflen, "%dx%d", d->expected.rows, d->expected.cols);
 }
 
-static double flop(const dataset_t *d)
+static double flop(const struct lab *lab, const dataset_t *d)
 {
+    (void)lab;
     return 2.0 * d->inputs[0].rows * d->inputs[0].cols * d->inputs[1].cols;
 }
 
-static int generate(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+static int generate(const struct lab *lab, const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
                     char *err, size_t errlen)
 {
+    (void)lab;
     int m, k, n;
     if (parse_shape(shape, &m, &k, &n) != 0)
         return fail(err, errlen, "bad shape '%s' (expected MxKxN, each 1..%d)", shape, RAW_MAX_DIM);
@@ -133,8 +137,9 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
     return 0;
 }
 
-static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
+static int shape_work(const struct lab *lab, const char *shape, double *flop, double *compulsory_bytes)
 {
+    (void)lab;
     int m, k, n;
     if (parse_shape(shape, &m, &k, &n) != 0)
         return -1;
@@ -143,8 +148,9 @@ static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
     return 0;
 }
 
-static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
+static int timing_inputs(const struct lab *lab, const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
 {
+    (void)lab;
     int m, k, n;
     if (parse_shape(shape, &m, &k, &n) != 0)
         return fail(err, errlen, "bad shape '%s' (expected MxKxN, each 1..%d)", shape, RAW_MAX_DIM);
@@ -252,8 +258,9 @@ static void non_square(uint64_t *st, int tile, int *m, int *k, int *n)
     *m = s[0], *k = s[1], *n = s[2];
 }
 
-static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t len)
+static void hidden_shape(const struct lab *lab, int family, int tile, uint64_t *st, char *shape, size_t len)
 {
+    (void)lab;
     int t = tile > 1 ? tile : 16, m = 1, k = 1, n = 1;
     switch (family) {
     case 0: break;                                                        /* 1x1x1 */
@@ -301,6 +308,12 @@ static void perf_bound(const lab_t *lab, const perf_result_t *r, const perf_shap
                    tile, tile, r->bandwidth_gbs / 4.0 * tile, r->bandwidth_gbs, tile);
 }
 
+static int verify(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+{
+    (void)lab;
+    return check_matmul(ref, d, err, errlen);
+}
+
 const lab_kind_t kind_matmul = {
     .name = "matmul",
     .inputs = 2,
@@ -313,7 +326,7 @@ const lab_kind_t kind_matmul = {
     .timing_compare = timing_compare,
     .explain_grid = explain_grid,
     .cublas_baseline = 1,
-    .verify = check_matmul,
+    .verify = verify,
     .hidden_families = sizeof hidden_names / sizeof hidden_names[0],
     .hidden_family_names = hidden_names,
     .hidden_shape = hidden_shape,

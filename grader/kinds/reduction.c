@@ -41,8 +41,9 @@
 
 static long length_of(const matrix_t *m) { return (long)m->rows * m->cols; }
 
-static int check_shapes(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+static int check_shapes(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
 {
+    (void)lab;
     if (d->ninputs != 2)
         return fail(err, errlen, "%s: a dot product needs input0.raw and input1.raw", ref->dir);
     long n = length_of(&d->inputs[0]), n1 = length_of(&d->inputs[1]);
@@ -58,12 +59,13 @@ static int check_shapes(const dataset_ref_t *ref, const dataset_t *d, char *err,
     return 0;
 }
 
-static void shape_text(const dataset_t *d, char *buf, size_t len)
+static void shape_text(const struct lab *lab, const dataset_t *d, char *buf, size_t len)
 {
+    (void)lab;
     snprintf(buf, len, "n=%ld", length_of(&d->inputs[0]));
 }
 
-static double flop(const dataset_t *d) { return 2.0 * (double)length_of(&d->inputs[0]); }
+static double flop(const struct lab *lab, const dataset_t *d) { (void)lab; return 2.0 * (double)length_of(&d->inputs[0]); }
 
 double reduction_sum_abs(const matrix_t *a, const matrix_t *b, double *exact)
 {
@@ -104,9 +106,10 @@ static int make_inputs(const char *shape, uint64_t seed, value_kind_t values, da
     return 0;
 }
 
-static int generate(const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
+static int generate(const struct lab *lab, const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
                     char *err, size_t errlen)
 {
+    (void)lab;
     if (make_inputs(shape, seed, values, out, err, errlen) != 0)
         return -1;
     double exact;
@@ -117,8 +120,9 @@ static int generate(const char *shape, uint64_t seed, value_kind_t values, datas
 }
 
 /* n multiply-adds over two vectors of n floats */
-static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
+static int shape_work(const struct lab *lab, const char *shape, double *flop, double *compulsory_bytes)
 {
+    (void)lab;
     char *end;
     long n = strtol(shape, &end, 10);
     if (*shape < '0' || *shape > '9' || *end || n < 1)
@@ -128,8 +132,9 @@ static int shape_work(const char *shape, double *flop, double *compulsory_bytes)
     return 0;
 }
 
-static int timing_inputs(const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
+static int timing_inputs(const struct lab *lab, const char *shape, uint64_t seed, dataset_t *out, char *err, size_t errlen)
 {
+    (void)lab;
     return make_inputs(shape, seed, VALUES_SIGNED, out, err, errlen);
 }
 
@@ -144,8 +149,9 @@ static void timing_compare(const struct lab *lab, const dataset_t *d, int *sum, 
     *atol = 2 * (reduction_tolerance(n, mag) + lab->tol.atol + lab->tol.rtol * fabs(exact));
 }
 
-static int verify(const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
+static int verify(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
 {
+    (void)lab;
     double exact, mag = reduction_sum_abs(&d->inputs[0], &d->inputs[1], &exact);
     double stored = d->expected.data[0];
     if (!(fabs(stored - exact) <= 1e-5 * mag + 1e-6))
@@ -170,8 +176,9 @@ static long off_block(long n, long block)
     return n < 1 ? 1 : n > HIDDEN_MAX_LENGTH ? HIDDEN_MAX_LENGTH - 1 : n;
 }
 
-static void hidden_shape(int family, int tile, uint64_t *st, char *shape, size_t len)
+static void hidden_shape(const struct lab *lab, int family, int tile, uint64_t *st, char *shape, size_t len)
 {
+    (void)lab;
     long b = tile > 1 && tile < HIDDEN_MAX_LENGTH / 64 ? tile : 256, n = 1;
     long few = gen_between(st, 1, 7), blocks = gen_between(st, 2, 64);
     switch (family) {

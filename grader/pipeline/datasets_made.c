@@ -46,7 +46,7 @@ static int make_one(const char *dir, const lab_t *lab, int line_no, char *name, 
         return fail(err, errlen, "%s/manifest.txt:%d: values must be course or signed, not '%s'",
                     dir, line_no, values);
     char why[512];
-    if (lab->kind->generate(shape, seed, kind, &d, why, sizeof why) != 0)
+    if (lab->kind->generate(lab, shape, seed, kind, &d, why, sizeof why) != 0)
         return fail(err, errlen, "%s/manifest.txt:%d: %s", dir, line_no, why);
     fprintf(stderr, "cugrade: making dataset %s (%s %s) from %s/manifest.txt, once\n", name,
             lab->kind->name, shape, dir);

@@ -39,12 +39,12 @@ static int timing_job(const lab_t *lab, const char *shape, int i, const char *sc
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
         seed = (uint64_t)(now_seconds() * 1e6);
     memset(j, 0, sizeof *j);
-    if (lab->kind->timing_inputs(shape, seed, &j->data, err, errlen) != 0)
+    if (lab->kind->timing_inputs(lab, shape, seed, &j->data, err, errlen) != 0)
         return -1;
     snprintf(j->ref.name, sizeof j->ref.name, "timing-%d", i);
     snprintf(j->ref.dir, sizeof j->ref.dir, "%.3000s/timing-shapes/%d", scratch, i);
     snprintf(j->shape, sizeof j->shape, "%.60s", shape);
-    j->flop = lab->kind->flop(&j->data);
+    j->flop = lab->kind->flop(lab, &j->data);
     j->rule.time_limit_s = limit;
     return mkdir_p(j->ref.dir, err, errlen);
 }

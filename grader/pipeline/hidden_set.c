@@ -23,10 +23,10 @@ static int generate_one(const hidden_secret_t *s, const char *lab_name, const la
     const lab_kind_t *kind = lab->kind;
     uint64_t state = hidden_seed(s, lab_name, i);
     char shape[64], path[PATH_MAX], why[512];
-    kind->hidden_shape(i % kind->hidden_families, lab->tile_width, &state, shape, sizeof shape);
+    kind->hidden_shape(lab, i % kind->hidden_families, lab->tile_width, &state, shape, sizeof shape);
     value_kind_t values = (gen_next(&state) & 1) ? VALUES_SIGNED : VALUES_COURSE;
     dataset_t d;
-    if (kind->generate(shape, gen_next(&state), values, &d, why, sizeof why) != 0)
+    if (kind->generate(lab, shape, gen_next(&state), values, &d, why, sizeof why) != 0)
         return fail(err, errlen, "hidden dataset %d of %s (%s): %s", i + 1, lab_name, shape, why);
     snprintf(path, sizeof path, "%.4000s/%d", dir, i + 1);
     int rc = dataset_write(path, d.inputs, d.ninputs, &d.expected, err, errlen);

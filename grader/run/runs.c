@@ -21,12 +21,12 @@ static void load_job(ds_job_t *j, const lab_t *lab)
 {
     const lab_kind_t *kind = lab->kind;
     if (dataset_load(&j->ref, lab->inputs, &j->data, j->load_error, sizeof j->load_error) != 0 ||
-        kind->check_shapes(&j->ref, &j->data, j->load_error, sizeof j->load_error) != 0) {
+        kind->check_shapes(lab, &j->ref, &j->data, j->load_error, sizeof j->load_error) != 0) {
         j->load_failed = 1;
         return;
     }
-    kind->shape_text(&j->data, j->shape, sizeof j->shape);
-    j->flop = kind->flop(&j->data);
+    kind->shape_text(lab, &j->data, j->shape, sizeof j->shape);
+    j->flop = kind->flop(lab, &j->data);
 }
 
 ds_job_t *jobs_load(const dataset_ref_t *refs, int n, const lab_t *lab, const lab_rubric_t *rub)

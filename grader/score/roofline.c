@@ -1,6 +1,7 @@
 /* roofline.c - the roofline's ceilings, its points and the sentence the
  * terminal prints (roofline.h). */
 #include "score/roofline.h"
+#include "course/lab.h"
 #include "kinds/kind.h"
 #include "score/perf.h"
 
@@ -47,7 +48,7 @@ static void place(const roofline_ceilings_t *c, roofline_point_t *p)
 }
 
 /* The largest shape (by its arithmetic) whose student timing is usable. */
-static const perf_shape_t *largest_shape(const perf_result_t *r, const lab_kind_t *kind, double *flop,
+static const perf_shape_t *largest_shape(const perf_result_t *r, const lab_t *lab, double *flop,
                                          double *bytes)
 {
     const perf_shape_t *best = NULL;
@@ -55,7 +56,7 @@ static const perf_shape_t *largest_shape(const perf_result_t *r, const lab_kind_
         double f, b;
         const perf_impl_t *st = perf_impl(&r->shapes[i], "student");
         if (!st || !(st->q1_ms > 0 || st->median_ms > 0) || st->wrong > 0 ||
-            kind->shape_work(r->shapes[i].shape, &f, &b) != 0 || !(f > 0) || !(b > 0))
+            lab->kind->shape_work(lab, r->shapes[i].shape, &f, &b) != 0 || !(f > 0) || !(b > 0))
             continue;
         if (!best || f > *flop)
             best = &r->shapes[i], *flop = f, *bytes = b;
@@ -96,12 +97,12 @@ static int add_point(roofline_t *rl, const perf_shape_t *s, const char *name, do
     return 0;
 }
 
-int roofline_build(const perf_result_t *r, const lab_kind_t *kind, const roofline_traffic_t *student,
+int roofline_build(const perf_result_t *r, const lab_t *lab, const roofline_traffic_t *student,
                    const roofline_traffic_t *reference, roofline_t *out)
 {
     memset(out, 0, sizeof *out);
     double flop = 0, bytes = 0;
-    const perf_shape_t *s = kind->shape_work && student ? largest_shape(r, kind, &flop, &bytes) : NULL;
+    const perf_shape_t *s = lab->kind->shape_work && student ? largest_shape(r, lab, &flop, &bytes) : NULL;
     if (!s || !(r->bandwidth_gbs > 0))
         return -1;
     snprintf(out->device, sizeof out->device, "%s", r->device);

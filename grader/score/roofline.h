@@ -17,7 +17,7 @@
 #include "util/util.h"
 
 struct json_object;
-struct lab_kind;
+struct lab;
 
 /* What the kernels of one implementation moved, summed over the runs
  * that ended (score/checks.h's evidence, or the reference's counts). */
@@ -57,9 +57,9 @@ typedef struct roofline_s {
 int roofline_fp32_lanes(int cc_major, int cc_minor);
 
 /* The roofline of a timing: 0, or -1 when it cannot be drawn (no DRAM
- * bandwidth reported, no student timing or traffic, a kind without
- * shape_work). reference may be NULL or hold no traffic (no point). */
-int roofline_build(const perf_result_t *r, const struct lab_kind *kind, const roofline_traffic_t *student,
+ * bandwidth reported, no student timing or traffic, a lab whose kind has
+ * no shape_work). reference may be NULL or hold no traffic (no point). */
+int roofline_build(const perf_result_t *r, const struct lab *lab, const roofline_traffic_t *student,
                    const roofline_traffic_t *reference, roofline_t *out);
 
 /* The terminal's lines: where the student's kernel sits, what bounds it,

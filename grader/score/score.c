@@ -126,7 +126,7 @@ static int measured_roofline(const measured_t *m, const lab_t *lab, roofline_t *
                                      : (roofline_traffic_t){e.global_bytes, e.shared_load_bytes, e.flop};
     evidence_free(&e);
     const roofline_traffic_t *ref = m->perf.reference_traffic.flop > 0 ? &m->perf.reference_traffic : NULL;
-    return roofline_build(&m->perf.result, lab->kind, &student, ref, rl);
+    return roofline_build(&m->perf.result, lab, &student, ref, rl);
 }
 
 /* The "performance" test: 0 of 0 where it cannot be earned (the emulator),

@@ -178,7 +178,7 @@ Test(hidden_families, matmul_every_family_its_shapes)
                 uint64_t st = seed * 7919;
                 char shape[64];
                 int m, k, n;
-                kind->hidden_shape(f, tiles[ti], &st, shape, sizeof shape);
+                kind->hidden_shape(NULL, f, tiles[ti], &st, shape, sizeof shape);
                 cr_assert_eq(parse_shape(shape, &m, &k, &n), 0, "%s", shape);
                 check_matmul_family(f, m, k, n, tiles[ti]);
             }
@@ -207,7 +207,7 @@ Test(hidden_families, reduction_every_family_its_lengths)
         for (int f = 0; f < kind->hidden_families; f++) {
             uint64_t st = seed * 104729;
             char shape[64];
-            kind->hidden_shape(f, 256, &st, shape, sizeof shape);
+            kind->hidden_shape(NULL, f, 256, &st, shape, sizeof shape);
             check_reduction_family(f, atol(shape), 256);
         }
 }
@@ -262,7 +262,7 @@ Test(hidden_set, every_family_once_outputs_right_values_from_the_secret)
     for (int i = 0; i < n; i++) {
         dataset_t d;
         cr_assert_eq(dataset_load(&refs[i], 2, &d, err, sizeof err), 0, "%s", err);
-        cr_assert_eq(kind_matmul.verify(&refs[i], &d, err, sizeof err), 0, "%s", err);
+        cr_assert_eq(kind_matmul.verify(NULL, &refs[i], &d, err, sizeof err), 0, "%s", err);
         check_matmul_family(i % 8, d.inputs[0].rows, d.inputs[0].cols, d.inputs[1].cols, 16);
         dataset_free(&d);
         char *x = input_of(a, i + 1), *y = input_of(again, i + 1), *z = input_of(b, i + 1);

@@ -58,7 +58,7 @@ Test(matmul_timing, right_orders_agree_and_a_missing_phase_does_not)
     dataset_t d;
     char err[256], shape[64];
     snprintf(shape, sizeof shape, "%dx%dx%d", M, K, N);
-    cr_assert_eq(kind->timing_inputs(shape, 12345, &d, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(kind->timing_inputs(NULL, shape, 12345, &d, err, sizeof err), 0, "%s", err);
     lab_t lab;
     memset(&lab, 0, sizeof lab);
     lab.tol.rtol = 1e-4, lab.tol.atol = 1e-3; /* the challenge's */

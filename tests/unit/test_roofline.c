@@ -20,6 +20,8 @@
 #include "score/measured.h"
 #include "score/perf.h"
 #include "score/roofline.h"
+
+static const lab_t MATMUL = {.kind = &kind_matmul}, REDUCTION = {.kind = &kind_reduction};
 #include "score/score.h"
 
 /* An H100 SXM as the runner reports it; the student at 7.5 TFLOP/s on 4096^3
@@ -76,7 +78,7 @@ Test(roofline, a_tiled_kernel_on_an_h100_is_bound_by_shared_memory_loads)
 {
     perf_result_t r = h100_timing(7500, 0);
     roofline_t rl;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, &TILED16, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, &TILED16, &rl), 0);
     /* 132 SMs x 128 lanes x 2 x 1.98 GHz; 132 x 128 B x 1.98 GHz */
     cr_assert_float_eq(rl.roof.peak_gflops, 132 * 128 * 2 * 1.98, 1e-6);
     cr_assert_float_eq(rl.roof.shared_gbs, 132 * 128 * 1.98, 1e-6);
@@ -111,7 +113,7 @@ Test(roofline, an_untiled_kernel_is_bound_by_dram_and_told_how_much_it_moves)
 {
     perf_result_t r = h100_timing(500, 0);
     roofline_t rl;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &UNTILED, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &UNTILED, NULL, &rl), 0);
     cr_assert_eq(rl.npoints, 2, "no reference traffic: no reference point");
     cr_assert_str_eq(rl.points[1].name, "cublas");
     cr_assert_eq(rl.points[0].bound, ROOF_DRAM);
@@ -129,7 +131,7 @@ Test(roofline, above_the_dram_roof_the_caches_are_named)
 {
     perf_result_t r = h100_timing(3000, 0);
     roofline_t rl;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &UNTILED, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &UNTILED, NULL, &rl), 0);
     strbuf_t out = {0};
     roofline_sentence(&rl, &out);
     const char *t = sb_str(&out);
@@ -147,14 +149,14 @@ Test(roofline, over_a_shared_memory_roof_is_not_a_percentage)
 {
     perf_result_t r = h100_timing(8500, 0); /* 1.6% over 8363 */
     roofline_t rl;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, NULL, &rl), 0);
     strbuf_t out = {0};
     roofline_sentence(&rl, &out);
     cr_assert(strstr(sb_str(&out), "(4096x4096x4096): at the 8.4 TFLOP/s that intensity allows; bound by "
                                    "shared-memory loads"), "%s", sb_str(&out));
     sb_free(&out);
     r = h100_timing(9000, 0); /* 7.6% over */
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, NULL, &rl), 0);
     roofline_sentence(&rl, &out);
     cr_assert(strstr(sb_str(&out), "1.08 times the 8.4 TFLOP/s its intensity allows (bound by shared-memory loads): "
                                    "the traffic measured on the datasets is not this shape's"), "%s", sb_str(&out));
@@ -166,17 +168,17 @@ Test(roofline, none_without_what_it_needs)
 {
     roofline_t rl;
     perf_result_t r = h100_timing(7500, 1); /* a wrong timed output */
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, NULL, &rl), -1);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, NULL, &rl), -1);
     r = h100_timing(7500, 0);
     roofline_traffic_t none = {0};
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &none, NULL, &rl), -1, "no traffic measured");
-    cr_assert_eq(roofline_build(&r, &kind_matmul, NULL, NULL, &rl), -1);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &none, NULL, &rl), -1, "no traffic measured");
+    cr_assert_eq(roofline_build(&r, &MATMUL, NULL, NULL, &rl), -1);
     r.bandwidth_gbs = 0;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, NULL, &rl), -1, "no bandwidth reported");
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, NULL, &rl), -1, "no bandwidth reported");
     /* without a compute capability: no FP32 roof, said so, the others drawn */
     r = h100_timing(7500, 0);
     r.cc_major = r.cc_minor = 0;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, NULL, &rl), 0);
     cr_assert_eq(rl.roof.peak_gflops, 0);
     cr_assert_eq(rl.points[1].bound, ROOF_DRAM, "cuBLAS under DRAM's roof alone");
     strbuf_t out = {0};
@@ -195,7 +197,7 @@ Test(roofline, the_dot_product_moves_what_it_must)
     perf_result_t r = timing(text);
     roofline_traffic_t t = {.flop = 2 * n, .global_bytes = 8 * n + 4096, .shared_load_bytes = 1024};
     roofline_t rl;
-    cr_assert_eq(roofline_build(&r, &kind_reduction, &t, NULL, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &REDUCTION, &t, NULL, &rl), 0);
     cr_assert_eq(rl.npoints, 1, "no cuBLAS timing: no cuBLAS point");
     cr_assert_eq(rl.points[0].bound, ROOF_DRAM);
     cr_assert_float_eq(rl.points[0].gflops, 600, 1e-6);
@@ -211,7 +213,7 @@ Test(roofline, json_reads_back)
 {
     perf_result_t r = h100_timing(7500, 0);
     roofline_t rl, back;
-    cr_assert_eq(roofline_build(&r, &kind_matmul, &TILED16, &TILED16, &rl), 0);
+    cr_assert_eq(roofline_build(&r, &MATMUL, &TILED16, &TILED16, &rl), 0);
     json_object *o = roofline_to_json(&rl);
     cr_assert_eq(roofline_from_json(o, &back), 0);
     cr_assert_eq(back.npoints, 3);
