@@ -70,6 +70,9 @@ harness_flags() {
 for json in labs/*/lab.json; do
     lab=$(basename "$(dirname "$json")")
     grep -q '"style": *"kernel"' "$json" || continue
+    # an array lab's driver is built from a header the grader makes from lab.json's signature
+    # (grader/build/harness_flags.c): not replicated here; tests/e2e/test_vecadd.c builds it
+    grep -q '"kind": *"array"' "$json" && { echo "gpu_build_check: $json: an array lab, built by the grader"; continue; }
     if ! printf '%s\n' "${kernel_labs[@]}" | grep -q "^$lab "; then
         echo "gpu_build_check: FAILED: $json is a kernel lab this script does not build; add it to kernel_labs" >&2
         failed+=("$json (not in kernel_labs)")

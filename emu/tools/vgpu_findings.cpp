@@ -249,7 +249,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
     if (calls)
         for (const std::string &p : calls->problems())
             r.line("error", "host-output", "%s", p.c_str());
-    if (calls)
+    if (calls && threads > 0) /* with no kernel run, nothing was read: the output says enough */
         for (const std::string &u : calls->unread_inputs())
             r.line("error", "input-not-read", "The kernels never read every element of the inputs: %s. The output "
                    "leaves them out, however close it came.", u.c_str());

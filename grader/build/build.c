@@ -102,7 +102,7 @@ static int compile_driver(const build_ctx_t *ctx, const char *cc, const char *sr
                                                                           : build_nvcc_arch());
     char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]; /* -DCUGRADE_LAUNCH=..., ... */
     int nflags = harness_flags(ctx->lab, flags), n = 2;
-    char *argv[16] = {(char *)cc, "-c"};
+    char *argv[20] = {(char *)cc, "-c"};
     if (ctx->backend == BACKEND_EMU) {
         argv[n++] = "-O2";
     } else if (ctx->backend == BACKEND_VGPU) { /* wb_io.cu hands wbSolution to the executor */
@@ -117,10 +117,26 @@ static int compile_driver(const build_ctx_t *ctx, const char *cc, const char *sr
     argv[n++] = inc;
     for (int i = 0; i < nflags; i++)
         argv[n++] = flags[i];
+    char header[4100];
+    if (ctx->lab->array.nargs > 0) { /* an array lab's call: a header beside the object */
+        strbuf_t text = {0};
+        harness_array_header(ctx->lab, &text);
+        snprintf(header, sizeof header, "%.4000s.call.h", tmp);
+        if (write_file_atomic(header, sb_str(&text), text.len, NULL, 0) != 0) {
+            sb_free(&text);
+            sb_appendf(log, "cannot write %s\n", header);
+            return -1;
+        }
+        sb_free(&text);
+        argv[n++] = "-include";
+        argv[n++] = header;
+    }
     char *rest[] = {(char *)src, "-o", tmp, NULL};
     memcpy(argv + n, rest, sizeof rest);
     strbuf_t dlog = {0};
     int rc = tool_run(argv, ctx->timeout_s, &tool_harness_limits, &dlog, failed, failedlen);
+    if (ctx->lab->array.nargs > 0)
+        unlink(header);
     if (rc == 0 && rename(tmp, obj) != 0)
         rc = -1;
     if (rc != 0) {

@@ -58,6 +58,29 @@ int build_cache_lock(const char *obj, const char *prefix, strbuf_t *log)
     return file_lock(obj);
 }
 
+void harness_array_header(const lab_t *lab, strbuf_t *out)
+{
+    const array_spec_t *s = &lab->array;
+    sb_appendf(out, "/* made by the grader from labs/%s/lab.json's signature (grader/build/harness_flags.c) */\n"
+                    "#include <stdint.h>\n%s %s(", lab->name, s->returns_int ? "int" : "void", s->launch);
+    for (int a = 0; a < s->nargs; a++) {
+        const array_arg_t *g = &s->args[a];
+        sb_appendf(out, "%s%s%s%s", a ? ", " : "", g->kind == ARG_INPUT ? "const " : "", g->ctype,
+                   g->kind == ARG_PARAM ? "" : " *");
+    }
+    sb_appendf(out, ");\n#define CUGRADE_ARRAY_NARGS %d\n#define CUGRADE_ARRAY_CALL(v) %s(", s->nargs, s->launch);
+    for (int a = 0; a < s->nargs; a++) {
+        const array_arg_t *g = &s->args[a];
+        if (g->kind == ARG_PARAM)
+            sb_appendf(out, "%s(%s)(v)[%d]", a ? ", " : "", g->ctype, a);
+        else
+            sb_appendf(out, "%s(%s%s *)(uintptr_t)(v)[%d]", a ? ", " : "", g->kind == ARG_INPUT ? "const " : "",
+                       g->ctype, a);
+    }
+    sb_appendf(out, ")\n#define CUGRADE_ARRAY_ARGS \"%s\"\n#define CUGRADE_ARRAY_OUT \"%s\"\n", lab->vgpu_call,
+               lab->vgpu_out_shape);
+}
+
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN])
 {
     int n = 0;

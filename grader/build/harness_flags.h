@@ -2,7 +2,9 @@
  * its timing program: build.c, build_timing.c) shares: the nvcc target,
  * the flags the lab's manifest gives every compile of the harness
  * (-DCUGRADE_LAUNCH=<launch>, and -DCUGRADE_LAUNCH_MNK for lab.json
- * "launch_args": "m-n-k"), and when the cached objects must be rebuilt. */
+ * "launch_args": "m-n-k"; an array lab's call is a header, since nvcc
+ * splits a -D value at its commas: harness_array_header), and when the
+ * cached objects must be rebuilt. */
 #ifndef CUGRADE_HARNESS_FLAGS_H
 #define CUGRADE_HARNESS_FLAGS_H
 
@@ -34,6 +36,15 @@ int build_cache_lock(const char *obj, const char *prefix, strbuf_t *log);
 /* The lab's flags for every compile of its driver and timing program;
  * returns how many (at most HARNESS_MAX_FLAGS). */
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN]);
+
+/* An array lab's call, as the header its drivers are built with (-include):
+ * the launch function's prototype from lab.json's signature,
+ * CUGRADE_ARRAY_CALL(v) (the call of the driver's values v[i], each a
+ * device address or a param, cast to the signature's types),
+ * CUGRADE_ARRAY_NARGS, and the executor's CUGRADE_ARRAY_ARGS
+ * ("in0,in1,out,n0") and CUGRADE_ARRAY_OUT ("1,n0") that the GPU's driver
+ * reads too. */
+void harness_array_header(const lab_t *lab, strbuf_t *out);
 
 /* The newest modification time of the files every lab's harness shares
  * (<root>/labs/common: harness.h, harness_crash.h, timing.h, ...), which a

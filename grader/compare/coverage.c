@@ -13,8 +13,8 @@
  * its x along the rows, or a kernel that takes its row from x while the
  * grid's x runs along the columns, is x and y swapped (grid-xy-swapped).
  * Rewrites cr's hint and sets key; 0 when the launch says nothing more. */
-int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result_t *cr, char *key,
-                     size_t keylen)
+int explain_coverage(const emu_report_t *rep, const dataset_t *d, const char *output, const char *size,
+                     compare_result_t *cr, char *key, size_t keylen)
 {
     if (cr->passed || cr->wrong == 0 || cr->wrong != cr->never_written || emu_report_stat(rep, "launches") != 1)
         return 0;
@@ -30,11 +30,17 @@ int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result
         if (gx * bx >= m * n)
             return 0;
         snprintf(key, keylen, "grid-too-small");
-        snprintf(cr->hint_text, sizeof cr->hint_text,
-                 "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of C (%ld x %ld): "
-                 "the last %ld were never written; it is too small (a size rounded down?): use ceiling division, "
-                 "(numCRows*numCColumns + %ld - 1) / %ld blocks",
-                 gx, bx, gx * bx, m * n, m, n, m * n - gx * bx, bx, bx);
+        if (size) /* a one-dimensional output of the lab's length size */
+            snprintf(cr->hint_text, sizeof cr->hint_text,
+                     "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of %s: the last %ld "
+                     "were never written; it is too small (a size rounded down?): use ceiling division in integers, "
+                     "(%s + %ld - 1) / %ld blocks", gx, bx, gx * bx, m * n, output, m * n - gx * bx, size, bx, bx);
+        else
+            snprintf(cr->hint_text, sizeof cr->hint_text,
+                     "your grid has %ld blocks of %ld threads, %ld threads for the %ld elements of C (%ld x %ld): "
+                     "the last %ld were never written; it is too small (a size rounded down?): use ceiling division, "
+                     "(numCRows*numCColumns + %ld - 1) / %ld blocks",
+                     gx, bx, gx * bx, m * n, m, n, m * n - gx * bx, bx, bx);
         return 1;
     }
     /* what the grid leaves unwritten with x along the columns (as the kernel should take it), and

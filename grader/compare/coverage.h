@@ -13,10 +13,13 @@
 #include "util/util.h"
 
 /* The wrong elements all never written, and one launch seen: whether its
- * grid reaches C. Rewrites cr's hint and sets key ("grid-too-small",
- * "grid-xy-swapped"); 0 when the launch says nothing more. */
-int explain_coverage(const emu_report_t *rep, const dataset_t *d, compare_result_t *cr, char *key,
-                     size_t keylen);
+ * grid reaches the output (named output: "C"). size names a one-dimensional
+ * output's length as the launch function has it ("n"; NULL: a matrix's,
+ * numCRows*numCColumns). Rewrites cr's hint and sets key
+ * ("grid-too-small", "grid-xy-swapped"); 0 when the launch says nothing
+ * more. */
+int explain_coverage(const emu_report_t *rep, const dataset_t *d, const char *output, const char *size,
+                     compare_result_t *cr, char *key, size_t keylen);
 
 /* Whether the executor found inputs no kernel read ("input-not-read"):
  * then a comparison that passed by tolerance fails, and for one launch of a

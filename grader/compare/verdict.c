@@ -308,7 +308,9 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     if (cr.nonfinite > 0) /* NaN or inf: a read of garbage, not a race's reordering, made it */
         cause = likely_cause(rep, 1);
     char coverage[32] = "";
-    if (!cause && explain_coverage(rep, &j->data, &cr, coverage, sizeof coverage))
+    const array_decl_t *out = lab->array.noutputs ? &lab->array.outputs[0] : NULL;
+    const char *size = out && out->ndims == 1 && out->dims[0].param >= 0 ? lab->array.params[out->dims[0].param] : NULL;
+    if (!cause && explain_coverage(rep, &j->data, out ? out->name : "C", size, &cr, coverage, sizeof coverage))
         cr.hint_hidden[0] = '\0'; /* it quotes no value */
     char summary[512];
     int hidden = j->hidden_index > 0;

@@ -145,7 +145,8 @@ static int read_arrays(const cfg_t *c, json_object *obj, const char *where, cons
             return cfg_fail(c, at, "name", "must be a C identifier, the array's name in the signature");
         if (input_index(s, d->name) >= 0 || output_index(s, d->name) >= 0 || param_index(s, d->name) >= 0)
             return cfg_fail(c, at, "name", "'%s' names another input, output or param too", d->name);
-        if (read_type(c, e, at, d) != 0 || read_shape(c, e, at, s, d) != 0 || (inputs && read_values(c, e, at, d) != 0))
+        if (read_type(c, e, at, d) != 0 || read_shape(c, e, at, s, d) != 0 ||
+            (inputs && cfg_member(e, "values") && read_values(c, e, at, d) != 0))
             return -1;
         (*n)++;
     }
@@ -343,4 +344,60 @@ long array_elements(const array_decl_t *d, const long *params)
     for (int i = 0; i < d->ndims; i++)
         n *= d->dims[i].param >= 0 ? params[d->dims[i].param] : d->dims[i].value;
     return n;
+}
+
+/* How the executor's driver names param p: the first input dimension it sizes. */
+static int param_token(const array_spec_t *s, int p, char *tok, size_t len)
+{
+    for (int i = 0; i < s->ninputs; i++)
+        for (int d = 0; d < s->inputs[i].ndims; d++)
+            if (s->inputs[i].dims[d].param == p) {
+                snprintf(tok, len, "%s%d", s->inputs[i].ndims == 1 ? "n" : d == 0 ? "rows" : "cols", i);
+                return 0;
+            }
+    return -1;
+}
+
+static int dim_token(const array_spec_t *s, const array_dim_t *dim, char *tok, size_t len)
+{
+    if (dim->param < 0) {
+        snprintf(tok, len, "%ld", dim->value);
+        return 0;
+    }
+    return param_token(s, dim->param, tok, len);
+}
+
+int array_spec_vgpu(const array_spec_t *s, char *call, size_t call_len, char *shape, size_t shape_len, char *err,
+                    size_t errlen)
+{
+    char tok[32], tok2[32];
+    call[0] = '\0';
+    if (s->returns_int)
+        return fail(err, errlen, "a launch function that returns int is not run on the executor yet");
+    for (int i = 0; i < s->ninputs + s->noutputs; i++) {
+        const array_decl_t *d = i < s->ninputs ? &s->inputs[i] : &s->outputs[i - s->ninputs];
+        if (d->type != ELEM_FLOAT)
+            return fail(err, errlen, "%s: int arrays are not run on the executor yet", d->name);
+    }
+    for (int a = 0; a < s->nargs; a++) {
+        const array_arg_t *g = &s->args[a];
+        if (g->kind == ARG_INPUT)
+            snprintf(tok, sizeof tok, "in%d", g->index);
+        else if (g->kind == ARG_OUTPUT)
+            snprintf(tok, sizeof tok, "out");
+        else if (param_token(s, g->index, tok, sizeof tok) != 0)
+            return fail(err, errlen, "param %s sizes no input: the executor's driver cannot pass it yet",
+                        s->params[g->index]);
+        size_t used = strlen(call);
+        snprintf(call + used, call_len - used, "%s%s", a ? "," : "", tok);
+    }
+    const array_decl_t *out = &s->outputs[0];
+    if (dim_token(s, &out->dims[0], tok, sizeof tok) != 0 ||
+        (out->ndims == 2 && dim_token(s, &out->dims[1], tok2, sizeof tok2) != 0))
+        return fail(err, errlen, "output %s: a param of its shape sizes no input", out->name);
+    if (out->ndims == 1)
+        snprintf(shape, shape_len, "1,%s", tok);
+    else
+        snprintf(shape, shape_len, "%s,%s", tok, tok2);
+    return 0;
 }

@@ -71,6 +71,14 @@ int array_signature_parse(const char *sig, array_spec_t *spec, char *err, size_t
  * 0, or -1 with err (too few or many, not positive integers). */
 int array_shape_params(const array_spec_t *spec, const char *shape, long *values, char *err, size_t errlen);
 
+/* The executor's driver for the spec (bin/cugrade-vgpu --call and
+ * --out-shape): each argument as it takes them (in0, out, and a param as
+ * the size of the first input it sizes: n0, rows0, cols1), the output's
+ * rows,cols. 0, or -1 with err for what it cannot pass yet (an int array,
+ * a param that sizes no input, a launch function returning int). */
+int array_spec_vgpu(const array_spec_t *spec, char *call, size_t call_len, char *shape, size_t shape_len, char *err,
+                    size_t errlen);
+
 /* The number of elements of a declared array, given the params' values. */
 long array_elements(const array_decl_t *d, const long *params);
 

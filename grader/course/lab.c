@@ -84,6 +84,9 @@ static int read_kind(const cfg_t *c, struct json_object *obj, lab_t *out)
         return cfg_fail(c, NULL, "kind", "missing (required: one of %s)", known);
     if (!(out->kind = lab_kind_find(name)))
         return cfg_fail(c, NULL, "kind", "unknown kind '%s' (known: %s)", name, known);
+    if (out->kind->inputs == 0) /* declared by lab.json (the array kind): read_array */
+        return cfg_member(obj, "inputs") ? cfg_fail(c, NULL, "inputs", "a \"%s\" lab's inputs are its "
+                                                    "\"array\" block's", name) : 0;
     if (!cfg_member(obj, "inputs"))
         out->inputs = out->kind->inputs;
     else if (read_int(c, obj, "inputs", 1, MAX_INPUTS, &out->inputs) != 0)
@@ -108,12 +111,17 @@ static int read_student_file(const cfg_t *c, struct json_object *obj, lab_t *out
 
 /* The driver, relative to the lab folder; required for "kernel" labs, where
  * the harness owns the host side. */
-static int read_driver(const cfg_t *c, struct json_object *obj, lab_t *out)
+static int read_driver(const cfg_t *c, struct json_object *obj, const char *tree, lab_t *out)
 {
     char driver[PATH_MAX];
     int rc = cfg_string(c, obj, NULL, "driver", driver, sizeof driver);
     if (rc < 0)
         return -1;
+    if (rc == 0 && out->kind->default_driver && strcmp(out->style, "kernel") == 0) { /* the kind's own */
+        int n = snprintf(out->driver_path, sizeof out->driver_path, "%s%s%s", *tree ? tree : ".", "/",
+                         out->kind->default_driver);
+        return n > 0 && (size_t)n < sizeof out->driver_path ? 0 : cfg_fail(c, NULL, "driver", "path too long");
+    }
     if (rc == 0) {
         out->driver_path[0] = '\0';
         return strcmp(out->style, "kernel") == 0
@@ -211,6 +219,8 @@ static int read_compare(const cfg_t *c, struct json_object *obj, lab_t *out)
 {
     static const char *const known[] = {"rtol", "atol", NULL};
     struct json_object *cmp = cfg_member(obj, "compare");
+    if (out->kind->inputs == 0) /* an array lab: its "array" block's tolerance */
+        return cmp ? cfg_fail(c, NULL, "compare", "an array lab's tolerance is \"array\".\"tolerance\"") : 0;
     if (!cmp)
         return cfg_fail(c, NULL, "compare", "missing (required: { \"rtol\": ..., \"atol\": ... })");
     if (cfg_require_object(c, cmp, "compare") != 0 ||
@@ -328,18 +338,57 @@ static int read_budget_factor(const cfg_t *c, struct json_object *root, lab_t *o
     return read_int(c, root, "instruction_budget_factor", 1, 100000, &out->budget_factor);
 }
 
+/* Appends name to a comma-separated list in dst. */
+static void sb_cat_name(char *dst, size_t len, const char *name)
+{
+    size_t used = strlen(dst);
+    snprintf(dst + used, len - used, "%s%s", used ? "," : "", name);
+}
+
+/* "array": what an array lab declares (course/array_spec.h), required for
+ * the array kind and refused elsewhere; with it, the inputs, the tolerance
+ * and the executor's call. Another kind's executor strings are its own. */
+static int read_array(const cfg_t *c, struct json_object *obj, lab_t *out)
+{
+    struct json_object *a = cfg_member(obj, "array");
+    const lab_kind_t *k = out->kind;
+    if (k->inputs != 0) {
+        if (a)
+            return cfg_fail(c, NULL, "array", "only an \"array\" lab declares its arrays");
+        snprintf(out->vgpu_call, sizeof out->vgpu_call, "%s", k->vgpu_call ? k->vgpu_call : "");
+        snprintf(out->vgpu_out_shape, sizeof out->vgpu_out_shape, "%s", k->vgpu_out_shape ? k->vgpu_out_shape : "");
+        snprintf(out->input_names, sizeof out->input_names, "%s", k->input_names ? k->input_names : "");
+        snprintf(out->output_name, sizeof out->output_name, "%s", k->output_name ? k->output_name : "");
+        return 0;
+    }
+    if (!a)
+        return cfg_fail(c, NULL, "array", "missing (required for an \"array\" lab: docs/array-labs.md)");
+    char why[256];
+    if (array_spec_read(c, a, "array", out->launch, &out->array) != 0)
+        return -1;
+    if (array_spec_vgpu(&out->array, out->vgpu_call, sizeof out->vgpu_call, out->vgpu_out_shape,
+                        sizeof out->vgpu_out_shape, why, sizeof why) != 0)
+        return cfg_fail(c, NULL, "array", "%s", why);
+    out->inputs = out->array.ninputs;
+    for (int i = 0; i < out->array.ninputs; i++)
+        sb_cat_name(out->input_names, sizeof out->input_names, out->array.inputs[i].name);
+    snprintf(out->output_name, sizeof out->output_name, "%s", out->array.outputs[0].name);
+    out->tol.rtol = out->array.rtol, out->tol.atol = out->array.atol;
+    return 0;
+}
+
 static int parse_manifest(const cfg_t *c, struct json_object *root, const char *folder,
                           const char *tree, lab_t *out)
 {
     static const char *const known[] = {"name",   "title",      "style",   "student_file", "driver",
                                         "inputs", "tile_width", "compare", "time_limit_s",
                                         "kind", "timing", "wb_type", "datasets", "launch",
-                                        "launch_args", "rules", "instruction_budget_factor", NULL};
+                                        "launch_args", "rules", "instruction_budget_factor", "array", NULL};
     if (cfg_require_object(c, root, "top level") != 0 || cfg_check_keys(c, root, "", known) != 0 ||
         read_names(c, root, folder, out) != 0 || read_style(c, root, out) != 0 ||
-        read_student_file(c, root, out) != 0 || read_driver(c, root, out) != 0 ||
-        read_launch(c, root, out) != 0 ||
-        read_kind(c, root, out) != 0 || read_launch_args(c, root, out) != 0 ||
+        read_student_file(c, root, out) != 0 || read_launch(c, root, out) != 0 ||
+        read_kind(c, root, out) != 0 || read_driver(c, root, tree, out) != 0 ||
+        read_array(c, root, out) != 0 || read_launch_args(c, root, out) != 0 ||
         read_rules(c, root, out) != 0 ||
         read_int(c, root, "tile_width", 1, MAX_TILE_WIDTH, &out->tile_width) != 0 ||
         read_compare(c, root, out) != 0 || read_time_limit(c, root, out) != 0 ||

@@ -46,6 +46,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "course/array_spec.h"
 
 struct lab_kind;
 
@@ -78,6 +79,11 @@ typedef struct lab {
                                     blocks it launched (0: unknown) */
     int budget_factor;           /* lab.json "instruction_budget_factor" */
     const struct lab_kind *kind; /* lab.json "kind" (kinds/kind.h) */
+    array_spec_t array;          /* the array kind's lab.json "array" (array_spec.h); else zero */
+    /* the executor's driver of a kernel lab (run/runs_vgpu.c): the call's arguments and the
+     * output's shape as bin/cugrade-vgpu takes them, the arrays' names in messages; the kind's,
+     * or for an array lab made from its signature */
+    char vgpu_call[128], vgpu_out_shape[64], input_names[128], output_name[64];
     tolerance_t tol;
     double time_limit_s;
     int has_timing;

@@ -88,6 +88,9 @@ typedef struct lab_kind {
      * out_returned: the launch function returns how many it wrote), and
      * the output's name in messages ("C") */
     const char *vgpu_main;
+    /* the driver a kernel lab of the kind gets when lab.json names none (root-relative);
+     * NULL: lab.json must name one */
+    const char *default_driver;
     const char *vgpu_call, *vgpu_out_shape;
     int vgpu_out_returned;
     const char *output_name;

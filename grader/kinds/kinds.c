@@ -6,8 +6,9 @@
 
 extern const lab_kind_t kind_matmul;
 extern const lab_kind_t kind_reduction;
+extern const lab_kind_t kind_array;
 
-static const lab_kind_t *const kinds[] = {&kind_matmul, &kind_reduction};
+static const lab_kind_t *const kinds[] = {&kind_matmul, &kind_reduction, &kind_array};
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
 const lab_kind_t *lab_kind_find(const char *name)

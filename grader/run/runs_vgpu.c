@@ -95,12 +95,12 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
     if (program) { /* a libwb program: its wbSolution, written by the executor */
         c->argv[n++] = "--solution", c->argv[n++] = r->out_path;
     } else { /* a kernel lab: the executor is the driver */
-        c->argv[n++] = "--call", c->argv[n++] = (char *)k->vgpu_call;
-        c->argv[n++] = "--out-shape", c->argv[n++] = (char *)k->vgpu_out_shape;
+        c->argv[n++] = "--call", c->argv[n++] = (char *)how->lab->vgpu_call;
+        c->argv[n++] = "--out-shape", c->argv[n++] = (char *)how->lab->vgpu_out_shape;
         if (k->vgpu_out_returned)
             c->argv[n++] = "--out-count", c->argv[n++] = "returned";
-        c->argv[n++] = "--out-name", c->argv[n++] = (char *)k->output_name;
-        c->argv[n++] = "--in-names", c->argv[n++] = (char *)k->input_names;
+        c->argv[n++] = "--out-name", c->argv[n++] = (char *)how->lab->output_name;
+        c->argv[n++] = "--in-names", c->argv[n++] = (char *)how->lab->input_names;
     }
     if (how->checks) {
         c->argv[n++] = "--races";

@@ -135,3 +135,36 @@ Test(array_spec, a_shape_gives_each_param)
         cr_assert_eq(array_shape_params(&s, bad[i], &n, err, sizeof err), -1, "'%s' accepted", bad[i]);
     cr_assert(strstr(err, "shape '-5': n must be a whole number from 1"), "%s", err);
 }
+
+/* The executor's call: each argument as bin/cugrade-vgpu takes it, a param
+ * as the first input dimension it sizes; what it cannot pass yet named */
+Test(array_spec, the_executors_call)
+{
+    array_spec_t s;
+    char call[128], shape[64];
+    cr_assert_eq(read_spec(VECADD, "launchVectorAdd", &s), 0, "%s", err);
+    cr_assert_eq(array_spec_vgpu(&s, call, sizeof call, shape, sizeof shape, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(call, "in0,in1,out,n0");
+    cr_assert_str_eq(shape, "1,n0");
+    const char *conv =
+        "{\"array\": {\"params\": [\"height\", \"width\", \"mask\"],\n"
+        " \"signature\": \"void launchConvolution(const float *I, const float *M, float *P, int height, int width, "
+        "int mask)\",\n"
+        " \"inputs\": [{\"name\": \"I\", \"type\": \"float\", \"shape\": [\"height\", \"width\"]},\n"
+        "            {\"name\": \"M\", \"type\": \"float\", \"shape\": [\"mask\", \"mask\"]}],\n"
+        " \"outputs\": [{\"name\": \"P\", \"type\": \"float\", \"shape\": [\"height\", \"width\"]}],\n"
+        " \"tolerance\": {\"rtol\": 1e-5, \"atol\": 1e-5}}}";
+    cr_assert_eq(read_spec(conv, "", &s), 0, "%s", err);
+    cr_assert_eq(array_spec_vgpu(&s, call, sizeof call, shape, sizeof shape, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(call, "in0,in1,out,rows0,cols0,rows1");
+    cr_assert_str_eq(shape, "rows0,cols0");
+    const char *hist =
+        "{\"array\": {\"params\": [\"n\"],\n"
+        " \"signature\": \"void launchHistogram(const int *in, int *bins, int n)\",\n"
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"int\", \"shape\": [\"n\"]}],\n"
+        " \"outputs\": [{\"name\": \"bins\", \"type\": \"int\", \"shape\": [256]}],\n"
+        " \"tolerance\": \"exact\"}}";
+    cr_assert_eq(read_spec(hist, "", &s), 0, "%s", err);
+    cr_assert_eq(array_spec_vgpu(&s, call, sizeof call, shape, sizeof shape, err, sizeof err), -1);
+    cr_assert(strstr(err, "in: int arrays are not run on the executor yet"), "%s", err);
+}

@@ -183,7 +183,7 @@ Test(lab_reject, unknown_key)
     expect_error("unknown_key", ":16: tile: unknown key (known keys: name, title, style, "
                                 "student_file, driver, inputs, tile_width, compare, "
                                 "time_limit_s, kind, timing, wb_type, datasets, launch, "
-                                "launch_args, rules, instruction_budget_factor)");
+                                "launch_args, rules, instruction_budget_factor, array)");
 }
 
 Test(lab_reject, time_limit)
@@ -196,7 +196,7 @@ Test(lab_load, kind)
     cr_assert_str_eq(load_ok(ROOT, "good").kind->name, "matmul");
     cr_assert_eq(load_ok(ROOT, "good").inputs, 2, "the kind's inputs");
     cr_assert_str_eq(load_ok(".", "lab2").kind->name, "matmul");
-    expect_error("kind_unknown", ":9: kind: unknown kind 'conv' (known: matmul, reduction)");
+    expect_error("kind_unknown", ":9: kind: unknown kind 'conv' (known: matmul, reduction, array)");
     expect_error("kind_inputs_mismatch", ":7: inputs: a \"matmul\" lab has 2 inputs, not 3");
 }
 
@@ -280,4 +280,26 @@ Test(harness_flags, the_common_headers_newest_time_counts)
     }
     cr_expect_float_eq(harness_common_mtime(root), 1005000.0, 1e-6, "harness_crash.h is newest");
     rm_rf(root);
+}
+
+/* An array lab (issue 41): its "array" block declares the inputs, the
+ * tolerance and the executor's call; the kind's driver is its default; the
+ * block is required there and refused elsewhere, and "compare" gives way
+ * to the block's tolerance. */
+Test(lab_load, array)
+{
+    lab_t lab = load_ok(ROOT, "array_good");
+    cr_assert_str_eq(lab.kind->name, "array");
+    cr_assert_eq(lab.inputs, 1);
+    cr_assert_str_eq(lab.vgpu_call, "in0,out,n0");
+    cr_assert_str_eq(lab.vgpu_out_shape, "1,n0");
+    cr_assert_str_eq(lab.input_names, "A");
+    cr_assert_str_eq(lab.output_name, "C");
+    cr_assert(strstr(lab.driver_path, "labs/kinds/array/driver.cu"), "%s", lab.driver_path);
+    lab = load_ok(".", "lab3");
+    cr_assert_str_eq(lab.vgpu_call, "in0,in1,out,rows0,cols0,cols1", "another kind's call is the kind's");
+    cr_assert_str_eq(lab.output_name, "C");
+    expect_error("array_missing", ": array: missing (required for an \"array\" lab: docs/array-labs.md)");
+    expect_error("array_on_matmul", ":10: array: only an \"array\" lab declares its arrays");
+    expect_error("array_with_compare", ":8: compare: an array lab's tolerance is \"array\".\"tolerance\"");
 }
