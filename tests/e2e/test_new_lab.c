@@ -7,7 +7,12 @@
  * --lab mmx`, reference, student file and rubric.json. The reference must
  * get full marks; a student who reads B transposed must get the kind's hint
  * for it; a lab.json naming a kind that does not exist must be a grader
- * fault (exit 2) naming the file. Runs from the repository root. */
+ * fault (exit 2) naming the file. And a lab of the array kind (issue 41),
+ * "madd", from data files alone (lab.json, its generator gen.c, a reference,
+ * a stub, a rubric): its datasets made and checked by its generator, the
+ * reference at full marks and the stub at 0 on the emulator and the
+ * executor, and its Gradescope export carrying the generator. Runs from the
+ * repository root. */
 #include "e2e.h"
 
 #include <sys/stat.h>
@@ -198,5 +203,117 @@ Test(new_lab, an_unknown_kind_is_a_grader_fault_naming_the_file, .timeout = 60)
     cr_expect_null(json, "no results for a lab that cannot be graded");
     json_object_put(json);
     run_result_free(&r);
+    rm_rf(t.dir);
+}
+
+/* ---- a lab of the array kind: data files and the lab's own generator (issue 41) ---- */
+
+static const char madd_json[] =
+    "{\n"
+    "  \"name\": \"madd\", \"title\": \"Matrix addition (a throw-away array lab)\",\n"
+    "  \"kind\": \"array\", \"style\": \"kernel\", \"student_file\": \"madd.cu\",\n"
+    "  \"launch\": \"launchMatAdd\", \"tile_width\": 16, \"time_limit_s\": 30,\n"
+    "  \"array\": {\n"
+    "    \"params\": [\"rows\", \"cols\"],\n"
+    "    \"signature\": \"void launchMatAdd(const float *A, const float *B, float *C, int rows, int cols)\",\n"
+    "    \"inputs\": [{\"name\": \"A\", \"type\": \"float\", \"shape\": [\"rows\", \"cols\"]},\n"
+    "               {\"name\": \"B\", \"type\": \"float\", \"shape\": [\"rows\", \"cols\"]}],\n"
+    "    \"outputs\": [{\"name\": \"C\", \"type\": \"float\", \"shape\": [\"rows\", \"cols\"]}],\n"
+    "    \"tolerance\": {\"rtol\": 0, \"atol\": 0}\n"
+    "  }\n"
+    "}\n";
+
+static const char madd_gen[] =
+    "#define LAB_PARAMS 2\n#define LAB_INPUTS 2\n#include \"gen_lab.h\"\n"
+    "void lab_inputs(const long *p, gen_rng_t *rng, int s, gen_array_t *in)\n"
+    "{\n"
+    "    for (int k = 0; k < 2; k++) {\n"
+    "        double *v = gen_alloc(&in[k], p[0], p[1], 0, 0);\n"
+    "        for (long i = 0; i < p[0] * p[1]; i++) v[i] = gen_float(rng, s ? -4 : 0, 4);\n"
+    "    }\n"
+    "}\n"
+    "void lab_expected(const long *p, const gen_array_t *in, gen_array_t *out)\n"
+    "{\n"
+    "    double *c = gen_alloc(out, p[0], p[1], 0, 0);\n"
+    "    for (long i = 0; i < p[0] * p[1]; i++) c[i] = (double)(float)(in[0].v[i] + in[1].v[i]);\n"
+    "}\n"
+    "void lab_params(const gen_array_t *in, long *p) { p[0] = in[0].rows, p[1] = in[0].cols; }\n"
+    "void lab_hidden_shape(int f, gen_rng_t *rng, char *shape, size_t len)\n"
+    "{\n"
+    "    snprintf(shape, len, \"%ldx%ld\", gen_between(rng, 1, f ? 70 : 15), gen_between(rng, 1, f ? 70 : 15));\n"
+    "}\n";
+
+/* %s: the kernel's store, right or not */
+static const char madd_kernel[] =
+    "__global__ void matAdd(const float *A, const float *B, float *C, int rows, int cols)\n"
+    "{\n"
+    "    int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    %s\n"
+    "}\n"
+    "void launchMatAdd(const float *A, const float *B, float *C, int rows, int cols)\n"
+    "{\n"
+    "    dim3 block(16, 16), grid((cols + 15) / 16, (rows + 15) / 16);\n"
+    "    matAdd<<<grid, block>>>(A, B, C, rows, cols);\n"
+    "}\n";
+
+Test(new_lab, an_array_lab_is_data_files_only, .timeout = 300)
+{
+    tree_t t;
+    snprintf(t.dir, sizeof t.dir, "/tmp/cugrade-arraylab-XXXXXX");
+    cr_assert_not_null(mkdtemp(t.dir));
+    snprintf(t.env_root, sizeof t.env_root, "CUGRADE_ROOT=%s", t.dir);
+    snprintf(t.json, sizeof t.json, "%s/r.json", t.dir);
+    char path[256], text[2048];
+    snprintf(path, sizeof path, "%s/labs", t.dir);
+    cr_assert_eq(mkdir(path, 0755), 0);
+    const char *shared[] = {"bin", "build", "emu", "labs/common", "labs/kinds", "grader", "tools", "Makefile", "tests", NULL};
+    for (int i = 0; shared[i]; i++)
+        link_to_checkout(&t, shared[i]);
+    write_in(&t, "labs/madd/lab.json", madd_json);
+    write_in(&t, "labs/madd/gen.c", madd_gen);
+    snprintf(text, sizeof text, madd_kernel, "if (r < rows && c < cols) C[r * cols + c] = A[r * cols + c] + B[r * cols + c];");
+    write_in(&t, "reference/madd/madd.cu", text);
+    snprintf(text, sizeof text, madd_kernel, "//@@ C = A + B, one element a thread");
+    write_in(&t, "student/madd/madd.cu", text);
+    write_in(&t, "rubric.json", "{\"version\": 1, \"labs\": {\"madd\": {\"compile\": {\"name\": \"compiles\", "
+                                "\"points\": 0}, \"datasets\": {\"points\": 5, \"time_limit_s\": 30}, "
+                                "\"hidden\": {\"count\": 4, \"points\": 2.5}, \"checks\": {\"memory-safe\": "
+                                "{\"points\": 5}}}}}\n");
+    const char *shapes[] = {"1x1", "17x40", "33x16"};
+    for (int i = 0; i < 3; i++) {
+        char out[160];
+        snprintf(out, sizeof out, "%s/datasets/madd/%d", t.dir, i);
+        const char *args[] = {"dataset", "--lab", "madd", "--shape", shapes[i], "--seed", "9", "--out", out, NULL};
+        run_result_t r = cugrade(&t, args);
+        cr_assert(r.exited && r.exit_code == 0, "%s: %s", shapes[i], r.output);
+        run_result_free(&r);
+    }
+    const char *check[] = {"dataset", "--lab", "madd", "--check", path, NULL};
+    snprintf(path, sizeof path, "%s/datasets/madd", t.dir);
+    run_result_t r = cugrade(&t, check);
+    cr_assert(r.exited && r.exit_code == 0 && strstr(r.output, "3 datasets checked, 0 bad"), "%s", r.output);
+    run_result_free(&r);
+    const char *backends[] = {"emu", "vgpu"};
+    for (int b = 0; b < 2; b++) {
+        for (int who = 0; who < 2; who++) {
+            char submission[160];
+            snprintf(submission, sizeof submission, "%s/%s", t.dir, who ? "student" : "reference");
+            const char *args[] = {"run", "--lab", "madd", "--backend", backends[b], "--color", "never", submission, NULL};
+            r = cugrade(&t, args);
+            cr_assert(r.exited && r.exit_code == 0, "%s: %s", backends[b], r.output);
+            cr_assert(strstr(r.output, who ? "Score: 0 / 30" : "Score: 30 / 30   (3 of 3 datasets and 4 of 4 hidden"),
+                      "%s %s: %s", backends[b], who ? "stub" : "reference", r.output);
+            run_result_free(&r);
+        }
+    }
+    char zip[200];
+    snprintf(zip, sizeof zip, "%s/ag.zip", t.dir);
+    const char *exp[] = {"export", "gradescope", "--lab", "madd", "--out", zip, NULL};
+    r = cugrade(&t, exp);
+    cr_assert(r.exited && r.exit_code == 0 && is_file(zip), "%s", r.output);
+    run_result_free(&r);
+    char list[400];
+    snprintf(list, sizeof list, "unzip -l %s | grep -q cugrade/labs/madd/gen.c", zip);
+    cr_assert_eq(system(list), 0, "the export carries the lab's generator");
     rm_rf(t.dir);
 }
