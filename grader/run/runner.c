@@ -205,7 +205,7 @@ static void exec_child(const run_spec_t *spec, char **wrapped, int out_fd, int s
     }
     if (spec->sandboxed) {
         setsid(); /* new session and process group: no controlling terminal */
-        sandbox_apply_rlimits();
+        sandbox_apply_rlimits(spec->file_limit_bytes); /* a dataset's output may need more */
     } else {
         setpgid(0, 0);
     }

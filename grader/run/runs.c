@@ -185,10 +185,14 @@ static int prepare_run(ds_run_t *r, const runs_how_t *how, const char *base)
         return -1;
     /* next to the run's folder, not in it: the program sees only its folder */
     snprintf(r->diag_path, sizeof r->diag_path, "%.4000s.report", r->dir);
+    /* the largest file it may write: the sandbox's, or room for this dataset's output twice over
+     * (a scan of 2^24 + 1 floats writes 64 MiB) */
+    size_t out_bytes = (size_t)j->data.expected.rows * (size_t)j->data.expected.cols * sizeof(float) * 2 + (1u << 20);
     r->spec = (run_spec_t){.argv = r->argv, .cwd = r->dir,
                            .timeout_s = capped_limit(j->rule.time_limit_s, how->limit_cap),
                            .sandboxed = 1, .report_path = r->diag_path,
-                           .not_after = how->not_after, .budget_s = how->budget_s};
+                           .not_after = how->not_after, .budget_s = how->budget_s,
+                           .file_limit_bytes = out_bytes > SANDBOX_FSIZE_LIMIT ? out_bytes : 0};
     if (how->ptx) /* a libwb program beside the executor */
         runs_vgpu_program(r);
     r->started = 1;

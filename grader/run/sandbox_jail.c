@@ -157,10 +157,11 @@ int jail_give_folder(const char *dir, int with_contents)
     return nftw(dir, give_one, 16, FTW_PHYS);
 }
 
-void sandbox_apply_rlimits(void)
+void sandbox_apply_rlimits(size_t file_limit)
 {
+    rlim_t f = file_limit > SANDBOX_FSIZE_LIMIT ? (rlim_t)file_limit : (rlim_t)SANDBOX_FSIZE_LIMIT;
     struct rlimit nproc = {SANDBOX_NPROC_LIMIT, SANDBOX_NPROC_LIMIT};
-    struct rlimit fsize = {SANDBOX_FSIZE_LIMIT, SANDBOX_FSIZE_LIMIT};
+    struct rlimit fsize = {f, f};
     setrlimit(RLIMIT_NPROC, &nproc); /* ignored for root (CAP_SYS_RESOURCE) */
     setrlimit(RLIMIT_FSIZE, &fsize);
 }

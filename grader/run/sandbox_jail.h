@@ -48,7 +48,9 @@ void jail_open_way(const char *path);
  * (tools/syscalls_used.sh finds which). */
 int sandbox_seccomp_off(void);
 
-/* In the child of a sandboxed run: rlimits on processes and file size. */
-void sandbox_apply_rlimits(void);
+/* In the child of a sandboxed run: rlimits on processes and file size (the
+ * sandbox's 64 MiB, or file_limit when larger: a dataset whose output needs
+ * more). */
+void sandbox_apply_rlimits(size_t file_limit);
 
 #endif
