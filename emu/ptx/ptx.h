@@ -162,6 +162,10 @@ void ptx_set_read_tracking(ptx_device_t *d, int on);
  * how many, and the first's index (from addr). PTX_ERR_INVALID outside an
  * allocation, or one made without read tracking. */
 ptx_status_t ptx_unread(ptx_device_t *d, uint64_t addr, size_t n, uint64_t *count, uint64_t *first);
+/* Marks [addr, addr + n) read, as a kernel's loads do: a program's copy
+ * from the device (into constant memory through the host, say) uses the
+ * input too. Nothing outside a tracked allocation. */
+void ptx_mark_read(ptx_device_t *d, uint64_t addr, size_t n);
 
 /* What kernels printed (printf), a line a call in the order they ran: the
  * count of calls, and line i (the first 1000 are kept; null past them). */

@@ -137,6 +137,12 @@ ptx_status_t ptx_unread(ptx_device_t *d, uint64_t addr, size_t n, uint64_t *coun
     return PTX_OK;
 }
 
+void ptx_mark_read(ptx_device_t *d, uint64_t addr, size_t n)
+{
+    if (Allocation *a = n ? holding(d, addr, n) : nullptr)
+        a->mark_read(addr - a->base, n);
+}
+
 ptx_status_t ptx_copy_from_device(ptx_device_t *d, void *dst, uint64_t src, size_t n)
 {
     const uint8_t *p = n ? d->d.global(src, n) : nullptr;

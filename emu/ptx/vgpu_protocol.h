@@ -57,9 +57,12 @@ typedef enum {
     VGPU_SYNC,
     VGPU_NEXT,
     VGPU_SOLUTION,
-    VGPU_NOTE_HOST_OVERFLOW, /* uint64 bytes copied, uint64 the host array's size: a copy from the
-                              * device that does not fit (the runtime's note; only ever a finding
-                              * against the program that sends it) */
+    VGPU_NOTE_HOST_OVERFLOW, /* uint64 bytes copied, uint64 the host array's size, uint64 the call's
+                              * address in the program: a copy from the device that does not fit
+                              * (the runtime's note; only ever a finding against the program) */
+    VGPU_SYMBOL,             /* the name of a module's .global or .const variable (a __constant__
+                              * array): its device address and bytes (u64, u64), for
+                              * cudaMemcpyToSymbol and its kin */
 } vgpu_op_t;
 
 typedef struct {

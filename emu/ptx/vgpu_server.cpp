@@ -198,6 +198,7 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         std::vector<uint8_t> bytes(n);
         if (ptx_copy_from_device(d, bytes.data(), a, n) != PTX_OK)
             return VGPU_INVALID_VALUE;
+        ptx_mark_read(d, a, n); /* the program used what it copied (an input into constant memory) */
         if (log.trace)
             log.trace->read(a, n);
         CopyRecord rec{a, n, {0, 0, 0}};
@@ -237,6 +238,19 @@ int32_t Session::handle(uint32_t op, Reader in, bool &malformed)
         if (sticky)
             return sticky;
         return launch(in, malformed);
+    case VGPU_SYMBOL: {
+        std::string name((const char *)in.p, in.left);
+        uint64_t addr = 0;
+        size_t size = 0;
+        if (name.empty() || name.size() > 1024 || name.find('\0') != std::string::npos)
+            return malformed = true, 0;
+        if (ptx_symbol(d, name.c_str(), &addr, &size) != PTX_OK)
+            return VGPU_INVALID_VALUE; /* cudaErrorInvalidSymbol's place: no such variable */
+        put(addr), put((uint64_t)size);
+        if (log.trace) /* the record names it, so a replay finds the GPU module's own */
+            log.trace->global(addr, size, name);
+        return VGPU_SUCCESS;
+    }
     case VGPU_NOTE_HOST_OVERFLOW: {
         HostOverflow o;
         if (!in.get(o.copied) || !in.get(o.size) || !in.get(o.at) || in.left)

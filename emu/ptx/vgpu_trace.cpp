@@ -29,7 +29,10 @@ void Trace::begin(ptx_device_t *d)
     on = true, replayable = true;
     why.clear(), text = "cugrade-trace 1\n", blob.clear(), reads.clear();
     for (auto &[base, a] : live) { /* kept from before: its bytes as they are now */
-        text += format("alloc %" PRIu32 " %" PRIu64 "\n", a.id, a.size);
+        if (a.global.empty())
+            text += format("alloc %" PRIu32 " %" PRIu64 "\n", a.id, a.size);
+        else
+            text += format("global %" PRIu32 " %" PRIu64 " %s\n", a.id, a.size, a.global.c_str());
         std::string bytes(a.size, '\0');
         if (ptx_copy_from_device(d, bytes.data(), base, a.size) == PTX_OK) {
             text += format("copy %" PRIu32 " 0 %" PRIu64 " %zu\n", a.id, a.size, blob.size());
@@ -88,10 +91,20 @@ void Trace::alloc(uint64_t addr, uint64_t size)
 {
     if (!addr)
         return;
-    Live a{next_id++, size};
+    Live a{next_id++, size, ""};
     live[addr] = a;
     if (on)
         text += format("alloc %" PRIu32 " %" PRIu64 "\n", a.id, size);
+}
+
+void Trace::global(uint64_t addr, uint64_t size, const std::string &name)
+{
+    if (!addr || !size || live.count(addr))
+        return; /* asked for before: the same lines stand */
+    Live a{next_id++, size, name};
+    live[addr] = a;
+    if (on)
+        text += format("global %" PRIu32 " %" PRIu64 " %s\n", a.id, size, name.c_str());
 }
 
 void Trace::free(uint64_t addr)

@@ -36,6 +36,9 @@ class Trace {
 
     /* Allocations are followed even while not recording (begin needs them). */
     void alloc(uint64_t addr, uint64_t size);
+    /* A module's variable the program asked for by name (cudaMemcpyToSymbol): a
+     * "global" line, which a replay finds in its own module; never freed. */
+    void global(uint64_t addr, uint64_t size, const std::string &name);
     void free(uint64_t addr);
     /* The executor wrote dataset input `input` (its floats, n bytes) at addr. */
     void load(uint64_t addr, int input, uint64_t n);
@@ -55,6 +58,7 @@ class Trace {
     struct Live {
         uint32_t id;
         uint64_t size;
+        std::string global; /* a module's variable's name; "" for an allocation */
     };
     struct Read {
         uint64_t start, end;

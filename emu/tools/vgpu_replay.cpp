@@ -60,6 +60,14 @@ int launch(void *self, const trace_op_t *op, void **args, char *err, size_t errl
     return s == PTX_ERR_NO_KERNEL || s == PTX_ERR_PARSE ? -1 : 1;
 }
 
+int global(void *self, const char *name, uint64_t bytes, uint64_t *addr, char *err, size_t errlen)
+{
+    size_t size = 0;
+    if (ptx_symbol((ptx_device_t *)self, name, addr, &size) != PTX_OK)
+        return said(err, errlen, "the module has no such variable");
+    return size >= bytes ? 0 : said(err, errlen, "the module's is smaller than the record's");
+}
+
 } // namespace
 
 int vgpu_replay(ptx_device_t *d, const char *trace_path, const char *inputs_dir, const char *out_path)
@@ -70,7 +78,7 @@ int vgpu_replay(ptx_device_t *d, const char *trace_path, const char *inputs_dir,
         fprintf(stderr, "cugrade-vgpu: %s\n", err);
         return 2;
     }
-    replay_device_t dev = {d, alloc, release, to_device, from_device, fill, launch, nullptr};
+    replay_device_t dev = {d, alloc, release, to_device, from_device, fill, launch, nullptr, global};
     matrix_t out;
     int rc = replay_run(&t, (const uint8_t *)blob, inputs_dir, &dev, &out, err, sizeof err);
     if (rc == 0 && replay_write_output(out_path, &out, err, sizeof err) != 0)

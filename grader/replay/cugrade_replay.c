@@ -56,7 +56,7 @@
     X(cuCtxSetCurrent) X(cuModuleLoad) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuMemAlloc)            \
     X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuLaunchKernel) X(cuCtxSynchronize)         \
     X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime) X(cuGetErrorName)     \
-    X(cuDriverGetVersion) X(cuEventQuery)
+    X(cuDriverGetVersion) X(cuEventQuery) X(cuModuleGetGlobal)
 
 /* The driver's functions, found by their versioned names (cuda.h's macros). */
 static struct {
@@ -152,6 +152,22 @@ static int gpu_fill(void *self, uint64_t addr, int value, uint64_t n, char *err,
 }
 
 /* A kernel's failure is the submission's (1); the runner's own, -1. */
+/* A module variable's address (a record's "global" line: a __constant__ array). */
+static int gpu_global(void *self, const char *name, uint64_t bytes, uint64_t *addr, char *err, size_t errlen)
+{
+    gpu_t *g = self;
+    CUdeviceptr p;
+    size_t size = 0;
+    CUresult r = cu.cuModuleGetGlobal(&p, &size, g->module, name);
+    if (r != CUDA_SUCCESS)
+        return said(r, "the cubin has no such variable", err, errlen);
+    if (size < bytes)
+        return snprintf(err, errlen, "its %zu bytes are fewer than the record's %llu", size,
+                        (unsigned long long)bytes), -1;
+    *addr = (uint64_t)p;
+    return 0;
+}
+
 /* Waits for the launch just made, at most the time cap. A launch still
  * running then is named and the runner ends at once (_exit: the driver's
  * exit handlers would wait for the kernel; the process's end stops it, as
@@ -428,7 +444,7 @@ int main(int argc, char **argv)
         return 2;
     }
     replay_device_t dev = {&g, gpu_alloc, gpu_release, gpu_to_device, gpu_from_device, gpu_fill, gpu_launch,
-                           gpu_run_ms};
+                           gpu_run_ms, gpu_global};
     replay_device_t ref_dev = dev;
     ref_dev.self = &rg;
     matrix_t out;

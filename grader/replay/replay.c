@@ -14,6 +14,7 @@ typedef struct {
     const char *inputs_dir;
     const replay_device_t *dev;
     uint64_t *addr;     /* by allocation id */
+    uint8_t *global;    /* by allocation id: 1 for a module's variable (never released) */
     matrix_t inputs[TRACE_MAX_INPUTS];
     uint8_t *output;    /* the output's bytes, as captured */
     uint64_t output_at; /* bytes of it captured so far */
@@ -97,14 +98,23 @@ static int step(walk_t *w, const trace_op_t *op)
 {
     const replay_device_t *d = w->dev;
     char e[512];
-    uint64_t at = op->kind == TRACE_ALLOC || op->kind == TRACE_LAUNCH ? 0 : w->addr[op->id] + op->offset;
+    uint64_t at = op->kind == TRACE_ALLOC || op->kind == TRACE_GLOBAL || op->kind == TRACE_LAUNCH
+                      ? 0
+                      : w->addr[op->id] + op->offset;
     switch (op->kind) {
+    case TRACE_GLOBAL:
+        if (!d->global || d->global(d->self, op->kernel, op->bytes, &w->addr[op->id], e, sizeof e) != 0)
+            return fail_at(w, op, "the module's variable %s: %s", op->kernel, d->global ? e : "no module here");
+        w->global[op->id] = 1;
+        return 0;
     case TRACE_ALLOC:
         if (d->alloc(d->self, op->bytes, &w->addr[op->id], e, sizeof e) != 0 ||
             d->fill(d->self, w->addr[op->id], 0xff, op->bytes, e, sizeof e) != 0) /* the poison */
             return fail_at(w, op, "%llu bytes of device memory: %s", (unsigned long long)op->bytes, e);
         return 0;
     case TRACE_FREE:
+        if (w->global[op->id])
+            return fail_at(w, op, "a module's variable is never freed");
         if (d->release(d->self, w->addr[op->id], e, sizeof e) != 0)
             return fail_at(w, op, "%s", e);
         w->addr[op->id] = 0;
@@ -144,8 +154,9 @@ int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, co
     if (t->unreplayable[0])
         return fail_at(&w, NULL, "the record cannot be replayed: %s", t->unreplayable);
     w.addr = calloc((size_t)t->max_id + 1, sizeof *w.addr);
+    w.global = calloc((size_t)t->max_id + 1, 1);
     w.output = malloc(trace_output_bytes(t) + 1);
-    int rc = !w.addr || !w.output ? fail_at(&w, NULL, "out of memory") : 0;
+    int rc = !w.addr || !w.global || !w.output ? fail_at(&w, NULL, "out of memory") : 0;
     for (int i = 0; rc == 0 && i <= t->nops; i++) {
         if (!t->output.from_reads && t->output.op == i)
             rc = capture(&w, i < t->nops ? &t->ops[i] : NULL);
@@ -158,10 +169,11 @@ int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, co
     for (int i = 0; i < TRACE_MAX_INPUTS; i++)
         matrix_free(&w.inputs[i]);
     char e[512];
-    for (uint32_t id = 1; w.addr && id <= t->max_id; id++) /* what the program never freed */
-        if (w.addr[id] && dev->release(dev->self, w.addr[id], e, sizeof e) != 0 && rc == 0)
+    for (uint32_t id = 1; w.addr && w.global && id <= t->max_id; id++) /* what the program never freed */
+        if (w.addr[id] && !w.global[id] && dev->release(dev->self, w.addr[id], e, sizeof e) != 0 && rc == 0)
             rc = fail_at(&w, NULL, "freeing allocation %u: %s", id, e);
     free(w.addr);
+    free(w.global);
     if (rc != 0) {
         free(w.output);
         return rc;

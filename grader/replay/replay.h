@@ -29,6 +29,9 @@ typedef struct {
     /* The kernels' time of the last replay_run, in ms (the GPU's events);
      * NULL: the device does not time. */
     double (*run_ms)(void *self);
+    /* The address of the loaded module's variable name, of at least bytes
+     * (a record's "global" line); NULL: the device has none to give. */
+    int (*global)(void *self, const char *name, uint64_t bytes, uint64_t *addr, char *err, size_t errlen);
 } replay_device_t;
 
 /* One implementation to time: a record (t, its byte file's bytes blob)

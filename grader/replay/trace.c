@@ -193,6 +193,24 @@ static int parse_op(reader_t *r, trace_t *t, const char *verb, char *s, uint64_t
         t->max_id = (uint32_t)v[0];
         r->sizes[v[0]] = v[1], r->alive[v[0]] = 1;
         *op = (trace_op_t){.kind = TRACE_ALLOC, .line = r->line, .id = (uint32_t)v[0], .bytes = v[1]};
+    } else if (strcmp(verb, "global") == 0) {
+        char name[1024];
+        if (numbers(r, &s, 2, big, v, verb) != 0)
+            return -1;
+        if (v[0] == 0 || v[0] <= t->max_id)
+            return bad(r, "global: allocation %llu is not the next number", (unsigned long long)v[0]);
+        if (v[1] == 0 || v[1] > (64ull << 20))
+            return bad(r, "global: %llu bytes (1 byte to 64 MiB)", (unsigned long long)v[1]);
+        if (word(&s, name, sizeof name) != 0 || !valid_kernel_name(name) || !at_end(s))
+            return bad(r, "global: a variable's name expected, and nothing after it");
+        if (grow_ids(r, v[0]) != 0)
+            return -1;
+        t->max_id = (uint32_t)v[0];
+        r->sizes[v[0]] = v[1], r->alive[v[0]] = 1;
+        *op = (trace_op_t){.kind = TRACE_GLOBAL, .line = r->line, .id = (uint32_t)v[0], .bytes = v[1],
+                           .kernel = strdup(name)};
+        if (!op->kernel)
+            return bad(r, "out of memory");
     } else if (strcmp(verb, "free") == 0) {
         if (numbers(r, &s, 1, big, v, verb) != 0 || inside(r, v[0], 0, 0, verb) != 0)
             return -1;

@@ -6,6 +6,8 @@
  * The record is text, a line a step, after "cugrade-trace 1":
  *
  *   alloc ID BYTES                 device memory (its bytes 0xFF: the poison)
+ *   global ID BYTES NAME           the module's variable NAME (a __constant__
+ *                                  array) as the allocation ID; never freed
  *   free ID
  *   load ID OFFSET INPUT BYTES     dataset input INPUT's floats (inputINPUT.bin
  *                                  or .raw), BYTES of them, at OFFSET of ID
@@ -39,6 +41,7 @@
 
 typedef enum {
     TRACE_ALLOC,
+    TRACE_GLOBAL,
     TRACE_FREE,
     TRACE_LOAD,
     TRACE_COPY,
@@ -67,7 +70,7 @@ typedef struct {
     uint64_t at;            /* copy: where in the byte file */
     int input;              /* load */
     int value;              /* memset: a byte */
-    char *kernel;           /* launch */
+    char *kernel;           /* launch: the kernel; global: the variable's name */
     uint32_t grid[3], block[3];
     uint64_t shared;
     int nargs;

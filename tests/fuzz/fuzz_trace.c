@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     static const uint8_t blob[BLOB];
     dev_t_ d = {0};
-    replay_device_t dev = {&d, f_alloc, f_release, f_to, f_from, f_fill, f_launch, NULL};
+    replay_device_t dev = {&d, f_alloc, f_release, f_to, f_from, f_fill, f_launch, NULL, NULL};
     matrix_t out;
     replay_run(&t, blob, NULL, &dev, &out, err, sizeof err);
     matrix_free(&out);

@@ -206,9 +206,18 @@ static double fake_ms(void *self)
     return f->ms_each * ++f->runs;
 }
 
+/* the module's variables: memory of the device's own, never released */
+static int fake_global(void *self, const char *name, uint64_t bytes, uint64_t *addr, char *err, size_t errlen)
+{
+    if (strcmp(name, "Mc") != 0)
+        return snprintf(err, errlen, "no variable %s", name), -1;
+    return fake_alloc(self, bytes, addr, err, errlen);
+}
+
 static const replay_device_t *fake_device(fake_t *f)
 {
-    static replay_device_t dev = {0, fake_alloc, fake_release, fake_to, fake_from, fake_fill, fake_launch, fake_ms};
+    static replay_device_t dev = {0,           fake_alloc,  fake_release, fake_to, fake_from,
+                                  fake_fill,   fake_launch, fake_ms,      fake_global};
     memset(f, 0, sizeof *f);
     dev.self = f;
     return &dev;
@@ -366,5 +375,43 @@ Test(trace, a_record_is_timed_against_the_references_and_every_output_checked)
     cr_assert_eq(replay_time(sides, 2, 3, REPLAY_COMPARE_SUM, 1e-6, 0, times, err, sizeof err), 0, "%s", err);
     cr_assert_eq(ta->wrong, 1, "one wrong sum");
     cr_assert_eq(ta->wrong_reps, 3);
+    trace_free(&t);
+}
+
+/* A module's variable (a __constant__ array the program wrote with
+ * cudaMemcpyToSymbol): the record's "global" line is the device's own
+ * variable, written and read like an allocation, never freed; a device
+ * without the variable, or a record that frees one, is refused */
+Test(trace, a_modules_variable_is_the_devices_own)
+{
+    const float mask[4] = {0.5f, 0.25f, 2, 4};
+    const char *text = "cugrade-trace 1\nglobal 1 16 Mc\ncopy 1 0 16 0\nread 1 0 16\n"
+                       "output-read 0 1 2 2 matrix\nend\n";
+    write_text(path, text, 0);
+    trace_t t;
+    char err[512] = "";
+    cr_assert_eq(trace_read(path, sizeof mask, &t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(t.ops[0].kind, TRACE_GLOBAL);
+    cr_assert_str_eq(t.ops[0].kernel, "Mc");
+    fake_t f;
+    matrix_t out;
+    cr_assert_eq(replay_run(&t, (const uint8_t *)mask, dir, fake_device(&f), &out, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < 4; i++)
+        cr_assert_float_eq(out.data[i], mask[i], 0);
+    cr_assert_eq(f.live, 1, "the variable stays: the module's, not the record's to free");
+    matrix_free(&out);
+    trace_free(&t);
+    write_text(path, "cugrade-trace 1\nglobal 1 16 Other\ncopy 1 0 16 0\nread 1 0 16\n"
+                     "output-read 0 1 2 2 matrix\nend\n", 0);
+    cr_assert_eq(trace_read(path, sizeof mask, &t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replay_run(&t, (const uint8_t *)mask, dir, fake_device(&f), &out, err, sizeof err), 2);
+    cr_assert(strstr(err, "line 2: the module's variable Other: no variable Other"), "%s", err);
+    trace_free(&t);
+    expect_error("cugrade-trace 1\nglobal 1 16 a-b\nend\n", 0,
+                 "2: global: a variable's name expected, and nothing after it");
+    write_text(path, "cugrade-trace 1\nglobal 1 16 Mc\nfree 1\nalloc 2 16\noutput 2 0 2 2 matrix\nend\n", 0);
+    cr_assert_eq(trace_read(path, 0, &t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replay_run(&t, NULL, dir, fake_device(&f), &out, err, sizeof err), 2);
+    cr_assert(strstr(err, "line 3: a module's variable is never freed"), "%s", err);
     trace_free(&t);
 }
