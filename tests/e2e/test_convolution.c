@@ -1,0 +1,59 @@
+/* test_convolution.c - end to end, lab convolution (issue 41): a tiled 2-D
+ * convolution whose mask the launch function copies into constant memory
+ * (cudaMemcpyToSymbol, device to device). The reference gets full marks on
+ * the emulator and on the executor, whose runtime asks it for the
+ * module's variable by name, and on a (pretend) GPU that replays the
+ * executor's records, which name the variable for the GPU's module to
+ * give ("global ID BYTES Mc"); the stub gets nothing. Runs from the
+ * repository root. */
+#include "e2e.h"
+
+static graded_t grade_conv(const char *backend, const char *file, char **env)
+{
+    const char *extra[] = {"--lab", "convolution", NULL};
+    graded_t g = grade_on(backend, file, extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
+Test(convolution, the_reference_gets_full_marks_with_its_mask_in_constant_memory, .timeout = 300)
+{
+    const char *backends[] = {"emu", "vgpu"};
+    for (int b = 0; b < 2; b++) {
+        graded_t g = grade_conv(backends[b], "reference/convolution/convolution.cu", NULL);
+        cr_assert(strstr(g.run.output, "Score: 76 / 76   (8 of 8 datasets and 8 of 8 hidden ones passed"), "%s: %s",
+                  backends[b], g.run.output);
+        cr_assert_str_eq(str(test_named(&g, "dataset 6 "), "name"), "dataset 6 (height=257 width=130 mask=7)");
+        release(&g);
+    }
+    graded_t g = grade_conv("vgpu", "student/convolution/convolution.cu", NULL);
+    cr_assert(strstr(g.run.output, "Score: 0 / 76"), "%s", g.run.output);
+    release(&g);
+}
+
+Test(convolution, the_replay_finds_the_mask_in_the_gpus_module, .timeout = 300)
+{
+    char root[PATH_MAX], runner[PATH_MAX + 64], log[] = "/tmp/cugrade-conv-log-XXXXXX", logenv[96];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    int fd = mkstemp(log);
+    cr_assert(fd >= 0);
+    close(fd);
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    snprintf(logenv, sizeof logenv, "FAKE_GPU_LOG=%s", log);
+    char *env[] = {runner, "FAKE_GPU=same", logenv, NULL};
+    const char *extra[] = {"--lab", "convolution", "--keep", NULL};
+    graded_t g = grade_on("vgpu", "reference/convolution/convolution.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    cr_assert(strstr(g.run.output, "Score: 76 / 76"), "%s", g.run.output);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "grep -q . %s && xargs grep -l '^global [0-9]* 196 Mc$' < %s | grep -q .", log, log);
+    cr_assert_eq(system(cmd), 0, "every dataset replayed, its record naming the mask's variable");
+    const char *kept = strstr(g.run.output, "files kept in ");
+    if (kept) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", (int)strcspn(kept + 14, "\n"), kept + 14);
+        rm_rf(dir);
+    }
+    release(&g);
+    unlink(log);
+}
