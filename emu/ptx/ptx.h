@@ -150,8 +150,11 @@ void ptx_set_dry(ptx_device_t *d, int on);
 void ptx_set_fast_paths(ptx_device_t *d, int on);
 
 /* Who last wrote the 4-byte words of [addr, addr + n): counts[0] none,
- * counts[1] the host (a copy or memset), counts[2] a kernel. The output of
- * a lab must be a kernel's work. PTX_ERR_INVALID outside an allocation. */
+ * counts[1] the host (a copy, or a memset to a value other than 0),
+ * counts[2] a kernel, or a memset to 0 (no host values in it: a
+ * histogram's bins zeroed, then counted into where values fall). The
+ * output of a lab must be a kernel's work. PTX_ERR_INVALID outside an
+ * allocation. */
 ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t counts[3]);
 
 /* With on, allocations made from then on remember which of their 4-byte

@@ -120,7 +120,7 @@ ptx_status_t ptx_origin(ptx_device_t *d, uint64_t addr, size_t n, uint64_t count
         return PTX_ERR_INVALID;
     uint64_t off = addr - (a ? a->base : 0);
     for (uint64_t w = off / 4; n && w <= (off + n - 1) / 4; w++)
-        counts[a->origin[w]]++;
+        counts[a->origin[w] == ORIGIN_ZEROED ? (int)ORIGIN_KERNEL : (int)a->origin[w]]++; /* zeroed: no host values */
     return PTX_OK;
 }
 
@@ -163,7 +163,7 @@ ptx_status_t ptx_memset(ptx_device_t *d, uint64_t dst, int value, size_t n)
     memset(a->bytes.data() + (dst - a->base), value, n);
     /* the host asked for it: no kernel computed it; but 0xFF bytes are the poison (labs/common
      * wb.h's cudaMalloc fills with it), a NaN no output may hold: still written by nothing */
-    a->mark(dst - a->base, n, (value & 0xFF) == 0xFF ? ORIGIN_NONE : ORIGIN_HOST);
+    a->mark(dst - a->base, n, (value & 0xFF) == 0xFF ? ORIGIN_NONE : (value & 0xFF) == 0 ? ORIGIN_ZEROED : ORIGIN_HOST);
     return PTX_OK;
 }
 

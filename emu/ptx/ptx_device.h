@@ -44,7 +44,12 @@ inline uint64_t red_zone(uint64_t size)
 
 /* Who last wrote each 4-byte word of device memory: the provenance of an
  * output (issue 39: a C copied from the host is not a kernel's work). */
-enum Origin : uint8_t { ORIGIN_NONE = 0, ORIGIN_HOST = 1, ORIGIN_KERNEL = 2 };
+enum Origin : uint8_t {
+    ORIGIN_NONE = 0,
+    ORIGIN_HOST = 1,
+    ORIGIN_KERNEL = 2,
+    ORIGIN_ZEROED = 3, /* a memset to 0: no host values (a histogram's bins, zeroed, then counted into) */
+};
 
 struct Allocation {
     uint64_t base = 0;

@@ -117,12 +117,12 @@ void Trace::free(uint64_t addr)
     live.erase(it);
 }
 
-void Trace::load(uint64_t addr, int input, uint64_t n)
+void Trace::load(uint64_t addr, int input, uint64_t n, bool as_int)
 {
     uint32_t id;
     uint64_t off;
     if (on && place(addr, n, "an input", &id, &off))
-        text += format("load %" PRIu32 " %" PRIu64 " %d %" PRIu64 "\n", id, off, input, n);
+        text += format("%s %" PRIu32 " %" PRIu64 " %d %" PRIu64 "\n", as_int ? "load-int" : "load", id, off, input, n);
 }
 
 void Trace::copy(uint64_t addr, const uint8_t *p, uint64_t n)
@@ -180,13 +180,13 @@ void Trace::read(uint64_t addr, uint64_t n)
     text += format("read %" PRIu32 " %" PRIu64 " %" PRIu64 "\n", id, off, n);
 }
 
-void Trace::output(uint64_t addr, int rows, int cols, bool vector)
+void Trace::output(uint64_t addr, int rows, int cols, bool vector, bool is_int)
 {
     uint32_t id;
     uint64_t off, n = (uint64_t)rows * (uint64_t)cols * 4;
     if (on && place(addr, n, "the output", &id, &off))
-        text += format("output %" PRIu32 " %" PRIu64 " %d %d %s\n", id, off, rows, cols,
-                       vector ? "vector" : "matrix");
+        text += format("output %" PRIu32 " %" PRIu64 " %d %d %s%s\n", id, off, rows, cols,
+                       vector ? "vector" : "matrix", is_int ? " int" : "");
 }
 
 bool Trace::output_of_read(uint64_t end_addr, uint64_t n, int rows, int cols, bool vector)

@@ -40,8 +40,9 @@ class Trace {
      * "global" line, which a replay finds in its own module; never freed. */
     void global(uint64_t addr, uint64_t size, const std::string &name);
     void free(uint64_t addr);
-    /* The executor wrote dataset input `input` (its floats, n bytes) at addr. */
-    void load(uint64_t addr, int input, uint64_t n);
+    /* The executor wrote dataset input `input` (its floats, n bytes; as_int:
+     * converted to 32-bit ints, an int array's) at addr. */
+    void load(uint64_t addr, int input, uint64_t n, bool as_int = false);
     void copy(uint64_t addr, const uint8_t *p, uint64_t n);
     void memset(uint64_t addr, int value, uint64_t n);
     void launch(const std::string &kernel, ptx_dim3_t grid, ptx_dim3_t block, uint64_t shared,
@@ -49,7 +50,7 @@ class Trace {
     /* A copy back to the program; pieces that continue each other are one read. */
     void read(uint64_t addr, uint64_t n);
     /* The output: the rows x cols floats at addr, as they are now. */
-    void output(uint64_t addr, int rows, int cols, bool vector);
+    void output(uint64_t addr, int rows, int cols, bool vector, bool is_int = false);
     /* The output: the read (one copy back, its pieces joined) of n bytes that
      * ended at end_addr, rows x cols floats. False if no such read was recorded. */
     bool output_of_read(uint64_t end_addr, uint64_t n, int rows, int cols, bool vector);

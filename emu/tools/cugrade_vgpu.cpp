@@ -269,6 +269,10 @@ int main(int argc, char **argv)
             calls.name_output(argv[++i]);
         else if (strcmp(argv[i], "--in-names") == 0 && i + 1 < argc)
             calls.name_inputs(argv[++i]);
+        else if (strcmp(argv[i], "--in-types") == 0 && i + 1 < argc)
+            calls.type_inputs(argv[++i]);
+        else if (strcmp(argv[i], "--out-int") == 0)
+            calls.output_is_int();
         else if (strcmp(argv[i], "--out-count") == 0 && i + 1 < argc && strcmp(argv[i + 1], "returned") == 0)
             calls.count_returned(), i++;
         else if (strcmp(argv[i], "--dataset") == 0 && i + 1 < argc && strchr(argv[i + 1], ':')) {

@@ -39,6 +39,7 @@ bool ArrayCalls::configure(const std::string &call, const std::string &out_shape
 }
 
 void ArrayCalls::name_inputs(const std::string &names) { in_names = split(names); }
+void ArrayCalls::type_inputs(const std::string &types) { in_types = split(types); }
 
 bool ArrayCalls::size_of(const std::string &token, int &v) const
 {
@@ -128,6 +129,12 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
             return false;
         }
         size_t bytes = (size_t)m.rows * m.cols * sizeof(float);
+        bool as_int = (size_t)i < in_types.size() && in_types[(size_t)i] == "i";
+        if (as_int) /* the file's whole numbers as 32-bit ints, in place */
+            for (size_t k = 0; k < (size_t)m.rows * m.cols; k++) {
+                int32_t v = (int32_t)m.data[k];
+                memcpy(&m.data[k], &v, sizeof v);
+            }
         uint64_t p = ptx_malloc(d, bytes ? bytes : 4);
         if (!p || ptx_copy_to_device(d, p, m.data, bytes) != PTX_OK) {
             fault = ds.dir + ": no device memory for input " + std::to_string(i);
@@ -137,7 +144,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
             return false;
         }
         if (trace)
-            trace->alloc(p, bytes ? bytes : 4), trace->load(p, i, bytes);
+            trace->alloc(p, bytes ? bytes : 4), trace->load(p, i, bytes, as_int);
         buffers.push_back(p), inputs.push_back(p), rows.push_back(m.rows), cols.push_back(m.cols);
         array_names[p] = (size_t)i < in_names.size() ? in_names[(size_t)i] : "input " + std::to_string(i);
         matrix_free(&m);
@@ -211,7 +218,7 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
     size_t n = (size_t)out_rows * out_cols;
     if (dry && device_error == 0) { /* nothing ran: the record is what there is */
         if (trace)
-            trace->output(out_addr, out_rows, out_cols, false);
+            trace->output(out_addr, out_rows, out_cols, false, out_int);
         release(d);
         end_trace(rec.output, true);
         return;
@@ -228,12 +235,18 @@ void ArrayCalls::finish(ptx_device_t *d, int32_t device_error, bool has_returned
     count_unread(d, rec);
     matrix_t m = {out_rows, out_cols, (float *)calloc(n ? n : 1, sizeof(float)), 0};
     char err[512];
-    if (m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK &&
-        replay_write_output(rec.output.c_str(), &m, err, sizeof err) == 0)
+    bool copied = m.data && ptx_copy_from_device(d, m.data, out_addr, n * sizeof(float)) == PTX_OK;
+    for (size_t k = 0; copied && out_int && k < n; k++) { /* ints as the file's values; the poison stays */
+        uint32_t bits;
+        memcpy(&bits, &m.data[k], sizeof bits);
+        if (bits != 0xFFFFFFFFu)
+            m.data[k] = (float)(int32_t)bits;
+    }
+    if (copied && replay_write_output(rec.output.c_str(), &m, err, sizeof err) == 0)
         rec.written = true;
     free(m.data);
     if (trace)
-        trace->output(out_addr, out_rows, out_cols, false);
+        trace->output(out_addr, out_rows, out_cols, false, out_int);
     release(d);
     end_trace(rec.output, rec.written);
 }

@@ -48,6 +48,11 @@ class ArrayCalls : public ptx::CallSource {
     void count_returned() { out_count_returned = true; }
     void name_output(const std::string &name) { out_name = name; }
     void name_inputs(const std::string &names); /* "A,B": input 0 is A, ... (in messages) */
+    /* "f,i": input 0 floats, input 1 32-bit ints (an int array's file holds whole numbers); and
+     * whether the output is ints: each is then converted between the file's values and the
+     * device's bits (an int output never written keeps the poison's bits) */
+    void type_inputs(const std::string &types);
+    void output_is_int() { out_int = true; }
     /* Each call's launch record kept beside its output (OUT.trace, vgpu_trace.h) */
     void record_traces(ptx::Trace *t) { trace = t; }
     /* --dry: the launches are recorded, not run; no output is written, the record is kept */
@@ -107,7 +112,8 @@ class ArrayCalls : public ptx::CallSource {
     std::string fault; /* a dataset that could not be read: the grader's fault, not the program's */
     bool out_count_returned = false;
     std::string out_name = "C"; /* what the lab calls the output, in messages */
-    std::vector<std::string> in_names;
+    std::vector<std::string> in_names, in_types;
+    bool out_int = false;
     std::map<uint64_t, std::string> array_names; /* every call's arrays (addresses are never reused) */
     bool size_of(const std::string &token, int &v) const;
     void count_unread(ptx_device_t *d, Record &rec) const;

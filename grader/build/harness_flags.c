@@ -79,6 +79,8 @@ void harness_array_header(const lab_t *lab, strbuf_t *out)
     }
     sb_appendf(out, ")\n#define CUGRADE_ARRAY_ARGS \"%s\"\n#define CUGRADE_ARRAY_OUT \"%s\"\n", lab->vgpu_call,
                lab->vgpu_out_shape);
+    sb_appendf(out, "#define CUGRADE_ARRAY_IN_TYPES \"%s\"\n#define CUGRADE_ARRAY_OUT_INT %d\n", lab->vgpu_in_types,
+               lab->vgpu_out_int);
 }
 
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN])

@@ -374,11 +374,6 @@ int array_spec_vgpu(const array_spec_t *s, char *call, size_t call_len, char *sh
     call[0] = '\0';
     if (s->returns_int)
         return fail(err, errlen, "a launch function that returns int is not run on the executor yet");
-    for (int i = 0; i < s->ninputs + s->noutputs; i++) {
-        const array_decl_t *d = i < s->ninputs ? &s->inputs[i] : &s->outputs[i - s->ninputs];
-        if (d->type != ELEM_FLOAT)
-            return fail(err, errlen, "%s: int arrays are not run on the executor yet", d->name);
-    }
     for (int a = 0; a < s->nargs; a++) {
         const array_arg_t *g = &s->args[a];
         if (g->kind == ARG_INPUT)
@@ -400,4 +395,14 @@ int array_spec_vgpu(const array_spec_t *s, char *call, size_t call_len, char *sh
     else
         snprintf(shape, shape_len, "%s,%s", tok, tok2);
     return 0;
+}
+
+void array_spec_types(const array_spec_t *s, char *in_types, size_t len, int *out_int)
+{
+    in_types[0] = '\0';
+    for (int i = 0; i < s->ninputs; i++) {
+        size_t used = strlen(in_types);
+        snprintf(in_types + used, len - used, "%s%c", i ? "," : "", s->inputs[i].type == ELEM_INT ? 'i' : 'f');
+    }
+    *out_int = s->outputs[0].type == ELEM_INT;
 }

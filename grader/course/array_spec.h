@@ -74,10 +74,14 @@ int array_shape_params(const array_spec_t *spec, const char *shape, long *values
 /* The executor's driver for the spec (bin/cugrade-vgpu --call and
  * --out-shape): each argument as it takes them (in0, out, and a param as
  * the size of the first input it sizes: n0, rows0, cols1), the output's
- * rows,cols. 0, or -1 with err for what it cannot pass yet (an int array,
- * a param that sizes no input, a launch function returning int). */
+ * rows,cols. 0, or -1 with err for what it cannot pass yet (a param that
+ * sizes no input, a launch function returning int). */
 int array_spec_vgpu(const array_spec_t *spec, char *call, size_t call_len, char *shape, size_t shape_len, char *err,
                     size_t errlen);
+
+/* Each input's element type as the executor's --in-types takes them ("f,i"),
+ * and whether the output is ints. */
+void array_spec_types(const array_spec_t *spec, char *in_types, size_t len, int *out_int);
 
 /* The number of elements of a declared array, given the params' values. */
 long array_elements(const array_decl_t *d, const long *params);

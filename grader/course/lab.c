@@ -370,6 +370,7 @@ static int read_array(const cfg_t *c, struct json_object *obj, lab_t *out)
                         sizeof out->vgpu_out_shape, why, sizeof why) != 0)
         return cfg_fail(c, NULL, "array", "%s", why);
     out->inputs = out->array.ninputs;
+    array_spec_types(&out->array, out->vgpu_in_types, sizeof out->vgpu_in_types, &out->vgpu_out_int);
     for (int i = 0; i < out->array.ninputs; i++)
         sb_cat_name(out->input_names, sizeof out->input_names, out->array.inputs[i].name);
     snprintf(out->output_name, sizeof out->output_name, "%s", out->array.outputs[0].name);

@@ -84,6 +84,8 @@ typedef struct lab {
      * output's shape as bin/cugrade-vgpu takes them, the arrays' names in messages; the kind's,
      * or for an array lab made from its signature */
     char vgpu_call[128], vgpu_out_shape[64], input_names[128], output_name[64];
+    char vgpu_in_types[32];      /* an array lab's: "f,i", each input's element type ("": all floats) */
+    int vgpu_out_int;            /* an array lab's output is ints */
     tolerance_t tol;
     double time_limit_s;
     int has_timing;

@@ -124,7 +124,17 @@ static int step(walk_t *w, const trace_op_t *op)
         int rc = input_of(w, op, &m);
         if (rc)
             return rc;
-        return d->to_device(d->self, at, m->data, op->bytes, e, sizeof e) ? fail_at(w, op, "%s", e) : 0;
+        int32_t *ints = NULL;
+        if (op->value) { /* an int array: its values as 32-bit ints */
+            size_t n = op->bytes / 4;
+            if (!(ints = malloc(n * sizeof *ints + 1)))
+                return fail_at(w, op, "out of memory");
+            for (size_t k = 0; k < n; k++)
+                ints[k] = (int32_t)m->data[k];
+        }
+        rc = d->to_device(d->self, at, ints ? (const void *)ints : m->data, op->bytes, e, sizeof e);
+        free(ints);
+        return rc ? fail_at(w, op, "%s", e) : 0;
     }
     case TRACE_COPY:
         return d->to_device(d->self, at, w->blob + op->at, op->bytes, e, sizeof e) ? fail_at(w, op, "%s", e) : 0;
@@ -179,5 +189,11 @@ int replay_run(const trace_t *t, const uint8_t *blob, const char *inputs_dir, co
         return rc;
     }
     *out = (matrix_t){t->output.rows, t->output.cols, (float *)w.output, t->output.vector};
+    for (uint64_t k = 0; t->output.is_int && k < (uint64_t)out->rows * out->cols; k++) { /* ints as values */
+        uint32_t bits;
+        memcpy(&bits, &out->data[k], sizeof bits);
+        if (bits != 0xFFFFFFFFu) /* the poison stays: never written */
+            out->data[k] = (float)(int32_t)bits;
+    }
     return 0;
 }

@@ -216,12 +216,12 @@ static int parse_op(reader_t *r, trace_t *t, const char *verb, char *s, uint64_t
             return -1;
         r->alive[v[0]] = 0;
         *op = (trace_op_t){.kind = TRACE_FREE, .line = r->line, .id = (uint32_t)v[0]};
-    } else if (strcmp(verb, "load") == 0) {
+    } else if (strcmp(verb, "load") == 0 || strcmp(verb, "load-int") == 0) {
         static const uint64_t max[4] = {MAX_IDS, UINT64_MAX, TRACE_MAX_INPUTS - 1, UINT64_MAX};
         if (numbers(r, &s, 4, max, v, verb) != 0 || inside(r, v[0], v[1], v[3], verb) != 0)
             return -1;
         *op = (trace_op_t){.kind = TRACE_LOAD, .line = r->line, .id = (uint32_t)v[0], .offset = v[1],
-                           .input = (int)v[2], .bytes = v[3]};
+                           .input = (int)v[2], .bytes = v[3], .value = strcmp(verb, "load-int") == 0};
         if (op->input + 1 > t->ninputs)
             t->ninputs = op->input + 1;
     } else if (strcmp(verb, "copy") == 0) {
@@ -286,12 +286,14 @@ static int parse_output(reader_t *r, trace_t *t, char *s, int from_reads)
     static const uint64_t max[4] = {UINT64_MAX, UINT64_MAX, 1u << 30, 1u << 30};
     if (t->output.present)
         return bad(r, "a second output");
-    if (numbers(r, &s, 4, max, v, "output") != 0 || word(&s, shape, sizeof shape) != 0 || !at_end(s) ||
-        (strcmp(shape, "matrix") != 0 && strcmp(shape, "vector") != 0))
-        return bad(r, "output: ... ROWS COLS matrix|vector expected");
+    char type[8] = "";
+    if (numbers(r, &s, 4, max, v, "output") != 0 || word(&s, shape, sizeof shape) != 0 ||
+        (strcmp(shape, "matrix") != 0 && strcmp(shape, "vector") != 0) ||
+        (!at_end(s) && (word(&s, type, sizeof type) != 0 || strcmp(type, "int") != 0 || !at_end(s))))
+        return bad(r, "output: ... ROWS COLS matrix|vector [int] expected");
     trace_output_t *o = &t->output;
     *o = (trace_output_t){.present = 1, .from_reads = from_reads, .op = t->nops, .rows = (int)v[2],
-                          .cols = (int)v[3], .vector = strcmp(shape, "vector") == 0};
+                          .cols = (int)v[3], .vector = strcmp(shape, "vector") == 0, .is_int = type[0] != 0};
     uint64_t n = trace_output_bytes(t);
     if (from_reads) {
         o->first = v[0], o->count = v[1];

@@ -11,6 +11,8 @@
  *   free ID
  *   load ID OFFSET INPUT BYTES     dataset input INPUT's floats (inputINPUT.bin
  *                                  or .raw), BYTES of them, at OFFSET of ID
+ *   load-int ID OFFSET INPUT BYTES the same, each value as a 32-bit int (an
+ *                                  int array's whole numbers)
  *   copy ID OFFSET BYTES AT        BYTES of the record's byte file, from AT
  *   memset ID OFFSET VALUE BYTES
  *   launch KERNEL GX GY GZ BX BY BZ SHARED NARGS
@@ -18,9 +20,11 @@
  *                                  NARGS of them: each argument's bytes; the
  *                                  8-byte words at AT are pointers, into ID
  *   read ID OFFSET BYTES           a copy back to the program
- *   output ID OFFSET ROWS COLS matrix|vector
+ *   output ID OFFSET ROWS COLS matrix|vector [int]
  *                                  the output is ROWS x COLS floats there, now
- *   output-read FIRST COUNT ROWS COLS matrix|vector
+ *                                  (int: 32-bit ints, read back as their values;
+ *                                  the poison's bits stay the poison)
+ *   output-read FIRST COUNT ROWS COLS matrix|vector [int]
  *                                  the output is what reads FIRST..+COUNT
  *                                  (numbered from 0) copied back, joined
  *   unreplayable WHY               the record cannot be done again: WHY
@@ -69,7 +73,7 @@ typedef struct {
     uint64_t offset, bytes; /* alloc: bytes is its size */
     uint64_t at;            /* copy: where in the byte file */
     int input;              /* load */
-    int value;              /* memset: a byte */
+    int value;              /* memset: a byte; load: 1 when the values go as 32-bit ints */
     char *kernel;           /* launch: the kernel; global: the variable's name */
     uint32_t grid[3], block[3];
     uint64_t shared;
@@ -86,6 +90,7 @@ typedef struct {
     int op;                  /* the output line's place among the ops (captured there) */
     uint64_t first, count;
     int rows, cols, vector;
+    int is_int;              /* the output's elements are 32-bit ints */
 } trace_output_t;
 
 typedef struct {

@@ -101,6 +101,10 @@ static void executor_command(ds_run_t *r, const runs_how_t *how, executor_cmd_t 
             c->argv[n++] = "--out-count", c->argv[n++] = "returned";
         c->argv[n++] = "--out-name", c->argv[n++] = (char *)how->lab->output_name;
         c->argv[n++] = "--in-names", c->argv[n++] = (char *)how->lab->input_names;
+        if (how->lab->vgpu_in_types[0]) /* an array lab's element types */
+            c->argv[n++] = "--in-types", c->argv[n++] = (char *)how->lab->vgpu_in_types;
+        if (how->lab->vgpu_out_int)
+            c->argv[n++] = "--out-int";
     }
     if (how->checks) {
         c->argv[n++] = "--races";

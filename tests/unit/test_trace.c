@@ -415,3 +415,37 @@ Test(trace, a_modules_variable_is_the_devices_own)
     cr_assert(strstr(err, "line 3: a module's variable is never freed"), "%s", err);
     trace_free(&t);
 }
+
+/* An int array's input goes to the device as 32-bit ints ("load-int") and
+ * an int output comes back as its values ("output ... int"), the poison's
+ * bits kept as the poison */
+Test(trace, int_arrays_go_as_ints_and_come_back_as_values)
+{
+    const float in[4] = {1, 2, 300, -4};
+    char ds[128];
+    snprintf(ds, sizeof ds, "%s/input0.bin", dir);
+    cr_assert_eq(matbin_write(ds, in, 2, 2, -1.0), 0);
+    write_text(path, "cugrade-trace 1\nalloc 1 16\nload-int 1 0 0 16\nread 1 0 16\noutput-read 0 1 2 2 matrix int\nend\n",
+               0);
+    trace_t t;
+    char err[512] = "";
+    cr_assert_eq(trace_read(path, 0, &t, err, sizeof err), 0, "%s", err);
+    cr_assert(t.output.is_int && t.ops[1].value == 1);
+    fake_t f;
+    matrix_t out;
+    cr_assert_eq(replay_run(&t, NULL, dir, fake_device(&f), &out, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < 4; i++)
+        cr_assert_float_eq(out.data[i], in[i], 0, "element %d", i);
+    matrix_free(&out);
+    trace_free(&t);
+    write_text(path, "cugrade-trace 1\nalloc 1 16\nread 1 0 16\noutput-read 0 1 2 2 matrix int\nend\n", 0);
+    cr_assert_eq(trace_read(path, 0, &t, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(replay_run(&t, NULL, dir, fake_device(&f), &out, err, sizeof err), 0, "%s", err);
+    uint32_t poison;
+    memcpy(&poison, &out.data[3], sizeof poison);
+    cr_assert_eq(poison, 0xFFFFFFFFu, "never written stays the poison");
+    matrix_free(&out);
+    trace_free(&t);
+    expect_error("cugrade-trace 1\nalloc 1 16\noutput 1 0 2 2 matrix float\nend\n", 0,
+                 "3: output: ... ROWS COLS matrix|vector [int] expected");
+}

@@ -4,7 +4,10 @@
  * from the signature (-include; grader/build/harness_flags.c): the
  * prototype, CUGRADE_ARRAY_CALL(v), CUGRADE_ARRAY_NARGS, and the executor's
  * CUGRADE_ARRAY_ARGS and CUGRADE_ARRAY_OUT ("in0,in1,out,n0", "1,n0"),
- * which this driver reads to make the same call.
+ * which this driver reads to make the same call, and the arrays' element
+ * types (CUGRADE_ARRAY_IN_TYPES "f,i", CUGRADE_ARRAY_OUT_INT): an int
+ * array's values go to the device as 32-bit ints, and come back as their
+ * values (the poison's bits stay: never written).
  *
  *     driver IN0.bin IN1.bin ... OUT.bin      (or --each LIST: harness.h)
  *
@@ -49,6 +52,26 @@ static long size_of(const char *tok, size_t len, const inputs_t *in)
     return strtol(t, NULL, 10);
 }
 
+/* Whether input k is an int array ("f,i": input 1 is). */
+static int input_is_int(int k)
+{
+    const char *t = CUGRADE_ARRAY_IN_TYPES;
+    for (int i = 0; i < k && *t; i++) {
+        t = strchr(t, ',');
+        t = t ? t + 1 : "";
+    }
+    return *t == 'i';
+}
+
+/* n floats holding whole numbers as 32-bit ints, in place */
+static void to_ints(float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int32_t x = (int32_t)v[i];
+        memcpy(&v[i], &x, sizeof x);
+    }
+}
+
 /* How many inputs the call names (in0 .. inK). */
 static int inputs_named(void)
 {
@@ -71,8 +94,11 @@ static int run_dataset(int argc, char **argv)
         fprintf(stderr, "usage: %s IN0.bin .. IN%d.bin OUT.bin, or %s --each LIST\n", argv[0], in.n - 1, argv[0]);
         return HARNESS_EXIT_IO;
     }
-    for (int k = 0; k < in.n; k++)
+    for (int k = 0; k < in.n; k++) {
         in.host[k] = harness_read_matrix(argv[1 + k], &in.rows[k], &in.cols[k]);
+        if (input_is_int(k))
+            to_ints(in.host[k], (size_t)in.rows[k] * in.cols[k]);
+    }
     const char *shape = CUGRADE_ARRAY_OUT, *comma = strchr(shape, ',');
     long out_rows = size_of(shape, (size_t)(comma - shape), &in), out_cols = size_of(comma + 1, strlen(comma + 1), &in);
     size_t out_bytes = (size_t)out_rows * (size_t)out_cols * sizeof(float);
@@ -103,6 +129,12 @@ static int run_dataset(int argc, char **argv)
     HARNESS_CHECK(cudaEventElapsedTime(&elapsed_ms, start, stop));
     float *out = (float *)harness_malloc(out_bytes ? out_bytes : 4);
     HARNESS_CHECK(cudaMemcpy(out, dOut, out_bytes, cudaMemcpyDeviceToHost));
+    for (size_t k = 0; CUGRADE_ARRAY_OUT_INT && k < out_bytes / sizeof(float); k++) { /* ints as values */
+        uint32_t bits;
+        memcpy(&bits, &out[k], sizeof bits);
+        if (bits != 0xFFFFFFFFu) /* the poison stays: never written */
+            out[k] = (float)(int32_t)bits;
+    }
     for (int k = 0; k <= MAX_ARRAYS; k++)
         if (k < in.n || k == MAX_ARRAYS)
             harness_array_done(&device_arrays[k]);
