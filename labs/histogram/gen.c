@@ -1,0 +1,32 @@
+/* gen.c - the histogram lab's datasets (labs/common/gen_lab.h): n values
+ * from 0 to 255 and their 256 bin counts, exact integers. "course" values
+ * are uniform; "signed" ones are skewed, four in five in bin 7, which
+ * makes the threads of a block contend for the same bin. The hidden
+ * families: n within one block, and uneven n over many blocks. */
+#define LAB_PARAMS 1
+#define LAB_INPUTS 1
+#include "gen_lab.h"
+
+#define BINS 256
+
+void lab_inputs(const long *p, gen_rng_t *rng, int skewed, gen_array_t *in)
+{
+    double *v = gen_alloc(&in[0], p[0], 1, 1, 1);
+    for (long i = 0; i < p[0]; i++)
+        v[i] = skewed && gen_between(rng, 0, 4) != 0 ? 7 : (double)gen_between(rng, 0, BINS - 1);
+}
+
+void lab_expected(const long *p, const gen_array_t *in, gen_array_t *out)
+{
+    double *bins = gen_alloc(out, BINS, 1, 1, 1);
+    for (long i = 0; i < p[0]; i++)
+        bins[(int)in[0].v[i]]++;
+}
+
+void lab_params(const gen_array_t *in, long *p) { p[0] = in[0].rows * in[0].cols; }
+
+void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len)
+{
+    long n = family == 0 ? gen_between(rng, 1, 256) : gen_between(rng, 2, 200) * 256 + gen_between(rng, 1, 255);
+    snprintf(shape, len, "%ld", n);
+}

@@ -1,0 +1,40 @@
+/* test_histogram.c - end to end, lab histogram (issue 41): int arrays on
+ * the array kind. The values go to the device as 32-bit ints and the bins
+ * come back as counts, exact, on the emulator and the executor; bins the
+ * launch function zeroed with cudaMemset and no value fell into are no
+ * host output (a memset to 0 carries no host values). The reference gets
+ * full marks, the stub nothing, and bins never zeroed fail with the never
+ * written ones named. Runs from the repository root. */
+#include "e2e.h"
+
+static graded_t grade_histogram(const char *backend, const char *file)
+{
+    const char *extra[] = {"--lab", "histogram", NULL};
+    graded_t g = grade_on(backend, file, extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
+Test(histogram, the_reference_gets_full_marks_with_exact_counts, .timeout = 300)
+{
+    const char *backends[] = {"emu", "vgpu"};
+    for (int b = 0; b < 2; b++) {
+        graded_t g = grade_histogram(backends[b], "reference/histogram/histogram.cu");
+        cr_assert(strstr(g.run.output, "Score: 71 / 71   (7 of 7 datasets and 8 of 8 hidden ones passed"), "%s: %s",
+                  backends[b], g.run.output);
+        release(&g);
+    }
+}
+
+Test(histogram, the_stub_and_bins_never_zeroed_fail, .timeout = 300)
+{
+    graded_t g = grade_histogram("vgpu", "student/histogram/histogram.cu");
+    cr_assert(strstr(g.run.output, "Score: 0 / 71"), "%s", g.run.output);
+    release(&g);
+    g = grade_histogram("vgpu", "tests/submissions/histogram/bins_not_zeroed.cu");
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert(!passed(d0));
+    cr_assert(strstr(str(d0, "output"), "255 never written"), "%s", str(d0, "output"));
+    cr_assert_null(strstr(str(d0, "output"), "host-output"), "%s", str(d0, "output"));
+    release(&g);
+}
