@@ -305,6 +305,8 @@ static int judge_output(const ds_run_t *r, const lab_t *lab, backend_t backend, 
     }
     compare_result_t cr;
     lab->kind->compare(lab, &j->data, &got, &cr);
+    if (!cr.passed && lab->kind->explain_output) /* the lab's own name for its classic mistake */
+        lab->kind->explain_output(lab, j->ref.dir, r->out_path, &cr);
     if (cr.nonfinite > 0) /* NaN or inf: a read of garbage, not a race's reordering, made it */
         cause = likely_cause(rep, 1);
     char coverage[32] = "";

@@ -112,3 +112,14 @@ int labgen_hidden_shape(const lab_t *lab, int family, uint64_t seed, char *shape
     sb_free(&out);
     return rc;
 }
+
+int labgen_explain(const lab_t *lab, const char *dir, const char *output, char *hint, size_t len)
+{
+    char *args[] = {"--explain", (char *)dir, (char *)output, NULL}, err[256];
+    strbuf_t out = {0};
+    int named = run_gen(lab, args, &out, err, sizeof err) == 0 && strchr(sb_str(&out), ':');
+    if (named)
+        snprintf(hint, len, "%.*s", (int)strcspn(sb_str(&out), "\n"), sb_str(&out));
+    sb_free(&out);
+    return named;
+}

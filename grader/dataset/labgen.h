@@ -25,4 +25,9 @@ int labgen_check(const lab_t *lab, const char *dir, char *err, size_t errlen);
 int labgen_hidden_shape(const lab_t *lab, int family, uint64_t seed, char *shape, size_t len, char *err,
                         size_t errlen);
 
+/* The lab's own diagnosis of a wrong output (gen --explain: its classic
+ * mistake recognised in it) into hint ("ID: text"): 1 when it named one, 0
+ * when not (or the lab has none, or it failed: a hint is never a fault). */
+int labgen_explain(const lab_t *lab, const char *dir, const char *output, char *hint, size_t len);
+
 #endif

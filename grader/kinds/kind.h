@@ -75,6 +75,10 @@ typedef struct lab_kind {
      * to size the grid); else 0. NULL: the kind cannot tell */
     int (*explain_grid)(const struct lab *lab, const dataset_t *d, double blocks, int block_x, int block_y,
                         char *buf, size_t len);
+    /* a wrong output the lab itself can name (an array lab's gen.c --explain): the dataset's
+     * folder and the output's file; sets r's hint and hypothesis when it names one. NULL: none */
+    void (*explain_output)(const struct lab *lab, const char *dataset_dir, const char *output_path,
+                           compare_result_t *r);
 
     /* checks on a GPU: how well a dataset shows the errors compute-sanitizer
      * finds (0: not at all; a higher tier is better; the smallest dataset of

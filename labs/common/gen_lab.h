@@ -11,6 +11,9 @@
  *                        output.raw agrees, else 1 with the first difference
  *   gen --hidden F --seed N   prints a shape of hidden family F (0: small,
  *                        under a block; 1: uneven sizes past several blocks)
+ *   gen --explain DIR GOT   a wrong output GOT (the driver's matbin) of DIR's
+ *                        dataset: prints "ID: hint" when the lab's lab_explain
+ *                        recognises its classic mistake in it, else nothing
  *
  * Before including it the lab defines LAB_PARAMS (how many params a shape
  * has) and LAB_INPUTS; then it defines:
@@ -23,6 +26,13 @@
  *       a dataset's params from its inputs (for --check)
  *   void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len);
  *
+ * and, with LAB_EXPLAIN defined, the classic mistake its output shows:
+ *
+ *   int lab_explain(const long *p, const gen_array_t *in, const gen_array_t *want,
+ *                   const gen_array_t *got, char *hint, size_t len);
+ *       1 with "ID: what it is and the fix" in hint when got is what the mistake
+ *       makes of the inputs (never written elements are NaN in got), else 0
+ *
  * Values are kept in double; an input is rounded to float (gen_float) when
  * made, so what is computed from it is what the kernel is given. The
  * output is written to 9 significant digits; --check allows 1e-5 relative
@@ -32,6 +42,8 @@
 
 #include <math.h>
 #include <stdint.h>
+
+#include "matbin.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +137,11 @@ void lab_expected(const long *p, const gen_array_t *in, gen_array_t *out);
 void lab_params(const gen_array_t *in, long *p);
 void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len);
 
+#ifdef LAB_EXPLAIN
+int lab_explain(const long *p, const gen_array_t *in, const gen_array_t *want, const gen_array_t *got, char *hint,
+                size_t len);
+#endif
+
 static int gen_shape(const char *s, long *p)
 {
     for (int i = 0; i < LAB_PARAMS; i++) {
@@ -200,9 +217,38 @@ static int gen_check(const char *dir)
     return 0;
 }
 
+/* A wrong output, told by the lab's lab_explain (nothing without it). */
+static int gen_explain(const char *dir, const char *got_path)
+{
+#ifdef LAB_EXPLAIN
+    gen_array_t in[LAB_INPUTS], want, got;
+    for (int i = 0; i < LAB_INPUTS; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "input%d.raw", i);
+        if (gen_read(dir, name, &in[i]) != 0)
+            return 1;
+    }
+    float *data = NULL;
+    matbin_header_t hdr;
+    if (gen_read(dir, "output.raw", &want) != 0 || matbin_read(got_path, &data, &hdr) != 0)
+        return 1;
+    gen_alloc(&got, hdr.rows, hdr.cols, 0, want.is_int);
+    for (long i = 0; i < (long)hdr.rows * hdr.cols; i++)
+        got.v[i] = matbin_is_poison(data[i]) ? NAN : (double)data[i];
+    long p[LAB_PARAMS];
+    lab_params(in, p);
+    char hint[1024] = "";
+    if (lab_explain(p, in, &want, &got, hint, sizeof hint))
+        printf("%s\n", hint);
+#else
+    (void)dir, (void)got_path;
+#endif
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *shape = NULL, *dir = NULL, *check = NULL;
+    const char *shape = NULL, *dir = NULL, *check = NULL, *explain_dir = NULL, *explain_got = NULL;
     uint64_t seed = 1;
     int signed_values = 0, hidden = -1;
     for (int i = 1; i < argc; i++) {
@@ -218,6 +264,8 @@ int main(int argc, char **argv)
             check = argv[++i];
         else if (strcmp(argv[i], "--hidden") == 0 && i + 1 < argc)
             hidden = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--explain") == 0 && i + 2 < argc)
+            explain_dir = argv[i + 1], explain_got = argv[i + 2], i += 2;
         else {
             fprintf(stderr, "usage: gen --shape SHAPE --seed N --values course|signed --out DIR | --check DIR | "
                             "--hidden FAMILY --seed N\n");
@@ -226,6 +274,8 @@ int main(int argc, char **argv)
     }
     if (check)
         return gen_check(check);
+    if (explain_dir)
+        return gen_explain(explain_dir, explain_got);
     if (hidden >= 0) {
         char out[128];
         gen_rng_t rng = {seed};

@@ -4,7 +4,8 @@
  * marks on the executor and the emulator (its output of 2^24 + 1 floats
  * written within the run's file-size limit, which grows with the output),
  * the stub nothing, and a scan without block sums passes one section and
- * fails the rest. Runs from the repository root. */
+ * fails the rest, named by the lab's own diagnosis in its gen.c. Runs from
+ * the repository root. */
 #include "e2e.h"
 
 static graded_t grade_scan(const char *backend, const char *file)
@@ -37,6 +38,12 @@ Test(scan, the_stub_gets_nothing_and_missing_block_sums_fail_past_one_section, .
     json_object *d3 = test_named(&g, "dataset 3 ");
     cr_assert(!passed(d3), "n = 2049: %s", str(d3, "output"));
     cr_assert(strstr(str(d3, "output"), "1 of 2049 elements wrong"), "%s", str(d3, "output"));
+    /* the lab's own diagnosis (labs/scan/gen.c lab_explain), named as its mistake */
+    cr_assert(strstr(str(d3, "output"), "hint: each section of 2048 elements is scanned on its own"), "%s",
+              str(d3, "output"));
+    json_object *extra, *failure;
+    cr_assert(json_object_object_get_ex(d3, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &failure));
+    cr_assert_str_eq(json_object_get_string(failure), "hypothesis:no-block-sums");
     cr_assert(!passed(test_named(&g, "dataset 5 ")));
     release(&g);
 }
