@@ -2,9 +2,12 @@
  * from 0 to 255 and their 256 bin counts, exact integers. "course" values
  * are uniform; "signed" ones are skewed, four in five in bin 7, which
  * makes the threads of a block contend for the same bin. The hidden
- * families: n within one block, and uneven n over many blocks. */
+ * families: n within one block, and uneven n over many blocks. Its classic
+ * mistakes, named (lab_explain): bins never zeroed, and counts lost to
+ * increments that are not atomic. */
 #define LAB_PARAMS 1
 #define LAB_INPUTS 1
+#define LAB_EXPLAIN
 #include "gen_lab.h"
 
 #define BINS 256
@@ -29,4 +32,34 @@ void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len)
 {
     long n = family == 0 ? gen_between(rng, 1, 256) : gen_between(rng, 2, 200) * 256 + gen_between(rng, 1, 255);
     snprintf(shape, len, "%ld", n);
+}
+
+int lab_explain(const long *p, const gen_array_t *in, const gen_array_t *want, const gen_array_t *got, char *hint,
+                size_t len)
+{
+    (void)p, (void)in;
+    if (got->rows * got->cols != BINS)
+        return 0;
+    int unzeroed = 1, short_only = 1;
+    double lost = 0;
+    for (int b = 0; b < BINS; b++) {
+        double w = want->v[b], g = got->v[b];
+        /* never zeroed: counted onto the poison's bits (-1 as an int), or never written */
+        unzeroed &= w == 0 ? isnan(g) : g == w - 1;
+        short_only &= !isnan(g) && g <= w;
+        lost += w - g;
+    }
+    if (unzeroed) {
+        snprintf(hint, len, "bins-not-zeroed: the bins were never zeroed: each count was added to what the output's "
+                            "memory held (every bit set, -1 as an int), and the bins no value fell into were never "
+                            "written; zero them first, cudaMemset(deviceBins, 0, NUM_BINS * sizeof(unsigned int))");
+        return 1;
+    }
+    if (short_only && lost > 0) {
+        snprintf(hint, len, "counts-lost: %.0f counts are missing and no bin has too many: increments that are not "
+                            "atomic (bins[v]++ or local[v]++ from many threads at once) overwrite each other; use "
+                            "atomicAdd", lost);
+        return 1;
+    }
+    return 0;
 }

@@ -3,8 +3,9 @@
  * come back as counts, exact, on the emulator and the executor; bins the
  * launch function zeroed with cudaMemset and no value fell into are no
  * host output (a memset to 0 carries no host values). The reference gets
- * full marks, the stub nothing, and bins never zeroed fail with the never
- * written ones named. Runs from the repository root. */
+ * full marks, the stub nothing; bins never zeroed fail, named by the lab's
+ * own diagnosis; ++ on the shared bins fails with the race named. Runs
+ * from the repository root. */
 #include "e2e.h"
 
 static graded_t grade_histogram(const char *backend, const char *file)
@@ -36,5 +37,15 @@ Test(histogram, the_stub_and_bins_never_zeroed_fail, .timeout = 300)
     cr_assert(!passed(d0));
     cr_assert(strstr(str(d0, "output"), "255 never written"), "%s", str(d0, "output"));
     cr_assert_null(strstr(str(d0, "output"), "host-output"), "%s", str(d0, "output"));
+    /* the lab's own diagnosis (labs/histogram/gen.c lab_explain) */
+    cr_assert(strstr(str(d0, "output"), "hint: the bins were never zeroed"), "%s", str(d0, "output"));
+    release(&g);
+    /* ++ on the shared bins: counts lost, the race named as the likely cause (not a guess at the fix:
+     * a missing barrier before the merge loses counts too) */
+    g = grade_histogram("vgpu", "tests/submissions/histogram/not_atomic.cu");
+    json_object *d1 = test_named(&g, "dataset 1 ");
+    cr_assert(!passed(d1));
+    cr_assert(strstr(str(d1, "output"), "likely cause: a shared-memory race"), "%s", str(d1, "output"));
+    cr_assert(!passed(test_named(&g, "race-free")));
     release(&g);
 }
