@@ -31,6 +31,20 @@ Test(convolution, the_reference_gets_full_marks_with_its_mask_in_constant_memory
     release(&g);
 }
 
+/* the halo left out: named by the lab's own diagnosis (labs/convolution/gen.c lab_explain) */
+Test(convolution, a_tile_without_its_halo_is_named, .timeout = 300)
+{
+    graded_t g = grade_conv("vgpu", "tests/submissions/convolution/no_halo.cu", NULL);
+    cr_assert(passed(test_named(&g, "dataset 0 ")), "1 x 1: all its halo is outside the image");
+    json_object *d2 = test_named(&g, "dataset 2 "), *extra, *failure;
+    cr_assert(!passed(d2));
+    cr_assert(strstr(str(d2, "output"), "hint: every output cell sums only the image cells inside its own 16 x 16 "
+                                        "tile: the halo"), "%s", str(d2, "output"));
+    cr_assert(json_object_object_get_ex(d2, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &failure));
+    cr_assert_str_eq(json_object_get_string(failure), "hypothesis:no-halo");
+    release(&g);
+}
+
 Test(convolution, the_replay_finds_the_mask_in_the_gpus_module, .timeout = 300)
 {
     char root[PATH_MAX], runner[PATH_MAX + 64], log[] = "/tmp/cugrade-conv-log-XXXXXX", logenv[96];
