@@ -41,8 +41,18 @@ bool ArrayCalls::configure(const std::string &call, const std::string &out_shape
 void ArrayCalls::name_inputs(const std::string &names) { in_names = split(names); }
 void ArrayCalls::type_inputs(const std::string &types) { in_types = split(types); }
 
-bool ArrayCalls::size_of(const std::string &token, int &v) const
+bool ArrayCalls::size_of(const std::string &whole, int &v) const
 {
+    /* "n3-1": a size less (or more) a constant: the base, then the signed suffix */
+    size_t sign = whole.find_first_of("+-", 1);
+    if (sign != std::string::npos) {
+        int base;
+        if (!size_of(whole.substr(0, sign), base))
+            return false;
+        v = base + atoi(whole.c_str() + sign);
+        return true;
+    }
+    const std::string &token = whole;
     if (token.size() > 1 && token[0] == 'n' && isdigit((unsigned char)token[1])) { /* nN: elements */
         size_t i = (size_t)atoi(token.c_str() + 1);
         if (i >= rows.size())
@@ -120,8 +130,10 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
     for (const std::string &a : args_spec)
         if (a.compare(0, 2, "in") == 0)
             n_inputs = std::max(n_inputs, atoi(a.c_str() + 2) + 1);
-    ptx_set_read_tracking(d, 1); /* the inputs remember which of their elements kernels read */
     for (int i = 0; i < n_inputs; i++) {
+        /* the inputs remember which of their elements kernels read, but one that need not be read
+         * whole ("f~": x of a sparse product) */
+        ptx_set_read_tracking(d, !((size_t)i < in_types.size() && in_types[(size_t)i].find('~') != std::string::npos));
         matrix_t m;
         if (!read_input(ds.dir, i, m)) {
             ptx_set_read_tracking(d, 0);
@@ -129,7 +141,7 @@ bool ArrayCalls::next(ptx_device_t *d, std::vector<uint64_t> &args)
             return false;
         }
         size_t bytes = (size_t)m.rows * m.cols * sizeof(float);
-        bool as_int = (size_t)i < in_types.size() && in_types[(size_t)i] == "i";
+        bool as_int = (size_t)i < in_types.size() && !in_types[(size_t)i].empty() && in_types[(size_t)i][0] == 'i';
         if (as_int) /* the file's whole numbers as 32-bit ints, in place */
             for (size_t k = 0; k < (size_t)m.rows * m.cols; k++) {
                 int32_t v = (int32_t)m.data[k];

@@ -81,10 +81,18 @@ static int read_shape(const cfg_t *c, json_object *obj, const char *at, const ar
         json_object *e = json_object_array_get_idx(v, i);
         array_dim_t *dim = &d->dims[d->ndims++];
         double num;
-        if (json_object_is_type(e, json_type_string)) {
-            dim->param = param_index(s, json_object_get_string(e));
+        if (json_object_is_type(e, json_type_string)) { /* "n", or "rows+1" */
+            char name[ARRAY_NAME_MAX + 16];
+            snprintf(name, sizeof name, "%s", json_object_get_string(e));
+            char *sign = strpbrk(name, "+-"), *end = NULL;
+            dim->offset = sign ? strtol(sign, &end, 10) : 0;
+            if (sign && (end == sign + 1 || *end || dim->offset < -16 || dim->offset > 16 || dim->offset == 0))
+                return cfg_fail(c, at, "shape", "'%s': a param, or a param plus or minus 1 to 16", json_object_get_string(e));
+            if (sign)
+                *sign = '\0';
+            dim->param = param_index(s, name);
             if (dim->param < 0)
-                return cfg_fail(c, at, "shape", "'%s' is not one of the params", json_object_get_string(e));
+                return cfg_fail(c, at, "shape", "'%s' is not one of the params", name);
         } else if (json_object_is_type(e, json_type_int) && cfg_number(e, &num) && num >= 1 && num <= (1 << 30)) {
             dim->param = -1, dim->value = (long)num;
         } else {
@@ -123,7 +131,7 @@ static int read_values(const cfg_t *c, json_object *obj, const char *at, array_d
 static int read_arrays(const cfg_t *c, json_object *obj, const char *where, const char *key, int max,
                        array_spec_t *s, array_decl_t *decls, int *n)
 {
-    static const char *const input_keys[] = {"name", "type", "shape", "values", NULL};
+    static const char *const input_keys[] = {"name", "type", "shape", "values", "read", NULL};
     static const char *const output_keys[] = {"name", "type", "shape", NULL};
     int inputs = strcmp(key, "inputs") == 0;
     json_object *v = cfg_member(obj, key);
@@ -148,6 +156,12 @@ static int read_arrays(const cfg_t *c, json_object *obj, const char *where, cons
         if (read_type(c, e, at, d) != 0 || read_shape(c, e, at, s, d) != 0 ||
             (inputs && cfg_member(e, "values") && read_values(c, e, at, d) != 0))
             return -1;
+        char read[16] = "whole";
+        if (inputs && cfg_string(c, e, at, "read", read, sizeof read) < 0)
+            return -1;
+        if (strcmp(read, "whole") != 0 && strcmp(read, "some") != 0)
+            return cfg_fail(c, at, "read", "must be \"whole\" (the default: every element is needed) or \"some\"");
+        d->read_some = strcmp(read, "some") == 0;
         (*n)++;
     }
     return 0;
@@ -342,17 +356,25 @@ long array_elements(const array_decl_t *d, const long *params)
 {
     long n = 1;
     for (int i = 0; i < d->ndims; i++)
-        n *= d->dims[i].param >= 0 ? params[d->dims[i].param] : d->dims[i].value;
+        n *= d->dims[i].param >= 0 ? params[d->dims[i].param] + d->dims[i].offset : d->dims[i].value;
     return n;
 }
 
-/* How the executor's driver names param p: the first input dimension it sizes. */
-static int param_token(const array_spec_t *s, int p, char *tok, size_t len)
+/* How the executor's driver names param p plus add: the first input
+ * dimension it sizes, with no offset if one has none ("n0", "rows1"), and
+ * the difference as a suffix ("n3-1": the row pointers' length less 1). */
+static int param_token(const array_spec_t *s, int p, long add, char *tok, size_t len)
 {
-    for (int i = 0; i < s->ninputs; i++)
-        for (int d = 0; d < s->inputs[i].ndims; d++)
-            if (s->inputs[i].dims[d].param == p) {
-                snprintf(tok, len, "%s%d", s->inputs[i].ndims == 1 ? "n" : d == 0 ? "rows" : "cols", i);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < s->ninputs; i++)
+            for (int d = 0; d < s->inputs[i].ndims; d++) {
+                const array_dim_t *dim = &s->inputs[i].dims[d];
+                if (dim->param != p || (pass == 0 && dim->offset != 0))
+                    continue;
+                long delta = add - dim->offset;
+                int n = snprintf(tok, len, "%s%d", s->inputs[i].ndims == 1 ? "n" : d == 0 ? "rows" : "cols", i);
+                if (delta && n > 0 && (size_t)n < len)
+                    snprintf(tok + n, len - (size_t)n, "%+ld", delta);
                 return 0;
             }
     return -1;
@@ -364,7 +386,7 @@ static int dim_token(const array_spec_t *s, const array_dim_t *dim, char *tok, s
         snprintf(tok, len, "%ld", dim->value);
         return 0;
     }
-    return param_token(s, dim->param, tok, len);
+    return param_token(s, dim->param, dim->offset, tok, len);
 }
 
 int array_spec_vgpu(const array_spec_t *s, char *call, size_t call_len, char *shape, size_t shape_len, char *err,
@@ -380,7 +402,7 @@ int array_spec_vgpu(const array_spec_t *s, char *call, size_t call_len, char *sh
             snprintf(tok, sizeof tok, "in%d", g->index);
         else if (g->kind == ARG_OUTPUT)
             snprintf(tok, sizeof tok, "out");
-        else if (param_token(s, g->index, tok, sizeof tok) != 0)
+        else if (param_token(s, g->index, 0, tok, sizeof tok) != 0)
             return fail(err, errlen, "param %s sizes no input: the executor's driver cannot pass it yet",
                         s->params[g->index]);
         size_t used = strlen(call);
@@ -402,7 +424,8 @@ void array_spec_types(const array_spec_t *s, char *in_types, size_t len, int *ou
     in_types[0] = '\0';
     for (int i = 0; i < s->ninputs; i++) {
         size_t used = strlen(in_types);
-        snprintf(in_types + used, len - used, "%s%c", i ? "," : "", s->inputs[i].type == ELEM_INT ? 'i' : 'f');
+        snprintf(in_types + used, len - used, "%s%c%s", i ? "," : "", s->inputs[i].type == ELEM_INT ? 'i' : 'f',
+                 s->inputs[i].read_some ? "~" : "");
     }
     *out_int = s->outputs[0].type == ELEM_INT;
 }

@@ -20,10 +20,11 @@
 
 typedef enum { ELEM_FLOAT = 0, ELEM_INT } elem_type_t;
 
-/* One dimension of a shape: a param (index) or a number. */
+/* One dimension of a shape: a param (index) plus an offset ("rows+1": a CSR
+ * matrix's row pointers), or a number. */
 typedef struct {
-    int param; /* >= 0: params[param]; -1: value */
-    long value;
+    int param; /* >= 0: params[param] + offset; -1: value */
+    long value, offset;
 } array_dim_t;
 
 typedef struct {
@@ -32,6 +33,8 @@ typedef struct {
     array_dim_t dims[ARRAY_MAX_DIMS];
     int ndims;
     double lo, hi; /* an input's generated values (both 0 for an output) */
+    int read_some; /* an input the kernels need not read whole ("read": "some": x of a sparse
+                      product, whose empty columns no row reads) */
 } array_decl_t;
 
 /* An argument of the launch function, in order. */
@@ -79,8 +82,9 @@ int array_shape_params(const array_spec_t *spec, const char *shape, long *values
 int array_spec_vgpu(const array_spec_t *spec, char *call, size_t call_len, char *shape, size_t shape_len, char *err,
                     size_t errlen);
 
-/* Each input's element type as the executor's --in-types takes them ("f,i"),
- * and whether the output is ints. */
+/* Each input's element type as the executor's --in-types takes them ("f,i";
+ * "f~" for an input it need not find read whole), and whether the output is
+ * ints. */
 void array_spec_types(const array_spec_t *spec, char *in_types, size_t len, int *out_int);
 
 /* The number of elements of a declared array, given the params' values. */

@@ -36,7 +36,7 @@ static int params_of(const lab_t *lab, const dataset_t *d, long *p, char *err, s
             const matrix_t *m = i < s->ninputs ? &d->inputs[i] : &d->expected;
             for (int dim = 0; dim < decl->ndims && p[k] < 0; dim++)
                 if (decl->dims[dim].param == k)
-                    p[k] = dim_of(decl, dim, m);
+                    p[k] = dim_of(decl, dim, m) - decl->dims[dim].offset;
         }
         if (p[k] < 1)
             return fail(err, errlen, "param %s: no array of the dataset gives it", s->params[k]);
@@ -50,7 +50,8 @@ static int shaped(const array_decl_t *d, const long *p, const matrix_t *m)
     if (d->ndims == 1)
         return (long)m->rows * m->cols == array_elements(d, p) && (m->rows == 1 || m->cols == 1);
     for (int dim = 0; dim < 2; dim++)
-        if (dim_of(d, dim, m) != (d->dims[dim].param >= 0 ? p[d->dims[dim].param] : d->dims[dim].value))
+        if (dim_of(d, dim, m) !=
+            (d->dims[dim].param >= 0 ? p[d->dims[dim].param] + d->dims[dim].offset : d->dims[dim].value))
             return 0;
     return 1;
 }

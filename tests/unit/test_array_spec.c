@@ -182,3 +182,37 @@ Test(array_spec, the_executors_call)
     cr_assert_eq(array_spec_vgpu(&s, call, sizeof call, shape, sizeof shape, err, sizeof err), -1);
     cr_assert(strstr(err, "a launch function that returns int is not run on the executor yet"), "%s", err);
 }
+
+/* A shape of a param plus a constant (CSR's row pointers, rows+1), the
+ * executor's call taking the param from it ("n0-1"), and an input read only
+ * in part ("read": "some": "f~") */
+Test(array_spec, a_dimension_with_an_offset_and_an_input_read_in_part)
+{
+    const char *csr =
+        "{\"array\": {\"params\": [\"rows\", \"cols\", \"nnz\"],\n"
+        " \"signature\": \"void launchSpMV(const int *rowPtr, const int *colIdx, const float *val, const float *x, "
+        "float *y, int rows)\",\n"
+        " \"inputs\": [{\"name\": \"rowPtr\", \"type\": \"int\", \"shape\": [\"rows+1\"]},\n"
+        "            {\"name\": \"colIdx\", \"type\": \"int\", \"shape\": [\"nnz\"]},\n"
+        "            {\"name\": \"val\", \"type\": \"float\", \"shape\": [\"nnz\"]},\n"
+        "            {\"name\": \"x\", \"type\": \"float\", \"shape\": [\"cols\"], \"read\": \"some\"}],\n"
+        " \"outputs\": [{\"name\": \"y\", \"type\": \"float\", \"shape\": [\"rows\"]}],\n"
+        " \"tolerance\": {\"rtol\": 0, \"atol\": 0}}}";
+    array_spec_t s;
+    cr_assert_eq(read_spec(csr, "launchSpMV", &s), 0, "%s", err);
+    long p[3] = {100, 50, 400};
+    cr_assert_eq(array_elements(&s.inputs[0], p), 101);
+    char call[128], shape[64], types[32];
+    int out_int;
+    cr_assert_eq(array_spec_vgpu(&s, call, sizeof call, shape, sizeof shape, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(call, "in0,in1,in2,in3,out,n0-1");
+    cr_assert_str_eq(shape, "1,n0-1");
+    array_spec_types(&s, types, sizeof types, &out_int);
+    cr_assert_str_eq(types, "i,i,f,f~");
+    cr_assert(!out_int);
+    char bad[1400];
+    const char *at = strstr(csr, "rows+1");
+    snprintf(bad, sizeof bad, "%.*srows*2%s", (int)(at - csr), csr, at + 6);
+    cr_assert_eq(read_spec(bad, "launchSpMV", &s), -1);
+    cr_assert(strstr(err, "'rows*2' is not one of the params"), "%s", err);
+}

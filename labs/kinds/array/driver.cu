@@ -37,11 +37,18 @@ typedef struct {
     int rows[MAX_ARRAYS], cols[MAX_ARRAYS];
 } inputs_t;
 
-/* A size token of the call: nK (input K's elements), rowsK, colsK, or a number. */
+/* A size token of the call: nK (input K's elements), rowsK, colsK, or a
+ * number, each with an optional signed suffix ("n3-1"). */
 static long size_of(const char *tok, size_t len, const inputs_t *in)
 {
     char t[32];
     snprintf(t, sizeof t, "%.*s", (int)len, tok);
+    char *sign = strpbrk(t + 1, "+-");
+    if (sign) {
+        long add = strtol(sign, NULL, 10);
+        *sign = '\0';
+        return size_of(t, strlen(t), in) + add;
+    }
     int k = -1;
     if (sscanf(t, "rows%d", &k) == 1 && k >= 0 && k < in->n)
         return in->rows[k];
