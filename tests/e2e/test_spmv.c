@@ -1,0 +1,41 @@
+/* test_spmv.c - end to end, lab spmv (issue 41): a sparse matrix-vector
+ * product in CSR on the array kind, with int and float arrays, a shape of
+ * rows+1 (the row pointers) and a vector x the kernels read only where a
+ * column has nonzeros ("read": "some"). The reference gets full marks on
+ * the emulator and the executor, the stub nothing, and a row loop that runs
+ * one past its end fails with the read past the arrays named. Runs from
+ * the repository root. */
+#include "e2e.h"
+
+static graded_t grade_spmv(const char *backend, const char *file)
+{
+    const char *extra[] = {"--lab", "spmv", NULL};
+    graded_t g = grade_on(backend, file, extra, NULL);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
+Test(spmv, the_reference_gets_full_marks, .timeout = 300)
+{
+    const char *backends[] = {"emu", "vgpu"};
+    for (int b = 0; b < 2; b++) {
+        graded_t g = grade_spmv(backends[b], "reference/spmv/spmv.cu");
+        cr_assert(strstr(g.run.output, "Score: 60 / 60   (6 of 6 datasets and 8 of 8 hidden ones passed"), "%s: %s",
+                  backends[b], g.run.output);
+        cr_assert_str_eq(str(test_named(&g, "dataset 3 "), "name"), "dataset 3 (rows=257 cols=300 nnz=700)");
+        release(&g);
+    }
+}
+
+Test(spmv, the_stub_and_a_row_run_one_past_its_end_fail, .timeout = 300)
+{
+    graded_t g = grade_spmv("vgpu", "student/spmv/spmv.cu");
+    cr_assert(strstr(g.run.output, "Score: 0 / 60"), "%s", g.run.output);
+    release(&g);
+    g = grade_spmv("vgpu", "tests/submissions/spmv/row_end_inclusive.cu");
+    cr_assert(!passed(test_named(&g, "dataset 4 ")));
+    json_object *t = test_named(&g, "memory-safe");
+    cr_assert(!passed(t), "%s", str(t, "output"));
+    cr_assert(strstr(str(t, "output"), "past its end"), "%s", str(t, "output"));
+    release(&g);
+}
