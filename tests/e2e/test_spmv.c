@@ -3,8 +3,12 @@
  * rows+1 (the row pointers) and a vector x the kernels read only where a
  * column has nonzeros ("read": "some"). The reference gets full marks on
  * the emulator and the executor, the stub nothing, and a row loop that runs
- * one past its end fails with the read past the arrays named. Runs from
- * the repository root. */
+ * one past its end fails with the read past the arrays named. And lab
+ * spmv-jds, the same product in JDS (its column pointers' end read by no
+ * kernel that uses the row lengths: "read": "some"): the reference at full
+ * marks, the stub at 0, a sum stored unpermuted wrong (and, where the
+ * matrix has one row, failed for never reading perm). Runs from the
+ * repository root. */
 #include "e2e.h"
 
 static graded_t grade_spmv(const char *backend, const char *file)
@@ -37,5 +41,27 @@ Test(spmv, the_stub_and_a_row_run_one_past_its_end_fail, .timeout = 300)
     json_object *t = test_named(&g, "memory-safe");
     cr_assert(!passed(t), "%s", str(t, "output"));
     cr_assert(strstr(str(t, "output"), "past its end"), "%s", str(t, "output"));
+    release(&g);
+}
+
+Test(spmv, the_jds_lab_grades_its_reference_stub_and_an_unpermuted_store, .timeout = 300)
+{
+    const char *extra[] = {"--lab", "spmv-jds", NULL};
+    const char *backends[] = {"emu", "vgpu"};
+    for (int b = 0; b < 2; b++) {
+        graded_t g = grade_on(backends[b], "reference/spmv-jds/spmv_jds.cu", extra, NULL);
+        cr_assert(strstr(g.run.output, "Score: 60 / 60   (6 of 6 datasets and 8 of 8 hidden ones passed"), "%s: %s",
+                  backends[b], g.run.output);
+        release(&g);
+    }
+    graded_t g = grade_on("vgpu", "student/spmv-jds/spmv_jds.cu", extra, NULL);
+    cr_assert(strstr(g.run.output, "Score: 0 / 60"), "%s", g.run.output);
+    release(&g);
+    g = grade_on("vgpu", "tests/submissions/spmv-jds/unpermuted.cu", extra, NULL);
+    /* one row is in place, but the kernels never read perm, an input it needs: failed, named */
+    json_object *d0 = test_named(&g, "dataset 0 ");
+    cr_assert(!passed(d0));
+    cr_assert(strstr(str(d0, "output"), "perm: 1 of its 1 elements"), "%s", str(d0, "output"));
+    cr_assert(!passed(test_named(&g, "dataset 4 ")));
     release(&g);
 }

@@ -175,7 +175,7 @@ Test(rubric_reject, missing_lab_lists_the_labs)
     lab_rubric_t r;
     char err[512];
     cr_assert_eq(rubric_load("rubric.json", "lab9", &r, err, sizeof err), -1);
-    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, challenge, vecadd, scan, convolution, histogram, spmv, dotprod, lab3, lab3-wb)");
+    cr_assert_str_eq(err, "rubric.json: no rubric for lab 'lab9' (labs has: lab2, challenge, vecadd, scan, convolution, histogram, spmv, spmv-jds, dotprod, lab3, lab3-wb)");
     cr_assert_eq(rubric_load(FIX "overrides.json", "lab5", &r, err, sizeof err), -1);
     cr_assert_str_eq(err, FIX "overrides.json: no rubric for lab 'lab5' (labs has: lab3, lab4)");
 }
