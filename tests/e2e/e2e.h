@@ -130,6 +130,24 @@ static inline json_object *test_named(const graded_t *g, const char *prefix)
 
 static inline int passed(json_object *t) { return strcmp(str(t, "status"), "passed") == 0; }
 
+/* A failing test's failure key (extra_data "failure"), "" when none. */
+static inline const char *failure_key(json_object *t)
+{
+    json_object *extra, *f;
+    return json_object_object_get_ex(t, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &f)
+               ? json_object_get_string(f)
+               : "";
+}
+
+/* LAB's grading of file on backend, with env (NULL: none), asserted to exit 0. */
+static inline graded_t grade_lab_on(const char *backend, const char *lab, const char *file, char *const *env)
+{
+    const char *extra[] = {"--lab", lab, NULL};
+    graded_t g = grade_on(backend, file, extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    return g;
+}
+
 /* The grading exited 0, compiled, and passed every public dataset. */
 static inline void expect_every_dataset_passed(const graded_t *g)
 {

@@ -8,25 +8,18 @@
  * repository root. */
 #include "e2e.h"
 
-static graded_t grade_conv(const char *backend, const char *file, char **env)
-{
-    const char *extra[] = {"--lab", "convolution", NULL};
-    graded_t g = grade_on(backend, file, extra, env);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    return g;
-}
 
 Test(convolution, the_reference_gets_full_marks_with_its_mask_in_constant_memory, .timeout = 300)
 {
     const char *backends[] = {"emu", "vgpu"};
     for (int b = 0; b < 2; b++) {
-        graded_t g = grade_conv(backends[b], "reference/convolution/convolution.cu", NULL);
+        graded_t g = grade_lab_on(backends[b], "convolution", "reference/convolution/convolution.cu", NULL);
         cr_assert(strstr(g.run.output, "Score: 76 / 76   (8 of 8 datasets and 8 of 8 hidden ones passed"), "%s: %s",
                   backends[b], g.run.output);
         cr_assert_str_eq(str(test_named(&g, "dataset 6 "), "name"), "dataset 6 (height=257 width=130 mask=7)");
         release(&g);
     }
-    graded_t g = grade_conv("vgpu", "student/convolution/convolution.cu", NULL);
+    graded_t g = grade_lab_on("vgpu", "convolution", "student/convolution/convolution.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 0 / 76"), "%s", g.run.output);
     release(&g);
 }
@@ -34,7 +27,7 @@ Test(convolution, the_reference_gets_full_marks_with_its_mask_in_constant_memory
 /* the halo left out: named by the lab's own diagnosis (labs/convolution/gen.c lab_explain) */
 Test(convolution, a_tile_without_its_halo_is_named, .timeout = 300)
 {
-    graded_t g = grade_conv("vgpu", "tests/submissions/convolution/no_halo.cu", NULL);
+    graded_t g = grade_lab_on("vgpu", "convolution", "tests/submissions/convolution/no_halo.cu", NULL);
     cr_assert(passed(test_named(&g, "dataset 0 ")), "1 x 1: all its halo is outside the image");
     json_object *d2 = test_named(&g, "dataset 2 "), *extra, *failure;
     cr_assert(!passed(d2));

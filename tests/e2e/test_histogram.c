@@ -8,19 +8,12 @@
  * from the repository root. */
 #include "e2e.h"
 
-static graded_t grade_histogram(const char *backend, const char *file)
-{
-    const char *extra[] = {"--lab", "histogram", NULL};
-    graded_t g = grade_on(backend, file, extra, NULL);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    return g;
-}
 
 Test(histogram, the_reference_gets_full_marks_with_exact_counts, .timeout = 300)
 {
     const char *backends[] = {"emu", "vgpu"};
     for (int b = 0; b < 2; b++) {
-        graded_t g = grade_histogram(backends[b], "reference/histogram/histogram.cu");
+        graded_t g = grade_lab_on(backends[b], "histogram", "reference/histogram/histogram.cu", NULL);
         cr_assert(strstr(g.run.output, "Score: 71 / 71   (7 of 7 datasets and 8 of 8 hidden ones passed"), "%s: %s",
                   backends[b], g.run.output);
         release(&g);
@@ -29,10 +22,10 @@ Test(histogram, the_reference_gets_full_marks_with_exact_counts, .timeout = 300)
 
 Test(histogram, the_stub_and_bins_never_zeroed_fail, .timeout = 300)
 {
-    graded_t g = grade_histogram("vgpu", "student/histogram/histogram.cu");
+    graded_t g = grade_lab_on("vgpu", "histogram", "student/histogram/histogram.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 0 / 71"), "%s", g.run.output);
     release(&g);
-    g = grade_histogram("vgpu", "tests/submissions/histogram/bins_not_zeroed.cu");
+    g = grade_lab_on("vgpu", "histogram", "tests/submissions/histogram/bins_not_zeroed.cu", NULL);
     json_object *d0 = test_named(&g, "dataset 0 ");
     cr_assert(!passed(d0));
     cr_assert(strstr(str(d0, "output"), "255 never written"), "%s", str(d0, "output"));
@@ -42,7 +35,7 @@ Test(histogram, the_stub_and_bins_never_zeroed_fail, .timeout = 300)
     release(&g);
     /* ++ on the shared bins: counts lost, the race named as the likely cause (not a guess at the fix:
      * a missing barrier before the merge loses counts too) */
-    g = grade_histogram("vgpu", "tests/submissions/histogram/not_atomic.cu");
+    g = grade_lab_on("vgpu", "histogram", "tests/submissions/histogram/not_atomic.cu", NULL);
     json_object *d1 = test_named(&g, "dataset 1 ");
     cr_assert(!passed(d1));
     cr_assert(strstr(str(d1, "output"), "likely cause: a shared-memory race"), "%s", str(d1, "output"));

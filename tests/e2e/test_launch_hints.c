@@ -18,13 +18,6 @@ static void make_launch_datasets(void)
 
 static void remove_launch_datasets(void) { rm_rf(datasets); }
 
-static const char *failure_key(json_object *t)
-{
-    json_object *extra, *f;
-    return json_object_object_get_ex(t, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &f)
-               ? json_object_get_string(f)
-               : "";
-}
 
 /* blockIdx.x for the row with a grid of ceil(N/16) x ceil(M/16): the
  * written part is rows 0..127 and columns 0..127, which a grid rounded down

@@ -8,19 +8,12 @@
  * the repository root. */
 #include "e2e.h"
 
-static graded_t grade_scan(const char *backend, const char *file)
-{
-    const char *extra[] = {"--lab", "scan", NULL};
-    graded_t g = grade_on(backend, file, extra, NULL);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    return g;
-}
 
 Test(scan, the_reference_gets_full_marks, .timeout = 600)
 {
     const char *backends[] = {"vgpu", "emu"};
     for (int b = 0; b < 2; b++) {
-        graded_t g = grade_scan(backends[b], "reference/scan/scan.cu");
+        graded_t g = grade_lab_on(backends[b], "scan", "reference/scan/scan.cu", NULL);
         cr_assert(strstr(g.run.output, "Score: 76 / 76   (8 of 8 datasets and 8 of 8 hidden ones passed"), "%s: %s",
                   backends[b], g.run.output);
         cr_assert_str_eq(str(test_named(&g, "dataset 7 "), "name"), "dataset 7 (n=16777217)");
@@ -30,10 +23,10 @@ Test(scan, the_reference_gets_full_marks, .timeout = 600)
 
 Test(scan, the_stub_gets_nothing_and_missing_block_sums_fail_past_one_section, .timeout = 600)
 {
-    graded_t g = grade_scan("vgpu", "student/scan/scan.cu");
+    graded_t g = grade_lab_on("vgpu", "scan", "student/scan/scan.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 0 / 76"), "%s", g.run.output);
     release(&g);
-    g = grade_scan("vgpu", "tests/submissions/scan/no_block_sums.cu");
+    g = grade_lab_on("vgpu", "scan", "tests/submissions/scan/no_block_sums.cu", NULL);
     cr_assert(passed(test_named(&g, "dataset 2 ")), "n = 2048, one section");
     json_object *d3 = test_named(&g, "dataset 3 ");
     cr_assert(!passed(d3), "n = 2049: %s", str(d3, "output"));

@@ -11,19 +11,12 @@
  * repository root. */
 #include "e2e.h"
 
-static graded_t grade_spmv(const char *backend, const char *file)
-{
-    const char *extra[] = {"--lab", "spmv", NULL};
-    graded_t g = grade_on(backend, file, extra, NULL);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    return g;
-}
 
 Test(spmv, the_reference_gets_full_marks, .timeout = 300)
 {
     const char *backends[] = {"emu", "vgpu"};
     for (int b = 0; b < 2; b++) {
-        graded_t g = grade_spmv(backends[b], "reference/spmv/spmv.cu");
+        graded_t g = grade_lab_on(backends[b], "spmv", "reference/spmv/spmv.cu", NULL);
         cr_assert(strstr(g.run.output, "Score: 60 / 60   (6 of 6 datasets and 8 of 8 hidden ones passed"), "%s: %s",
                   backends[b], g.run.output);
         cr_assert_str_eq(str(test_named(&g, "dataset 3 "), "name"), "dataset 3 (rows=257 cols=300 nnz=700)");
@@ -33,10 +26,10 @@ Test(spmv, the_reference_gets_full_marks, .timeout = 300)
 
 Test(spmv, the_stub_and_a_row_run_one_past_its_end_fail, .timeout = 300)
 {
-    graded_t g = grade_spmv("vgpu", "student/spmv/spmv.cu");
+    graded_t g = grade_lab_on("vgpu", "spmv", "student/spmv/spmv.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 0 / 60"), "%s", g.run.output);
     release(&g);
-    g = grade_spmv("vgpu", "tests/submissions/spmv/row_end_inclusive.cu");
+    g = grade_lab_on("vgpu", "spmv", "tests/submissions/spmv/row_end_inclusive.cu", NULL);
     cr_assert(!passed(test_named(&g, "dataset 4 ")));
     json_object *t = test_named(&g, "memory-safe");
     cr_assert(!passed(t), "%s", str(t, "output"));

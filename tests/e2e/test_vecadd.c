@@ -9,27 +9,13 @@
 
 #define FULL "Score: 75 / 75"
 
-static const char *failure_key(json_object *t)
-{
-    json_object *extra, *f;
-    return json_object_object_get_ex(t, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &f)
-               ? json_object_get_string(f)
-               : "";
-}
 
-static graded_t grade_vecadd(const char *backend, const char *file)
-{
-    const char *extra[] = {"--lab", "vecadd", NULL};
-    graded_t g = grade_on(backend, file, extra, NULL);
-    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    return g;
-}
 
 Test(vecadd, the_reference_gets_full_marks_on_the_emulator_and_the_executor, .timeout = 300)
 {
     const char *backends[] = {"emu", "vgpu"};
     for (int b = 0; b < 2; b++) {
-        graded_t g = grade_vecadd(backends[b], "reference/vecadd/vecadd.cu");
+        graded_t g = grade_lab_on(backends[b], "vecadd", "reference/vecadd/vecadd.cu", NULL);
         cr_assert(strstr(g.run.output, FULL), "%s: %s", backends[b], g.run.output);
         cr_assert(strstr(g.run.output, "9 of 9 datasets and 8 of 8 hidden ones passed"), "%s", g.run.output);
         cr_assert_str_eq(str(test_named(&g, "dataset 7 "), "name"), "dataset 7 (n=65537)");
@@ -39,7 +25,7 @@ Test(vecadd, the_reference_gets_full_marks_on_the_emulator_and_the_executor, .ti
 
 Test(vecadd, the_stub_gets_nothing, .timeout = 300)
 {
-    graded_t g = grade_vecadd("vgpu", "student/vecadd/vecadd.cu");
+    graded_t g = grade_lab_on("vgpu", "vecadd", "student/vecadd/vecadd.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 0 / 75"), "%s", g.run.output);
     cr_assert(strstr(str(test_named(&g, "dataset 4 "), "output"), "none of the 1000 elements was written"), "%s",
               str(test_named(&g, "dataset 4 "), "output"));
@@ -48,7 +34,7 @@ Test(vecadd, the_stub_gets_nothing, .timeout = 300)
 
 Test(vecadd, a_grid_rounded_down_is_named_with_its_fix, .timeout = 300)
 {
-    graded_t g = grade_vecadd("vgpu", "tests/submissions/vecadd/grid_rounded_down.cu");
+    graded_t g = grade_lab_on("vgpu", "vecadd", "tests/submissions/vecadd/grid_rounded_down.cu", NULL);
     json_object *d3 = test_named(&g, "dataset 3 ");
     const char *out = str(d3, "output");
     cr_assert_str_eq(failure_key(d3), "grid-too-small", "%s", out);
@@ -63,7 +49,7 @@ Test(vecadd, a_grid_rounded_down_is_named_with_its_fix, .timeout = 300)
 
 Test(vecadd, a_missing_bounds_check_fails_memory_safe_with_its_line, .timeout = 300)
 {
-    graded_t g = grade_vecadd("vgpu", "tests/submissions/vecadd/no_bounds_check.cu");
+    graded_t g = grade_lab_on("vgpu", "vecadd", "tests/submissions/vecadd/no_bounds_check.cu", NULL);
     cr_assert(strstr(g.run.output, "Score: 65 / 75"), "%s", g.run.output);
     json_object *t = test_named(&g, "memory-safe");
     cr_assert(!passed(t), "%s", str(t, "output"));
