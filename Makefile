@@ -144,13 +144,16 @@ $(B)/emu/ptx/%.cpp.o: emu/ptx/%.cpp $(wildcard emu/ptx/*.h) | deps
 	$(CXX) $(EMU_CXXFLAGS) -Iemu/ptx -c $< -o $@
 $(B)/libcugrade_ptx.a: $(PTX_OBJ)
 	@rm -f $@; ar rcs $@ $^
-$(B)/emu/vcudart/vcudart.o: emu/vcudart/vcudart.cpp emu/vcudart/host_blocks.h emu/ptx/vgpu_protocol.h | deps
+$(B)/emu/vcudart/vcudart.o: emu/vcudart/vcudart.cpp emu/vcudart/host_blocks.h emu/vcudart/vcudart_wire.h emu/ptx/vgpu_protocol.h | deps
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -I$(CUDA_INC) -Iemu/ptx -c $< -o $@
 $(B)/emu/vcudart/host_blocks.o: emu/vcudart/host_blocks.cpp emu/vcudart/host_blocks.h | deps
 	@mkdir -p $(@D)
 	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -c $< -o $@
-$(B)/libcugrade_vcudart.a: $(B)/emu/vcudart/vcudart.o $(B)/emu/vcudart/host_blocks.o
+$(B)/emu/vcudart/symbols.o: emu/vcudart/symbols.cpp emu/vcudart/vcudart_wire.h emu/ptx/vgpu_protocol.h | deps
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(WARN) $(CXXFLAGS) -I$(CUDA_INC) -Iemu/ptx -c $< -o $@
+$(B)/libcugrade_vcudart.a: $(B)/emu/vcudart/vcudart.o $(B)/emu/vcudart/host_blocks.o $(B)/emu/vcudart/symbols.o
 	@rm -f $@; ar rcs $@ $^
 VGPU_TOOL_SRC := emu/tools/cugrade_vgpu.cpp emu/tools/vgpu_calls.cpp emu/tools/vgpu_findings.cpp emu/tools/vgpu_replay.cpp
 bin/cugrade-vgpu: $(VGPU_TOOL_SRC) $(wildcard emu/tools/vgpu_*.h) labs/common/matbin.h $(B)/libcugrade_ptx.a $(B)/libcugrade.a | deps

@@ -12,6 +12,7 @@
 #include <cuda_runtime_api.h>
 
 #include "host_blocks.h"
+#include "vcudart_wire.h"
 #include "vgpu_protocol.h"
 
 #include <cerrno>
@@ -204,38 +205,6 @@ cudaError_t launch(const void *stub, dim3 grid, dim3 block, void **args, size_t 
     return call(VGPU_LAUNCH, b.data(), b.size());
 }
 
-/* A module's variables by their host shadow (__cudaRegisterVar): the
- * name the PTX gives each, and its device address once the executor said. */
-struct Symbol {
-    std::string name;
-    uint64_t addr = 0, size = 0;
-};
-
-std::map<const void *, Symbol> &symbols()
-{
-    static std::map<const void *, Symbol> m;
-    return m;
-}
-
-/* The device address and bytes of symbol (its host shadow): asked of the
- * executor once. cudaErrorInvalidSymbol when it names none. */
-cudaError_t symbol_at(const void *symbol, uint64_t *addr, uint64_t *size)
-{
-    auto it = symbols().find(symbol);
-    if (it == symbols().end())
-        return cudaErrorInvalidSymbol;
-    Symbol &s = it->second;
-    if (!s.addr) {
-        uint64_t reply[2] = {0, 0};
-        cudaError_t e = call(VGPU_SYMBOL, s.name.data(), s.name.size(), reply, sizeof reply);
-        if (e != cudaSuccess)
-            return e == cudaErrorInvalidValue ? cudaErrorInvalidSymbol : e;
-        s.addr = reply[0], s.size = reply[1];
-    }
-    *addr = s.addr, *size = s.size;
-    return cudaSuccess;
-}
-
 } // namespace
 
 extern "C" {
@@ -309,74 +278,6 @@ void CUDARTAPI __cudaRegisterFunction(void **handle, const char *host_fun, char 
     (void)handle, (void)device_name, (void)thread_limit, (void)tid, (void)bid, (void)bdim, (void)gdim,
         (void)wsize;
     kernel_names()[host_fun] = device_fun;
-}
-
-void CUDARTAPI __cudaRegisterVar(void **handle, char *host_var, char *device_address,
-                                 const char *device_name, int ext, size_t size, int constant, int global)
-{
-    (void)handle, (void)device_address, (void)ext, (void)size, (void)constant, (void)global;
-    symbols()[host_var].name = device_name;
-}
-
-static cudaError_t copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, const void *called_from);
-
-/* cudaMemcpyToSymbol and its kin: the variable's device address from the
- * executor, then a copy as cudaMemcpy makes it. */
-cudaError_t CUDARTAPI cudaGetSymbolAddress(void **dev_ptr, const void *symbol)
-{
-    uint64_t addr, size;
-    cudaError_t e = dev_ptr ? symbol_at(symbol, &addr, &size) : cudaErrorInvalidValue;
-    if (e == cudaSuccess)
-        *dev_ptr = (void *)(uintptr_t)addr;
-    return note(e);
-}
-
-cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *out, const void *symbol)
-{
-    uint64_t addr, size;
-    cudaError_t e = out ? symbol_at(symbol, &addr, &size) : cudaErrorInvalidValue;
-    if (e == cudaSuccess)
-        *out = size;
-    return note(e);
-}
-
-cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
-                                         enum cudaMemcpyKind kind)
-{
-    uint64_t addr, size;
-    cudaError_t e = symbol_at(symbol, &addr, &size);
-    if (e != cudaSuccess)
-        return note(e);
-    if (offset > size || count > size - offset)
-        return note(cudaErrorInvalidValue);
-    if (kind == cudaMemcpyDefault)
-        kind = on_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice)
-        return note(cudaErrorInvalidMemcpyDirection);
-    return copy((void *)(uintptr_t)(addr + offset), src, count, kind, __builtin_return_address(0));
-}
-
-cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                           enum cudaMemcpyKind kind)
-{
-    uint64_t addr, size;
-    cudaError_t e = symbol_at(symbol, &addr, &size);
-    if (e != cudaSuccess)
-        return note(e);
-    if (offset > size || count > size - offset)
-        return note(cudaErrorInvalidValue);
-    if (kind == cudaMemcpyDefault)
-        kind = on_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
-        return note(cudaErrorInvalidMemcpyDirection);
-    return copy(dst, (const void *)(uintptr_t)(addr + offset), count, kind, __builtin_return_address(0));
-}
-
-cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
-                                              enum cudaMemcpyKind kind, cudaStream_t s)
-{
-    (void)s;
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
@@ -714,3 +615,19 @@ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t e)
 
 } // extern "C"
 
+
+/* ---- for symbols.cpp (vcudart_wire.h) ---------------------------------------------- */
+
+cudaError_t vcudart_call(uint32_t op, const void *payload, size_t len, void *out, size_t out_len)
+{
+    return call(op, payload, len, out, out_len);
+}
+
+cudaError_t vcudart_note(cudaError_t e) { return note(e); }
+
+bool vcudart_on_device(const void *p) { return on_device(p); }
+
+cudaError_t vcudart_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, const void *called_from)
+{
+    return copy(dst, src, n, kind, called_from);
+}
