@@ -10,6 +10,17 @@
 #define LAB_INPUTS 6
 #include "gen_lab.h"
 
+static const long *sort_lengths;
+
+/* Rows by length, longest first; rows of one length in their own order. */
+static int longest_first(const void *a, const void *b)
+{
+    long i = *(const long *)a, j = *(const long *)b;
+    if (sort_lengths[i] != sort_lengths[j])
+        return sort_lengths[i] < sort_lengths[j] ? 1 : -1;
+    return (i > j) - (i < j);
+}
+
 void lab_inputs(const long *p, gen_rng_t *rng, int signed_values, gen_array_t *in)
 {
     long rows = p[0], cols = p[1], nnz = p[2], width = p[3];
@@ -22,11 +33,8 @@ void lab_inputs(const long *p, gen_rng_t *rng, int signed_values, gen_array_t *i
     }
     for (long i = 0; i < rows; i++)
         order[i] = i;
-    for (long i = 1; i < rows; i++) /* by length, longest first, stable */
-        for (long j = i; j > 0 && len[order[j]] > len[order[j - 1]]; j--) {
-            long t = order[j];
-            order[j] = order[j - 1], order[j - 1] = t;
-        }
+    sort_lengths = len;
+    qsort(order, (size_t)rows, sizeof *order, longest_first); /* stable: ties keep their order */
     double *ptr = gen_alloc(&in[0], width + 1, 1, 1, 1), *col = gen_alloc(&in[1], nnz, 1, 1, 1);
     double *val = gen_alloc(&in[2], nnz, 1, 1, 0), *perm = gen_alloc(&in[3], rows, 1, 1, 1);
     double *rl = gen_alloc(&in[4], rows, 1, 1, 1), *x = gen_alloc(&in[5], cols, 1, 1, 0);
