@@ -7,9 +7,12 @@
 # Exits 1 when a grade does not run to the end (an exit status other than 0).
 # Usage (from the repository root, after `make all`):
 #   bench/gpu_labs.sh LAB OUT        e.g. bench/gpu_labs.sh dotprod $OUT/dotprod
+#   bench/gpu_labs.sh [LAB]          each array lab's (or LAB's) reference against its
+#                                    library baseline, one table (bench/gpu_labs/baselines.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-[ $# -eq 2 ] || { echo "usage: $0 LAB OUT" >&2; exit 2; }
+[ $# -le 1 ] && exec bench/gpu_labs/baselines.sh "$@"
+[ $# -eq 2 ] || { echo "usage: $0 LAB OUT, or $0 [LAB] (the array labs' baselines)" >&2; exit 2; }
 lab=$1 out=$2
 [ -x bin/cugrade ] || { echo "gpu_labs: bin/cugrade is missing: run make first" >&2; exit 1; }
 mkdir -p "$out" || exit 1

@@ -1,12 +1,15 @@
 /* cmd_info.c - `cugrade info`: which backends are usable here, each GPU's
  * architecture, bus and device file (what a batch's sandbox shows a child),
  * and the device's properties (the real GPU, or the emulator's emulated
- * device). */
+ * device); with --lab LAB --call-header, the header the grader builds an
+ * array lab's drivers with (its launch function's prototype and call: what
+ * a timing program of the lab includes, bench/gpu_labs.sh). */
 #include "batch/gpu_visible.h"
 #include "build/backend.h"
 #include "build/harness_flags.h"
 #include "build/build.h"
 #include "cli/commands.h"
+#include "kinds/kind.h"
 #include "run/runner.h"
 #include "util/util.h"
 
@@ -19,7 +22,29 @@
 
 static void info_usage(FILE *to)
 {
-    fputs("usage: cugrade info [--backend auto|emu|gpu|vgpu|native]\n", to);
+    fputs("usage: cugrade info [--backend auto|emu|gpu|vgpu|native]\n"
+          "       cugrade info --lab LAB --call-header\n", to);
+}
+
+/* The array lab's call header on stdout (build/harness_flags.h). */
+static int print_call_header(const char *root, const char *name)
+{
+    lab_t lab;
+    char err[1024];
+    if (lab_load(root, name, &lab, err, sizeof err) != 0) {
+        fprintf(stderr, "cugrade info: %s\n", err);
+        return EXIT_CANNOT_GRADE;
+    }
+    if (lab.array.nargs == 0) {
+        fprintf(stderr, "cugrade info: lab %s is of kind %s: only an array lab's call is declared in lab.json\n",
+                name, lab.kind->name);
+        return EXIT_USAGE;
+    }
+    strbuf_t text = {0};
+    harness_array_header(&lab, &text);
+    fputs(sb_str(&text), stdout);
+    sb_free(&text);
+    return 0;
 }
 
 /* Builds and runs tools/devquery.cu on the backend; prints its lines. */
@@ -58,14 +83,21 @@ static void print_gpus(const gpu_device_t *dev, int n)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {{"backend", required_argument, 0, 'b'},
-                                         {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    static const struct option opts[] = {{"backend", required_argument, 0, 'b'}, {"lab", required_argument, 0, 'l'},
+                                         {"call-header", no_argument, 0, 'c'}, {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     backend_t requested = BACKEND_AUTO;
-    int c;
+    const char *lab = NULL;
+    int c, call_header = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         if (c == 'b' && backend_parse(optarg, &requested) == 0)
             continue;
+        if (c == 'l' || c == 'c') {
+            lab = c == 'l' ? optarg : lab;
+            call_header |= c == 'c';
+            continue;
+        }
         if (c == 'h') {
             info_usage(stdout);
             return 0;
@@ -74,6 +106,13 @@ int cmd_info(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *root = cugrade_root();
+    if (lab || call_header) {
+        if (!lab || !call_header || optind < argc) {
+            info_usage(stderr);
+            return EXIT_USAGE;
+        }
+        return print_call_header(root, lab);
+    }
     char nvcc[PATH_MAX], why[512];
     gpu_device_t dev[GPU_DEVICES_MAX];
     int gpus, ndev = 0; /* a pretended count ($CUGRADE_GPU_COUNT) has no devices to list */

@@ -1,6 +1,7 @@
 /* array_spec.c - lab.json's "array" block and the launch function's
  * signature (array_spec.h). */
 #include "course/array_spec.h"
+#include "course/work_expr.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -198,16 +199,75 @@ static int read_tolerance(const cfg_t *c, json_object *obj, const char *where, a
     return 0;
 }
 
+/* "work": {"flop": EXPR}, optional */
+static int read_work(const cfg_t *c, json_object *obj, const char *where, array_spec_t *s)
+{
+    static const char *const keys[] = {"flop", NULL};
+    json_object *v = cfg_member(obj, "work");
+    if (!v)
+        return 0;
+    char at[64], why[256];
+    snprintf(at, sizeof at, "%s.work", where);
+    if (cfg_require_object(c, v, at) != 0 || cfg_check_keys(c, v, at, keys) != 0)
+        return -1;
+    int got = cfg_string(c, v, at, "flop", s->work_flop, sizeof s->work_flop);
+    if (got <= 0)
+        return got < 0 ? -1 : cfg_fail(c, at, "flop", "missing (an expression of the params: \"2*n\")");
+    double ignored;
+    if (work_expr_eval(s->work_flop, s->params[0], sizeof s->params[0], s->nparams, NULL, &ignored, why,
+                       sizeof why) != 0)
+        return cfg_fail(c, at, "flop", "%s", why);
+    return 0;
+}
+
+/* "baseline": {"name", "source", "link"}, optional; the link flags a list of -lNAME */
+static int read_baseline(const cfg_t *c, json_object *obj, const char *where, array_spec_t *s)
+{
+    static const char *const keys[] = {"name", "source", "link", NULL};
+    json_object *v = cfg_member(obj, "baseline"), *link;
+    if (!v)
+        return 0;
+    char at[64];
+    snprintf(at, sizeof at, "%s.baseline", where);
+    if (cfg_require_object(c, v, at) != 0 || cfg_check_keys(c, v, at, keys) != 0)
+        return -1;
+    const char *names[] = {"name", "source"};
+    char *into[] = {s->baseline_name, s->baseline_source};
+    size_t lens[] = {sizeof s->baseline_name, sizeof s->baseline_source};
+    for (int i = 0; i < 2; i++) {
+        int got = cfg_string(c, v, at, names[i], into[i], lens[i]);
+        if (got <= 0)
+            return got < 0 ? -1 : cfg_fail(c, at, names[i], "missing (required)");
+    }
+    if (strchr(s->baseline_source, '/') || !strstr(s->baseline_source, ".cu"))
+        return cfg_fail(c, at, "source", "must be a .cu file of the lab's folder");
+    if (!json_object_object_get_ex(v, "link", &link))
+        return 0;
+    if (!json_object_is_type(link, json_type_array))
+        return cfg_fail(c, at, "link", "must be a list of -lNAME");
+    for (size_t i = 0; i < json_object_array_length(link); i++) {
+        const char *flag = json_object_get_string(json_object_array_get_idx(link, i));
+        size_t used = strlen(s->baseline_link);
+        if (!json_object_is_type(json_object_array_get_idx(link, i), json_type_string) || strncmp(flag, "-l", 2) != 0 ||
+            !is_identifier(flag + 2) || used + strlen(flag) + 2 > sizeof s->baseline_link)
+            return cfg_fail(c, at, "link", "entry %zu must be -lNAME (a library to link)", i);
+        snprintf(s->baseline_link + used, sizeof s->baseline_link - used, "%s%s", used ? " " : "", flag);
+    }
+    return 0;
+}
+
 int array_spec_read(const cfg_t *c, json_object *obj, const char *where, const char *launch, array_spec_t *out)
 {
-    static const char *const keys[] = {"params", "signature", "inputs", "outputs", "tolerance", NULL};
+    static const char *const keys[] = {"params", "signature", "inputs", "outputs", "tolerance", "work", "baseline",
+                                       NULL};
     memset(out, 0, sizeof *out);
     char sig[512] = "", why[256];
     if (cfg_require_object(c, obj, where) != 0 || cfg_check_keys(c, obj, where, keys) != 0 ||
         read_params(c, obj, where, out) != 0 ||
         read_arrays(c, obj, where, "inputs", ARRAY_MAX_INPUTS, out, out->inputs, &out->ninputs) != 0 ||
         read_arrays(c, obj, where, "outputs", ARRAY_MAX_OUTPUTS, out, out->outputs, &out->noutputs) != 0 ||
-        read_tolerance(c, obj, where, out) != 0)
+        read_tolerance(c, obj, where, out) != 0 || read_work(c, obj, where, out) != 0 ||
+        read_baseline(c, obj, where, out) != 0)
         return -1;
     int got = cfg_string(c, obj, where, "signature", sig, sizeof sig);
     if (got <= 0)
@@ -358,6 +418,17 @@ long array_elements(const array_decl_t *d, const long *params)
     for (int i = 0; i < d->ndims; i++)
         n *= d->dims[i].param >= 0 ? params[d->dims[i].param] + d->dims[i].offset : d->dims[i].value;
     return n;
+}
+
+void array_work(const array_spec_t *s, const long *p, double *flop, double *bytes)
+{
+    *bytes = 4.0 * (double)array_elements(&s->outputs[0], p);
+    for (int i = 0; i < s->ninputs; i++)
+        *bytes += 4.0 * (double)array_elements(&s->inputs[i], p);
+    char why[256];
+    if (!s->work_flop[0] ||
+        work_expr_eval(s->work_flop, s->params[0], sizeof s->params[0], s->nparams, p, flop, why, sizeof why) != 0)
+        *flop = (double)array_elements(&s->outputs[0], p); /* checked when read: fails only without "work" */
 }
 
 /* How the executor's driver names param p plus add: the first input

@@ -57,6 +57,12 @@ typedef struct {
     int exact;               /* outputs compared exactly (integers) */
     double rtol, atol;
     int grows_with;          /* >= 0: the float bound grows with this param (a sum of that many terms) */
+    char work_flop[128];     /* "work": {"flop": EXPR} of the params (course/work_expr.h); "": an operation
+                                an output element */
+    /* "baseline": the library that does the lab's work, timed beside the reference by
+     * bench/gpu_labs.sh: its name in tables, the lab folder's file that defines the launch
+     * function through it, and its link flags ("-lcusparse"); "" when none */
+    char baseline_name[96], baseline_source[64], baseline_link[64];
 } array_spec_t;
 
 /* Reads the "array" object obj (where: its dotted path, "array") of a lab
@@ -89,5 +95,10 @@ void array_spec_types(const array_spec_t *spec, char *in_types, size_t len, int 
 
 /* The number of elements of a declared array, given the params' values. */
 long array_elements(const array_decl_t *d, const long *params);
+
+/* A shape's work under params p: its arithmetic (lab.json "work"'s flop;
+ * else an operation an output element) and its compulsory traffic, every
+ * declared array read or written once (4 bytes an element). */
+void array_work(const array_spec_t *spec, const long *p, double *flop, double *bytes);
 
 #endif

@@ -90,12 +90,29 @@ static void shape_text(const struct lab *lab, const dataset_t *d, char *buf, siz
         used += snprintf(buf + used, len - (size_t)used, "%s%s=%ld", k ? " " : "", lab->array.params[k], p[k]);
 }
 
-/* The work a dataset asks for, until lab.json declares it ("work"): an
- * operation an output element, which orders and sizes the datasets. */
+/* The work a dataset asks for (lab.json "work"; else an operation an
+ * output element), which orders and sizes the datasets and gives a rate. */
 static double flop(const struct lab *lab, const dataset_t *d)
 {
-    (void)lab;
-    return (double)d->expected.rows * d->expected.cols;
+    long p[ARRAY_MAX_PARAMS];
+    char why[256];
+    double f, bytes;
+    if (params_of(lab, d, p, why, sizeof why) != 0)
+        return (double)d->expected.rows * d->expected.cols;
+    array_work(&lab->array, p, &f, &bytes);
+    return f;
+}
+
+/* A timing shape's arithmetic and compulsory traffic (its arrays read or
+ * written once): the rate's GB/s and the roofline's. */
+static int shape_work(const struct lab *lab, const char *shape, double *flop_out, double *compulsory_bytes)
+{
+    long p[ARRAY_MAX_PARAMS];
+    char why[256];
+    if (array_shape_params(&lab->array, shape, p, why, sizeof why) != 0)
+        return -1;
+    array_work(&lab->array, p, flop_out, compulsory_bytes);
+    return 0;
 }
 
 static int generate(const struct lab *lab, const char *shape, uint64_t seed, value_kind_t values, dataset_t *out,
@@ -113,6 +130,15 @@ static int generate(const struct lab *lab, const char *shape, uint64_t seed, val
                  : -1;
     rm_rf(dir);
     return rc;
+}
+
+/* A timing shape's dataset: the lab's generator makes it as any other
+ * (its expected output too: an array lab's host computation is linear in
+ * its arrays, cheap beside writing them). */
+static int timing_inputs(const struct lab *lab, const char *shape, uint64_t seed, dataset_t *out, char *err,
+                         size_t errlen)
+{
+    return generate(lab, shape, seed, VALUES_COURSE, out, err, errlen);
 }
 
 static int verify(const struct lab *lab, const dataset_ref_t *ref, const dataset_t *d, char *err, size_t errlen)
@@ -142,17 +168,34 @@ static matrix_t flat(const matrix_t *m, int one_dimensional)
     return f;
 }
 
-static void compare(const struct lab *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
+/* The declared tolerance on dataset d: a float bound that grows with a
+ * param is a sum of that many terms' */
+static tolerance_t tolerance_of(const struct lab *lab, const dataset_t *d)
 {
-    const array_spec_t *s = &lab->array;
-    int one = s->outputs[0].ndims == 1;
-    matrix_t exp = flat(&d->expected, one), g = flat(got, one && (got->rows == 1 || got->cols == 1));
     tolerance_t tol = lab->tol;
     long p[ARRAY_MAX_PARAMS];
     char why[256];
-    if (s->grows_with >= 0 && params_of(lab, d, p, why, sizeof why) == 0) /* a sum of that many terms */
-        tol.atol *= (double)p[s->grows_with];
-    compare_matrices(&exp, &g, tol, lab->tile_width, NULL, r);
+    if (lab->array.grows_with >= 0 && params_of(lab, d, p, why, sizeof why) == 0)
+        tol.atol *= (double)p[lab->array.grows_with];
+    return tol;
+}
+
+static void compare(const struct lab *lab, const dataset_t *d, const matrix_t *got, compare_result_t *r)
+{
+    int one = lab->array.outputs[0].ndims == 1;
+    matrix_t exp = flat(&d->expected, one), g = flat(got, one && (got->rows == 1 || got->cols == 1));
+    compare_matrices(&exp, &g, tolerance_of(lab, d), lab->tile_width, NULL, r);
+}
+
+/* A timed output against the reference's on the same inputs, element by
+ * element: each within the tolerance of the exact one, so within twice it
+ * of each other (exact stays exact). */
+static void timing_compare(const struct lab *lab, const dataset_t *d, int *sum, double *rtol, double *atol)
+{
+    tolerance_t tol = tolerance_of(lab, d);
+    *sum = 0;
+    *rtol = 2 * tol.rtol;
+    *atol = 2 * tol.atol;
 }
 
 /* The lab's own name for the mistake ("no-block-sums: ..."), as a hypothesis the output fits. */
@@ -190,6 +233,9 @@ const lab_kind_t kind_array = {
     .shape_text = shape_text,
     .flop = flop,
     .generate = generate,
+    .timing_inputs = timing_inputs,
+    .shape_work = shape_work,
+    .timing_compare = timing_compare,
     .verify = verify,
     .hidden_families = 2,
     .hidden_family_names = family_names,
@@ -199,6 +245,6 @@ const lab_kind_t kind_array = {
     .sanitize_tier = sanitize_tier,
     .vgpu_main = "labs/kinds/array/vgpu_main.cu",
     .default_driver = "labs/kinds/array/driver.cu",
-    .rate_unit = "GFLOP/s",
+    .rate_unit = "GB/s", /* of the compulsory traffic: the labs of the kind are memory-bound */
     .perf_bound = perf_bound,
 };

@@ -103,6 +103,9 @@ typedef struct lab_kind {
     /* performance: the unit of the timing program's rate ("GFLOP/s"), and
      * the kind's line on what bounds it */
     const char *rate_unit;
+    /* the roofline's example of how reuse cuts the kind's traffic ("a tile of side T loads 4/T
+     * bytes per FLOP"); NULL: the kind has none to give */
+    const char *reuse_example;
     void (*perf_bound)(const struct lab *lab, const perf_result_t *r, const perf_shape_t *s,
                        const perf_impl_t *student, strbuf_t *out);
 } lab_kind_t;

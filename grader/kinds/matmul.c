@@ -338,5 +338,6 @@ const lab_kind_t kind_matmul = {
     .input_names = "A,B",
     .output_name = "C",
     .rate_unit = "GFLOP/s",
+    .reuse_example = "a tile of side T loads 4/T bytes per FLOP",
     .perf_bound = perf_bound,
 };

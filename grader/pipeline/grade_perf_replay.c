@@ -61,7 +61,7 @@ static ds_run_t *record(const lab_t *lab, const char *program, const char *ptx, 
 
 /* What the runner's timing file says of one implementation, as the timing
  * program's (perf_result.h); its rate from the shape's work. */
-static int read_impl(json_object *o, const ds_job_t *j, const char *unit, perf_impl_t *im)
+static int read_impl(json_object *o, const lab_t *lab, const ds_job_t *j, const char *unit, perf_impl_t *im)
 {
     json_object *v;
     memset(im, 0, sizeof *im);
@@ -83,8 +83,10 @@ static int read_impl(json_object *o, const ds_job_t *j, const char *unit, perf_i
     if (json_object_object_get_ex(o, "wrong_reps", &v))
         im->wrong_reps = json_object_get_int(v), im->has_wrong_reps = 1;
     im->gate = PERF_UNGATED; /* no host code is timed: there is no launch to gate */
-    double work = j->flop;
-    if (strcmp(unit, "GB/s") == 0) { /* the bytes of the inputs, read once */
+    double work = j->flop, flop, bytes;
+    if (strcmp(unit, "GB/s") == 0 && lab->kind->shape_work && lab->kind->shape_work(lab, j->shape, &flop, &bytes) == 0)
+        work = bytes; /* the compulsory traffic: every array read or written once */
+    else if (strcmp(unit, "GB/s") == 0) { /* the bytes of the inputs, read once */
         work = 0;
         for (int i = 0; i < j->data.ninputs; i++)
             work += 4.0 * j->data.inputs[i].rows * j->data.inputs[i].cols;
@@ -93,7 +95,7 @@ static int read_impl(json_object *o, const ds_job_t *j, const char *unit, perf_i
     return im->q1_ms > 0 && im->reps > 0 ? 0 : -1;
 }
 
-static int read_shape(const char *path, const ds_job_t *j, const char *unit, perf_result_t *pr,
+static int read_shape(const char *path, const lab_t *lab, const ds_job_t *j, const char *unit, perf_result_t *pr,
                       char *err, size_t errlen)
 {
     json_object *root = json_object_from_file(path), *impls, *dev;
@@ -102,7 +104,7 @@ static int read_shape(const char *path, const ds_job_t *j, const char *unit, per
     snprintf(s->shape, sizeof s->shape, "%s", j->shape);
     int rc = root && json_object_object_get_ex(root, "impls", &impls) ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < json_object_array_length(impls) && s->nimpls < PERF_MAX_IMPLS; i++)
-        rc = read_impl(json_object_array_get_idx(impls, i), j, unit, &s->impls[s->nimpls++]);
+        rc = read_impl(json_object_array_get_idx(impls, i), lab, j, unit, &s->impls[s->nimpls++]);
     if (rc == 0 && json_object_object_get_ex(root, "device", &dev))
         snprintf(pr->device, sizeof pr->device, "%s", json_object_get_string(dev));
     json_object *v;
@@ -208,7 +210,7 @@ int grade_perf_replay(const grade_opts_t *o, const grading_inputs_t *in, const c
         char timing[PATH_MAX + 16];
         snprintf(timing, sizeof timing, "%.4000s.timing.json", mine[i].dir);
         rc = time_shape(o, runner, cubin, ref.cubin, lab, &mine[i], &theirs[i], rule, timing, msg, err, errlen);
-        if (rc == 1 && read_shape(timing, &jobs[i], lab->kind->rate_unit, pr, err, errlen) != 0)
+        if (rc == 1 && read_shape(timing, lab, &jobs[i], lab->kind->rate_unit, pr, err, errlen) != 0)
             rc = -1;
     }
     if (rc == 1) {

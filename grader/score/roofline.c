@@ -108,6 +108,7 @@ int roofline_build(const perf_result_t *r, const lab_t *lab, const roofline_traf
     snprintf(out->device, sizeof out->device, "%s", r->device);
     snprintf(out->shape, sizeof out->shape, "%s", s->shape);
     out->shape_intensity = flop / bytes;
+    out->reuse_example = lab->kind->reuse_example;
     ceilings(r, &out->roof);
     if (add_point(out, s, "student", flop, student) != 0)
         return -1;
@@ -150,8 +151,9 @@ static void advice(const roofline_t *rl, const roofline_point_t *p, strbuf_t *ou
         if (extra > 1.5)
             sb_appendf(out, "  its kernels load and store %.0f times the bytes the shape needs (%.1f FLOP "
                             "per byte moved once): each value reused from shared memory or registers "
-                            "raises FLOP per byte, and this roof with it (a tile of side T loads 4/T "
-                            "bytes per FLOP)\n", extra, rl->shape_intensity);
+                            "raises FLOP per byte, and this roof with it%s%s%s\n", extra, rl->shape_intensity,
+                       rl->reuse_example ? " (" : "", rl->reuse_example ? rl->reuse_example : "",
+                       rl->reuse_example ? ")" : "");
         else
             sb_append(out, "  it moves little more than the shape needs: what is left is reaching the "
                            "bandwidth (coalesced, wide loads; enough blocks in flight)\n");

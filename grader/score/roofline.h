@@ -51,6 +51,7 @@ typedef struct roofline_s {
     roofline_ceilings_t roof;
     roofline_point_t points[ROOFLINE_MAX_POINTS]; /* the student's first */
     int npoints;
+    const char *reuse_example; /* the kind's: how reuse cuts its traffic ("a tile of side T ..."); NULL: none */
 } roofline_t;
 
 /* FP32 lanes an SM has on a compute capability (0: not known). */

@@ -83,7 +83,7 @@ int score_perf_not_timed(const measured_t *m, const perf_rule_t *rule, const lab
                         "times are not GPU times, so speed is graded on a GPU only\n",
                    backend_name(m->backend), rule->points,
                    m->backend == BACKEND_VGPU ? "executor" : "CPU emulator");
-    else if (!lab->has_timing)
+    else if (m->backend == BACKEND_NATIVE && !lab->has_timing) /* a replay needs none */
         sb_append(msg, "not run: the lab has no timing program (lab.json \"timing\")\n");
     else if (k.datasets_passed < k.datasets_total || k.hidden_passed < k.hidden_total)
         sb_appendf(msg, "not scored: the output must be right on every dataset first (%d of %d "

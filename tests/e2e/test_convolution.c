@@ -51,7 +51,8 @@ Test(convolution, the_replay_finds_the_mask_in_the_gpus_module, .timeout = 300)
     const char *extra[] = {"--lab", "convolution", "--keep", NULL};
     graded_t g = grade_on("vgpu", "reference/convolution/convolution.cu", extra, env);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
-    cr_assert(strstr(g.run.output, "Score: 76 / 76"), "%s", g.run.output);
+    /* the performance too: the timing shape's record replayed beside the reference's (pretend times) */
+    cr_assert(strstr(g.run.output, "Score: 86 / 86"), "%s", g.run.output);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "grep -q . %s && xargs grep -l '^global [0-9]* 196 Mc$' < %s | grep -q .", log, log);
     cr_assert_eq(system(cmd), 0, "every dataset replayed, its record naming the mask's variable");

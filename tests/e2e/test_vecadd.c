@@ -57,3 +57,36 @@ Test(vecadd, a_missing_bounds_check_fails_memory_safe_with_its_line, .timeout = 
               "%s", str(t, "output")); /* n = 1: the first thread past it (one finding a line) */
     release(&g);
 }
+
+/* On a GPU (here the pretend one, tests/fixtures/replay_on_executor, whose
+ * times are FAKE_GPU_MS and FAKE_GPU_REF_MS) an array lab is timed by
+ * replaying the executor's records of its timing shapes, in GB/s of the
+ * shape's compulsory traffic: A, B and C once, 12 bytes an element. */
+Test(vecadd, on_a_gpu_it_is_timed_by_replay_in_gb_per_s_of_its_arrays, .timeout = 300)
+{
+    static const char rubric_text[] =
+        "{ \"version\": 1, \"labs\": { \"vecadd\": {\n"
+        "  \"datasets\": { \"points\": 5 }, \"hidden\": { \"count\": 8, \"points\": 2.5 },\n"
+        "  \"checks\": { \"memory-safe\": { \"points\": 10 } },\n"
+        "  \"performance\": { \"points\": 10, \"shapes\": [\"100000\"], \"zero_at\": 0.5, \"full_at\": 0.9,\n"
+        "                   \"time_cap_s\": 10 } } } }\n";
+    char rubric[] = "/tmp/cugrade-rubric-XXXXXX";
+    int fd = mkstemp(rubric);
+    cr_assert(fd >= 0);
+    cr_assert_eq(write(fd, rubric_text, sizeof rubric_text - 1), (ssize_t)sizeof rubric_text - 1);
+    close(fd);
+    char root[PATH_MAX], runner[PATH_MAX + 64];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
+    char *env[] = {runner, "FAKE_GPU_MS=0.0075", "FAKE_GPU_REF_MS=0.006", NULL};
+    const char *extra[] = {"--lab", "vecadd", "--rubric", rubric, NULL};
+    graded_t g = grade_on("vgpu", "reference/vecadd/vecadd.cu", extra, env);
+    cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
+    json_object *perf = test_named(&g, "performance");
+    cr_assert(strstr(str(perf, "output"), "100000: 160 GB/s (first quartile of 15"), "%s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "0.80x the reference (200 GB/s)"), "%s", str(perf, "output"));
+    cr_assert_float_eq(num(perf, "score"), 7.5, 1e-9, "%s", str(perf, "output"));
+    cr_assert(strstr(g.run.output, "Score: 82.5 / 85"), "%s", g.run.output);
+    release(&g);
+    unlink(rubric);
+}

@@ -108,6 +108,17 @@ Test(array_spec, each_malformed_field_is_named_with_its_line)
          "array.inputs[0].values: must be [lo, hi]"},
         {"\"type\": \"float\", \"shape\": [\"n\"]}],\n  \"tol", "\"type\": \"int\", \"shape\": [\"n\"]}],\n  \"tol",
          "array.tolerance: must be \"exact\": an output is an int array"},
+        {"1e-6}\n}}", "1e-6},\n  \"work\": {\"flop\": \"2*m\"}\n}}",
+         "labs/x/lab.json:9: array.work.flop: '2*m': not a number or one of the params at column 3"},
+        {"1e-6}\n}}", "1e-6},\n  \"work\": {\"flop\": \"(n+1\"}\n}}", "array.work.flop: '(n+1': ')' expected at column 5"},
+        {"1e-6}\n}}", "1e-6},\n  \"work\": {\"flop\": \"n/0\"}\n}}", "'n/0': a division by zero"},
+        {"1e-6}\n}}", "1e-6},\n  \"work\": {\"flop\": \"2 n\"}\n}}", "'2 n': an operator expected at column 3"},
+        {"1e-6}\n}}", "1e-6},\n  \"work\": {\"bytes\": \"n\"}\n}}", "array.work.bytes: unknown key"},
+        {"1e-6}\n}}", "1e-6},\n  \"baseline\": {\"name\": \"CUB\", \"source\": \"../x.cu\"}\n}}",
+         "labs/x/lab.json:9: array.baseline.source: must be a .cu file of the lab's folder"},
+        {"1e-6}\n}}", "1e-6},\n  \"baseline\": {\"source\": \"b.cu\"}\n}}", "array.baseline.name: missing"},
+        {"1e-6}\n}}", "1e-6},\n  \"baseline\": {\"name\": \"c\", \"source\": \"b.cu\", \"link\": [\"-lm\", \"cusparse\"]}\n}}",
+         "array.baseline.link: entry 1 must be -lNAME"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[2048];
@@ -121,6 +132,48 @@ Test(array_spec, each_malformed_field_is_named_with_its_line)
     array_spec_t s;
     cr_assert_eq(read_spec(VECADD, "launchVecAdd", &s), -1);
     cr_assert(strstr(err, "declares launchVectorAdd, but lab.json's \"launch\" is launchVecAdd"), "%s", err);
+}
+
+/* The work of a shape: lab.json's flop expression of the params, else an
+ * operation an output element; the compulsory traffic, every array once */
+Test(array_spec, a_shapes_work_and_its_compulsory_traffic)
+{
+    const char *conv =
+        "{\"array\": {\"params\": [\"height\", \"width\", \"mask\"],\n"
+        " \"signature\": \"void launchConvolution(const float *I, const float *M, float *P, int height, int width, "
+        "int mask)\",\n"
+        " \"inputs\": [{\"name\": \"I\", \"type\": \"float\", \"shape\": [\"height\", \"width\"]},\n"
+        "            {\"name\": \"M\", \"type\": \"float\", \"shape\": [\"mask\", \"mask\"]}],\n"
+        " \"outputs\": [{\"name\": \"P\", \"type\": \"float\", \"shape\": [\"height\", \"width\"]}],\n"
+        " \"tolerance\": {\"rtol\": 1e-5, \"atol\": 1e-5},\n"
+        " \"work\": {\"flop\": \"2 * height*width * (mask*mask) - 0.5*4\"}}}";
+    array_spec_t s;
+    cr_assert_eq(read_spec(conv, "launchConvolution", &s), 0, "%s", err);
+    long p[3] = {480, 640, 5};
+    double flop, bytes;
+    array_work(&s, p, &flop, &bytes);
+    cr_assert_float_eq(flop, 2.0 * 480 * 640 * 25 - 2, 1e-6);
+    cr_assert_float_eq(bytes, 4.0 * (480 * 640 * 2 + 25), 1e-6);
+    cr_assert_eq(read_spec(VECADD, "launchVectorAdd", &s), 0, "%s", err);
+    long n = 1000;
+    array_work(&s, &n, &flop, &bytes);
+    cr_assert_float_eq(flop, 1000, 0); /* no "work": an operation an output element */
+    cr_assert_float_eq(bytes, 12000, 0);
+    cr_assert_str_eq(s.baseline_name, "", "no baseline declared");
+}
+
+/* The library baseline bench/gpu_labs.sh times beside the reference */
+Test(array_spec, a_library_baseline_with_its_link_flags)
+{
+    char text[2048];
+    const char *end = strstr(VECADD, "1e-6}\n}}");
+    snprintf(text, sizeof text, "%.*s1e-6},\n  \"baseline\": {\"name\": \"cuSPARSE SpMV\", \"source\": \"baseline.cu\", "
+             "\"link\": [\"-lcusparse\", \"-lcublas\"]}\n}}\n", (int)(end - VECADD), VECADD);
+    array_spec_t s;
+    cr_assert_eq(read_spec(text, "launchVectorAdd", &s), 0, "%s", err);
+    cr_assert_str_eq(s.baseline_name, "cuSPARSE SpMV");
+    cr_assert_str_eq(s.baseline_source, "baseline.cu");
+    cr_assert_str_eq(s.baseline_link, "-lcusparse -lcublas");
 }
 
 Test(array_spec, a_shape_gives_each_param)

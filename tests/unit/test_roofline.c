@@ -124,6 +124,13 @@ Test(roofline, an_untiled_kernel_is_bound_by_dram_and_told_how_much_it_moves)
     cr_assert(strstr(t, "500 GFLOP/s at 0.25 FLOP per byte of global memory (4096x4096x4096): 60% of the "
                         "838 GFLOP/s that intensity allows; bound by global-memory traffic\n"), "%s", t);
     cr_assert(strstr(t, "load and store 2731 times the bytes the shape needs"), "%s", t);
+    cr_assert(strstr(t, "(a tile of side T loads 4/T bytes per FLOP)"), "matmul's example of reuse: %s", t);
+    sb_free(&out);
+    /* a kind with no tiles to name (an array lab's SpMV gathering x) gets no tile in its advice */
+    rl.reuse_example = NULL;
+    roofline_sentence(&rl, &out);
+    t = sb_str(&out);
+    cr_assert(strstr(t, "raises FLOP per byte, and this roof with it\n") && !strstr(t, "tile"), "%s", t);
     sb_free(&out);
 }
 

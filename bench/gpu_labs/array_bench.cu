@@ -1,0 +1,192 @@
+/* array_bench.cu - an array lab's reference against its library baseline
+ * on one dataset (bench/gpu_labs.sh): the same arrays on the device, each
+ * implementation called once untimed (its set-up: a handle, a buffer, an
+ * algorithm found) and checked against the dataset's expected output, then
+ * timed REPS times with CUDA events, L2 flushed before each, and checked
+ * again. Built with the lab's call header (CUGRADE_ARRAY_ARGS, _OUT,
+ * _IN_TYPES, _OUT_INT, as labs/kinds/array/driver.cu reads them).
+ *
+ *     array_bench DIR REPS RTOL ATOL
+ *
+ * One JSON line per implementation on stdout: its name, median and
+ * fastest ms, GB/s of the compulsory traffic (every array once) at the
+ * median, and its wrong elements. Exit 1 on any CUDA failure or wrong
+ * element. */
+#include <algorithm>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "bench_sizes.h"
+
+void bench_call_reference(const uint64_t *v);
+void bench_call_library(const uint64_t *v);
+
+#define MAX_ARRAYS 8
+#define FLUSH_BYTES ((size_t)256 << 20) /* past any L2 */
+
+static long input_elements[MAX_ARRAYS];
+static int ninputs;
+
+long bench_input_elements(int k) { return k >= 0 && k < ninputs ? input_elements[k] : -1; }
+
+#define CHECK(call) BENCH_CHECK(call)
+
+/* A libwb .raw file as the lab's generator writes it: "rows cols" or "n",
+ * then the values. */
+static std::vector<float> read_raw(const char *path, long *rows, long *cols)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "array_bench: cannot open %s\n", path);
+        exit(1);
+    }
+    char line[256];
+    if (!fgets(line, sizeof line, f) || sscanf(line, "%ld %ld", rows, cols) < 1) {
+        fprintf(stderr, "array_bench: %s: no header\n", path);
+        exit(1);
+    }
+    if (sscanf(line, "%ld %ld", rows, cols) == 1)
+        *cols = 1;
+    std::vector<float> v((size_t)(*rows * *cols));
+    for (size_t i = 0; i < v.size(); i++)
+        if (fscanf(f, "%f", &v[i]) != 1) {
+            fprintf(stderr, "array_bench: %s: %zu values, %zu expected\n", path, i, v.size());
+            exit(1);
+        }
+    fclose(f);
+    return v;
+}
+
+static int is_int_input(int k)
+{
+    const char *t = CUGRADE_ARRAY_IN_TYPES;
+    for (int i = 0; i < k && *t; i++) {
+        t = strchr(t, ',');
+        t = t ? t + 1 : "";
+    }
+    return *t == 'i';
+}
+
+/* A size token of the call (labs/kinds/array/driver.cu's): nK, rowsK, colsK or a number, with a suffix. */
+static long size_of(const char *tok, size_t len, const long *rows, const long *cols)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%.*s", (int)len, tok);
+    char *sign = strpbrk(t + 1, "+-");
+    if (sign) {
+        long add = strtol(sign, NULL, 10);
+        *sign = '\0';
+        return size_of(t, strlen(t), rows, cols) + add;
+    }
+    int k = -1;
+    if (sscanf(t, "rows%d", &k) == 1 && k >= 0 && k < ninputs)
+        return rows[k];
+    if (sscanf(t, "cols%d", &k) == 1 && k >= 0 && k < ninputs)
+        return cols[k];
+    if (t[0] == 'n' && sscanf(t + 1, "%d", &k) == 1 && k >= 0 && k < ninputs)
+        return rows[k] * cols[k];
+    return strtol(t, NULL, 10);
+}
+
+/* Elements of got (device, n of them) not within atol + rtol |want| of want. */
+static long wrong_elements(const float *dGot, const std::vector<float> &want, double rtol, double atol)
+{
+    std::vector<float> got(want.size());
+    CHECK(cudaMemcpy(got.data(), dGot, got.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    long wrong = 0;
+    for (size_t i = 0; i < got.size(); i++) {
+        double g = got[i];
+        if (CUGRADE_ARRAY_OUT_INT) {
+            int32_t bits;
+            memcpy(&bits, &got[i], sizeof bits);
+            g = bits;
+        }
+        if (!(fabs(g - want[i]) <= atol + rtol * fabs(want[i])))
+            wrong++;
+    }
+    return wrong;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 5) {
+        fprintf(stderr, "usage: array_bench DIR REPS RTOL ATOL\n");
+        return 2;
+    }
+    int reps = atoi(argv[2]);
+    double rtol = atof(argv[3]), atol = atof(argv[4]);
+    for (const char *p = CUGRADE_ARRAY_ARGS; (p = strstr(p, "in")) != NULL; p += 2)
+        ninputs = std::max(ninputs, atoi(p + 2) + 1);
+    long rows[MAX_ARRAYS], cols[MAX_ARRAYS], out_rows, out_cols;
+    void *dIn[MAX_ARRAYS];
+    double bytes = 0;
+    char path[4096];
+    for (int k = 0; k < ninputs; k++) {
+        snprintf(path, sizeof path, "%s/input%d.raw", argv[1], k);
+        std::vector<float> v = read_raw(path, &rows[k], &cols[k]);
+        input_elements[k] = rows[k] * cols[k];
+        if (is_int_input(k))
+            for (float &x : v) {
+                int32_t i = (int32_t)x;
+                memcpy(&x, &i, sizeof i);
+            }
+        CHECK(cudaMalloc(&dIn[k], v.size() * sizeof(float)));
+        CHECK(cudaMemcpy(dIn[k], v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
+        bytes += 4.0 * v.size();
+    }
+    snprintf(path, sizeof path, "%s/output.raw", argv[1]);
+    std::vector<float> want = read_raw(path, &out_rows, &out_cols);
+    bytes += 4.0 * want.size();
+    float *dOut;
+    CHECK(cudaMalloc(&dOut, want.size() * sizeof(float)));
+    uint64_t v[CUGRADE_ARRAY_NARGS];
+    int a = 0;
+    for (const char *p = CUGRADE_ARRAY_ARGS; *p && a < CUGRADE_ARRAY_NARGS; a++) {
+        size_t len = strcspn(p, ",");
+        if (strncmp(p, "out", 3) == 0 && len == 3)
+            v[a] = (uint64_t)(uintptr_t)dOut;
+        else if (strncmp(p, "in", 2) == 0)
+            v[a] = (uint64_t)(uintptr_t)dIn[atoi(p + 2)];
+        else
+            v[a] = (uint64_t)size_of(p, len, rows, cols);
+        p += len + (p[len] == ',');
+    }
+    void *flush;
+    CHECK(cudaMalloc(&flush, FLUSH_BYTES));
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    const char *names[] = {"reference", "library"};
+    void (*calls[])(const uint64_t *) = {bench_call_reference, bench_call_library};
+    int failed = 0;
+    for (int impl = 0; impl < 2; impl++) {
+        CHECK(cudaMemset(dOut, 0xFF, want.size() * sizeof(float)));
+        calls[impl](v); /* its set-up, untimed */
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        long wrong = wrong_elements(dOut, want, rtol, atol);
+        std::vector<float> ms(reps);
+        for (int r = 0; r < reps; r++) {
+            CHECK(cudaMemset(flush, r & 0xFF, FLUSH_BYTES));
+            CHECK(cudaEventRecord(start));
+            calls[impl](v);
+            CHECK(cudaGetLastError());
+            CHECK(cudaEventRecord(stop));
+            CHECK(cudaEventSynchronize(stop));
+            CHECK(cudaEventElapsedTime(&ms[r], start, stop));
+        }
+        wrong += wrong_elements(dOut, want, rtol, atol);
+        std::sort(ms.begin(), ms.end());
+        double median = ms[reps / 2];
+        printf("{\"impl\": \"%s\", \"median_ms\": %.5f, \"min_ms\": %.5f, \"gbs\": %.1f, \"wrong\": %ld}\n",
+               names[impl], median, ms[0], bytes / (median * 1e6), wrong);
+        failed |= wrong > 0;
+    }
+    return failed;
+}
