@@ -348,6 +348,8 @@ void Block::memory(const Insn &in, int base, uint32_t on)
         }
         count_traffic(sp.space, store, addr, on, size);
     }
+    if ((d.checks & PTX_CHECK_TRAFFIC) && sp.space == Space::Const && !store) /* the fast paths take none */
+        result.traffic.const_loads += (uint64_t)__builtin_popcount(on);
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
         uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;

@@ -222,7 +222,8 @@ static int parse_datasets(const cfg_t *c, struct json_object *obj, const char *w
 
 /* In check_id_t order; NULL-terminated for cfg_check_keys. */
 static const char *const check_names[CHECK_COUNT + 1] = {
-    "race-free", "barriers-uniform", "memory-safe", "uses-shared-memory", "traffic-reduced", NULL};
+    "race-free", "barriers-uniform", "memory-safe", "uses-shared-memory", "traffic-reduced", "uses-constant-memory",
+    NULL};
 
 const char *check_name(check_id_t id)
 {

@@ -105,6 +105,7 @@ typedef enum {
     CHECK_MEMORY_SAFE,        /* no out-of-bounds access, no uninitialised read */
     CHECK_USES_SHARED_MEMORY, /* the kernel reads data it staged in shared memory */
     CHECK_TRAFFIC_REDUCED,    /* global bytes per FLOP at most max_bytes_per_flop */
+    CHECK_USES_CONSTANT_MEMORY, /* the kernels read __constant__ variables (the executor's count) */
     CHECK_COUNT
 } check_id_t;
 

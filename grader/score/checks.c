@@ -200,6 +200,8 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
         e->shared_load_bytes += emu_report_stat(r, "shared_load_bytes");
     }
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
+    if (emu_report_has_stat(r, "const_loads"))
+        e->const_counted++, e->const_loads += emu_report_stat(r, "const_loads");
     if (flop >= 1e6 && emu_report_stat(r, "flops") > 0) { /* the executor counts them (the emulator
         * not); a run big enough that a partial tile's padding is a small part of it */
         e->executed_flop += emu_report_stat(r, "flops");
@@ -320,6 +322,17 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
                        "share in __shared__ arrays (the handout says what: tiles of A and B, or "
                        "the block's products for its tree) and compute from those.\n");
         return 0;
+    case CHECK_USES_CONSTANT_MEMORY:
+        if (e->const_loads > 0) {
+            sb_appendf(out, "passed: the kernels read %.0f values from __constant__ memory\n", e->const_loads);
+            return 1;
+        }
+        sb_append(out, "FAILED: the kernels never read a __constant__ variable: what every thread reads the "
+                       "same (a convolution's mask) comes from global memory. Declare it __constant__ at file "
+                       "scope, sized for the largest case (__constant__ float M_c[MAX_MASK * MAX_MASK];), copy "
+                       "it there with cudaMemcpyToSymbol in the launch function, and read M_c in the kernel: "
+                       "its reads are cached and broadcast to the warp.\n");
+        return 0;
     case CHECK_TRAFFIC_REDUCED: {
         if (!(e->flop > 0)) { /* every run crashed or stopped: no traffic to weigh, no cause to name */
             sb_append(out, "FAILED: no dataset run ended normally (exit status 0), so there is no arithmetic to weigh "
@@ -365,21 +378,28 @@ void checks_score(const lab_rubric_t *rub, const check_evidence_t *e, const char
         char cause[32] = ""; /* the cause the check names, for the hint benchmark (extra_data.failure) */
         if (!not_run && !e->refused && e->instrumented_runs == 0)
             not_run = "no kernel was launched, so there was nothing to check";
+        double max = rule->points;
+        const char *not_earned = unearned;
         if (e->refused)
             judge_refused(e, &out);
         else if (not_run)
             sb_appendf(&out, "not run: %s\n", not_run);
-        else
+        else if (id == CHECK_USES_CONSTANT_MEMORY && e->const_counted == 0) { /* the CPU emulator's runs */
+            sb_appendf(&out, "not scored on the CPU emulator (0 of 0; %g points on the executor, the vgpu and gpu "
+                             "backends): it keeps __constant__ variables in host memory and cannot tell their "
+                             "reads from others\n", rule->points);
+            max = 0, ok = 1, not_earned = NULL;
+        } else
             ok = judge((check_id_t)id, rule, e, &out, cause, sizeof cause);
-        if (ok && unearned) { /* "passed: <what>" becomes "not scored: <why>; found: <what>" */
+        if (ok && not_earned) { /* "passed: <what>" becomes "not scored: <why>; found: <what>" */
             strbuf_t note = {0};
-            sb_appendf(&note, "not scored: %s. Found: %s", unearned, sb_str(&out) + strlen("passed: "));
+            sb_appendf(&note, "not scored: %s. Found: %s", not_earned, sb_str(&out) + strlen("passed: "));
             sb_free(&out);
             out = note;
             ok = 0;
         }
-        test_result_t *t = grade_add_test(g, check_name((check_id_t)id), ok ? rule->points : 0, rule->points,
-                                          ok, rule->visibility, sb_str(&out));
+        test_result_t *t = grade_add_test(g, check_name((check_id_t)id), ok ? max : 0, max, ok, rule->visibility,
+                                          sb_str(&out));
         if (t && cause[0])
             snprintf(t->failure, sizeof t->failure, "%s", cause);
         sb_free(&out);
