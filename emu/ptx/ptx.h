@@ -84,6 +84,7 @@ typedef struct {
     uint64_t shared_loads;  /* values read back from shared memory (a lane each) */
     uint64_t shared_load_bytes; /* their bytes (the roofline's shared-memory traffic) */
     uint64_t const_loads;   /* values read from __constant__ variables (ld.const, a lane each) */
+    uint64_t global_atomics, shared_atomics; /* atom and red, a lane each, by space */
     uint64_t flops;
 } ptx_traffic_t;
 

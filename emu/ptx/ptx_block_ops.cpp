@@ -385,6 +385,9 @@ void Block::atomic(const Insn &in, int base, uint32_t on)
     const Operand &b_op = in.ops[is_red ? 1 : 2];
     uint32_t size = in.type.bits / 8;
     Insn sp = spaced(in, addr_op);
+    if (d.checks & PTX_CHECK_TRAFFIC) /* the fast paths take none */
+        (sp.space == Space::Shared ? result.traffic.shared_atomics : result.traffic.global_atomics) +=
+            (uint64_t)__builtin_popcount(on);
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
         uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;

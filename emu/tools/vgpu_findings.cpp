@@ -244,6 +244,7 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         sum.global_load_sectors += t.global_load_sectors, sum.global_store_sectors += t.global_store_sectors;
         sum.shared_loads += t.shared_loads, sum.flops += t.flops;
         sum.shared_load_bytes += t.shared_load_bytes, sum.const_loads += t.const_loads;
+        sum.global_atomics += t.global_atomics, sum.shared_atomics += t.shared_atomics;
         sum.shared_requests += t.shared_requests, sum.shared_wavefronts += t.shared_wavefronts;
     }
     if (calls)
@@ -290,6 +291,8 @@ std::string vgpu_findings(const ptx_device_t *d, const ptx::ServeLog &log, const
         r.stat("shared_staged_loads", sum.shared_loads);
         r.stat("shared_load_bytes", sum.shared_load_bytes);
         r.stat("const_loads", sum.const_loads); /* the executor's alone: uses-constant-memory's evidence */
+        r.stat("global_atomics", sum.global_atomics);
+        r.stat("shared_atomics", sum.shared_atomics);
         r.stat("shared_requests", sum.shared_requests);
         r.stat("shared_wavefronts", sum.shared_wavefronts);
         r.stat("flops", sum.flops);

@@ -200,6 +200,8 @@ void evidence_add(check_evidence_t *e, const char *dataset_label, const emu_repo
         e->shared_load_bytes += emu_report_stat(r, "shared_load_bytes");
     }
     e->staged_loads += emu_report_stat(r, "shared_staged_loads");
+    e->global_atomics += emu_report_stat(r, "global_atomics");
+    e->shared_atomics += emu_report_stat(r, "shared_atomics");
     if (emu_report_has_stat(r, "const_loads"))
         e->const_counted++, e->const_loads += emu_report_stat(r, "const_loads");
     if (flop >= 1e6 && emu_report_stat(r, "flops") > 0) { /* the executor counts them (the emulator
@@ -316,6 +318,18 @@ static int judge(check_id_t id, const check_rule_t *rule, const check_evidence_t
             sb_appendf(out, "passed: the kernel read %.0f values it had staged in shared memory\n",
                        e->staged_loads);
             return 1;
+        }
+        if (e->global_atomics > 0 && e->shared_atomics == 0) { /* every update contends in global memory */
+            snprintf(cause, causelen, "global-atomics");
+            sb_appendf(out, "FAILED: the kernel never read back data it had stored in shared memory, and its "
+                            "%.0f atomic operations all went to global memory, where the threads of every "
+                            "block contend for the same few addresses (a histogram's bins, a sum) and wait on "
+                            "each other. Privatize: each block accumulates into its own __shared__ copy first "
+                            "(zeroed, then __syncthreads(); atomicAdd on shared memory, or a tree of sums), and "
+                            "after a __syncthreads() adds it to global memory, one atomic an address and "
+                            "block.\n",
+                       e->global_atomics);
+            return 0;
         }
         sb_append(out, "FAILED: the kernel never read back data it had stored in shared memory: "
                        "it works straight from global memory. Stage what the threads of a block "

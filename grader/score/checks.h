@@ -47,6 +47,7 @@ typedef struct {
     double staged_loads;                 /* shared loads of data staged in the same block */
     double const_loads;                  /* reads of __constant__ variables (the executor's) ... */
     int const_counted;                   /* ... in this many runs: the emulator cannot count them */
+    double global_atomics, shared_atomics; /* atomic operations (lanes) by space (the executor's) */
     double executed_flop;                /* the FLOP the kernels did (the executor's "flops"), summed
                                           * over the ended runs of 1e6 FLOP or more that counted them */
     double executed_base_flop;           /* what those runs needed (their datasets' FLOP) */

@@ -4,7 +4,8 @@
  * launch function zeroed with cudaMemset and no value fell into are no
  * host output (a memset to 0 carries no host values). The reference gets
  * full marks, the stub nothing; bins never zeroed fail, named by the lab's
- * own diagnosis; ++ on the shared bins fails with the race named. Runs
+ * own diagnosis; ++ on the shared bins fails with the race named; global
+ * atomics without privatization are named. Runs
  * from the repository root. */
 #include "e2e.h"
 
@@ -40,5 +41,22 @@ Test(histogram, the_stub_and_bins_never_zeroed_fail, .timeout = 300)
     cr_assert(!passed(d1));
     cr_assert(strstr(str(d1, "output"), "likely cause: a shared-memory race"), "%s", str(d1, "output"));
     cr_assert(!passed(test_named(&g, "race-free")));
+    release(&g);
+}
+
+/* Right but not privatized: every count an atomicAdd on the global bins. The executor counts
+ * atomics by space: uses-shared-memory fails naming the contention and privatization (failure
+ * key global-atomics), where the generic message would speak of tiles */
+Test(histogram, global_atomics_without_privatization_are_named, .timeout = 300)
+{
+    graded_t g = grade_lab_on("vgpu", "histogram", "tests/submissions/histogram/global_atomics.cu", NULL);
+    cr_assert(strstr(g.run.output, "7 of 7 datasets and 8 of 8 hidden ones passed"), "%s", g.run.output);
+    json_object *c = test_named(&g, "uses-shared-memory"), *extra, *failure;
+    cr_assert(!passed(c));
+    cr_assert(strstr(str(c, "output"), "atomic operations all went to global memory") &&
+              strstr(str(c, "output"), "Privatize: each block accumulates into its own __shared__ copy") &&
+              !strstr(str(c, "output"), "tiles of A and B"), "%s", str(c, "output"));
+    cr_assert(json_object_object_get_ex(c, "extra_data", &extra) && json_object_object_get_ex(extra, "failure", &failure));
+    cr_assert_str_eq(json_object_get_string(failure), "global-atomics");
     release(&g);
 }
