@@ -357,7 +357,7 @@ $(B)/bench/queue_scaling: bench/queue_scaling.c $(B)/libcugrade.a | deps
 	$(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
 $(B)/bench/report_channel: bench/report_channel.c $(B)/libcugrade.a | deps ; @mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) $< $(B)/libcugrade.a $(LIBS) -lm -lpthread -o $@
 
-gpu-build:
+gpu-build: bin/cugrade
 	tools/gpu_build_check.sh "$(NVCC)" "$(CUGRADE_NVARCH)"
 
 gpu-test: all

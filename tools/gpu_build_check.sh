@@ -15,7 +15,12 @@
 # (labs/kinds/<kind>/perf.cu), linked with the student stub, the references
 # under their renamed symbols and cuBLAS, with the commands the grader uses
 # (grader/build/build.c, build_timing_program; docs/gpu.md); and three
-# libwb-style programs of labs/lab3-wb with labs/common/wb.h. It proves the
+# libwb-style programs of labs/lab3-wb with labs/common/wb.h; and each array
+# lab's driver (labs/kinds/array/driver.cu, with the call header the grader
+# makes from lab.json's signature: bin/cugrade info --call-header, so run
+# make all first) with its reference and its stub, and its library baseline
+# built into the bench (BENCH_BUILD_ONLY=1 bench/gpu_labs/baselines.sh; a
+# machine without the baseline's library says so and skips it). It proves the
 # lab sources are valid CUDA for a real GPU toolchain on machines (CI) that
 # have nvcc but no GPU. Exits 1 on any compile error. Without nvcc it exits 1
 # too, unless CUGRADE_ALLOW_NO_NVCC=1 (then it says so and exits 0).
@@ -43,6 +48,7 @@ fi
 out=build/gpu-check
 mkdir -p "$out" || exit 1
 failed=()
+array_labs=()
 
 # The kernel-style labs, as their labs/<lab>/lab.json say (this table must
 # name every one: checked below): the lab, its kind's folder under
@@ -70,9 +76,11 @@ harness_flags() {
 for json in labs/*/lab.json; do
     lab=$(basename "$(dirname "$json")")
     grep -q '"style": *"kernel"' "$json" || continue
-    # an array lab's driver is built from a header the grader makes from lab.json's signature
-    # (grader/build/harness_flags.c): not replicated here; tests/e2e/test_vecadd.c builds it
-    grep -q '"kind": *"array"' "$json" && { echo "gpu_build_check: $json: an array lab, built by the grader"; continue; }
+    # an array lab's driver is built from the header the grader makes from lab.json's signature
+    if grep -q '"kind": *"array"' "$json"; then
+        array_labs+=("$lab")
+        continue
+    fi
     if ! printf '%s\n' "${kernel_labs[@]}" | grep -q "^$lab "; then
         echo "gpu_build_check: FAILED: $json is a kernel lab this script does not build; add it to kernel_labs" >&2
         failed+=("$json (not in kernel_labs)")
@@ -154,6 +162,43 @@ for row in "${kernel_labs[@]}"; do
     fi
 done
 
+# Array labs: the driver with the lab's call header (grader/build/harness_flags.c, through
+# bin/cugrade info --call-header), once with the reference and once with the stub, as the
+# grader's GPU build does; then the bench's build of the reference with the library baseline.
+narray=0
+for lab in "${array_labs[@]}"; do
+    file=$(sed -n 's/.*"student_file": *"\([^"]*\)".*/\1/p' "labs/$lab/lab.json")
+    header=$out/$lab-call.h
+    if ! bin/cugrade info --lab "$lab" --call-header >"$header" 2>"$out/$lab-call.log"; then
+        cat "$out/$lab-call.log" >&2
+        failed+=("labs/$lab/lab.json (its call header: bin/cugrade info --lab $lab --call-header; make all first)")
+        continue
+    fi
+    for src in "reference/$lab/$file" "student/$lab/$file"; do
+        exe="$out/$lab-$(dirname "$src" | cut -d/ -f1)-$(basename "$src" .cu)"
+        echo "gpu_build_check: $nvcc -arch=$arch -include $header labs/kinds/array/driver.cu $src -> $exe"
+        if "$nvcc" -O3 -lineinfo -arch="$arch" -Ilabs/common -include "$header" labs/kinds/array/driver.cu "$src" \
+            -o "$exe"; then
+            nbuilds=$((nbuilds + 1))
+        else
+            failed+=("$src ($lab, labs/kinds/array/driver.cu)")
+        fi
+    done
+    narray=$((narray + 1))
+    [ -f "labs/$lab/baseline.cu" ] || continue
+    rc=0
+    CUGRADE_NVCC=$nvcc CUGRADE_NVARCH=$arch BENCH_BUILD_ONLY=1 bench/gpu_labs/baselines.sh "$lab" >"$out/$lab-bench.log" 2>&1 ||
+        rc=$?
+    if [ $rc -eq 0 ]; then
+        echo "gpu_build_check: $(tail -1 "$out/$lab-bench.log")"
+    elif [ $rc -eq 2 ]; then # a library this machine lacks: said, not a failure of the lab's sources
+        echo "gpu_build_check: $lab's baseline not built here: $(tail -1 "$out/$lab-bench.log")"
+    else
+        tail -20 "$out/$lab-bench.log" >&2
+        failed+=("labs/$lab/baseline.cu ($lab, bench/gpu_labs/baselines.sh)")
+    fi
+done
+
 # Program-style (libwb) labs: the whole program, with labs/common/wb.h, as
 # the grader builds it (compile, then link with wb.h's file I/O,
 # labs/common/wb_io.cu; grader/build/build.c).
@@ -177,4 +222,4 @@ if [ ${#failed[@]} -ne 0 ]; then
     printf '  %s\n' "${failed[@]}" >&2
     exit 1
 fi
-echo "gpu_build_check: OK: $nbuilds driver builds and ${#kernel_labs[@]} timing programs and timed drivers of ${#kernel_labs[@]} kernel labs, and 3 libwb programs, for $arch in $out/"
+echo "gpu_build_check: OK: $nbuilds driver builds ($narray array labs among them), ${#kernel_labs[@]} timing programs and timed drivers of ${#kernel_labs[@]} kernel labs, and 3 libwb programs, for $arch in $out/"
