@@ -5,9 +5,11 @@
  * j-th nonzero of every sorted row that has one stored together, column j of
  * the JDS, from colPtr[j]: sorted row i's j-th nonzero is val[colPtr[j] + i]
  * in column colIdx[colPtr[j] + i] of x. y = A x, in the matrix's row order.
- * One row of width nonzeros, the others skewed; values in eighths (exact). */
+ * One row of width nonzeros, the others skewed; values in eighths (exact).
+ * Its classic mistake, named (lab_explain): sums stored in sorted order. */
 #define LAB_PARAMS 4
 #define LAB_INPUTS 6
+#define LAB_EXPLAIN
 #include "gen_lab.h"
 
 static const long *sort_lengths;
@@ -80,4 +82,26 @@ void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len)
     long cols = family == 0 ? gen_between(rng, 1, 128) : gen_between(rng, 129, 2000);
     long width = gen_between(rng, 1, family == 0 ? 16 : 64);
     snprintf(shape, len, "%ldx%ldx%ldx%ld", rows, cols, gen_between(rng, width, rows * width), width);
+}
+
+/* Each sorted row's sum stored at its place in the sorted order: got[i] is
+ * y[perm[i]] for every i, and that differs from y somewhere. */
+int lab_explain(const long *p, const gen_array_t *in, const gen_array_t *want, const gen_array_t *got, char *hint,
+                size_t len)
+{
+    long rows = p[0];
+    if (got->rows * got->cols != rows)
+        return 0;
+    int differs = 0;
+    for (long i = 0; i < rows; i++) {
+        double sum = want->v[(long)in[3].v[i]];
+        if (!(fabs(got->v[i] - sum) <= 1e-5 * fabs(sum) + 1e-4))
+            return 0;
+        differs |= !(fabs(got->v[i] - want->v[i]) <= 1e-5 * fabs(want->v[i]) + 1e-4);
+    }
+    if (!differs)
+        return 0;
+    snprintf(hint, len, "unpermuted: the sum of sorted row i was stored at y[i], its place in the sorted order; it "
+                        "is the sum of matrix row perm[i]: store it at y[perm[i]]");
+    return 1;
 }

@@ -4,9 +4,12 @@
  * lengths: half the nonzeros fall in the first sixteenth of the rows, the
  * rest anywhere, so some rows are long and many are short or empty. Values
  * in eighths from -2 to 2, so every sum is exact in float. The hidden
- * families: a matrix within one block of rows, and uneven ones over many. */
+ * families: a matrix within one block of rows, and uneven ones over many.
+ * Its classic mistake, named (lab_explain): a row's loop run one past its
+ * end, into the next row's first nonzero. */
 #define LAB_PARAMS 3
 #define LAB_INPUTS 4
+#define LAB_EXPLAIN
 #include "gen_lab.h"
 
 static int by_row(const void *a, const void *b)
@@ -57,4 +60,32 @@ void lab_hidden_shape(int family, gen_rng_t *rng, char *shape, size_t len)
     long rows = family == 0 ? gen_between(rng, 1, 128) : gen_between(rng, 129, 3000);
     long cols = family == 0 ? gen_between(rng, 1, 128) : gen_between(rng, 129, 3000);
     snprintf(shape, len, "%ldx%ldx%ld", rows, cols, gen_between(rng, 1, rows * 8));
+}
+
+/* Each row's loop run to rowPtr[row + 1] inclusive: got is, on every row
+ * whose next nonzero exists, its sum plus that nonzero's product (the last
+ * row's reads past the arrays, whatever they held, are not looked at), and
+ * that differs from y somewhere. */
+int lab_explain(const long *p, const gen_array_t *in, const gen_array_t *want, const gen_array_t *got, char *hint,
+                size_t len)
+{
+    long rows = p[0], nnz = p[2];
+    if (got->rows * got->cols != rows)
+        return 0;
+    int differs = 0;
+    for (long r = 0; r < rows; r++) {
+        long end = (long)in[0].v[r + 1];
+        if (end >= nnz)
+            continue;
+        double sum = want->v[r] + in[2].v[end] * in[3].v[(long)in[1].v[end]];
+        if (!(fabs(got->v[r] - sum) <= 1e-5 * fabs(sum) + 1e-4))
+            return 0;
+        differs |= !(fabs(got->v[r] - want->v[r]) <= 1e-5 * fabs(want->v[r]) + 1e-4);
+    }
+    if (!differs)
+        return 0;
+    snprintf(hint, len, "row-end-inclusive: each row's sum includes the next row's first nonzero: the loop over a "
+                        "row's nonzeros runs to rowPtr[row + 1] inclusive; it ends before it "
+                        "(k < rowPtr[row + 1])");
+    return 1;
 }
