@@ -4,6 +4,7 @@
 #include "export/export_tree.h"
 #include "dataset/hidden.h"
 #include "kinds/kind.h"
+#include "pipeline/datasets_made.h"
 #include "util/util.h"
 
 #include <archive.h>
@@ -76,7 +77,16 @@ static int copy_one(const char *src, const char *dst, char *err, size_t errlen)
 }
 
 /* Copies the folder src into dst, files and folders only (links skipped). */
+/* Copies src into dst; with manifest_dir, not the dataset folders its
+ * manifest marks "generated" (the setup makes them: make_datasets.sh --missing). */
+static int copy_dir_but(const char *src, const char *dst, const char *manifest_dir, char *err, size_t errlen);
+
 static int copy_dir(const char *src, const char *dst, char *err, size_t errlen)
+{
+    return copy_dir_but(src, dst, NULL, err, errlen);
+}
+
+static int copy_dir_but(const char *src, const char *dst, const char *manifest_dir, char *err, size_t errlen)
 {
     if (mkdir_p(dst, err, errlen) != 0)
         return -1;
@@ -92,6 +102,9 @@ static int copy_dir(const char *src, const char *dst, char *err, size_t errlen)
         char s[PATH_MAX], t[PATH_MAX];
         if (path_join(s, sizeof s, src, e->d_name) != 0 || path_join(t, sizeof t, dst, e->d_name))
             rc = fail(err, errlen, "%s/%s: path too long", src, e->d_name);
+        else if (manifest_dir && ((is_dir(s) && datasets_is_generated(manifest_dir, e->d_name)) ||
+                                  strcmp(e->d_name, ".generate.lock") == 0))
+            continue;
         else if (is_dir(s))
             rc = copy_dir(s, t, err, errlen);
         else if (is_file(s))
@@ -131,6 +144,14 @@ int export_copy_tree(const export_job_t *j, const char *dst, int with_reference,
             continue;
         char t[PATH_MAX];
         snprintf(t, sizeof t, "%s/%s", dst, parts[i]);
+        if (parts[i] == data) { /* its "generated" folders are made by the setup, not shipped */
+            char s[PATH_MAX], staged[PATH_MAX];
+            if (path_join(s, sizeof s, j->o->root, data) != 0)
+                return fail(err, errlen, "%s/%s: path too long", j->o->root, data);
+            if (stage_path(j, t, staged, sizeof staged, err, errlen) != 0 || copy_dir_but(s, staged, s, err, errlen) != 0)
+                return -1;
+            continue;
+        }
         if (export_copy_file(j, parts[i], t, err, errlen) != 0)
             return -1;
     }

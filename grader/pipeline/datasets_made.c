@@ -85,3 +85,19 @@ int datasets_make_missing(const char *dir, const lab_t *lab, char *err, size_t e
     free(text);
     return rc;
 }
+
+int datasets_is_generated(const char *dir, const char *name)
+{
+    char manifest[PATH_MAX], err[256];
+    snprintf(manifest, sizeof manifest, "%s/manifest.txt", dir);
+    char *text = is_file(manifest) ? read_file(manifest, NULL, err, sizeof err) : NULL;
+    int found = 0;
+    for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line && !found;
+         line = strtok_r(NULL, "\n", &save)) {
+        char *folder, *shape, *values;
+        uint64_t seed;
+        found = generated_line(line, &folder, &shape, &seed, &values) == 0 && strcmp(folder, name) == 0;
+    }
+    free(text);
+    return found;
+}

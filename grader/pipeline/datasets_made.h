@@ -12,4 +12,8 @@
  * manifest's line or the folder. */
 int datasets_make_missing(const char *dir, const lab_t *lab, char *err, size_t errlen);
 
+/* 1 when dir/manifest.txt marks dataset folder name "generated" (made from
+ * its line, never shipped: an export leaves it out), else 0. */
+int datasets_is_generated(const char *dir, const char *name);
+
 #endif

@@ -232,6 +232,31 @@ Test(export_gradescope, the_zip_holds_the_scripts_the_tree_and_the_secret)
     rm_rf(tmp);
 }
 
+/* A dataset too large to ship (manifest "generated") is not in the zip: the setup makes it once,
+ * from its manifest line (tools/make_datasets.sh --missing), not each grading */
+Test(export_gradescope, generated_datasets_are_made_by_the_setup_not_shipped)
+{
+    char tmp[64], zip[128], cmd[512];
+    temp_dir(tmp, sizeof tmp, "gradescope");
+    snprintf(zip, sizeof zip, "%s/autograder.zip", tmp);
+    run_result_t r = cugrade_export("gradescope", "vecadd", zip);
+    cr_assert(ok(&r), "%s", r.output);
+    run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "unzip -Z1 %s", zip);
+    r = sh(NULL, cmd, NULL, 60);
+    cr_assert(ok(&r));
+    cr_expect(strstr(r.output, "cugrade/datasets/vecadd/7/output.raw\n") != NULL, "%s", r.output);
+    cr_expect(strstr(r.output, "cugrade/datasets/vecadd/manifest.txt\n") != NULL);
+    cr_expect(strstr(r.output, "cugrade/datasets/vecadd/8/") == NULL, "the generated 2^20 + 1 is not shipped");
+    cr_expect(strstr(r.output, ".generate.lock") == NULL);
+    run_result_free(&r);
+    snprintf(cmd, sizeof cmd, "unzip -p %s setup.sh | grep -q 'make_datasets.sh\" --missing vecadd'", zip);
+    r = sh(NULL, cmd, NULL, 60);
+    cr_expect(ok(&r), "the setup makes it");
+    run_result_free(&r);
+    rm_rf(tmp);
+}
+
 /* The backend is the export's: the executor by default, whose setup finds
  * or installs nvcc; the emulator with --backend emu, whose needs none. */
 Test(export_gradescope, the_scripts_grade_on_the_backend_the_export_names)
