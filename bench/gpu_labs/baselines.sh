@@ -5,7 +5,7 @@
 # cuDNN, CCCL), on its rubric's timing shape, in one table. For each lab:
 # its generator makes the shape's dataset (inputs and the exact output),
 # `cugrade info --call-header` gives its launch function's call, and
-# array_bench.cu (built with the reference and the baseline under renamed
+# library_timer.cu (built with the reference and the baseline under renamed
 # launch functions) checks both outputs against the dataset and times each
 # 20 times (CUDA events, L2 flushed, median; GB/s of the compulsory
 # traffic, every array once).
@@ -87,18 +87,18 @@ for lab in "${labs[@]}"; do
             "$dir/gen" --shape "$shape" --seed 1 --values course --out "$dir/data-$shape"
     fi
     run_step "$lab: its call header" "$dir/header.log" sh -c "bin/cugrade info --lab $lab --call-header > $dir/call.h"
-    common=(-O3 "-arch=$arch" -lineinfo -Ilabs/common -Ibench/gpu_labs)
+    common=(-O3 "-arch=$arch" -lineinfo -Ilabs/common -Ilabs/kinds/array)
     run_step "$lab: the reference" "$dir/ref.log" "$nvcc" "${common[@]}" -c "-D$launch=bench_ref_$launch" \
         "reference/$lab/$file" -o "$dir/ref.o"
     run_step "$lab: the baseline" "$dir/lib.log" "$nvcc" "${common[@]}" -c "-D$launch=bench_lib_$launch" \
         "labs/$lab/baseline.cu" -o "$dir/lib.o"
     run_step "$lab: the reference's call" "$dir/shim-ref.log" "$nvcc" "${common[@]}" -c -include "$dir/call.h" \
-        "-D$launch=bench_ref_$launch" -DBENCH_CALL=bench_call_reference bench/gpu_labs/call_shim.cu -o "$dir/shim-ref.o"
+        "-D$launch=bench_ref_$launch" -DBENCH_CALL=bench_call_reference labs/kinds/array/library_call.cu -o "$dir/shim-ref.o"
     run_step "$lab: the baseline's call" "$dir/shim-lib.log" "$nvcc" "${common[@]}" -c -include "$dir/call.h" \
-        "-D$launch=bench_lib_$launch" -DBENCH_CALL=bench_call_library bench/gpu_labs/call_shim.cu -o "$dir/shim-lib.o"
+        "-D$launch=bench_lib_$launch" -DBENCH_CALL=bench_call_library labs/kinds/array/library_call.cu -o "$dir/shim-lib.o"
     # shellcheck disable=SC2086 # the link flags are words
     run_step "$lab: the bench" "$dir/bench.log" "$nvcc" "${common[@]}" -include "$dir/call.h" \
-        bench/gpu_labs/array_bench.cu "$dir/ref.o" "$dir/lib.o" "$dir/shim-ref.o" "$dir/shim-lib.o" $link \
+        labs/kinds/array/library_timer.cu "$dir/ref.o" "$dir/lib.o" "$dir/shim-ref.o" "$dir/shim-lib.o" $link \
         -o "$dir/bench"
     if [ "$build_only" = 1 ]; then
         echo "$lab: built $dir/bench (the reference and $name)"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 void launchConvolution(const float *deviceI, const float *deviceM, float *deviceP, int height, int width, int mask)
 {

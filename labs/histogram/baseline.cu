@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 #define NUM_BINS 256
 

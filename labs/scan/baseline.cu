@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 void launchScan(const float *deviceA, float *deviceS, int n)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 /* The CSR arrays of the JDS matrix, on the device. */
 static void to_csr(const int *dColPtr, const int *dColIdx, const float *dVal, const int *dPerm, const int *dRowLen,

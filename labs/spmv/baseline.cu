@@ -2,12 +2,12 @@
  * beside the reference by bench/gpu_labs.sh): cuSPARSE's SpMV on the CSR
  * matrix (the default algorithm), its handle, descriptors and buffer made
  * on the first call. The columns and nonzeros, which the signature does not
- * pass, are x's and val's lengths (bench_sizes.h). Never graded. */
+ * pass, are x's and val's lengths (library.h). Never graded. */
 #include <cusparse.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 void launchSpMV(const int *deviceRowPtr, const int *deviceColIdx, const float *deviceVal, const float *deviceX,
                 float *deviceY, int rows)

@@ -1,4 +1,4 @@
-/* call_shim.cu - one implementation's call for bench/gpu_labs/array_bench.cu:
+/* library_call.cu - one implementation's call for labs/kinds/array/library_timer.cu:
  * built twice with the lab's call header (-include; `cugrade info --lab LAB
  * --call-header`), once with the launch function renamed to the
  * reference's and BENCH_CALL=bench_call_reference, once to the library

@@ -1,4 +1,4 @@
-/* array_bench.cu - an array lab's reference against its library baseline
+/* library_timer.cu - an array lab's reference against its library baseline
  * on one dataset (bench/gpu_labs.sh): the same arrays on the device, each
  * implementation called once untimed (its set-up: a handle, a buffer, an
  * algorithm found) and checked against the dataset's expected output, then
@@ -6,7 +6,7 @@
  * again. Built with the lab's call header (CUGRADE_ARRAY_ARGS, _OUT,
  * _IN_TYPES, _OUT_INT, as labs/kinds/array/driver.cu reads them).
  *
- *     array_bench DIR REPS RTOL ATOL
+ *     library_timer DIR REPS RTOL ATOL
  *
  * One JSON line per implementation on stdout: its name, median and
  * fastest ms, GB/s of the compulsory traffic (every array once) at the
@@ -22,7 +22,7 @@
 
 #include <cuda_runtime.h>
 
-#include "bench_sizes.h"
+#include "library.h"
 
 void bench_call_reference(const uint64_t *v);
 void bench_call_library(const uint64_t *v);
@@ -43,12 +43,12 @@ static std::vector<float> read_raw(const char *path, long *rows, long *cols)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        fprintf(stderr, "array_bench: cannot open %s\n", path);
+        fprintf(stderr, "library_timer: cannot open %s\n", path);
         exit(1);
     }
     char line[256];
     if (!fgets(line, sizeof line, f) || sscanf(line, "%ld %ld", rows, cols) < 1) {
-        fprintf(stderr, "array_bench: %s: no header\n", path);
+        fprintf(stderr, "library_timer: %s: no header\n", path);
         exit(1);
     }
     if (sscanf(line, "%ld %ld", rows, cols) == 1)
@@ -56,7 +56,7 @@ static std::vector<float> read_raw(const char *path, long *rows, long *cols)
     std::vector<float> v((size_t)(*rows * *cols));
     for (size_t i = 0; i < v.size(); i++)
         if (fscanf(f, "%f", &v[i]) != 1) {
-            fprintf(stderr, "array_bench: %s: %zu values, %zu expected\n", path, i, v.size());
+            fprintf(stderr, "library_timer: %s: %zu values, %zu expected\n", path, i, v.size());
             exit(1);
         }
     fclose(f);
@@ -116,7 +116,7 @@ static long wrong_elements(const float *dGot, const std::vector<float> &want, do
 int main(int argc, char **argv)
 {
     if (argc != 5) {
-        fprintf(stderr, "usage: array_bench DIR REPS RTOL ATOL\n");
+        fprintf(stderr, "usage: library_timer DIR REPS RTOL ATOL\n");
         return 2;
     }
     int reps = atoi(argv[2]);

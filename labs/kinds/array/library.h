@@ -1,9 +1,9 @@
-/* bench_sizes.h - what bench/gpu_labs/array_bench.cu gives a lab's library
+/* library.h - what labs/kinds/array/library_timer.cu gives a lab's library
  * baseline (labs/<lab>/baseline.cu) beside its launch function's arguments:
  * the element count of each input, which a signature need not pass (the
  * columns of a sparse matrix, its nonzeros). */
-#ifndef CUGRADE_BENCH_SIZES_H
-#define CUGRADE_BENCH_SIZES_H
+#ifndef CUGRADE_ARRAY_LIBRARY_H
+#define CUGRADE_ARRAY_LIBRARY_H
 
 /* Input k's elements (in lab.json's order), or -1 past the last. */
 long bench_input_elements(int k);
