@@ -63,6 +63,25 @@ Test(hypothesis, phases_intdiv_with_k_below_the_tile_sums_nothing)
                              "(K + TILE_WIDTH - 1) / TILE_WIDTH"));
 }
 
+/* K = 1 and A's first element 0: C's row 0 is 0 too, so an all-zero output is also "the rows
+ * past K left 0" (row 0 is right). That second reading shows nothing the first does not, and
+ * would name a mistake the dataset cannot show: all-zero stands alone (a hidden 122x1x125 of
+ * tests/hints/lab2/k_from_one.cu, whose k loop from 1 sums nothing at K = 1, was listed so) */
+Test(hypothesis, rows_left_zero_is_not_listed_where_the_kept_rows_are_zero_too)
+{
+    mm_t p = problem(122, 1, 125, 0);
+    for (int j = 0; j < 125; j++) /* A[0][0] = 0: C's row 0 is 0 */
+        p.exp.data[j] = 0;
+    p.a.data[0] = 0;
+    matrix_t got = new_matrix(122, 125); /* every element 0 */
+    hypothesis_result_t r;
+    cr_assert_eq(hypotheses_explain_seen(&p.a, &p.b, &p.exp, &got, lab_tol, LAB_TILE, (hypotheses_seen_t){0, 0}, &r),
+                 1, "%s", r.hint);
+    cr_assert_str_eq(r.id[0], "all-zero");
+    free(got.data);
+    free_problem(&p);
+}
+
 Test(hypothesis, phases_intdiv_is_invisible_when_k_is_a_multiple_of_the_tile)
 {
     expect_invisible(64, 64, 64, 16, (bugs_t){.intdiv = 1});
