@@ -6,6 +6,7 @@
 #define CUGRADE_BUILD_H
 
 #include "build/build_ctx.h"
+#include "util/util.h"
 
 #include <stddef.h>
 
@@ -37,6 +38,20 @@ int build_timed_driver(const build_ctx_t *ctx, build_result_t *out);
  * while its canary runs, so that its first children do not wait for them.
  * Nothing is said of a failure; each build that needs the object says it. */
 void build_timing_caches(const build_ctx_t *ctx);
+
+/* Compiles src with nvcc (cc) into the cached object obj, unless it is newer
+ * than src, cc and the lab's and labs/common's files, with the given extra
+ * flags, one grader at a time: the others wait and find it made. 0, or -1
+ * with the compiler's messages on log and the command in failed. */
+int build_gpu_object_cached(const build_ctx_t *ctx, const char *cc, const char *src, char *const *flags, int nflags,
+                            const char *obj, strbuf_t *log, char *failed, size_t failedlen);
+
+/* GPU only, an array lab with a library baseline (lab.json array.baseline):
+ * labs/kinds/array/library_timer.cu with the lab's reference and baseline
+ * under renamed launch functions, each called through the lab's call header,
+ * cached under <root>/build/gpu-<arch>/labs/<lab>/library/timer. The lab's
+ * own code: 0 with its path in exe, or -1 with why on log. */
+int build_library_timer(const build_ctx_t *ctx, char *exe, size_t len, strbuf_t *log);
 
 /* Builds a standalone program (e.g. tools/devquery.cu) for a backend into
  * <root>/build/<backend>/<name>, unless an up-to-date one is there. The

@@ -51,9 +51,7 @@ static int compile_gpu_object(const build_ctx_t *ctx, const char *cc, const char
     return rc;
 }
 
-/* Compiles src into the cached object obj (unless up to date) with the given
- * extra flags, one grader at a time: the others wait and find it made. */
-static int cached_gpu_object(const build_ctx_t *ctx, const char *cc, const char *src,
+int build_gpu_object_cached(const build_ctx_t *ctx, const char *cc, const char *src,
                              char *const *flags, int nflags, const char *obj, strbuf_t *log,
                              char *failed, size_t failedlen)
 {
@@ -145,7 +143,7 @@ static void plan_timing(const build_ctx_t *ctx, int timed_driver, timing_plan_t 
 static int plan_compile(const build_ctx_t *ctx, const char *cc, const timing_object_t *o,
                         strbuf_t *log, char *failed, size_t failedlen)
 {
-    return cached_gpu_object(ctx, cc, o->src, (char *const *)o->flags, o->nflags, o->obj, log,
+    return build_gpu_object_cached(ctx, cc, o->src, (char *const *)o->flags, o->nflags, o->obj, log,
                              failed, failedlen);
 }
 

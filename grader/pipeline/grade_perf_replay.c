@@ -10,6 +10,7 @@
  * kernels, on the GPU, from the grader's process. */
 #include "pipeline/grade_perf_replay.h"
 #include "kinds/kind.h"
+#include "pipeline/perf_library.h"
 #include "pipeline/vgpu_budget.h"
 #include "run/gpuqueue.h"
 #include "run/runs.h"
@@ -218,6 +219,7 @@ int grade_perf_replay(const grade_opts_t *o, const grading_inputs_t *in, const c
         sb_appendf(msg, "timed on the GPU (%s) by replaying the launches the executor recorded, "
                         "against the reference's%s, %d times each: no host code of yours ran there\n",
                    pr->device, rule->relative_to == PERF_VS_CUBLAS ? " and cuBLAS's SGEMM" : "", REPLAY_REPS);
+        perf_library_time(o, lab, scratch, pr, msg); /* an array lab's library, quoted beside */
     }
     runs_free(mine, mine ? rule->nshapes : 0);
     runs_free(theirs, theirs ? rule->nshapes : 0);

@@ -183,6 +183,10 @@ static void report_shape(const perf_shape_t *s, const perf_result_t *r, const pe
            out);
     if (naive && naive->rate > 0)
         sb_appendf(out, ", %.2fx the untiled kernel", st->rate / naive->rate);
+    const perf_impl_t *lib = perf_impl(s, "library");
+    if (lib && lib->rate > 0) /* an array lab's library: its launch function timed whole, median */
+        sb_appendf(out, ", %.2fx the library, %s (%.0f %s)", st->rate / lib->rate, lab->array.baseline_name,
+                   lib->rate, unit);
     sb_append(out, "\n");
     if (!bound_said)
         lab->kind->perf_bound(lab, r, s, st, out);

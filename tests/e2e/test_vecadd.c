@@ -61,7 +61,10 @@ Test(vecadd, a_missing_bounds_check_fails_memory_safe_with_its_line, .timeout = 
 /* On a GPU (here the pretend one, tests/fixtures/replay_on_executor, whose
  * times are FAKE_GPU_MS and FAKE_GPU_REF_MS) an array lab is timed by
  * replaying the executor's records of its timing shapes, in GB/s of the
- * shape's compulsory traffic: A, B and C once, 12 bytes an element. */
+ * shape's compulsory traffic: A, B and C once, 12 bytes an element. Its
+ * library baseline (lab.json array.baseline) is quoted beside, timed by the
+ * library timer (here the pretend one, tests/fixtures/library_timer), never
+ * scored; a wrong library output is said and not quoted. */
 Test(vecadd, on_a_gpu_it_is_timed_by_replay_in_gb_per_s_of_its_arrays, .timeout = 300)
 {
     static const char rubric_text[] =
@@ -75,18 +78,27 @@ Test(vecadd, on_a_gpu_it_is_timed_by_replay_in_gb_per_s_of_its_arrays, .timeout 
     cr_assert(fd >= 0);
     cr_assert_eq(write(fd, rubric_text, sizeof rubric_text - 1), (ssize_t)sizeof rubric_text - 1);
     close(fd);
-    char root[PATH_MAX], runner[PATH_MAX + 64];
+    char root[PATH_MAX], runner[PATH_MAX + 64], timer[PATH_MAX + 64];
     cr_assert_not_null(getcwd(root, sizeof root));
     snprintf(runner, sizeof runner, "CUGRADE_REPLAY=%s/tests/fixtures/replay_on_executor", root);
-    char *env[] = {runner, "FAKE_GPU_MS=0.0075", "FAKE_GPU_REF_MS=0.006", NULL};
+    snprintf(timer, sizeof timer, "CUGRADE_LIBRARY_TIMER=%s/tests/fixtures/library_timer", root);
+    char *env[] = {runner, timer, "FAKE_GPU_MS=0.0075", "FAKE_GPU_REF_MS=0.006", "FAKE_LIBRARY_GBS=320", NULL};
     const char *extra[] = {"--lab", "vecadd", "--rubric", rubric, NULL};
     graded_t g = grade_on("vgpu", "reference/vecadd/vecadd.cu", extra, env);
     cr_assert_eq(exit_code(&g), 0, "%s", g.run.output);
     json_object *perf = test_named(&g, "performance");
     cr_assert(strstr(str(perf, "output"), "100000: 160 GB/s (first quartile of 15"), "%s", str(perf, "output"));
-    cr_assert(strstr(str(perf, "output"), "0.80x the reference (200 GB/s)"), "%s", str(perf, "output"));
+    cr_assert(strstr(str(perf, "output"), "0.80x the reference (200 GB/s), 0.50x the library, CCCL thrust::transform "
+                                          "(320 GB/s)"), "%s", str(perf, "output"));
     cr_assert_float_eq(num(perf, "score"), 7.5, 1e-9, "%s", str(perf, "output"));
     cr_assert(strstr(g.run.output, "Score: 82.5 / 85"), "%s", g.run.output);
+    release(&g);
+    char *wrong_env[] = {runner, timer, "FAKE_GPU_MS=0.0075", "FAKE_GPU_REF_MS=0.006", "FAKE_LIBRARY_WRONG=3", NULL};
+    g = grade_on("vgpu", "reference/vecadd/vecadd.cu", extra, wrong_env);
+    perf = test_named(&g, "performance");
+    cr_assert(strstr(str(perf, "output"), "at 100000 it gave 3 wrong elements (the lab's baseline, not your code)") &&
+              !strstr(str(perf, "output"), "x the library"), "%s", str(perf, "output"));
+    cr_assert_float_eq(num(perf, "score"), 7.5, 1e-9, "the library is never scored");
     release(&g);
     unlink(rubric);
 }
