@@ -3,13 +3,14 @@
  * output (HTML-escaped: student output is untrusted) and the error map of
  * each failing dataset as an inline PNG. The class page is in html_class.h.
  * Every page is one self-contained file: inline CSS, data: URIs, no network.
- * Also the helpers both pages share. */
+ * The helpers every page shares are html_common.h's. */
 #ifndef CUGRADE_HTML_REPORT_H
 #define CUGRADE_HTML_REPORT_H
 
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "report/html_common.h"
 #include "report/results.h"
 #include "util/util.h"
 
@@ -27,24 +28,5 @@ int html_write_student_page(const char *results_path, const char *who, const cha
 /* The page of a grade just produced (`cugrade run --html FILE`). */
 int html_write_grade_page(const grade_t *g, const char *who, const char *html_path, char *err,
                           size_t errlen);
-
-/* ---- shared by the pages -------------------------------------------------------- */
-
-/* Text as HTML: & < > " ' become entities, control characters other than
- * newline and tab become U+FFFD; safe in element content and quoted
- * attributes. */
-void html_escape(strbuf_t *sb, const char *s);
-/* One URL path segment: everything but A-Z a-z 0-9 - . _ ~ percent-encoded. */
-void html_url_segment(strbuf_t *sb, const char *s);
-/* An <img> of the error map, at most max_px pixels a side (at least one
- * pixel a cell), shown with crisp pixels. Nothing when m has no map. */
-void html_error_map_img(strbuf_t *sb, const error_map_t *m, int max_px, const char *cls,
-                        const char *alt);
-/* The colour key of the error map. */
-void html_error_map_legend(strbuf_t *sb);
-/* <!DOCTYPE html> ... <body>, with the shared style and extra_css. */
-void html_page_start(strbuf_t *sb, const char *title, const char *extra_css);
-/* A number as the reports print it (%g). */
-void html_number(strbuf_t *sb, double v);
 
 #endif

@@ -1,6 +1,6 @@
 /* html_roofline.c - the roofline chart as inline SVG (html_roofline.h). */
 #include "report/html_roofline.h"
-#include "report/html_report.h"
+#include "report/html_common.h"
 
 #include <math.h>
 #include <stdio.h>
