@@ -63,22 +63,6 @@ static void parse_device_line(const char *key, const char *value, perf_result_t 
         perf_set_compute_capability(r, value);
 }
 
-void perf_set_compute_capability(perf_result_t *r, const char *text)
-{
-    int major = 0, minor = 0;
-    if (text && sscanf(text, "%d.%d", &major, &minor) == 2 && major > 0 && major < 100 && minor >= 0 &&
-        minor < 100)
-        r->cc_major = major, r->cc_minor = minor;
-}
-
-const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name)
-{
-    for (int i = 0; i < s->nimpls; i++)
-        if (strcmp(s->impls[i].name, name) == 0)
-            return &s->impls[i];
-    return NULL;
-}
-
 /* The implementation the student is measured against. */
 static const char *versus_impl(perf_relative_t vs)
 {

@@ -36,9 +36,6 @@ int perf_parse(const char *text, perf_result_t *out, char *err, size_t errlen);
 /* The same lines from the timing run's report channel (a file; runner.h):
  * what the timing program wrote there, never what the submission printed. */
 int perf_parse_file(const char *report_path, perf_result_t *out, char *err, size_t errlen);
-/* r's compute capability from "9.0" (left as it was unless text is one). */
-void perf_set_compute_capability(perf_result_t *r, const char *text);
-const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
 
 /* The student's speed over the reference's (PERF_VS_REFERENCE) or cuBLAS's
  * on one shape; -1 without usable timings or when the student's timed

@@ -1,7 +1,8 @@
 /* perf_result.h - what a timing program measured, as the grader keeps it:
  * each implementation's times on each shape, the device, and the student's
- * speed over the reference's. Types only: the lab kinds' perf_bound reads
- * them (kinds/kind.h) and score/perf.h parses and scores them. */
+ * speed over the reference's. The types and two lookups (perf_result.c):
+ * the lab kinds' perf_bound reads them (kinds/kind.h), score/perf.h parses
+ * and scores them, score/roofline.h places them. */
 #ifndef CUGRADE_PERF_RESULT_H
 #define CUGRADE_PERF_RESULT_H
 
@@ -46,5 +47,10 @@ typedef struct {
                              shapes; 0 when a shape has no usable timing or a
                              wrong timed output (results.json "perf_ratio") */
 } perf_result_t;
+
+/* The implementation of s called name ("student", "reference", "cublas", "library"), or NULL. */
+const perf_impl_t *perf_impl(const perf_shape_t *s, const char *name);
+/* r's compute capability from "9.0" (left as it was unless text is one). */
+void perf_set_compute_capability(perf_result_t *r, const char *text);
 
 #endif

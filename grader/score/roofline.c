@@ -3,7 +3,6 @@
 #include "score/roofline.h"
 #include "course/lab.h"
 #include "kinds/kind.h"
-#include "score/perf.h"
 
 #include <json-c/json.h>
 #include <math.h>
