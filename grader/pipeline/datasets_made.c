@@ -64,8 +64,10 @@ int datasets_make_missing(const char *dir, const lab_t *lab, char *err, size_t e
     if (!text)
         return is_file(manifest) ? -1 : 0;
     int fd = -1, rc = 0, line_no = 0;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line && rc == 0;
-         line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = text, *next; line && rc == 0; line = next) { /* every line counted, blank ones too */
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
         line_no++;
         char *name, *shape, *values, path[PATH_MAX];
         uint64_t seed;
