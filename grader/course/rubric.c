@@ -525,3 +525,11 @@ void rubric_free(lab_rubric_t *r)
     r->overrides = NULL;
     r->noverrides = 0;
 }
+
+int rubric_has_checks(const lab_rubric_t *rub)
+{
+    for (int id = 0; id < CHECK_COUNT; id++)
+        if (rub->checks[id].present)
+            return 1;
+    return 0;
+}

@@ -169,6 +169,8 @@ dataset_rule_t rubric_hidden_rule(const lab_rubric_t *r, int npublic);
  * so one's measurements can be re-scored under the other. Caller frees. */
 char *rubric_run_fields(const lab_rubric_t *r);
 
+/* The rubric scores at least one check. */
+int rubric_has_checks(const lab_rubric_t *rub);
 void rubric_free(lab_rubric_t *r);
 
 #endif

@@ -49,14 +49,6 @@ void free_inputs(grading_inputs_t *in)
     hidden_set_remove(&in->hidden);
 }
 
-int rubric_has_checks(const lab_rubric_t *rub)
-{
-    for (int id = 0; id < CHECK_COUNT; id++)
-        if (rub->checks[id].present)
-            return 1;
-    return 0;
-}
-
 canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backend_t b, int checks)
 {
     return (canary_ctx_t){.root = o->root, .lab = &in->lab, .rub = &in->rub, .refs = in->refs,

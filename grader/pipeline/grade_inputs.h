@@ -33,9 +33,6 @@ int load_hidden(const grade_opts_t *o, grading_inputs_t *in, const char *scratch
 /* Frees them, the hidden set's folder included. */
 void free_inputs(grading_inputs_t *in);
 
-/* The rubric scores at least one check. */
-int rubric_has_checks(const lab_rubric_t *rub);
-
 /* The canary of these inputs' lab and datasets on backend b (emu: checks as
  * the student's file is built). */
 canary_ctx_t canary_of(const grade_opts_t *o, const grading_inputs_t *in, backend_t b, int checks);

@@ -42,18 +42,10 @@ static void add_dataset_tests(const measured_t *m, const lab_rubric_t *rub, int 
     }
 }
 
-static int has_checks(const lab_rubric_t *rub)
-{
-    for (int id = 0; id < CHECK_COUNT; id++)
-        if (rub->checks[id].present)
-            return 1;
-    return 0;
-}
-
 static void add_check_tests(const measured_t *m, const lab_rubric_t *rub, int datasets_passed,
                             grade_t *g)
 {
-    if (!has_checks(rub))
+    if (!rubric_has_checks(rub))
         return;
     const char *not_run = m->checks_measured ? m->checks_not_run
                                              : "the grading that measured this submission had "
