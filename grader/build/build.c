@@ -119,15 +119,9 @@ static int compile_driver(const build_ctx_t *ctx, const char *cc, const char *sr
         argv[n++] = flags[i];
     char header[4100];
     if (ctx->lab->array.nargs > 0) { /* an array lab's call: a header beside the object */
-        strbuf_t text = {0};
-        harness_array_header(ctx->lab, &text);
         snprintf(header, sizeof header, "%.4000s.call.h", tmp);
-        if (write_file_atomic(header, sb_str(&text), text.len, NULL, 0) != 0) {
-            sb_free(&text);
-            sb_appendf(log, "cannot write %s\n", header);
+        if (harness_array_header_write(ctx->lab, header, log) != 0)
             return -1;
-        }
-        sb_free(&text);
         argv[n++] = "-include";
         argv[n++] = header;
     }

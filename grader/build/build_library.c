@@ -18,24 +18,6 @@
 
 #define LIBRARY_OBJECTS 5
 
-/* The lab's call header in dir, rewritten only when its text changed (its
- * objects then build again: it is newer). */
-static int write_header(const lab_t *lab, const char *path, strbuf_t *log)
-{
-    strbuf_t text = {0};
-    harness_array_header(lab, &text);
-    size_t len = 0;
-    char err[256], *old = is_file(path) ? read_file(path, &len, err, sizeof err) : NULL;
-    int rc = 0;
-    if (!old || len != text.len || memcmp(old, sb_str(&text), len) != 0)
-        rc = write_file_atomic(path, sb_str(&text), text.len, err, sizeof err);
-    if (rc != 0)
-        sb_appendf(log, "cugrade: %s\n", err);
-    free(old);
-    sb_free(&text);
-    return rc;
-}
-
 /* The link, unless exe is newer than every object. */
 static int link_timer(const build_ctx_t *ctx, const char *cc, char objs[][PATH_MAX], const char *exe, strbuf_t *log)
 {
@@ -98,7 +80,7 @@ int build_library_timer(const build_ctx_t *ctx, char *exe, size_t len, strbuf_t 
     const char *srcs[] = {src[0], src[1], src[2], src[2], src[3]};
     if (mkdir_p(dir, err, sizeof err) != 0)
         return sb_appendf(log, "cugrade: %s\n", err), -1;
-    if (write_header(lab, header, log) != 0)
+    if (harness_array_header_write(lab, header, log) != 0)
         return -1;
     for (int i = 0; i < LIBRARY_OBJECTS; i++)
         if (build_gpu_object_cached(ctx, cc, srcs[i], flags[i], nflags[i], objs[i], log, failed, sizeof failed) != 0)

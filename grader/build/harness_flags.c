@@ -83,6 +83,22 @@ void harness_array_header(const lab_t *lab, strbuf_t *out)
                lab->vgpu_out_int);
 }
 
+int harness_array_header_write(const lab_t *lab, const char *path, strbuf_t *log)
+{
+    strbuf_t text = {0};
+    harness_array_header(lab, &text);
+    size_t len = 0;
+    char err[256], *old = is_file(path) ? read_file(path, &len, err, sizeof err) : NULL;
+    int rc = 0;
+    if (!old || len != text.len || memcmp(old, sb_str(&text), len) != 0)
+        rc = write_file_atomic(path, sb_str(&text), text.len, err, sizeof err);
+    if (rc != 0)
+        sb_appendf(log, "cannot write %s: %s\n", path, err);
+    free(old);
+    sb_free(&text);
+    return rc;
+}
+
 int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_LEN])
 {
     int n = 0;

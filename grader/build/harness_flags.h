@@ -45,6 +45,9 @@ int harness_flags(const lab_t *lab, char flags[HARNESS_MAX_FLAGS][HARNESS_FLAG_L
  * ("in0,in1,out,n0") and CUGRADE_ARRAY_OUT ("1,n0") that the GPU's driver
  * reads too. */
 void harness_array_header(const lab_t *lab, strbuf_t *out);
+/* That header written to path (atomically; left alone when it holds the
+ * same text, so that what it builds stays up to date). 0, or -1 on log. */
+int harness_array_header_write(const lab_t *lab, const char *path, strbuf_t *log);
 
 /* The newest modification time of the files every lab's harness shares
  * (<root>/labs/common: harness.h, harness_crash.h, timing.h, ...), which a
