@@ -29,66 +29,14 @@
 #error "built by the grader with the lab's call (grader/build/harness_flags.c)"
 #endif
 
-#define MAX_ARRAYS 8
+#include "call_args.h"
+
+#define MAX_ARRAYS ARRAY_CALL_MAX_INPUTS
 
 typedef struct {
-    int n;                 /* inputs */
     float *host[MAX_ARRAYS];
-    int rows[MAX_ARRAYS], cols[MAX_ARRAYS];
+    array_sizes_t sizes;
 } inputs_t;
-
-/* A size token of the call: nK (input K's elements), rowsK, colsK, or a
- * number, each with an optional signed suffix ("n3-1"). */
-static long size_of(const char *tok, size_t len, const inputs_t *in)
-{
-    char t[32];
-    snprintf(t, sizeof t, "%.*s", (int)len, tok);
-    char *sign = strpbrk(t + 1, "+-");
-    if (sign) {
-        long add = strtol(sign, NULL, 10);
-        *sign = '\0';
-        return size_of(t, strlen(t), in) + add;
-    }
-    int k = -1;
-    if (sscanf(t, "rows%d", &k) == 1 && k >= 0 && k < in->n)
-        return in->rows[k];
-    if (sscanf(t, "cols%d", &k) == 1 && k >= 0 && k < in->n)
-        return in->cols[k];
-    if (t[0] == 'n' && sscanf(t + 1, "%d", &k) == 1 && k >= 0 && k < in->n)
-        return (long)in->rows[k] * in->cols[k];
-    return strtol(t, NULL, 10);
-}
-
-/* Whether input k is an int array ("f,i": input 1 is). */
-static int input_is_int(int k)
-{
-    const char *t = CUGRADE_ARRAY_IN_TYPES;
-    for (int i = 0; i < k && *t; i++) {
-        t = strchr(t, ',');
-        t = t ? t + 1 : "";
-    }
-    return *t == 'i';
-}
-
-/* n floats holding whole numbers as 32-bit ints, in place */
-static void to_ints(float *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int32_t x = (int32_t)v[i];
-        memcpy(&v[i], &x, sizeof x);
-    }
-}
-
-/* How many inputs the call names (in0 .. inK). */
-static int inputs_named(void)
-{
-    int n = 0;
-    for (const char *p = CUGRADE_ARRAY_ARGS; (p = strstr(p, "in")) != NULL; p += 2) {
-        int k = atoi(p + 2);
-        n = k + 1 > n ? k + 1 : n;
-    }
-    return n;
-}
 
 static harness_array_t device_arrays[MAX_ARRAYS + 1];
 
@@ -96,18 +44,21 @@ static int run_dataset(int argc, char **argv)
 {
     inputs_t in;
     memset(&in, 0, sizeof in);
-    in.n = inputs_named();
-    if (argc != in.n + 2 || in.n > MAX_ARRAYS) {
-        fprintf(stderr, "usage: %s IN0.bin .. IN%d.bin OUT.bin, or %s --each LIST\n", argv[0], in.n - 1, argv[0]);
+    int n = in.sizes.n = array_inputs_named();
+    if (argc != n + 2 || n > MAX_ARRAYS) {
+        fprintf(stderr, "usage: %s IN0.bin .. IN%d.bin OUT.bin, or %s --each LIST\n", argv[0], n - 1, argv[0]);
         return HARNESS_EXIT_IO;
     }
-    for (int k = 0; k < in.n; k++) {
-        in.host[k] = harness_read_matrix(argv[1 + k], &in.rows[k], &in.cols[k]);
-        if (input_is_int(k))
-            to_ints(in.host[k], (size_t)in.rows[k] * in.cols[k]);
+    for (int k = 0; k < n; k++) {
+        int rows, cols;
+        in.host[k] = harness_read_matrix(argv[1 + k], &rows, &cols);
+        in.sizes.rows[k] = rows, in.sizes.cols[k] = cols;
+        if (array_input_is_int(k))
+            array_to_ints(in.host[k], (size_t)rows * cols);
     }
     const char *shape = CUGRADE_ARRAY_OUT, *comma = strchr(shape, ',');
-    long out_rows = size_of(shape, (size_t)(comma - shape), &in), out_cols = size_of(comma + 1, strlen(comma + 1), &in);
+    long out_rows = array_size_of(shape, (size_t)(comma - shape), &in.sizes),
+         out_cols = array_size_of(comma + 1, strlen(comma + 1), &in.sizes);
     size_t out_bytes = (size_t)out_rows * (size_t)out_cols * sizeof(float);
     float *dOut = (float *)harness_output(&device_arrays[MAX_ARRAYS], out_bytes ? out_bytes : 4);
     uint64_t v[CUGRADE_ARRAY_NARGS];
@@ -118,10 +69,10 @@ static int run_dataset(int argc, char **argv)
             v[a] = (uint64_t)(uintptr_t)dOut;
         else if (strncmp(p, "in", 2) == 0) {
             int k = atoi(p + 2);
-            size_t bytes = (size_t)in.rows[k] * in.cols[k] * sizeof(float);
+            size_t bytes = (size_t)(in.sizes.rows[k] * in.sizes.cols[k]) * sizeof(float);
             v[a] = (uint64_t)(uintptr_t)harness_to_device(&device_arrays[k], in.host[k], bytes);
         } else
-            v[a] = (uint64_t)size_of(p, len, &in);
+            v[a] = (uint64_t)array_size_of(p, len, &in.sizes);
         p += len + (p[len] == ',');
     }
     cudaEvent_t start, stop;
@@ -143,10 +94,10 @@ static int run_dataset(int argc, char **argv)
             out[k] = (float)(int32_t)bits;
     }
     for (int k = 0; k <= MAX_ARRAYS; k++)
-        if (k < in.n || k == MAX_ARRAYS)
+        if (k < n || k == MAX_ARRAYS)
             harness_array_done(&device_arrays[k]);
-    harness_write_matrix(argv[in.n + 1], out, (int)out_rows, (int)out_cols, elapsed_ms);
-    for (int k = 0; k < in.n; k++)
+    harness_write_matrix(argv[n + 1], out, (int)out_rows, (int)out_cols, elapsed_ms);
+    for (int k = 0; k < n; k++)
         free(in.host[k]);
     free(out);
     return 0;

@@ -24,18 +24,18 @@
 
 #include <cuda_runtime.h>
 
+#include "call_args.h"
 #include "library.h"
 
 void bench_call_reference(const uint64_t *v);
 void bench_call_library(const uint64_t *v);
 
-#define MAX_ARRAYS 8
+#define MAX_ARRAYS ARRAY_CALL_MAX_INPUTS
 #define FLUSH_BYTES ((size_t)256 << 20) /* past any L2 */
 
-static long input_elements[MAX_ARRAYS];
-static int ninputs;
+static array_sizes_t sizes; /* the inputs' */
 
-long bench_input_elements(int k) { return k >= 0 && k < ninputs ? input_elements[k] : -1; }
+long bench_input_elements(int k) { return k >= 0 && k < sizes.n ? sizes.rows[k] * sizes.cols[k] : -1; }
 
 #define CHECK(call) BENCH_CHECK(call)
 
@@ -65,37 +65,6 @@ static std::vector<float> read_raw(const char *path, long *rows, long *cols)
     return v;
 }
 
-static int is_int_input(int k)
-{
-    const char *t = CUGRADE_ARRAY_IN_TYPES;
-    for (int i = 0; i < k && *t; i++) {
-        t = strchr(t, ',');
-        t = t ? t + 1 : "";
-    }
-    return *t == 'i';
-}
-
-/* A size token of the call (labs/kinds/array/driver.cu's): nK, rowsK, colsK or a number, with a suffix. */
-static long size_of(const char *tok, size_t len, const long *rows, const long *cols)
-{
-    char t[32];
-    snprintf(t, sizeof t, "%.*s", (int)len, tok);
-    char *sign = strpbrk(t + 1, "+-");
-    if (sign) {
-        long add = strtol(sign, NULL, 10);
-        *sign = '\0';
-        return size_of(t, strlen(t), rows, cols) + add;
-    }
-    int k = -1;
-    if (sscanf(t, "rows%d", &k) == 1 && k >= 0 && k < ninputs)
-        return rows[k];
-    if (sscanf(t, "cols%d", &k) == 1 && k >= 0 && k < ninputs)
-        return cols[k];
-    if (t[0] == 'n' && sscanf(t + 1, "%d", &k) == 1 && k >= 0 && k < ninputs)
-        return rows[k] * cols[k];
-    return strtol(t, NULL, 10);
-}
-
 /* Elements of got (device, n of them) not within atol + rtol |want| of want. */
 static long wrong_elements(const float *dGot, const std::vector<float> &want, double rtol, double atol)
 {
@@ -123,21 +92,16 @@ int main(int argc, char **argv)
     }
     int reps = atoi(argv[2]);
     double rtol = atof(argv[3]), atol = atof(argv[4]);
-    for (const char *p = CUGRADE_ARRAY_ARGS; (p = strstr(p, "in")) != NULL; p += 2)
-        ninputs = std::max(ninputs, atoi(p + 2) + 1);
-    long rows[MAX_ARRAYS], cols[MAX_ARRAYS], out_rows, out_cols;
+    sizes.n = array_inputs_named();
+    long out_rows, out_cols;
     void *dIn[MAX_ARRAYS];
     double bytes = 0;
     char path[4096];
-    for (int k = 0; k < ninputs; k++) {
+    for (int k = 0; k < sizes.n; k++) {
         snprintf(path, sizeof path, "%s/input%d.raw", argv[1], k);
-        std::vector<float> v = read_raw(path, &rows[k], &cols[k]);
-        input_elements[k] = rows[k] * cols[k];
-        if (is_int_input(k))
-            for (float &x : v) {
-                int32_t i = (int32_t)x;
-                memcpy(&x, &i, sizeof i);
-            }
+        std::vector<float> v = read_raw(path, &sizes.rows[k], &sizes.cols[k]);
+        if (array_input_is_int(k))
+            array_to_ints(v.data(), v.size());
         CHECK(cudaMalloc(&dIn[k], v.size() * sizeof(float)));
         CHECK(cudaMemcpy(dIn[k], v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
         bytes += 4.0 * v.size();
@@ -156,7 +120,7 @@ int main(int argc, char **argv)
         else if (strncmp(p, "in", 2) == 0)
             v[a] = (uint64_t)(uintptr_t)dIn[atoi(p + 2)];
         else
-            v[a] = (uint64_t)size_of(p, len, rows, cols);
+            v[a] = (uint64_t)array_size_of(p, len, &sizes);
         p += len + (p[len] == ',');
     }
     void *flush;
