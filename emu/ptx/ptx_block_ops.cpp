@@ -344,7 +344,7 @@ void Block::memory(const Insn &in, int base, uint32_t on)
         uint64_t addr[WARP] = {0};
         for (uint32_t m = on; m; m &= m - 1) {
             int l = __builtin_ctz(m);
-            addr[l] = (addr_op.reg >= 0 ? reg(addr_op.reg, base + l) : 0) + (uint64_t)addr_op.imm;
+            addr[l] = space_address(sp.space, addr_op.reg >= 0 ? reg(addr_op.reg, base + l) : 0, addr_op.imm);
         }
         count_traffic(sp.space, store, addr, on, size);
     }
@@ -352,7 +352,7 @@ void Block::memory(const Insn &in, int base, uint32_t on)
         result.traffic.const_loads += (uint64_t)__builtin_popcount(on);
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
-        uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
+        uint64_t addr = space_address(sp.space, addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0, addr_op.imm);
         uint8_t *p = access(sp, t, addr, size, store);
         for (int e = 0; e < in.vec; e++) {
             int r = data.kind == Operand::Vec ? data.vec[e] : data.reg;
@@ -390,7 +390,7 @@ void Block::atomic(const Insn &in, int base, uint32_t on)
             (uint64_t)__builtin_popcount(on);
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
-        uint64_t addr = (addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0) + (uint64_t)addr_op.imm;
+        uint64_t addr = space_address(sp.space, addr_op.reg >= 0 ? reg(addr_op.reg, t) : 0, addr_op.imm);
         uint8_t *p = access(sp, t, addr, size, 1);
         uint64_t old = 0, b = value(b_op, t), c = in.nops > 3 ? value(in.ops[3], t) : 0, v;
         if (p)
@@ -440,7 +440,7 @@ void Block::copy_async(const Insn &in, int base, uint32_t on)
     for (uint32_t m = on; m; m &= m - 1) {
         int t = base + __builtin_ctz(m);
         const Operand &d = in.ops[0], &s = in.ops[1];
-        uint64_t dst = (d.reg >= 0 ? reg(d.reg, t) : 0) + (uint64_t)d.imm;
+        uint64_t dst = space_address(Space::Shared, d.reg >= 0 ? reg(d.reg, t) : 0, d.imm);
         uint64_t src = (s.reg >= 0 ? reg(s.reg, t) : 0) + (uint64_t)s.imm;
         uint32_t n = (uint32_t)value(in.ops[2], t);
         uint32_t src_n = in.nops > 3 ? (uint32_t)value(in.ops[3], t) : n;

@@ -208,7 +208,7 @@ template <Space S, int N, bool Signed> bool load(Lanes &L, const Insn &in, int b
     uint64_t got[WARP];
     bool ok = true;
     each(on, [&](int l) {
-        const uint8_t *p = place<S, N>(L, r.at(l) + (uint64_t)a.imm);
+        const uint8_t *p = place<S, N>(L, space_address(S, r.at(l), a.imm));
         uint64_t v = 0;
         if (p)
             memcpy(&v, p, N);
@@ -242,7 +242,7 @@ template <Space S, int N> bool store(Lanes &L, const Insn &in, int base, uint32_
     uint8_t *at[WARP], *origin[WARP];
     bool ok = true;
     each(on, [&](int l) {
-        ok = (at[l] = place<S, N>(L, r.at(l) + (uint64_t)a.imm)) && ok;
+        ok = (at[l] = place<S, N>(L, space_address(S, r.at(l), a.imm))) && ok;
         if (S == Space::Global && at[l]) /* a kernel wrote these words (Origin) */
             origin[l] = L.hit_origin + (at[l] - L.hit_bytes) / 4;
     });

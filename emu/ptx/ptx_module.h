@@ -36,6 +36,16 @@ struct Type {
 
 enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
 
+/* An access's address in space s: base (its register's value, or 0) plus the
+ * immediate. A shared address held in a 32-bit register wraps at 2^32, as in
+ * the GPU's 32-bit shared window: nvcc folds a negative offset into the
+ * register (tile - 4) and adds it back in the access ([r + 4]). */
+inline uint64_t space_address(Space s, uint64_t base, int64_t imm)
+{
+    uint64_t a = base + (uint64_t)imm;
+    return s == Space::Shared && base <= 0xFFFFFFFFull ? (uint64_t)(uint32_t)a : a;
+}
+
 enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 
 /* Modifiers that change what an instruction computes. */

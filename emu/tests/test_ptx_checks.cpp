@@ -60,6 +60,34 @@ Test(ptx_checks, a_store_past_the_array_is_found_with_its_thread_and_line)
     ptx_device_free(d);
 }
 
+/* A shared address in a 32-bit register that nvcc built with a negative
+ * offset folded in (tile - 4) and adds back in the load ([r + 4]) wraps at
+ * 2^32, as on a GPU: no out-of-bounds finding, the guarded neighbour sums
+ * right (a tile-8 convolution without its halo was failed memory-safe at
+ * "byte offset 4294967296") */
+Test(ptx_checks, a_shared_address_that_wraps_at_two_to_the_32_is_no_finding)
+{
+    ptx_device_t *d = device_with("shared_wrap");
+    std::string name = mangled(ptx_text("shared_wrap"), "neighbourSum");
+    std::vector<float> ones(64, 1.0f), got(64);
+    uint64_t in = ptx_malloc(d, 64 * sizeof(float)), out = ptx_malloc(d, 64 * sizeof(float));
+    cr_assert_eq(ptx_copy_to_device(d, in, ones.data(), 64 * sizeof(float)), PTX_OK);
+    int r = 2;
+    void *args[] = {&in, &out, &r};
+    ptx_launch_result_t res;
+    cr_assert_eq(ptx_launch(d, name.c_str(), {1, 1, 1}, {8, 8, 1}, 0, args, 0, &res), PTX_OK);
+    cr_assert_eq(res.nfindings, 0u, "%u findings, the first at offset %lld", res.nfindings,
+                 res.nfindings ? (long long)res.findings[0].offset : 0LL);
+    cr_assert_eq(ptx_copy_from_device(d, got.data(), out, 64 * sizeof(float)), PTX_OK);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) { /* the cells within 2 of (y, x) inside the tile */
+            int rows = (y + 2 < 7 ? y + 2 : 7) - (y - 2 > 0 ? y - 2 : 0) + 1;
+            int cols = (x + 2 < 7 ? x + 2 : 7) - (x - 2 > 0 ? x - 2 : 0) + 1;
+            cr_assert_float_eq(got[y * 8 + x], (float)(rows * cols), 0, "(%d, %d)", y, x);
+        }
+    ptx_device_free(d);
+}
+
 Test(ptx_checks, a_barrier_some_threads_returned_before_is_a_finding)
 {
     ptx_device_t *d = device_with("control");
