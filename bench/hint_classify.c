@@ -10,7 +10,7 @@
  * output: some-wrong, never-written, boundary-wrong, timeout, ...). */
 static const char *const cause_keys[] = {
     "grid-too-small", "grid-xy-swapped", "float-ceil-grid", "oversized-grid", "copy-size", "host-copy-overflow",
-    "block-too-big", "host-output", "tile-too-small", "untiled", "k-off-by-one", NULL,
+    "block-too-big", "host-output", "tile-too-small", "untiled", "k-off-by-one", "global-atomics", NULL,
 };
 
 const char *hint_judged_name(hint_judged_t v)

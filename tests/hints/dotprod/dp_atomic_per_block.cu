@@ -1,6 +1,6 @@
 /* dp_atomic_per_block.cu - no shared memory: thread 0 zeroes the block's slot, then every thread atomicAdds its product into partial[blockIdx.x]
  * bug: the block's sum is a chain of 256 global atomicAdds (one per element) instead of a tree in shared memory: the lab's reduction is missing, and the atomics serialise on one address; fix: stage the products in a __shared__ array and reduce them with the halving tree.
- * expect: untiled sequential-float
+ * expect: untiled sequential-float global-atomics
  */
 #define BLOCK_SIZE 256
 
