@@ -495,6 +495,27 @@ static void explain_failed_run(const ds_run_t *r, strbuf_t *msg, char *failure, 
     }
 }
 
+/* A run killed at its time limit or the budget never reached its end: what
+ * the executor says of its output's origin (host-output, not-copied-back)
+ * and of its reads (input-not-read) describes a program cut short, not the
+ * submission (on a loaded machine a run killed there named host-output).
+ * Those findings are dropped from its report. */
+static void drop_end_of_program_findings(emu_report_t *rep)
+{
+    static const char *const kinds[] = {"host-output", "not-copied-back", "input-not-read"};
+    int kept = 0;
+    for (int i = 0; i < rep->nfindings; i++) {
+        int drop = 0;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            drop |= strcmp(rep->findings[i].kind, kinds[k]) == 0;
+        if (drop)
+            free(rep->findings[i].message);
+        else
+            rep->findings[kept++] = rep->findings[i];
+    }
+    rep->nfindings = kept;
+}
+
 int verdict_output_passes(const ds_run_t *r, const lab_t *lab)
 {
     matrix_t got = {0};
@@ -527,6 +548,8 @@ int verdict_dataset(const ds_run_t *r, const lab_t *lab, backend_t backend, strb
         if (passed && r->replay.ran)
             passed = judge_replay(r, lab, msg, failure, failure_len);
     } else {
+        if (r->result.timed_out || r->result.budget_out)
+            drop_end_of_program_findings(&rep);
         explain_failed_run(r, msg, failure, failure_len);
         const cause_t *cause = likely_cause(&rep, 0);
         say_cause(cause, &rep, lab, &r->job->data, msg);

@@ -381,6 +381,48 @@ Test(emu_report, a_failed_runs_findings_are_shown_three_of_a_kind_in_linear_time
     free(run.result.output);
 }
 
+static void host_output_finding(long i, char *buf, size_t len)
+{
+    snprintf(buf, len, i == 0 ? "error\thost-output\tThe output was copied to the device by the host: no kernel "
+                                "computed it.\n"
+                              : "error\tinstruction-budget\tdotProductShared ran past its budget\n");
+}
+
+/* A run killed by the budget never reached its end: the executor's word on
+ * its output's origin is left out (on a loaded machine it named
+ * host-output), the rest stays; a run that ended keeps it. */
+Test(emu_report, a_run_killed_by_the_budget_names_no_output_origin)
+{
+    lab_t lab;
+    char err[512];
+    cr_assert_eq(lab_load(".", "dotprod", &lab, err, sizeof err), 0, "%s", err);
+    for (int killed = 1; killed >= 0; killed--) {
+        write_lines(2, host_output_finding);
+        ds_job_t job;
+        memset(&job, 0, sizeof job);
+        ds_run_t run;
+        memset(&run, 0, sizeof run);
+        run.job = &job;
+        run.started = 1;
+        snprintf(run.diag_path, sizeof run.diag_path, "%s", path);
+        run.result = killed ? (run_result_t){.started = 1, .budget_out = 1, .output = strdup("")}
+                            : (run_result_t){.started = 1, .exited = 1, .exit_code = 1, .output = strdup("")};
+        strbuf_t msg = {0};
+        char failure[64];
+        int passed = verdict_dataset(&run, &lab, BACKEND_VGPU, &msg, failure, sizeof failure);
+        unlink(path);
+        cr_assert_eq(passed, 0);
+        if (killed) {
+            cr_assert_str_eq(failure, "budget@instruction-budget");
+            cr_assert_null(strstr(sb_str(&msg), "host"), "%s", sb_str(&msg));
+        } else {
+            cr_assert_str_eq(failure, "exit:1@host-output");
+        }
+        sb_free(&msg);
+        free(run.result.output);
+    }
+}
+
 /* measurements.json keeps the refusal, so a re-score fails the checks the
  * same way. */
 Test(emu_report, a_refusal_survives_measurements_json_and_rescores_the_same)
