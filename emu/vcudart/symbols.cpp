@@ -78,36 +78,45 @@ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *out, const void *symbol)
     return vcudart_note(e);
 }
 
+/* The device address of bytes [offset, offset + count) of symbol's
+ * variable into *at: cudaSuccess, or why not (no such variable, a range
+ * past its end). */
+static cudaError_t symbol_range(const void *symbol, size_t count, size_t offset, uint64_t *at)
+{
+    uint64_t addr = 0, size = 0;
+    cudaError_t e = symbol_at(symbol, &addr, &size);
+    if (e == cudaSuccess && (offset > size || count > size - offset))
+        e = cudaErrorInvalidValue;
+    *at = addr + offset;
+    return e;
+}
+
 cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                          enum cudaMemcpyKind kind)
 {
-    uint64_t addr, size;
-    cudaError_t e = symbol_at(symbol, &addr, &size);
+    uint64_t addr;
+    cudaError_t e = symbol_range(symbol, count, offset, &addr);
     if (e != cudaSuccess)
         return vcudart_note(e);
-    if (offset > size || count > size - offset)
-        return vcudart_note(cudaErrorInvalidValue);
     if (kind == cudaMemcpyDefault)
         kind = vcudart_on_device(src) ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice;
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice)
         return vcudart_note(cudaErrorInvalidMemcpyDirection);
-    return vcudart_copy((void *)(uintptr_t)(addr + offset), src, count, kind, __builtin_return_address(0));
+    return vcudart_copy((void *)(uintptr_t)addr, src, count, kind, __builtin_return_address(0));
 }
 
 cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                            enum cudaMemcpyKind kind)
 {
-    uint64_t addr, size;
-    cudaError_t e = symbol_at(symbol, &addr, &size);
+    uint64_t addr;
+    cudaError_t e = symbol_range(symbol, count, offset, &addr);
     if (e != cudaSuccess)
         return vcudart_note(e);
-    if (offset > size || count > size - offset)
-        return vcudart_note(cudaErrorInvalidValue);
     if (kind == cudaMemcpyDefault)
         kind = vcudart_on_device(dst) ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost;
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice)
         return vcudart_note(cudaErrorInvalidMemcpyDirection);
-    return vcudart_copy(dst, (const void *)(uintptr_t)(addr + offset), count, kind, __builtin_return_address(0));
+    return vcudart_copy(dst, (const void *)(uintptr_t)addr, count, kind, __builtin_return_address(0));
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset,
