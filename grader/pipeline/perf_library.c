@@ -139,11 +139,11 @@ void perf_library_time(const grade_opts_t *o, const lab_t *lab, const char *scra
         }
     }
     snprintf(folder, sizeof folder, "%s", timer);
+    const char *kept_in = dirname(folder); /* the timings are kept beside the timer */
     for (int i = 0; i < pr->nshapes; i++) {
         perf_shape_t *s = &pr->shapes[i];
         char cache[PATH_MAX + 64], line[1024];
-        snprintf(cache, sizeof cache, "%.4000s/%s.json", dirname(folder), s->shape);
-        snprintf(folder, sizeof folder, "%s", timer); /* dirname writes into it */
+        snprintf(cache, sizeof cache, "%.4000s/%s.json", kept_in, s->shape);
         perf_impl_t im;
         const char *kept_at = env && *env ? NULL : cache; /* a pretend timer's times are not kept */
         if (kept(kept_at, timer, pr->device, &im) != 0) {
